@@ -1,0 +1,43 @@
+import type { Log, ReportingDescriptor, Result } from 'sarif';
+import { isVirtualFile } from '../core/source/span';
+import type { Region, ResolvedFinding } from '../core/output/resolve';
+import type { Rule } from '../core/rules/rule';
+import { ruleDocsUrl } from '../core/rules/docs-url';
+
+const LEVEL: Record<string, Result.level> = { error: 'error', warning: 'warning', info: 'note', hint: 'note' };
+
+/** SARIF 2.1.0 for code-scanning upload: every rule with its help text, results with regions and related locations. */
+export function formatSarif(findings: readonly ResolvedFinding[], rules: readonly Rule[], version: string): string {
+  const ruleIndex = new Map(rules.map((r, i) => [r.id, i]));
+  const descriptors: ReportingDescriptor[] = rules.map((r) => ({
+    id: r.id,
+    name: r.title,
+    shortDescription: { text: r.title },
+    fullDescription: { text: r.explanation.split('\n\n')[0].replace(/\n/g, ' ') },
+    help: { text: r.explanation, markdown: r.explanation },
+    helpUri: ruleDocsUrl(r.id),
+    defaultConfiguration: { level: LEVEL[r.severity] },
+  }));
+  const location = (region: Region, message?: string, id?: number) => ({
+    ...(id !== undefined ? { id } : {}),
+    physicalLocation: {
+      artifactLocation: { uri: isVirtualFile(region.file) ? region.file : region.file.split('\\').join('/') },
+      region: { startLine: region.line, startColumn: region.column, endLine: region.endLine, endColumn: region.endColumn },
+    },
+    ...(message ? { message: { text: message } } : {}),
+  });
+  const results: Result[] = findings.map(({ finding, region, related }) => ({
+    ruleId: finding.ruleId,
+    ruleIndex: ruleIndex.get(finding.ruleId),
+    level: LEVEL[finding.severity],
+    message: { text: finding.message },
+    locations: [location(region)],
+    ...(related.length ? { relatedLocations: related.map((r, i) => location(r.region, r.message, i + 1)) } : {}),
+  }));
+  const log: Log = {
+    version: '2.1.0',
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    runs: [{ tool: { driver: { name: 'kube-netlint', version, informationUri: 'https://github.com/kube-netlint/kube-netlint', rules: descriptors } }, results }],
+  };
+  return JSON.stringify(log, null, 2) + '\n';
+}

@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { analyze } from '../core/analyze';
+import { ConfigError, CoreConfig, DEFAULT_CONFIG, Severity } from '../core/config/config';
+import { loadFile, LoadedFile } from '../core/load/load-file';
+import { resolveFindings } from '../core/output/resolve';
+import { allRules } from '../core/rules/index';
+import { findConfigFile, readConfigFile } from '../node/config-file';
+import { discoverFiles, PathError } from '../node/discover-files';
+import { decodeManifest, readManifestFile } from '../node/read-file';
+import { skippedFile } from '../core/load/skipped-file';
+import { packageVersion } from '../node/version';
+import { formatJson } from './format-json';
+import { formatSarif } from './format-sarif';
+import { formatText } from './format-text';
+import { CliOptions, parseCliOptions, USAGE, UsageError } from './options';
+
+export interface CliIo {
+  readonly cwd: string;
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly readStdin: () => string | Uint8Array;
+}
+
+const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1, hint: 0 };
+
+/** Runs the CLI; returns the exit code (0 clean, 1 findings at or above --fail-on, 2 usage error). */
+export function runCli(argv: readonly string[], io: CliIo): number {
+  let options: CliOptions;
+  try {
+    options = parseCliOptions(argv);
+  } catch (err) {
+    io.stderr(`kube-netlint: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (options.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  if (options.version) {
+    io.stdout(`${packageVersion()}\n`);
+    return 0;
+  }
+  if (options.paths.length === 0) {
+    io.stderr(`kube-netlint: no paths given\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return lint(options, io);
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof PathError || err instanceof ConfigError) {
+      io.stderr(`kube-netlint: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+function lint(options: CliOptions, io: CliIo): number {
+  const absolute = (p: string): string => (isAbsolute(p) ? p : resolve(io.cwd, p));
+  const diskPaths = options.paths.filter((p) => p !== '-').map(absolute);
+  const configPath = options.config ? absolute(options.config) : findConfigFile(diskPaths[0] ?? io.cwd);
+  const fileConfig: CoreConfig = configPath ? readConfigFile(configPath) : DEFAULT_CONFIG;
+  const config: CoreConfig = {
+    ...fileConfig,
+    nodePortRange: options.nodePortRange ?? fileConfig.nodePortRange,
+    kubeProxyMode: options.kubeProxyMode ?? fileConfig.kubeProxyMode,
+  };
+  const baseDir = configPath ? dirname(configPath) : io.cwd;
+  const display = (p: string): string => {
+    const rel = relative(io.cwd, p);
+    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
+  };
+  const files: LoadedFile[] = [];
+  const loadOptions = { defaultNamespace: config.namespace, maxBytes: options.maxFileBytes };
+  if (options.paths.includes('-')) {
+    const decoded = decodeManifest(toBytes(io.readStdin()));
+    files.push('skip' in decoded ? skippedFile('<stdin>', decoded.skip, decoded.detail) : loadFile('<stdin>', decoded.text, loadOptions));
+  }
+  for (const path of discoverFiles(diskPaths, config.exclude, baseDir)) files.push(readManifestFile(path, display(path), loadOptions));
+  const analysis = analyze(files, config);
+  for (const failure of analysis.failures) io.stderr(`kube-netlint: rule ${failure.ruleId} failed and was skipped: ${failure.error.split('\n')[0]}\n`);
+  const resolved = resolveFindings(analysis.findings, analysis.files);
+  if (options.format === 'json') io.stdout(formatJson(resolved));
+  else if (options.format === 'sarif') io.stdout(formatSarif(resolved, allRules, packageVersion()));
+  else io.stdout(formatText(resolved, files.length));
+  const threshold = RANK[options.failOn];
+  return analysis.findings.some((f) => RANK[f.severity] >= threshold) ? 1 : 0;
+}
+
+function toBytes(input: string | Uint8Array): Uint8Array {
+  return typeof input === 'string' ? new TextEncoder().encode(input) : input;
+}
+
+/** Reads all of standard input (fd 0) synchronously. */
+export function readStdinSync(): Uint8Array {
+  return readFileSync(0);
+}

@@ -1,0 +1,148 @@
+/**
+ * The analysis configuration (`.kube-netlint.yaml`, CLI flags, editor settings), validated.
+ * Pure: the CLI and the language server read the file; this module only checks the value.
+ */
+
+export type Severity = 'error' | 'warning' | 'info' | 'hint';
+export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info', 'hint'];
+export type KubeProxyMode = 'iptables' | 'ipvs' | 'nftables';
+export const KUBE_PROXY_MODES: readonly KubeProxyMode[] = ['iptables', 'ipvs', 'nftables'];
+
+/** An inclusive port range, e.g. the NodePort range 30000–32767. */
+export interface PortRange {
+  readonly min: number;
+  readonly max: number;
+}
+
+/** A node named in the config, with its addresses (IPv4/IPv6 strings). */
+export interface ConfiguredNode {
+  readonly name: string;
+  readonly addresses: readonly string[];
+}
+
+export interface CoreConfig {
+  /** kube-apiserver `--service-node-port-range`; undefined = take it from the workspace, else 30000-32767. */
+  readonly nodePortRange?: PortRange;
+  /** kube-proxy mode; undefined = take it from the workspace, else unknown. */
+  readonly kubeProxyMode?: KubeProxyMode;
+  readonly nodes: readonly ConfiguredNode[];
+  /** Namespace of objects that do not name one. */
+  readonly namespace: string;
+  /** Globs (picomatch, relative to the config file's folder or workspace root) of files not to lint. */
+  readonly exclude: readonly string[];
+  /** Rule id → severity override, or `off`. */
+  readonly rules: Readonly<Record<string, Severity | 'off'>>;
+  /** CNI plugins known to run in the cluster (`calico`, `cilium`, `flannel`, …), in addition to those whose manifests are in the workspace. */
+  readonly cni: readonly string[];
+  /** Named groups of globs, one per cluster (issue 6); undefined = the workspace is one cluster. */
+  readonly clusters?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** The Kubernetes default NodePort range. Source: kubernetes pkg/kubeapiserver/options/options.go (DefaultServiceNodePortRange, v1.33). */
+export const DEFAULT_NODE_PORT_RANGE: PortRange = { min: 30000, max: 32767 };
+
+export const DEFAULT_CONFIG: CoreConfig = { nodes: [], namespace: 'default', exclude: [], rules: {}, cni: [] };
+
+/** A config value that is not valid. `key` is the dotted key; `line` (1-based) when known. */
+export class ConfigError extends Error {
+  constructor(readonly file: string, readonly key: string, readonly detail: string, readonly line?: number) {
+    super(`${file}${line ? `:${line}` : ''}: ${key ? `'${key}': ` : ''}${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const KNOWN_KEYS = ['nodePortRange', 'kubeProxyMode', 'nodes', 'namespace', 'exclude', 'rules', 'cni', 'clusters'];
+
+/**
+ * Parses `"30000-32767"` (inclusive) into a {@link PortRange}.
+ * @throws Error with a readable message when the text is not `MIN-MAX` with 1 ≤ MIN ≤ MAX ≤ 65535.
+ */
+export function parsePortRange(text: string): PortRange {
+  const m = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(text) ?? /^\s*(\d+)\s*\+\s*(\d+)\s*$/.exec(text);
+  if (!m) throw new Error(`"${text}" is not a port range like 30000-32767`);
+  const min = Number(m[1]);
+  const max = text.includes('+') ? min + Number(m[2]) : Number(m[2]);
+  if (min < 1 || max > 65535 || min > max) throw new Error(`"${text}" must be MIN-MAX with 1 <= MIN <= MAX <= 65535`);
+  return { min, max };
+}
+
+/**
+ * Validates a parsed config value (from YAML or editor settings) and fills defaults.
+ * @param value the parsed document (an object, or null/undefined for an empty file)
+ * @param file the file name used in error messages
+ * @param lineOf maps a dotted key to its 1-based line in the file, for error messages
+ * @param knownRules rule ids accepted under `rules`
+ * @throws ConfigError naming the file, key and problem, for unknown keys and bad values
+ */
+export function parseConfig(value: unknown, file: string, knownRules: ReadonlySet<string>, lineOf: (key: string) => number | undefined = () => undefined): CoreConfig {
+  if (value === null || value === undefined) return DEFAULT_CONFIG;
+  const fail = (key: string, detail: string): never => {
+    throw new ConfigError(file, key, detail, lineOf(key));
+  };
+  if (typeof value !== 'object' || Array.isArray(value)) fail('', 'the config must be a mapping of keys to values');
+  const v = value as Record<string, unknown>;
+  for (const key of Object.keys(v)) {
+    if (!KNOWN_KEYS.includes(key)) fail(key, `unknown key (known keys: ${KNOWN_KEYS.join(', ')})`);
+  }
+  let nodePortRange: PortRange | undefined;
+  if (v.nodePortRange !== undefined) {
+    if (typeof v.nodePortRange !== 'string') fail('nodePortRange', 'must be a string like "30000-32767"');
+    try {
+      nodePortRange = parsePortRange(v.nodePortRange as string);
+    } catch (e) {
+      fail('nodePortRange', (e as Error).message);
+    }
+  }
+  const mode = v.kubeProxyMode;
+  if (mode !== undefined && mode !== null && !KUBE_PROXY_MODES.includes(mode as KubeProxyMode)) {
+    fail('kubeProxyMode', `must be one of ${KUBE_PROXY_MODES.join(', ')} (got ${JSON.stringify(mode)})`);
+  }
+  const strings = (key: string): string[] => {
+    const list = v[key];
+    if (list === undefined || list === null) return [];
+    if (!Array.isArray(list) || list.some((x) => typeof x !== 'string')) fail(key, 'must be a list of strings');
+    return list as string[];
+  };
+  const nodes: ConfiguredNode[] = [];
+  if (v.nodes !== undefined && v.nodes !== null) {
+    if (!Array.isArray(v.nodes)) fail('nodes', 'must be a list of {name, addresses}');
+    (v.nodes as unknown[]).forEach((n, i) => {
+      const node = n as Record<string, unknown>;
+      if (!node || typeof node !== 'object' || typeof node.name !== 'string') fail(`nodes.${i}.name`, 'each node needs a string name');
+      const addresses = node.addresses ?? [];
+      if (!Array.isArray(addresses) || addresses.some((a) => typeof a !== 'string')) fail(`nodes.${i}.addresses`, 'must be a list of IP address strings');
+      const extra = Object.keys(node).filter((k) => k !== 'name' && k !== 'addresses');
+      if (extra.length) fail(`nodes.${i}.${extra[0]}`, 'unknown key (a node has name and addresses)');
+      nodes.push({ name: node.name as string, addresses: addresses as string[] });
+    });
+  }
+  if (v.namespace !== undefined && (typeof v.namespace !== 'string' || !v.namespace)) fail('namespace', 'must be a non-empty string');
+  const rules: Record<string, Severity | 'off'> = {};
+  if (v.rules !== undefined && v.rules !== null) {
+    if (typeof v.rules !== 'object' || Array.isArray(v.rules)) fail('rules', 'must map rule ids to off, error, warning, info or hint');
+    for (const [id, sev] of Object.entries(v.rules as Record<string, unknown>)) {
+      if (!knownRules.has(id)) fail(`rules.${id}`, `unknown rule id (see docs/rules/ for the list)`);
+      if (sev !== 'off' && !SEVERITIES.includes(sev as Severity)) fail(`rules.${id}`, `must be off, error, warning, info or hint (got ${JSON.stringify(sev)})`);
+      rules[id] = sev as Severity | 'off';
+    }
+  }
+  let clusters: Record<string, string[]> | undefined;
+  if (v.clusters !== undefined && v.clusters !== null) {
+    if (typeof v.clusters !== 'object' || Array.isArray(v.clusters)) fail('clusters', 'must map cluster names to lists of globs');
+    clusters = {};
+    for (const [name, globs] of Object.entries(v.clusters as Record<string, unknown>)) {
+      if (!Array.isArray(globs) || globs.some((g) => typeof g !== 'string')) fail(`clusters.${name}`, 'must be a list of glob strings');
+      clusters[name] = globs as string[];
+    }
+  }
+  return {
+    nodePortRange,
+    kubeProxyMode: (mode ?? undefined) as KubeProxyMode | undefined,
+    nodes,
+    namespace: (v.namespace as string | undefined) ?? 'default',
+    exclude: strings('exclude'),
+    rules,
+    cni: strings('cni').map((s) => s.toLowerCase()),
+    clusters,
+  };
+}

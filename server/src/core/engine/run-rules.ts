@@ -1,0 +1,73 @@
+import type { CoreConfig, Severity } from '../config/config';
+import type { LoadedFile } from '../load/load-file';
+import type { K8sObject } from '../model/objects';
+import type { WorkspaceModel } from '../model/workspace-model';
+import type { Finding, Rule } from '../rules/rule';
+import { IGNORE_ANNOTATION } from './suppress';
+
+/** A rule that threw: its findings are dropped for this run, the other rules still report. */
+export interface RuleFailure {
+  readonly ruleId: string;
+  readonly error: string;
+}
+
+export interface RuleRun {
+  readonly findings: Finding[];
+  readonly failures: RuleFailure[];
+}
+
+const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2, hint: 3 };
+
+/**
+ * Runs every enabled rule over the model, applies severity overrides from `config.rules`, drops
+ * suppressed findings (object annotation `kube-netlint.io/ignore`, `# kube-netlint-disable-next-line`),
+ * and returns findings in a stable order (file, offset, rule id).
+ */
+export function runRules(rules: readonly Rule[], model: WorkspaceModel, config: CoreConfig, files: ReadonlyMap<string, LoadedFile>): RuleRun {
+  const findings: Finding[] = [];
+  const failures: RuleFailure[] = [];
+  const objectsByUid = new Map<string, K8sObject>(model.objects.map((o) => [o.uid, o]));
+  for (const rule of rules) {
+    const override = config.rules[rule.id];
+    if (override === 'off') continue;
+    let produced: Finding[];
+    try {
+      produced = rule.check({ model, config });
+    } catch (err) {
+      failures.push({ ruleId: rule.id, error: err instanceof Error ? `${err.message}\n${err.stack ?? ''}` : String(err) });
+      continue;
+    }
+    for (const f of produced) {
+      if (isSuppressed(f, objectsByUid, files)) continue;
+      findings.push(override ? { ...f, severity: override } : f);
+    }
+  }
+  findings.sort(compareFindings);
+  return { findings, failures };
+}
+
+export function compareFindings(a: Finding, b: Finding): number {
+  return (
+    (a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : 0) ||
+    a.span.start - b.span.start ||
+    (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0) ||
+    SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+    (a.message < b.message ? -1 : a.message > b.message ? 1 : 0)
+  );
+}
+
+function isSuppressed(f: Finding, objects: ReadonlyMap<string, K8sObject>, files: ReadonlyMap<string, LoadedFile>): boolean {
+  const obj = f.object && objects.get(f.object.uid);
+  const ignored = obj?.annotations[IGNORE_ANNOTATION];
+  if (ignored !== undefined && ignoreListHas(ignored, f.ruleId)) return true;
+  const file = files.get(f.span.file);
+  if (!file || file.suppressions.size === 0) return false;
+  const line = file.lines.position(f.span.start).line;
+  const ids = file.suppressions.get(line);
+  return !!ids && (ids.has('*') || ids.has(f.ruleId));
+}
+
+/** `"rule-a, rule-b"` or `"*"` / `"all"`. */
+export function ignoreListHas(list: string, ruleId: string): boolean {
+  return list.split(/[\s,]+/).some((id) => id === ruleId || id === '*' || id === 'all');
+}

@@ -1,0 +1,83 @@
+import type { Located, Span } from '../source/span';
+import type { Container, ContainerPort, EnvVar, NodeRequirement, ObjectBase, PodTemplate, WorkloadObject } from '../model/objects';
+import { NodeReader } from './node-reader';
+
+const OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt']);
+
+/**
+ * Reads the pod spec at `podPath` of any workload kind into a {@link WorkloadObject}.
+ * Restartable init containers (`restartPolicy: Always`, Kubernetes ≥1.28 sidecars) get role `sidecar`:
+ * they run for the pod's whole life, so their ports count like regular containers' ports.
+ */
+export function extractWorkload(reader: NodeReader, root: unknown, base: ObjectBase, podPath: readonly string[]): WorkloadObject {
+  const spec = reader.at(root, podPath);
+  const templatePath = podPath.slice(0, -1);
+  const labels = templatePath.length === 0 ? base.labels : reader.stringMap(root, [...templatePath, 'metadata', 'labels']);
+  const containers: Container[] = [
+    ...reader.items(spec, ['initContainers']).map((c, i) =>
+      readContainer(reader, c, i, reader.string(c, ['restartPolicy'])?.value === 'Always' ? 'sidecar' : 'init', base.span)),
+    ...reader.items(spec, ['containers']).map((c, i) => readContainer(reader, c, i, 'container', base.span)),
+  ];
+  const pod: PodTemplate = {
+    path: podPath.join('.'),
+    span: reader.span(spec) ?? base.span,
+    labels,
+    hostNetwork: reader.boolean(spec, ['hostNetwork']),
+    nodeName: reader.string(spec, ['nodeName']),
+    nodeSelector: reader.stringMap(spec, ['nodeSelector']),
+    nodeAffinityTerms: readAffinity(reader, spec),
+    tolerations: reader.items(spec, ['tolerations']).map((t) => (reader.resolve(t)?.toJSON?.() ?? {}) as Record<string, unknown>),
+    containers,
+  };
+  return { ...base, category: 'workload', replicas: base.kind === 'Pod' ? undefined : reader.integer(root, ['spec', 'replicas']), pod };
+}
+
+function readContainer(reader: NodeReader, node: unknown, index: number, role: Container['role'], fallback: Span): Container {
+  const span = reader.span(node) ?? fallback;
+  const strings = (key: string): Located<string>[] =>
+    reader.items(node, [key]).map((_, i) => reader.text(node, [key, i])).filter((x): x is Located<string> => !!x);
+  const env: EnvVar[] = reader.items(node, ['env']).flatMap((item) => {
+    const name = reader.string(item, ['name']);
+    if (!name) return [];
+    return [{ name: name.value, span: reader.span(item) ?? span, value: reader.text(item, ['value']) }];
+  });
+  const ports: ContainerPort[] = reader.items(node, ['ports']).map((item, i) => {
+    const itemSpan = reader.span(item) ?? span;
+    const hostPort = reader.integer(item, ['hostPort']);
+    return {
+      index: i,
+      span: itemSpan,
+      name: reader.string(item, ['name']),
+      containerPort: reader.integer(item, ['containerPort']),
+      // hostPort 0 is the API's "not set".
+      hostPort: hostPort && hostPort.value !== 0 ? hostPort : undefined,
+      hostIP: reader.string(item, ['hostIP']),
+      protocol: reader.string(item, ['protocol']) ?? { value: 'TCP', span: itemSpan },
+    };
+  });
+  return {
+    name: reader.string(node, ['name'])?.value ?? `#${index}`,
+    role,
+    index,
+    span,
+    image: reader.string(node, ['image']),
+    command: strings('command'),
+    args: strings('args'),
+    env,
+    ports,
+  };
+}
+
+/** nodeSelectorTerms of requiredDuringSchedulingIgnoredDuringExecution (matchExpressions only). */
+function readAffinity(reader: NodeReader, spec: unknown): NodeRequirement[][] {
+  const terms = reader.items(spec, ['affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms']);
+  return terms.map((term) =>
+    reader.items(term, ['matchExpressions']).flatMap((expr) => {
+      const key = reader.string(expr, ['key'])?.value;
+      const operator = reader.string(expr, ['operator'])?.value;
+      if (!key || !operator || !OPERATORS.has(operator)) return [];
+      const values = reader.items(expr, ['values']).map((v) => String(reader.scalarValue(v)));
+      return [{ key, operator: operator as NodeRequirement['operator'], values }];
+    }),
+  );
+}

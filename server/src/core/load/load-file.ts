@@ -1,0 +1,139 @@
+import { Document, LineCounter, parseAllDocuments } from 'yaml';
+import { LineIndex } from '../source/line-index';
+import type { Span } from '../source/span';
+import { CLUSTER_SCOPED_KINDS, K8sObject, ObjectBase, POD_SPEC_PATHS } from '../model/objects';
+import { NodeReader } from './node-reader';
+import { extractService } from './extract-service';
+import { extractWorkload } from './extract-workload';
+import { findLineSuppressions, LineSuppressions } from './suppressions';
+
+/** A problem found while reading a file (syntax error, alias bomb, unreadable file). Becomes a `yaml-syntax` finding. */
+export interface LoadProblem {
+  readonly span: Span;
+  readonly message: string;
+  /** `yaml`'s error code (`BAD_INDENT`, `DUPLICATE_KEY`, …) or one of ours. */
+  readonly code: string;
+  readonly severity: 'error' | 'warning' | 'info';
+}
+
+/** One file after loading: its objects, problems and suppression comments. Plain data (no YAML nodes kept). */
+export interface LoadedFile {
+  readonly file: string;
+  readonly text: string;
+  readonly lines: LineIndex;
+  readonly objects: readonly K8sObject[];
+  readonly problems: readonly LoadProblem[];
+  readonly suppressions: LineSuppressions;
+}
+
+export interface LoadOptions {
+  /** Namespace for objects that do not name one (default `default`). */
+  readonly defaultNamespace?: string;
+}
+
+/** Aliases one document may expand to before it is refused (yaml's own default is 100). */
+const MAX_ALIAS_COUNT = 100;
+
+/**
+ * Parses one YAML file into Kubernetes objects with source spans. Never throws: syntax errors,
+ * alias bombs and non-object documents become {@link LoadProblem}s or are skipped (a document that
+ * is not a Kubernetes object — no string `apiVersion` and `kind` — is ignored silently).
+ * A document with syntax errors yields no objects; the file's other documents are still read.
+ * `kind: List` and `<Kind>List` documents (as `kubectl get -o yaml` writes them) yield their items.
+ */
+export function loadFile(file: string, text: string, options: LoadOptions = {}): LoadedFile {
+  const counter = new LineCounter();
+  const docs = parseAllDocuments(text, { lineCounter: counter, merge: true, prettyErrors: false, strict: false });
+  const lines = new LineIndex(counter, text.length);
+  const problems: LoadProblem[] = [];
+  const objects: K8sObject[] = [];
+  const list = Array.isArray(docs) ? docs : [];
+  if (!Array.isArray(docs)) {
+    // An empty stream parses to an EmptyStream with possible errors.
+    for (const e of (docs as { errors?: { pos: [number, number]; message: string; code: string }[] }).errors ?? []) {
+      problems.push({ span: { file, start: e.pos[0], end: e.pos[1] }, message: e.message, code: e.code, severity: 'error' });
+    }
+  }
+  list.forEach((doc, docIndex) => {
+    for (const e of doc.errors) {
+      problems.push({ span: { file, start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1) }, message: firstLine(e.message), code: e.code, severity: 'error' });
+    }
+    if (doc.errors.length) return;
+    try {
+      readDocument(doc, docIndex, file, options, objects);
+    } catch (err) {
+      // toJS refuses alias bombs with a ReferenceError; report it on the document.
+      const range = doc.range ?? [0, 0];
+      problems.push({ span: { file, start: range[0], end: Math.max(range[0] + 1, range[1]) }, message: firstLine(String((err as Error).message ?? err)), code: 'ALIAS_LIMIT', severity: 'error' });
+    }
+  });
+  return { file, text, lines, objects, problems, suppressions: findLineSuppressions(text, lines) };
+}
+
+function readDocument(doc: Document.Parsed, docIndex: number, file: string, options: LoadOptions, out: K8sObject[]): void {
+  const reader = new NodeReader(doc, file);
+  const root = doc.contents;
+  if (!reader.asMap(root)) return;
+  const kind = reader.string(root, ['kind'])?.value;
+  const items = reader.items(root, ['items']);
+  if (kind && /List$/.test(kind) && reader.asSeq(reader.at(root, ['items']))) {
+    items.forEach((item, i) => {
+      const obj = readObject(reader, item, `${file}#${docIndex}/${i}`, docIndex, options);
+      if (obj) out.push(obj);
+    });
+    return;
+  }
+  const obj = readObject(reader, root, `${file}#${docIndex}`, docIndex, options);
+  if (obj) out.push(obj);
+}
+
+function readObject(reader: NodeReader, root: unknown, uid: string, docIndex: number, options: LoadOptions): K8sObject | undefined {
+  const apiVersion = reader.string(root, ['apiVersion']);
+  const kind = reader.string(root, ['kind']);
+  if (!apiVersion || !kind) return undefined;
+  const file = reader.file;
+  const nameLoc = reader.text(root, ['metadata', 'name']) ?? reader.text(root, ['metadata', 'generateName']);
+  const extent = reader.span(root) ?? kind.span;
+  const labels = reader.stringMap(root, ['metadata', 'labels']);
+  const annotations = reader.stringMap(root, ['metadata', 'annotations']);
+  const group = apiVersion.value.includes('/') ? apiVersion.value.slice(0, apiVersion.value.lastIndexOf('/')) : '';
+  const namespace = CLUSTER_SCOPED_KINDS.has(kind.value)
+    ? ''
+    : reader.text(root, ['metadata', 'namespace'])?.value || options.defaultNamespace || 'default';
+  const name = nameLoc?.value ?? '';
+  const resolved = reader.resolve(root);
+  const raw = (resolved?.toJS(reader.doc, { maxAliasCount: MAX_ALIAS_COUNT }) ?? {}) as Record<string, unknown>;
+  const base: ObjectBase = {
+    uid,
+    apiVersion: apiVersion.value,
+    group,
+    kind: kind.value,
+    name,
+    namespace,
+    identity: `${group}/${kind.value}/${namespace}/${name}`,
+    file,
+    docIndex,
+    span: nameLoc?.span ?? kind.span,
+    extent,
+    labels,
+    annotations,
+    origin: { type: 'file' },
+    raw,
+  };
+  if (kind.value === 'Service' && group === '') return extractService(reader, root, base);
+  const podPath = POD_SPEC_PATHS[kind.value];
+  if (podPath) return extractWorkload(reader, root, base, podPath);
+  if (kind.value === 'Node' && group === '') {
+    const addresses = reader.items(root, ['status', 'addresses']).flatMap((_, i) => {
+      const type = reader.string(root, ['status', 'addresses', i, 'type'])?.value ?? '';
+      const address = reader.string(root, ['status', 'addresses', i, 'address']);
+      return address ? [{ type, address }] : [];
+    });
+    return { ...base, category: 'node', addresses, nodeLabels: labels, paths: reader.collectPaths(root) };
+  }
+  return { ...base, category: 'other', paths: reader.collectPaths(root) };
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0].trim();
+}

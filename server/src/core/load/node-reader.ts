@@ -1,0 +1,160 @@
+import { Document, isAlias, isMap, isPair, isScalar, isSeq, Node, Pair, YAMLMap, YAMLSeq } from 'yaml';
+import type { Located, Span } from '../source/span';
+
+/** The most aliases followed while resolving one value (guards against alias loops and bombs). */
+const MAX_ALIAS_HOPS = 32;
+
+/**
+ * Navigation over one `yaml` document's node tree that keeps source spans. Aliases are followed to
+ * their anchors for values, while spans stay where the value is written (the alias), so a finding
+ * points into the object that uses the value. Merge keys (`<<: *base`) are searched after the map's
+ * own keys, as the YAML 1.1 merge convention says.
+ */
+export class NodeReader {
+  constructor(readonly doc: Document.Parsed, readonly file: string) {}
+
+  /** The node an alias points to (or the node itself). */
+  resolve(node: unknown): Node | undefined {
+    let current = node;
+    for (let hops = 0; isAlias(current); hops++) {
+      if (hops >= MAX_ALIAS_HOPS) return undefined;
+      current = current.resolve(this.doc);
+    }
+    return (current ?? undefined) as Node | undefined;
+  }
+
+  /** Span of a node's value (without a trailing comment). */
+  span(node: unknown): Span | undefined {
+    const range = (node as Node | undefined)?.range;
+    if (!range) return undefined;
+    return { file: this.file, start: range[0], end: range[1] };
+  }
+
+  asMap(node: unknown): YAMLMap | undefined {
+    const resolved = this.resolve(node);
+    return isMap(resolved) ? resolved : undefined;
+  }
+
+  asSeq(node: unknown): YAMLSeq | undefined {
+    const resolved = this.resolve(node);
+    return isSeq(resolved) ? resolved : undefined;
+  }
+
+  /** The pair for `key` in `map`, looking through merge keys. */
+  pair(map: YAMLMap | undefined, key: string, depth = 0): Pair | undefined {
+    if (!map || depth > MAX_ALIAS_HOPS) return undefined;
+    let merges: unknown[] | undefined;
+    for (const item of map.items) {
+      if (!isPair(item)) continue;
+      const k = isScalar(item.key) ? item.key.value : item.key;
+      if (k === key) return item;
+      if (k === '<<') (merges ??= []).push(item.value);
+    }
+    for (const source of merges ?? []) {
+      const sources = this.asSeq(source)?.items ?? [source];
+      for (const s of sources) {
+        const found = this.pair(this.asMap(s), key, depth + 1);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  }
+
+  /** The value node (unresolved, so its span is where it is written) at `path` below `node`. */
+  at(node: unknown, path: readonly (string | number)[]): unknown {
+    let current: unknown = node;
+    for (const step of path) {
+      if (typeof step === 'number') {
+        current = this.asSeq(current)?.items[step];
+      } else {
+        current = this.pair(this.asMap(current), step)?.value;
+      }
+      if (current === undefined || current === null) return undefined;
+    }
+    return current;
+  }
+
+  /** The JS value of a scalar node (after alias resolution), or undefined for collections. */
+  scalarValue(node: unknown): unknown {
+    const resolved = this.resolve(node);
+    return isScalar(resolved) ? resolved.value : undefined;
+  }
+
+  /** A scalar at `path` with its span, when the scalar satisfies `accept`. */
+  located<T>(node: unknown, path: readonly (string | number)[], accept: (v: unknown) => v is T): Located<T> | undefined {
+    const valueNode = this.at(node, path);
+    if (valueNode === undefined) return undefined;
+    const value = this.scalarValue(valueNode);
+    const span = this.span(valueNode);
+    return span && accept(value) ? { value, span } : undefined;
+  }
+
+  string(node: unknown, path: readonly (string | number)[]): Located<string> | undefined {
+    return this.located(node, path, isString);
+  }
+
+  /** A scalar rendered as a string (numbers and booleans included), e.g. for env values. */
+  text(node: unknown, path: readonly (string | number)[]): Located<string> | undefined {
+    const valueNode = this.at(node, path);
+    const value = this.scalarValue(valueNode);
+    const span = this.span(valueNode);
+    if (!span || value === undefined || value === null || typeof value === 'object') return undefined;
+    return { value: String(value), span };
+  }
+
+  integer(node: unknown, path: readonly (string | number)[]): Located<number> | undefined {
+    return this.located(node, path, isInteger);
+  }
+
+  boolean(node: unknown, path: readonly (string | number)[]): Located<boolean> | undefined {
+    return this.located(node, path, isBoolean);
+  }
+
+  /** Items of a sequence at `path` (empty when absent or not a sequence). */
+  items(node: unknown, path: readonly (string | number)[]): unknown[] {
+    return this.asSeq(this.at(node, path))?.items ?? [];
+  }
+
+  /** A string→string map (labels, selectors); non-string values are stringified. */
+  stringMap(node: unknown, path: readonly (string | number)[]): Record<string, string> {
+    const out: Record<string, string> = {};
+    const map = this.asMap(this.at(node, path));
+    if (!map) return out;
+    for (const item of map.items) {
+      const key = this.scalarValue(item.key);
+      const value = this.scalarValue(item.value);
+      if (key === undefined || key === null || key === '<<') continue;
+      out[String(key)] = value === null || value === undefined ? '' : String(value);
+    }
+    return out;
+  }
+
+  /** Every node below `root` keyed by dotted path (for kinds read through `raw`). */
+  collectPaths(root: unknown): Map<string, Span> {
+    const out = new Map<string, Span>();
+    const walk = (node: unknown, prefix: string, depth: number): void => {
+      const span = this.span(node);
+      if (span && prefix) out.set(prefix, span);
+      if (depth > 64) return;
+      const resolved = this.resolve(node);
+      if (isMap(resolved)) {
+        for (const item of resolved.items) {
+          const key = this.scalarValue(item.key);
+          if (key === undefined || key === null) continue;
+          const keySpan = this.span(item.key);
+          const path = prefix ? `${prefix}.${String(key)}` : String(key);
+          if (keySpan) out.set(`${path}#key`, keySpan);
+          walk(item.value, path, depth + 1);
+        }
+      } else if (isSeq(resolved)) {
+        resolved.items.forEach((item, i) => walk(item, prefix ? `${prefix}.${i}` : String(i), depth + 1));
+      }
+    };
+    walk(root, '', 0);
+    return out;
+  }
+}
+
+export const isString = (v: unknown): v is string => typeof v === 'string';
+export const isInteger = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+export const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';

@@ -1,0 +1,35 @@
+import { CST, Lexer } from 'yaml';
+import type { LineIndex } from '../source/line-index';
+
+/** The comment directive that silences findings on the next line. */
+export const DISABLE_NEXT_LINE = 'kube-netlint-disable-next-line';
+
+/**
+ * Line-level suppressions of one file: 1-based line → rule ids silenced on that line (`'*'` = all).
+ * Found with `yaml`'s own Lexer, so `#` inside quoted or block scalars is never mistaken for a comment.
+ */
+export type LineSuppressions = ReadonlyMap<number, ReadonlySet<string>>;
+
+// Lexer control tokens that do not correspond to source characters.
+const MARKERS = new Set(['\x02', '\x18', '\x1f']);
+
+export function findLineSuppressions(text: string, lines: LineIndex): LineSuppressions {
+  const out = new Map<number, Set<string>>();
+  if (!text.includes(DISABLE_NEXT_LINE)) return out;
+  let offset = 0;
+  for (const token of new Lexer().lex(text)) {
+    if (MARKERS.has(token)) continue;
+    if (CST.tokenType(token) === 'comment') {
+      const body = token.slice(1).trim();
+      if (body.startsWith(DISABLE_NEXT_LINE)) {
+        const ids = body.slice(DISABLE_NEXT_LINE.length).split(/[\s,]+/).filter(Boolean);
+        const target = lines.position(offset).line + 1;
+        const set = out.get(target) ?? new Set<string>();
+        for (const id of ids.length ? ids : ['*']) set.add(id);
+        out.set(target, set);
+      }
+    }
+    offset += token.length;
+  }
+  return out;
+}

@@ -1,0 +1,107 @@
+import { parse as parseYaml } from 'yaml';
+import type { Span } from '../source/span';
+import { CoreConfig, DEFAULT_NODE_PORT_RANGE, KubeProxyMode, KUBE_PROXY_MODES, parsePortRange, PortRange } from '../config/config';
+import type { K8sObject, WorkloadObject } from './objects';
+
+/** A cluster-wide setting with where it came from, so messages can say why a rule assumed it. */
+export interface Sourced<T> {
+  readonly value: T;
+  /** Human description: `default`, `config`, `kube-apiserver flag in Pod kube-system/kube-apiserver`, … */
+  readonly source: string;
+  readonly span?: Span;
+}
+
+export interface ClusterSettings {
+  readonly nodePortRange: Sourced<PortRange>;
+  /** undefined when neither config nor workspace says. */
+  readonly kubeProxyMode?: Sourced<KubeProxyMode>;
+}
+
+/** A `--flag=value` or `--flag value` in a container's command/args. */
+export function flagValue(workload: WorkloadObject, flag: string): { value: string; span: Span; container: string } | undefined {
+  for (const c of workload.pod.containers) {
+    const words = [...c.command, ...c.args];
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i].value.trim();
+      // Shell-style commands (`sh -c "kube-proxy --proxy-mode=ipvs ..."`) are one word: search inside.
+      const m = new RegExp(`(?:^|\\s)${flag}(?:=|\\s+)("?)([^\\s"]+)\\1`).exec(w);
+      if (m) return { value: m[2], span: words[i].span, container: c.name };
+      if (w === flag && i + 1 < words.length) return { value: words[i + 1].value.trim(), span: words[i + 1].span, container: c.name };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Effective NodePort range and kube-proxy mode. The config wins; otherwise the workspace's
+ * kube-apiserver (static Pod flag `--service-node-port-range`, kubeadm ClusterConfiguration
+ * `apiServer.extraArgs`) and kube-proxy (KubeProxyConfiguration `mode`, the kube-proxy ConfigMap's
+ * `config.conf`, the `--proxy-mode` flag) are read. Sources: kube-apiserver flags
+ * (https://kubernetes.io/docs/reference/command-line-tools-reference/kube-apiserver/, v1.33),
+ * kube-proxy config (https://kubernetes.io/docs/reference/config-api/kube-proxy-config.v1alpha1/).
+ */
+export function deriveClusterSettings(objects: readonly K8sObject[], config: CoreConfig): ClusterSettings {
+  let range: Sourced<PortRange> | undefined = config.nodePortRange ? { value: config.nodePortRange, source: 'config' } : undefined;
+  let mode: Sourced<KubeProxyMode> | undefined = config.kubeProxyMode ? { value: config.kubeProxyMode, source: 'config' } : undefined;
+  for (const obj of objects) {
+    if (!range) range = nodePortRangeFrom(obj);
+    if (!mode) mode = proxyModeFrom(obj);
+    if (range && mode) break;
+  }
+  return { nodePortRange: range ?? { value: DEFAULT_NODE_PORT_RANGE, source: 'default' }, kubeProxyMode: mode };
+}
+
+function nodePortRangeFrom(obj: K8sObject): Sourced<PortRange> | undefined {
+  const parse = (text: string, source: string, span?: Span): Sourced<PortRange> | undefined => {
+    try {
+      return { value: parsePortRange(text), source, span };
+    } catch {
+      return undefined;
+    }
+  };
+  if (obj.category === 'workload' && obj.pod.containers.some((c) => /kube-apiserver/.test(c.name + (c.image?.value ?? '')))) {
+    const flag = flagValue(obj, '--service-node-port-range');
+    if (flag) return parse(flag.value, `kube-apiserver flag in ${obj.kind} ${obj.namespace}/${obj.name}`, flag.span);
+  }
+  if (obj.kind === 'ClusterConfiguration') {
+    const extra = (obj.raw.apiServer as Record<string, unknown> | undefined)?.extraArgs;
+    let value: unknown;
+    let path = 'apiServer.extraArgs.service-node-port-range';
+    if (Array.isArray(extra)) {
+      // kubeadm v1beta4: extraArgs is a list of {name, value}.
+      const i = extra.findIndex((a) => (a as Record<string, unknown> | null)?.name === 'service-node-port-range');
+      value = i >= 0 ? (extra[i] as Record<string, unknown>).value : undefined;
+      path = `apiServer.extraArgs.${i}.value`;
+    } else if (extra && typeof extra === 'object') {
+      value = (extra as Record<string, unknown>)['service-node-port-range'];
+    }
+    if (typeof value === 'string') return parse(value, 'kubeadm ClusterConfiguration', obj.paths?.get(path));
+  }
+  return undefined;
+}
+
+function proxyModeFrom(obj: K8sObject): Sourced<KubeProxyMode> | undefined {
+  const asMode = (v: unknown): KubeProxyMode | undefined => (KUBE_PROXY_MODES.includes(v as KubeProxyMode) ? (v as KubeProxyMode) : undefined);
+  if (obj.kind === 'KubeProxyConfiguration') {
+    const m = asMode(obj.raw.mode);
+    if (m) return { value: m, source: 'KubeProxyConfiguration', span: obj.paths?.get('mode') };
+  }
+  if (obj.kind === 'ConfigMap' && obj.name === 'kube-proxy') {
+    const data = (obj.raw.data ?? {}) as Record<string, unknown>;
+    for (const [key, text] of Object.entries(data)) {
+      if (typeof text !== 'string') continue;
+      try {
+        const m = asMode((parseYaml(text) as Record<string, unknown> | null)?.mode);
+        if (m) return { value: m, source: `ConfigMap ${obj.namespace}/kube-proxy`, span: obj.paths?.get(`data.${key}`) };
+      } catch {
+        // Not YAML: not a kube-proxy config file.
+      }
+    }
+  }
+  if (obj.category === 'workload' && obj.pod.containers.some((c) => /kube-proxy/.test(c.name + (c.image?.value ?? '')))) {
+    const flag = flagValue(obj, '--proxy-mode');
+    const m = flag && asMode(flag.value);
+    if (m && flag) return { value: m, source: `--proxy-mode flag in ${obj.kind} ${obj.namespace}/${obj.name}`, span: flag.span };
+  }
+  return undefined;
+}

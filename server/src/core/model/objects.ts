@@ -1,0 +1,190 @@
+import type { Located, Span } from '../source/span';
+
+/**
+ * Typed, plain-data view of the Kubernetes objects the rules read. Everything here is serialisable
+ * (no YAML nodes), so objects can be built in worker threads, cached per file and mixed with objects
+ * read from a live cluster.
+ */
+
+/** Where an object came from. */
+export type ObjectOrigin =
+  | { readonly type: 'file' }
+  | { readonly type: 'builtin' }
+  | { readonly type: 'cluster'; readonly context: string };
+
+/** Fields every object has. */
+export interface ObjectBase {
+  /** Unique within a workspace: `file#docIndex` plus `/itemIndex` for `kind: List` items. */
+  readonly uid: string;
+  readonly apiVersion: string;
+  /** API group ('' for the core group), taken from apiVersion. */
+  readonly group: string;
+  readonly kind: string;
+  readonly name: string;
+  /** Effective namespace: metadata.namespace, else the config's `namespace`, else `default`; '' for cluster-scoped kinds. */
+  readonly namespace: string;
+  /** `group/kind/namespace/name`: objects with the same identity are variants of one object (issue 6). */
+  readonly identity: string;
+  readonly file: string;
+  readonly docIndex: number;
+  /** The object's anchor: metadata.name's value, else kind's value. */
+  readonly span: Span;
+  /** Span of the whole object (document or list item). */
+  readonly extent: Span;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly origin: ObjectOrigin;
+  /** The object as plain JSON (aliases resolved). */
+  readonly raw: Record<string, unknown>;
+  /**
+   * Spans of every node of the object, keyed by dotted path (`spec.calicoNetwork.nodeAddressAutodetectionV4`,
+   * list items as `containers.0`); present only for kinds that rules read through `raw`
+   * (not for Services and pod workloads, whose typed views carry their own spans).
+   */
+  readonly paths?: ReadonlyMap<string, Span>;
+}
+
+/** Service port protocol. The API defaults it to TCP. */
+export type Protocol = 'TCP' | 'UDP' | 'SCTP';
+
+/** One entry of `spec.ports` of a Service. */
+export interface ServicePort {
+  readonly index: number;
+  readonly span: Span;
+  readonly name?: Located<string>;
+  /** Defaults to TCP; `span` is the item's span when not written. */
+  readonly protocol: Located<string>;
+  /** Service `port` (1–65535 when valid). Missing when not written or not an integer. */
+  readonly port?: Located<number>;
+  /** `targetPort`: an integer or an IANA_SVC_NAME; defaults to `port` when absent. */
+  readonly targetPort?: Located<number | string>;
+  /** `nodePort`: unknown (allocated at apply time) when not written; never 0. */
+  readonly nodePort?: Located<number>;
+}
+
+/** A Service (v1). */
+export interface ServiceObject extends ObjectBase {
+  readonly category: 'service';
+  /** spec.type, defaulted to ClusterIP (span = object anchor when not written). */
+  readonly type: Located<string>;
+  readonly typeWritten: boolean;
+  /** spec.clusterIP (`None` = headless). */
+  readonly clusterIP?: Located<string>;
+  readonly selector?: Readonly<Record<string, string>>;
+  readonly ports: readonly ServicePort[];
+  readonly healthCheckNodePort?: Located<number>;
+  readonly externalTrafficPolicy?: Located<string>;
+  readonly internalTrafficPolicy?: Located<string>;
+  readonly externalIPs: readonly Located<string>[];
+  readonly allocateLoadBalancerNodePorts?: Located<boolean>;
+  readonly loadBalancerIP?: Located<string>;
+  /** Spans of fields present in the manifest, by path relative to the object (for diagnostics on raw values). */
+  readonly fieldSpans: ReadonlyMap<string, Span>;
+}
+
+/** One entry of a container's `ports`. */
+export interface ContainerPort {
+  readonly index: number;
+  readonly span: Span;
+  readonly name?: Located<string>;
+  readonly containerPort?: Located<number>;
+  readonly hostPort?: Located<number>;
+  readonly hostIP?: Located<string>;
+  /** Defaults to TCP. */
+  readonly protocol: Located<string>;
+}
+
+export interface EnvVar {
+  readonly name: string;
+  readonly span: Span;
+  /** The literal `value`, when written (valueFrom is not resolved). */
+  readonly value?: Located<string>;
+}
+
+/** A container of a pod template: regular, init, or restartable init (sidecar, restartPolicy Always). */
+export interface Container {
+  readonly name: string;
+  readonly role: 'container' | 'init' | 'sidecar';
+  readonly index: number;
+  readonly span: Span;
+  readonly image?: Located<string>;
+  readonly command: readonly Located<string>[];
+  readonly args: readonly Located<string>[];
+  readonly env: readonly EnvVar[];
+  readonly ports: readonly ContainerPort[];
+}
+
+/** A `key In (values)` style requirement from nodeSelector or required node affinity. */
+export interface NodeRequirement {
+  readonly key: string;
+  readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt';
+  readonly values: readonly string[];
+}
+
+/** The pod spec of any workload kind, with the fields networking rules read. */
+export interface PodTemplate {
+  /** Dotted path of the pod spec inside the object (`spec.template.spec`, `spec` for a Pod, …). */
+  readonly path: string;
+  readonly span: Span;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly hostNetwork?: Located<boolean>;
+  readonly nodeName?: Located<string>;
+  readonly nodeSelector: Readonly<Record<string, string>>;
+  /**
+   * Required node affinity: a list of terms (ORed), each a list of requirements (ANDed). Empty when
+   * none is set.
+   */
+  readonly nodeAffinityTerms: readonly (readonly NodeRequirement[])[];
+  readonly tolerations: readonly Readonly<Record<string, unknown>>[];
+  readonly containers: readonly Container[];
+}
+
+/** Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, ReplicationController (every API version). */
+export interface WorkloadObject extends ObjectBase {
+  readonly category: 'workload';
+  /** spec.replicas (Deployment, ReplicaSet, StatefulSet, ReplicationController; default 1 when absent). */
+  readonly replicas?: Located<number>;
+  readonly pod: PodTemplate;
+}
+
+/** A Node (v1), e.g. from `kubectl get nodes -o yaml`. */
+export interface NodeObject extends ObjectBase {
+  readonly category: 'node';
+  readonly addresses: readonly { readonly type: string; readonly address: Located<string> }[];
+  readonly nodeLabels: Readonly<Record<string, string>>;
+}
+
+/** Any other object (ConfigMap, KubeProxyConfiguration, Installation, …): read through `raw` and `paths`. */
+export interface OtherObject extends ObjectBase {
+  readonly category: 'other';
+}
+
+export type K8sObject = ServiceObject | WorkloadObject | NodeObject | OtherObject;
+
+/** Kinds whose pod spec the loader reads, with the path of the pod spec. */
+export const POD_SPEC_PATHS: Readonly<Record<string, readonly string[]>> = {
+  Pod: ['spec'],
+  Deployment: ['spec', 'template', 'spec'],
+  ReplicaSet: ['spec', 'template', 'spec'],
+  StatefulSet: ['spec', 'template', 'spec'],
+  DaemonSet: ['spec', 'template', 'spec'],
+  Job: ['spec', 'template', 'spec'],
+  ReplicationController: ['spec', 'template', 'spec'],
+  CronJob: ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
+  PodTemplate: ['template', 'spec'],
+};
+
+/** Kinds that are not namespaced (namespace '' in the model). */
+export const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set([
+  'Node', 'Namespace', 'PersistentVolume', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition',
+  'StorageClass', 'PriorityClass', 'IngressClass', 'APIService', 'ValidatingWebhookConfiguration',
+  'MutatingWebhookConfiguration', 'PodSecurityPolicy', 'RuntimeClass', 'CSIDriver', 'VolumeAttachment',
+  // Calico / tigera-operator and kube-proxy / kubeadm config types
+  'Installation', 'APIServer', 'FelixConfiguration', 'BGPConfiguration', 'BGPPeer', 'IPPool', 'ClusterInformation',
+  'GlobalNetworkPolicy', 'KubeProxyConfiguration', 'ClusterConfiguration', 'InitConfiguration', 'KubeletConfiguration',
+]);
+
+/** A short human name: `Service team-a/app-a`, `Node node-1`. */
+export function describe(obj: Pick<ObjectBase, 'kind' | 'namespace' | 'name'>): string {
+  return obj.namespace ? `${obj.kind} ${obj.namespace}/${obj.name}` : `${obj.kind} ${obj.name}`;
+}

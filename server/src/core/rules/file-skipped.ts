@@ -1,0 +1,24 @@
+import type { Rule } from './rule';
+
+/** Files that were found but not analysed (too large, binary, not UTF-8, unreadable). */
+export const fileSkipped: Rule = {
+  id: 'file-skipped',
+  title: 'File not analysed',
+  severity: 'info',
+  explanation: [
+    'kube-netlint found this file but did not analyse it, and says why instead of skipping it silently:',
+    '',
+    '- **too large**: files above the size limit (default 5 MiB) are not parsed, to keep the editor responsive;',
+    '  lint them with the CLI, which has no limit unless `--max-file-size` is given;',
+    '- **binary / not UTF-8**: Kubernetes manifests are UTF-8 text; the file has NUL bytes or invalid UTF-8;',
+    '- **unreadable**: the file could not be read (permissions, a broken link).',
+    '',
+    'Objects in a skipped file take no part in cross-file checks, so collisions with them are not reported.',
+  ].join('\n'),
+  sources: ['https://kubernetes.io/docs/concepts/overview/working-with-objects/ (manifests are YAML or JSON text, v1.33)'],
+  check({ model }) {
+    return model.problems
+      .filter((p) => p.code.startsWith('FILE_'))
+      .map((p) => ({ ruleId: 'file-skipped', severity: p.severity, message: p.message, span: p.span, related: [], fixes: [] }));
+  },
+};

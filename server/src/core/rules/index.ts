@@ -1,0 +1,17 @@
+import type { Rule } from './rule';
+import { fileSkipped } from './file-skipped';
+import { nodeportDuplicate } from './nodeport-duplicate';
+import { yamlSyntax } from './yaml-syntax';
+
+/** Every rule, sorted by id. This list is the only registry: docs, SARIF rules and config validation read it. */
+export const allRules: readonly Rule[] = [
+  fileSkipped,
+  nodeportDuplicate,
+  yamlSyntax,
+].sort((a, b) => (a.id < b.id ? -1 : 1));
+
+export const ruleIds: ReadonlySet<string> = new Set(allRules.map((r) => r.id));
+
+export function ruleById(id: string): Rule | undefined {
+  return allRules.find((r) => r.id === id);
+}

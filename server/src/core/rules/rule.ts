@@ -1,0 +1,71 @@
+import type { CoreConfig, Severity } from '../config/config';
+import type { Span } from '../source/span';
+import type { K8sObject } from '../model/objects';
+import type { WorkspaceModel } from '../model/workspace-model';
+
+/** A text replacement: the text at `span` becomes `newText`. Fixes edit only the value they name. */
+export interface TextEdit {
+  readonly span: Span;
+  readonly newText: string;
+}
+
+/** A quick fix: one or more edits (possibly in several files) applied together. */
+export interface Fix {
+  readonly title: string;
+  readonly edits: readonly TextEdit[];
+  /** The clearly right fix (shown first / applied by "fix all"). */
+  readonly preferred?: boolean;
+}
+
+/** Another place a finding involves (the other side of a collision), with a short message. */
+export interface RelatedLocation {
+  readonly span: Span;
+  readonly message: string;
+}
+
+/** The object a finding is about, as output formats show it. */
+export interface ObjectRef {
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+}
+
+/** One problem found by a rule, located at the exact field it concerns. */
+export interface Finding {
+  readonly ruleId: string;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly span: Span;
+  readonly object?: ObjectRef;
+  readonly related: readonly RelatedLocation[];
+  readonly fixes: readonly Fix[];
+}
+
+/** What a rule's check receives. */
+export interface RuleContext {
+  readonly model: WorkspaceModel;
+  readonly config: CoreConfig;
+}
+
+/**
+ * A rule: metadata (used for hovers, docs/rules/<id>.md and SARIF) plus a check over the model.
+ * One rule per file under rules/, listed in rules/index.ts.
+ */
+export interface Rule {
+  /** kebab-case id, also the file name. */
+  readonly id: string;
+  readonly title: string;
+  /** Default severity; a rule may report some findings at another severity (stated in its explanation). */
+  readonly severity: Severity;
+  /** Markdown: what kube-proxy / the CNI / the API server does with the value, why it matters, how to fix it. */
+  readonly explanation: string;
+  /** Kubernetes source paths or documentation URLs (with version) for every behaviour the rule relies on. */
+  readonly sources: readonly string[];
+  check(ctx: RuleContext): Finding[];
+}
+
+/** An {@link ObjectRef} for a model object. */
+export function refOf(obj: K8sObject): ObjectRef {
+  return { kind: obj.kind, namespace: obj.namespace, name: obj.name, uid: obj.uid };
+}

@@ -1,0 +1,26 @@
+import type { Rule } from './rule';
+
+/** Reports YAML the parser could not read, at the error's position; the rest of the workspace is still analysed. */
+export const yamlSyntax: Rule = {
+  id: 'yaml-syntax',
+  title: 'YAML syntax error',
+  severity: 'error',
+  explanation: [
+    'The file is not valid YAML at this position, so `kubectl apply` would refuse it and kube-netlint cannot read the',
+    'objects of this document. The other documents of the file and the rest of the workspace are still analysed.',
+    '',
+    'Typical causes: inconsistent indentation, a tab used for indentation, a duplicate key, an unquoted value that',
+    'starts with a YAML indicator (`*`, `&`, `{`, `@`), or a Helm/Go template (`{{ ... }}`) that is not rendered yet.',
+  ].join('\n'),
+  sources: ['https://yaml.org/spec/1.2.2/', 'https://eemeli.org/yaml/#errors'],
+  check({ model }) {
+    return model.problems.filter((p) => !p.code.startsWith('FILE_')).map((p) => ({
+      ruleId: 'yaml-syntax',
+      severity: p.severity,
+      message: `${p.message}${p.code && !/^[a-z]/.test(p.code) ? ` (${p.code})` : ''}`,
+      span: p.span,
+      related: [],
+      fixes: [],
+    }));
+  },
+};

@@ -1,0 +1,38 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { analyze } from '../../server/out/core/analyze';
+import { DEFAULT_CONFIG } from '../../server/out/core/config/config';
+import { readManifestFile } from '../../server/out/node/read-file';
+
+describe('file-skipped', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'knl-skip-'));
+  const run = (name: string, bytes: Uint8Array | string, maxBytes?: number) => {
+    writeFileSync(join(dir, name), bytes);
+    const file = readManifestFile(join(dir, name), name, { maxBytes });
+    return analyze([file], DEFAULT_CONFIG).findings.filter((f) => f.ruleId === 'file-skipped');
+  };
+
+  it('reports binary files', () => {
+    const f = run('bin.yaml', new Uint8Array([0x61, 0, 0x62]));
+    assert.equal(f.length, 1);
+    assert.equal(f[0].severity, 'info');
+    assert.match(f[0].message, /NUL bytes/);
+  });
+  it('reports files that are not UTF-8', () => {
+    assert.match(run('latin1.yaml', new Uint8Array([0x61, 0x3a, 0x20, 0xe9, 0x0a]))[0].message, /not valid UTF-8/);
+  });
+  it('reports files above the size limit, with the sizes', () => {
+    assert.match(run('big.yaml', 'a: 1\n'.repeat(300000), 1024 * 1024)[0].message, /1\.4 MiB, above the 1\.0 MiB limit/);
+  });
+  it('reports unreadable files as errors', () => {
+    const file = readManifestFile(join(dir, 'missing.yaml'), 'missing.yaml');
+    const f = analyze([file], DEFAULT_CONFIG).findings;
+    assert.equal(f[0].severity, 'error');
+    assert.match(f[0].message, /ENOENT/);
+  });
+  it('stays silent for ordinary UTF-8 files (a BOM included)', () => {
+    assert.deepEqual(run('ok.yaml', '\uFEFFapiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n'), []);
+  });
+});

@@ -1,0 +1,47 @@
+import { strict as assert } from 'node:assert';
+import { lint } from '../helpers/lint';
+
+describe('yaml-syntax', () => {
+  it('reports a syntax error at its position and still analyses the other documents', () => {
+    const text = [
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata: {name: a}',
+      'spec:',
+      '  type: NodePort',
+      '  ports: [{port: 80, nodePort: 30080}]',
+      '---',
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      '  name: b',
+      ' bad: indentation',
+      '---',
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata: {name: c}',
+      'spec:',
+      '  type: NodePort',
+      '  ports: [{port: 80, nodePort: 30080}]',
+    ].join('\n');
+    const { findings } = lint(text);
+    const syntax = findings.filter((f) => f.ruleId === 'yaml-syntax');
+    assert.ok(syntax.length >= 1);
+    assert.equal(syntax[0].line, 12);
+    assert.equal(syntax[0].severity, 'error');
+    // Documents 1 and 3 are still read: their collision is found.
+    assert.equal(findings.filter((f) => f.ruleId === 'nodeport-duplicate').length, 2);
+  });
+
+  it('reports a duplicate key', () => {
+    const { findings } = lint('apiVersion: v1\nkind: Service\nkind: Pod\nmetadata: {name: a}\n', { rules: ['yaml-syntax'] });
+    assert.equal(findings.length, 1);
+    assert.equal(findings[0].line, 3);
+    assert.match(findings[0].message, /DUPLICATE_KEY|unique/i);
+  });
+
+  it('stays silent on valid YAML, comments, empty documents and non-Kubernetes YAML', () => {
+    const { findings } = lint('# just a comment\n---\n---\nfoo: bar\nlist: [1, 2]\n---\n', { rules: ['yaml-syntax'] });
+    assert.deepEqual(findings, []);
+  });
+});
