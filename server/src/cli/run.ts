@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { analyze } from '../core/analyze';
 import { ConfigError, CoreConfig, DEFAULT_CONFIG, Severity } from '../core/config/config';
 import { loadFile, LoadedFile } from '../core/load/load-file';
@@ -78,7 +78,9 @@ function lint(options: CliOptions, io: CliIo): number {
     files.push('skip' in decoded ? skippedFile('<stdin>', decoded.skip, decoded.detail) : loadFile('<stdin>', decoded.text, loadOptions));
   }
   for (const path of discoverFiles(diskPaths, config.exclude, baseDir)) files.push(readManifestFile(path, display(path), loadOptions));
-  const analysis = analyze(files, config);
+  // Cluster globs and kustomize paths are relative to the config file's folder (else the working directory).
+  const repoPath = (file: string): string => (file === '<stdin>' ? file : relative(baseDir, resolve(io.cwd, file)).split(sep).join('/'));
+  const analysis = analyze(files, config, { repoPath });
   for (const failure of analysis.failures) io.stderr(`kube-netlint: rule ${failure.ruleId} failed and was skipped: ${failure.error.split('\n')[0]}\n`);
   const resolved = resolveFindings(analysis.findings, analysis.files);
   if (options.format === 'json') io.stdout(formatJson(resolved));

@@ -1,14 +1,19 @@
 import type { CoreConfig } from './config/config';
-import { runRules, RuleFailure } from './engine/run-rules';
+import { compareFindings, runRules, RuleFailure } from './engine/run-rules';
 import type { LoadedFile } from './load/load-file';
 import type { K8sObject } from './model/objects';
 import { buildModel, WorkspaceModel } from './model/workspace-model';
+import { computeLayout, filesOfGroup, RepoLayout, RepoPath, withoutChartTemplates } from './repo/layout';
 import { allRules } from './rules/index';
 import type { Finding, Rule } from './rules/rule';
 
 /** The result of analysing a set of loaded files. */
 export interface Analysis {
+  /** The model of all files together (for hovers and status; rules ran per cluster group). */
   readonly model: WorkspaceModel;
+  /** One model per cluster group, when the workspace has several clusters. */
+  readonly clusterModels: ReadonlyMap<string, WorkspaceModel>;
+  readonly layout: RepoLayout;
   readonly findings: readonly Finding[];
   /** Rules that threw (their findings are missing from this run). */
   readonly failures: readonly RuleFailure[];
@@ -19,15 +24,50 @@ export interface AnalyzeOptions {
   readonly rules?: readonly Rule[];
   /** Objects that are not in files (e.g. from a live cluster). */
   readonly extraObjects?: readonly K8sObject[];
+  /** Maps loaded file names to repository-relative `/` paths (for `clusters:` globs and kustomize); default: the name itself. */
+  readonly repoPath?: RepoPath;
 }
 
 /**
- * The core's entry point: model → rules → findings. Pure (no I/O): the CLI and the language server
- * load the files and pass them in.
+ * The core's entry point: layout → model(s) → rules → findings. Pure (no I/O): the CLI and the
+ * language server load the files and pass them in. With several cluster groups (config `clusters:`
+ * or kustomize entry points) every rule runs once per group; a finding found in only some groups
+ * says which ("in cluster prod"), one found in all groups is reported once without a suffix.
  */
-export function analyze(files: readonly LoadedFile[], config: CoreConfig, options: AnalyzeOptions = {}): Analysis {
+export function analyze(inputFiles: readonly LoadedFile[], config: CoreConfig, options: AnalyzeOptions = {}): Analysis {
+  const repoPath = options.repoPath ?? ((f: string) => f.split('\\').join('/'));
+  const layout = computeLayout(inputFiles, config, repoPath);
+  const files = withoutChartTemplates(inputFiles, layout);
   const fileMap = new Map(files.map((f) => [f.file, f]));
-  const model = buildModel(files, config, options.extraObjects ?? []);
-  const { findings, failures } = runRules(options.rules ?? allRules, model, config, fileMap);
-  return { model, findings, failures, files: fileMap };
+  const rules = options.rules ?? allRules;
+  const extra = options.extraObjects ?? [];
+  const model = buildModel(files, config, extra);
+  if (!layout.groups) {
+    const { findings, failures } = runRules(rules, model, config, fileMap, layout);
+    return { model, clusterModels: new Map(), layout, findings, failures, files: fileMap };
+  }
+  const clusterModels = new Map<string, WorkspaceModel>();
+  const merged = new Map<string, { finding: Finding; clusters: string[] }>();
+  const failures: RuleFailure[] = [];
+  for (const group of layout.groups) {
+    const groupModel = buildModel(filesOfGroup(files, layout.groups, group), config, extra);
+    clusterModels.set(group.name, groupModel);
+    const run = runRules(rules, groupModel, config, fileMap, layout);
+    failures.push(...run.failures.filter((f) => !failures.some((g) => g.ruleId === f.ruleId)));
+    for (const f of run.findings) {
+      const key = `${f.ruleId}|${f.span.file}|${f.span.start}|${f.span.end}|${f.message}`;
+      const entry = merged.get(key);
+      if (entry) entry.clusters.push(group.name);
+      else merged.set(key, { finding: f, clusters: [group.name] });
+    }
+  }
+  const all = layout.groups.length;
+  // Cross-object findings always name their clusters; single-object ones only when not found in every cluster.
+  const findings = [...merged.values()]
+    .map(({ finding, clusters }) =>
+      clusters.length === all && finding.related.length === 0
+        ? finding
+        : { ...finding, message: `${finding.message} (in cluster${clusters.length > 1 ? 's' : ''} ${clusters.join(', ')})`, clusters })
+    .sort(compareFindings);
+  return { model, clusterModels, layout, findings, failures, files: fileMap };
 }

@@ -2,6 +2,7 @@ import type { CoreConfig, Severity } from '../config/config';
 import type { LoadedFile } from '../load/load-file';
 import type { K8sObject } from '../model/objects';
 import type { WorkspaceModel } from '../model/workspace-model';
+import type { RepoLayout } from '../repo/layout';
 import type { Finding, Rule } from '../rules/rule';
 import { IGNORE_ANNOTATION } from './suppress';
 
@@ -23,7 +24,7 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2
  * suppressed findings (object annotation `kube-netlint.io/ignore`, `# kube-netlint-disable-next-line`),
  * and returns findings in a stable order (file, offset, rule id).
  */
-export function runRules(rules: readonly Rule[], model: WorkspaceModel, config: CoreConfig, files: ReadonlyMap<string, LoadedFile>): RuleRun {
+export function runRules(rules: readonly Rule[], model: WorkspaceModel, config: CoreConfig, files: ReadonlyMap<string, LoadedFile>, layout?: RepoLayout): RuleRun {
   const findings: Finding[] = [];
   const failures: RuleFailure[] = [];
   const objectsByUid = new Map<string, K8sObject>(model.objects.map((o) => [o.uid, o]));
@@ -32,7 +33,7 @@ export function runRules(rules: readonly Rule[], model: WorkspaceModel, config: 
     if (override === 'off') continue;
     let produced: Finding[];
     try {
-      produced = rule.check({ model, config });
+      produced = rule.check({ model, config, files, layout });
     } catch (err) {
       failures.push({ ruleId: rule.id, error: err instanceof Error ? `${err.message}\n${err.stack ?? ''}` : String(err) });
       continue;

@@ -6,6 +6,8 @@ import { NodeReader } from './node-reader';
 import { extractService } from './extract-service';
 import { extractWorkload } from './extract-workload';
 import { findLineSuppressions, LineSuppressions } from './suppressions';
+import { looksLikeGoTemplate } from '../repo/go-template';
+import { RepoFileRole, repoFileRole } from '../repo/repo-files';
 
 /** A problem found while reading a file (syntax error, alias bomb, unreadable file). Becomes a `yaml-syntax` finding. */
 export interface LoadProblem {
@@ -24,6 +26,10 @@ export interface LoadedFile {
   readonly objects: readonly K8sObject[];
   readonly problems: readonly LoadProblem[];
   readonly suppressions: LineSuppressions;
+  /** Set for kustomization files and Helm Chart.yaml files (repository layout, issue 6). */
+  readonly role?: RepoFileRole;
+  /** True for Go templates (Helm chart templates): not analysed and never reported as YAML errors. */
+  readonly template?: boolean;
 }
 
 export interface LoadOptions {
@@ -48,6 +54,8 @@ export function loadFile(file: string, text: string, options: LoadOptions = {}):
   const problems: LoadProblem[] = [];
   const objects: K8sObject[] = [];
   const list = Array.isArray(docs) ? docs : [];
+  const role = repoFileRole(file, text);
+  if (looksLikeGoTemplate(text, list)) return templateFile(file, text, lines, role);
   if (!Array.isArray(docs)) {
     // An empty stream parses to an EmptyStream with possible errors.
     for (const e of (docs as { errors?: { pos: [number, number]; message: string; code: string }[] }).errors ?? []) {
@@ -67,7 +75,12 @@ export function loadFile(file: string, text: string, options: LoadOptions = {}):
       problems.push({ span: { file, start: range[0], end: Math.max(range[0] + 1, range[1]) }, message: firstLine(String((err as Error).message ?? err)), code: 'ALIAS_LIMIT', severity: 'error' });
     }
   });
-  return { file, text, lines, objects, problems, suppressions: findLineSuppressions(text, lines) };
+  return { file, text, lines, objects, problems, suppressions: findLineSuppressions(text, lines), ...(role ? { role } : {}) };
+}
+
+/** A Go template file: kept (so it is listed and its chart can be named) but with no objects and no problems. */
+export function templateFile(file: string, text: string, lines: LineIndex, role?: RepoFileRole): LoadedFile {
+  return { file, text, lines, objects: [], problems: [], suppressions: new Map(), template: true, ...(role ? { role } : {}) };
 }
 
 function readDocument(doc: Document.Parsed, docIndex: number, file: string, options: LoadOptions, out: K8sObject[]): void {

@@ -1,11 +1,13 @@
 import type { Rule } from './rule';
 import { fileSkipped } from './file-skipped';
+import { helmChartNotRendered } from './helm-chart-not-rendered';
 import { nodeportDuplicate } from './nodeport-duplicate';
 import { yamlSyntax } from './yaml-syntax';
 
 /** Every rule, sorted by id. This list is the only registry: docs, SARIF rules and config validation read it. */
 export const allRules: readonly Rule[] = [
   fileSkipped,
+  helmChartNotRendered,
   nodeportDuplicate,
   yamlSyntax,
 ].sort((a, b) => (a.id < b.id ? -1 : 1));

@@ -2,6 +2,8 @@ import type { CoreConfig, Severity } from '../config/config';
 import type { Span } from '../source/span';
 import type { K8sObject } from '../model/objects';
 import type { WorkspaceModel } from '../model/workspace-model';
+import type { RepoLayout } from '../repo/layout';
+import type { LoadedFile } from '../load/load-file';
 
 /** A text replacement: the text at `span` becomes `newText`. Fixes edit only the value they name. */
 export interface TextEdit {
@@ -40,12 +42,21 @@ export interface Finding {
   readonly object?: ObjectRef;
   readonly related: readonly RelatedLocation[];
   readonly fixes: readonly Fix[];
+  /** The cluster groups the finding was found in, when it was not found in all of them (issue 6). */
+  readonly clusters?: readonly string[];
 }
 
 /** What a rule's check receives. */
 export interface RuleContext {
   readonly model: WorkspaceModel;
   readonly config: CoreConfig;
+  /**
+   * The loaded files by name (text and line index), for quick fixes that insert text and must match the
+   * surrounding indentation. Absent when a caller runs rules on objects alone.
+   */
+  readonly files?: ReadonlyMap<string, LoadedFile>;
+  /** Repository layout (Helm charts, cluster groups); absent when rules run outside analyze(). */
+  readonly layout?: RepoLayout;
 }
 
 /**

@@ -1,0 +1,50 @@
+import { parse } from 'yaml';
+
+/**
+ * Files that describe how a repository is laid out rather than cluster objects: a kustomization
+ * (its `resources` say which files make up one cluster) and a Helm chart's Chart.yaml.
+ */
+export type RepoFileRole =
+  | { readonly type: 'kustomization'; readonly resources: readonly string[]; readonly patches: readonly string[] }
+  | { readonly type: 'helm-chart'; readonly name: string };
+
+const KUSTOMIZATION_NAMES = new Set(['kustomization.yaml', 'kustomization.yml', 'Kustomization']);
+
+export function baseName(file: string): string {
+  return file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+}
+
+/**
+ * The role of a file from its name and content, or undefined for ordinary manifests.
+ * Kustomization `resources` (and the older `bases`, and `components`) are kept as written; remote
+ * references (URLs, `github.com/...`) are dropped because only local paths can be followed.
+ */
+export function repoFileRole(file: string, text: string): RepoFileRole | undefined {
+  const name = baseName(file);
+  if (KUSTOMIZATION_NAMES.has(name)) {
+    let value: unknown;
+    try {
+      value = parse(text);
+    } catch {
+      return { type: 'kustomization', resources: [], patches: [] };
+    }
+    const v = (value ?? {}) as Record<string, unknown>;
+    const list = (key: string): string[] => (Array.isArray(v[key]) ? (v[key] as unknown[]).filter((x): x is string => typeof x === 'string') : []);
+    const resources = [...list('resources'), ...list('bases'), ...list('components')].filter((r) => !/^[a-z]+:\/\/|^(github\.com|gitlab\.com|bitbucket\.org)\//i.test(r) && !r.includes('?ref='));
+    // Patch files are partial objects: they belong to the kustomization's cluster (they are not applied).
+    const pathsOf = (key: string): string[] =>
+      Array.isArray(v[key]) ? (v[key] as unknown[]).flatMap((p) => (typeof p === 'string' && !p.includes('\n') ? [p] : p && typeof (p as Record<string, unknown>).path === 'string' ? [(p as Record<string, string>).path] : [])) : [];
+    const patches = [...pathsOf('patchesStrategicMerge'), ...pathsOf('patches'), ...pathsOf('patchesJson6902')];
+    return { type: 'kustomization', resources, patches };
+  }
+  if (name === 'Chart.yaml') {
+    try {
+      const v = parse(text) as Record<string, unknown> | null;
+      if (v && typeof v === 'object' && typeof v.name === 'string') return { type: 'helm-chart', name: v.name };
+    } catch {
+      // A broken Chart.yaml is still a chart marker.
+    }
+    return { type: 'helm-chart', name: '' };
+  }
+  return undefined;
+}
