@@ -1,6 +1,7 @@
 import type { Located, Span } from '../source/span';
 import type { Container, ContainerPort, EnvVar, NodeRequirement, ObjectBase, PodTemplate, WorkloadObject } from '../model/objects';
 import { NodeReader } from './node-reader';
+import { hasOwnKey, isShared, pairRemovalSpan } from './pair-removal';
 
 const OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt']);
 
@@ -41,9 +42,12 @@ function readContainer(reader: NodeReader, node: unknown, index: number, role: C
     if (!name) return [];
     return [{ name: name.value, span: reader.span(item) ?? span, value: reader.text(item, ['value']) }];
   });
+  // A hostPort entry written in a shared (anchored/aliased) place cannot be removed for this container alone.
+  const portsShared = isShared(node) || !hasOwnKey(node, 'ports') || isShared(reader.at(node, ['ports']));
   const ports: ContainerPort[] = reader.items(node, ['ports']).map((item, i) => {
     const itemSpan = reader.span(item) ?? span;
     const hostPort = reader.integer(item, ['hostPort']);
+    const removable = hostPort && hostPort.value !== 0 && !portsShared && !isShared(item);
     return {
       index: i,
       span: itemSpan,
@@ -52,6 +56,7 @@ function readContainer(reader: NodeReader, node: unknown, index: number, role: C
       // hostPort 0 is the API's "not set".
       hostPort: hostPort && hostPort.value !== 0 ? hostPort : undefined,
       hostIP: reader.string(item, ['hostIP']),
+      hostPortRemoval: removable ? pairRemovalSpan(reader.file, item, 'hostPort') : undefined,
       protocol: reader.string(item, ['protocol']) ?? { value: 'TCP', span: itemSpan },
     };
   });

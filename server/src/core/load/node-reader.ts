@@ -48,7 +48,7 @@ export class NodeReader {
       if (!isPair(item)) continue;
       const k = isScalar(item.key) ? item.key.value : item.key;
       if (k === key) return item;
-      if (k === '<<') (merges ??= []).push(item.value);
+      if (isMergeKey(k)) (merges ??= []).push(item.value);
     }
     for (const source of merges ?? []) {
       const sources = this.asSeq(source)?.items ?? [source];
@@ -123,7 +123,7 @@ export class NodeReader {
     for (const item of map.items) {
       const key = this.scalarValue(item.key);
       const value = this.scalarValue(item.value);
-      if (key === undefined || key === null || key === '<<') continue;
+      if (key === undefined || key === null || isMergeKey(key)) continue;
       out[String(key)] = value === null || value === undefined ? '' : String(value);
     }
     return out;
@@ -155,6 +155,8 @@ export class NodeReader {
   }
 }
 
+/** A merge key `<<`: yaml ≥2.6 parses it (with `merge: true`) to the symbol `Symbol(<<)`, older versions to the string. */
+export const isMergeKey = (k: unknown): boolean => k === '<<' || (typeof k === 'symbol' && k.description === '<<');
 export const isString = (v: unknown): v is string => typeof v === 'string';
 export const isInteger = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 export const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';

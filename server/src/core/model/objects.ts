@@ -90,6 +90,11 @@ export interface ContainerPort {
   readonly containerPort?: Located<number>;
   readonly hostPort?: Located<number>;
   readonly hostIP?: Located<string>;
+  /**
+   * The span whose deletion removes the `hostPort: N` entry and keeps the YAML valid (see
+   * load/pair-removal.ts); undefined when no hostPort is written or the edit would not be exact.
+   */
+  readonly hostPortRemoval?: Span;
   /** Defaults to TCP. */
   readonly protocol: Located<string>;
 }
