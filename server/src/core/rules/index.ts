@@ -1,4 +1,5 @@
 import type { Rule } from './rule';
+import { calicoNodeAddressMismatch } from './calico-node-address-mismatch';
 import { fileSkipped } from './file-skipped';
 import { helmChartNotRendered } from './helm-chart-not-rendered';
 import { nodeportDuplicate } from './nodeport-duplicate';
@@ -6,6 +7,7 @@ import { yamlSyntax } from './yaml-syntax';
 
 /** Every rule, sorted by id. This list is the only registry: docs, SARIF rules and config validation read it. */
 export const allRules: readonly Rule[] = [
+  calicoNodeAddressMismatch,
   fileSkipped,
   helmChartNotRendered,
   nodeportDuplicate,

@@ -1,0 +1,89 @@
+import type { K8sObject, WorkloadObject } from './objects';
+
+/**
+ * Merging live-cluster objects with workspace objects (issue 7). Pure data.
+ *
+ * - A workspace object with the same kind, namespace and name replaces its cluster twin: that is what
+ *   `kubectl apply` of the workspace would do (the API group is ignored, so `extensions/v1beta1` and
+ *   `apps/v1` DaemonSets of one name are twins).
+ * - Pods are instances of a controller's pod template. A Pod whose controller (Deployment through its
+ *   ReplicaSet, DaemonSet, StatefulSet, Job, ReplicationController) is itself in the workspace or in
+ *   the cluster objects is dropped: the controller already carries the template, and the workspace
+ *   version is what will run after apply. The remaining Pods of one controller are collapsed into one
+ *   representative, so replicas never "collide" with each other; its nodeName is kept only when all
+ *   of them run on the same node. Mirror Pods of static Pods (owner kind Node) stay one per node.
+ *   Source for owner references: https://kubernetes.io/docs/concepts/overview/working-with-objects/owners-dependents/ (v1.33);
+ *   ReplicaSet names are `<deployment>-<pod-template-hash>`: kubernetes pkg/controller/deployment/sync.go (v1.33).
+ */
+export interface ClusterMerge {
+  /** Cluster objects to pass to `analyze(..., {extraObjects})`. */
+  readonly objects: readonly K8sObject[];
+  /** Cluster objects replaced by a workspace object, as `Kind namespace/name`. */
+  readonly shadowed: readonly string[];
+  /** Pods dropped or collapsed because their controller is represented. */
+  readonly podsFolded: number;
+}
+
+/** `Kind/namespace/name`, the key `kubectl apply` matches on (API group ignored). */
+export function twinKey(o: Pick<K8sObject, 'kind' | 'namespace' | 'name'>): string {
+  return `${o.kind}/${o.namespace}/${o.name}`;
+}
+
+interface OwnerRef {
+  kind?: unknown;
+  name?: unknown;
+  controller?: unknown;
+}
+
+/**
+ * The controller a cluster Pod belongs to, as a twin key, or undefined for bare Pods and mirror Pods.
+ * A ReplicaSet named `<name>-<pod-template-hash>` stands for Deployment `<name>`.
+ */
+export function podController(pod: K8sObject): string | undefined {
+  const refs = (pod.raw.metadata as { ownerReferences?: unknown } | undefined)?.ownerReferences;
+  if (!Array.isArray(refs)) return undefined;
+  const ref = (refs as OwnerRef[]).find((r) => r && r.controller === true) ?? (refs as OwnerRef[])[0];
+  if (!ref || typeof ref.kind !== 'string' || typeof ref.name !== 'string' || ref.kind === 'Node') return undefined;
+  const hash = pod.labels['pod-template-hash'];
+  if (ref.kind === 'ReplicaSet' && hash && ref.name.endsWith(`-${hash}`)) {
+    return twinKey({ kind: 'Deployment', namespace: pod.namespace, name: ref.name.slice(0, -hash.length - 1) });
+  }
+  return twinKey({ kind: ref.kind, namespace: pod.namespace, name: ref.name });
+}
+
+/** Merges cluster objects under workspace objects (see {@link ClusterMerge}). Linear in objects. */
+export function mergeClusterObjects(workspace: readonly K8sObject[], cluster: readonly K8sObject[]): ClusterMerge {
+  const workspaceKeys = new Set(workspace.map(twinKey));
+  const shadowed: string[] = [];
+  const kept: K8sObject[] = [];
+  for (const o of cluster) {
+    if (workspaceKeys.has(twinKey(o))) shadowed.push(`${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`);
+    else kept.push(o);
+  }
+  const represented = new Set([...workspaceKeys, ...kept.filter((o) => o.kind !== 'Pod').map(twinKey)]);
+  const groups = new Map<string, WorkloadObject[]>();
+  const out: K8sObject[] = [];
+  let podsFolded = 0;
+  for (const o of kept) {
+    const controller = o.kind === 'Pod' && o.category === 'workload' ? podController(o) : undefined;
+    if (!controller) {
+      out.push(o);
+      continue;
+    }
+    if (represented.has(controller)) {
+      podsFolded++;
+      continue;
+    }
+    const group = groups.get(controller);
+    if (group) group.push(o as WorkloadObject);
+    else groups.set(controller, [o as WorkloadObject]);
+  }
+  for (const pods of groups.values()) {
+    pods.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const first = pods[0];
+    podsFolded += pods.length - 1;
+    const sameNode = pods.every((p) => p.pod.nodeName?.value === first.pod.nodeName?.value);
+    out.push(sameNode ? first : { ...first, pod: { ...first.pod, nodeName: undefined } });
+  }
+  return { objects: out, shadowed, podsFolded };
+}
