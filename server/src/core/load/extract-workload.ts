@@ -62,6 +62,7 @@ function readContainer(reader: NodeReader, node: unknown, index: number, role: C
   });
   return {
     name: reader.string(node, ['name'])?.value ?? `#${index}`,
+    nameSpan: reader.string(node, ['name'])?.span,
     role,
     index,
     span,

@@ -109,6 +109,8 @@ export interface EnvVar {
 /** A container of a pod template: regular, init, or restartable init (sidecar, restartPolicy Always). */
 export interface Container {
   readonly name: string;
+  /** Span of the `name` value, when written (findings about a missing container setting point here). */
+  readonly nameSpan?: Span;
   readonly role: 'container' | 'init' | 'sidecar';
   readonly index: number;
   readonly span: Span;
