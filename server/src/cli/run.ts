@@ -7,7 +7,8 @@ import { resolveFindings } from '../core/output/resolve';
 import { allRules } from '../core/rules/index';
 import { findConfigFile, readConfigFile } from '../node/config-file';
 import { discoverFiles, PathError } from '../node/discover-files';
-import { decodeManifest, readManifestFile } from '../node/read-file';
+import { decodeManifest } from '../node/read-file';
+import { loadFiles } from '../node/parallel-load';
 import { skippedFile } from '../core/load/skipped-file';
 import { packageVersion } from '../node/version';
 import { formatJson } from './format-json';
@@ -24,8 +25,11 @@ export interface CliIo {
 
 const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1, hint: 0 };
 
-/** Runs the CLI; returns the exit code (0 clean, 1 findings at or above --fail-on, 2 usage error). */
-export function runCli(argv: readonly string[], io: CliIo): number {
+/**
+ * Runs the CLI; resolves to the exit code (0 clean, 1 findings at or above --fail-on, 2 usage error).
+ * Files are read and parsed on worker threads (see node/parallel-load.ts).
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let options: CliOptions;
   try {
     options = parseCliOptions(argv);
@@ -46,7 +50,7 @@ export function runCli(argv: readonly string[], io: CliIo): number {
     return 2;
   }
   try {
-    return lint(options, io);
+    return await lint(options, io);
   } catch (err) {
     if (err instanceof UsageError || err instanceof PathError || err instanceof ConfigError) {
       io.stderr(`kube-netlint: ${err.message}\n`);
@@ -56,7 +60,7 @@ export function runCli(argv: readonly string[], io: CliIo): number {
   }
 }
 
-function lint(options: CliOptions, io: CliIo): number {
+async function lint(options: CliOptions, io: CliIo): Promise<number> {
   const absolute = (p: string): string => (isAbsolute(p) ? p : resolve(io.cwd, p));
   const diskPaths = options.paths.filter((p) => p !== '-').map(absolute);
   const configPath = options.config ? absolute(options.config) : findConfigFile(diskPaths[0] ?? io.cwd);
@@ -77,7 +81,8 @@ function lint(options: CliOptions, io: CliIo): number {
     const decoded = decodeManifest(toBytes(io.readStdin()));
     files.push('skip' in decoded ? skippedFile('<stdin>', decoded.skip, decoded.detail) : loadFile('<stdin>', decoded.text, loadOptions));
   }
-  for (const path of discoverFiles(diskPaths, config.exclude, baseDir)) files.push(readManifestFile(path, display(path), loadOptions));
+  const onDisk = discoverFiles(diskPaths, config.exclude, baseDir).map((path) => [path, display(path)] as const);
+  files.push(...(await loadFiles(onDisk, loadOptions)));
   // Cluster globs and kustomize paths are relative to the config file's folder (else the working directory).
   const repoPath = (file: string): string => (file === '<stdin>' ? file : relative(baseDir, resolve(io.cwd, file)).split(sep).join('/'));
   const analysis = analyze(files, config, { repoPath });
