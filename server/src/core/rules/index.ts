@@ -3,6 +3,10 @@ import { calicoNodeAddressMismatch } from './calico-node-address-mismatch';
 import { fileSkipped } from './file-skipped';
 import { helmChartNotRendered } from './helm-chart-not-rendered';
 import { nodeportDuplicate } from './nodeport-duplicate';
+import { healthcheckNodeportDuplicate } from './healthcheck-nodeport-duplicate';
+import { nodeportOutOfRange } from './nodeport-out-of-range';
+import { serviceSpecInvalid } from './service-spec-invalid';
+import { serviceTargetportUnresolved } from './service-targetport-unresolved';
 import { yamlSyntax } from './yaml-syntax';
 
 /** Every rule, sorted by id. This list is the only registry: docs, SARIF rules and config validation read it. */
@@ -11,6 +15,10 @@ export const allRules: readonly Rule[] = [
   fileSkipped,
   helmChartNotRendered,
   nodeportDuplicate,
+  healthcheckNodeportDuplicate,
+  nodeportOutOfRange,
+  serviceSpecInvalid,
+  serviceTargetportUnresolved,
   yamlSyntax,
 ].sort((a, b) => (a.id < b.id ? -1 : 1));
 

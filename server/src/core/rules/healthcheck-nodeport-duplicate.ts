@@ -1,0 +1,89 @@
+import type { NodePortClaim } from '../model/claims';
+import { describe } from '../model/objects';
+import { areVariants } from './helpers/collisions';
+import { allocatesNodePorts, needsHealthCheck } from './helpers/api-validation';
+import { freeNodePort } from './helpers/free-node-port';
+import type { Finding, Fix, Rule } from './rule';
+import { refOf } from './rule';
+
+const id = 'healthcheck-nodeport-duplicate';
+
+/** A claim the allocator really makes: nodePorts of NodePort/LoadBalancer Services, healthCheckNodePort of LoadBalancer+Local. */
+function isAllocated(c: NodePortClaim): boolean {
+  return c.field === 'nodePort' ? allocatesNodePorts(c.service) : needsHealthCheck(c.service);
+}
+
+/** `healthCheckNodePort 30990 of Service a/b`, or `nodePort 30990 (port "hc") of Service a/b`. */
+function label(c: NodePortClaim): string {
+  const port = c.servicePort ? ` (port ${c.servicePort.name ? `"${c.servicePort.name.value}"` : `#${c.servicePort.index}`})` : '';
+  return `${c.field} ${c.port}${port} of ${describe(c.service)}`;
+}
+
+/**
+ * A healthCheckNodePort equal to a nodePort or another healthCheckNodePort — of any Service, its own
+ * included: one allocator hands out both kinds, keyed on the number only.
+ */
+export const healthcheckNodeportDuplicate: Rule = {
+  id,
+  title: 'healthCheckNodePort already used as a nodePort',
+  severity: 'error',
+  explanation: [
+    'A LoadBalancer Service with `externalTrafficPolicy: Local` gets a `healthCheckNodePort`: kube-proxy serves',
+    "the Service's health check on that port of every node, so the cloud load balancer only sends traffic to nodes",
+    'with a local endpoint. The API server takes that port from the **same allocator as nodePorts**, keyed on the',
+    'number only. A healthCheckNodePort equal to any nodePort or healthCheckNodePort — another Service\'s or one of',
+    'the same Service\'s own ports — is refused when the second one is applied:',
+    '',
+    '`failed to allocate requested HealthCheck NodePort 30990: provided port is already allocated`',
+    '',
+    'or, when the healthCheckNodePort was there first, `spec.ports[i].nodePort: Invalid value: 30990: provided port is',
+    'already allocated` for the other Service. A clash between Services is reported on both sides, each naming the',
+    "other; a clash inside one Service is reported on its healthCheckNodePort. Fix: pick another port (the quick fix",
+    'proposes a free one from the static band of the range) or leave healthCheckNodePort out to have one allocated.',
+  ].join('\n'),
+  sources: [
+    'kubernetes pkg/registry/core/service/storage/alloc.go (allocHealthCheckNodePort uses the nodePort allocator, v1.33)',
+    'kubernetes pkg/registry/core/service/portallocator/allocator.go (ErrAllocated, v1.33)',
+    'kubernetes pkg/api/service/util.go (NeedsHealthCheck, v1.33)',
+    'https://kubernetes.io/docs/concepts/services-networking/service/#preserving-the-client-source-ip (v1.33)',
+  ],
+  check({ model }) {
+    const findings: Finding[] = [];
+    const taken = new Set<number>();
+    const fixFor = (c: NodePortClaim): Fix[] => {
+      const free = freeNodePort(model, taken);
+      if (free === undefined) return [];
+      taken.add(free);
+      return [{ title: `Change ${c.field} ${c.port} to free port ${free}`, edits: [{ span: c.span, newText: String(free) }], preferred: true }];
+    };
+    for (const [port, all] of model.nodePorts) {
+      if (!all.some((c) => c.field === 'healthCheckNodePort')) continue;
+      const claims = all.filter((c) => isAllocated(c) && c.service.origin.type !== 'builtin');
+      for (const side of claims) {
+        // A healthCheckNodePort clashes with every other claim; a nodePort only with healthCheckNodePorts of
+        // other Services (nodePort vs nodePort is nodeport-duplicate; its own Service's clash is reported on the healthCheckNodePort).
+        const others = claims.filter((o) =>
+          o !== side && !areVariants(o.service, side.service) &&
+          (side.field === 'healthCheckNodePort' ? true : o.field === 'healthCheckNodePort' && o.service !== side.service));
+        if (others.length === 0) continue;
+        const names = others.map((o) => (o.service === side.service ? `${o.field} ${port}${o.servicePort?.name ? ` (port "${o.servicePort.name.value}")` : ''} of the same Service` : label(o)));
+        const refused = `("failed to allocate requested HealthCheck NodePort ${port}: provided port is already allocated")`;
+        const why = side.field !== 'healthCheckNodePort'
+          ? 'whichever Service is applied second is refused ("provided port is already allocated")'
+          : others.every((o) => o.service === side.service)
+            ? `the Service's nodePorts are allocated first and the API server refuses the Service ${refused}`
+            : `whichever Service is applied second is refused ${refused}`;
+        findings.push({
+          ruleId: id,
+          severity: 'error',
+          message: `${side.field} ${port} of ${describe(side.service)} is also ${names.join(', ')}: healthCheckNodePorts and nodePorts come from one allocator keyed on the number, so ${why}`,
+          span: side.span,
+          object: refOf(side.service),
+          related: others.map((o) => ({ span: o.span, message: label(o) })),
+          fixes: fixFor(side),
+        });
+      }
+    }
+    return findings;
+  },
+};

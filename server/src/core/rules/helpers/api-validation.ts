@@ -1,0 +1,112 @@
+import ipaddr from 'ipaddr.js';
+import type { ServiceObject } from '../../model/objects';
+
+/**
+ * The Kubernetes API server's own value checks, with its exact messages, so findings can quote what
+ * `kubectl apply` would print. Sources (v1.33):
+ * - staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go (IsValidPortNum, IsValidPortName, IsDNS1123Label)
+ * - pkg/apis/core/validation/validation.go (ValidateService, validateServicePort, ValidateNonSpecialIP)
+ * - pkg/api/service/util.go (ExternallyAccessible, NeedsHealthCheck)
+ */
+
+/** `spec.type` values. */
+export const SERVICE_TYPES: readonly string[] = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
+/** `ports[].protocol` values (case-sensitive). */
+export const PORT_PROTOCOLS: readonly string[] = ['SCTP', 'TCP', 'UDP'];
+/** `externalTrafficPolicy` and `internalTrafficPolicy` values. */
+export const TRAFFIC_POLICIES: readonly string[] = ['Cluster', 'Local'];
+
+/** The API's `supported values: "A", "B"` list. */
+export function supportedValues(values: readonly string[]): string {
+  return values.map((v) => `"${v}"`).join(', ');
+}
+
+/** IsValidPortNum: a port number is an integer 1–65535 inclusive. */
+export function portNumErrors(port: number): string[] {
+  return Number.isInteger(port) && port >= 1 && port <= 65535 ? [] : ['must be between 1 and 65535, inclusive'];
+}
+
+/**
+ * IsValidPortName (IANA_SVC_NAME, RFC 6335): the rule for named targetPorts and container port names.
+ * Returns the API's messages, in its order; empty when valid.
+ */
+export function portNameErrors(name: string): string[] {
+  const errors: string[] = [];
+  if (name.length > 15) errors.push('must be no more than 15 characters');
+  if (!/^[-a-z0-9]+$/.test(name)) errors.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (!/[a-z]/.test(name)) errors.push('must contain at least one letter (a-z)');
+  if (name.includes('--')) errors.push('must not contain consecutive hyphens');
+  if (name.startsWith('-') || name.endsWith('-')) errors.push('must not begin or end with a hyphen');
+  return errors;
+}
+
+/** IsDNS1123Label: the rule for Service port names (not IANA_SVC_NAME). */
+export function dns1123LabelErrors(name: string): string[] {
+  const errors: string[] = [];
+  if (name.length > 63) errors.push('must be no more than 63 characters');
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name)) {
+    errors.push(
+      "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+    );
+  }
+  return errors;
+}
+
+/**
+ * Parses an IP the way the API server does for legacy fields (netutils.ParseIPSloppy): dotted-quad
+ * IPv4 (leading zeros read as decimal) or IPv6 without a zone; undefined when not an IP.
+ */
+export function parseIpSloppy(text: string): Ip | undefined {
+  const quad = text.split('.');
+  if (quad.length === 4 && quad.every((o) => /^\d{1,3}$/.test(o))) {
+    const decimal = quad.map((o) => String(Number(o))).join('.');
+    return ipaddr.IPv4.isValidFourPartDecimal(decimal) ? ipaddr.IPv4.parse(decimal) : undefined;
+  }
+  if (text.includes(':') && !text.includes('%') && ipaddr.IPv6.isValid(text)) return ipaddr.IPv6.parse(text);
+  return undefined;
+}
+
+type Ip = ipaddr.IPv4 | ipaddr.IPv6;
+const inCidr = (ip: Ip, cidr: string): boolean => {
+  const [net, bits] = ipaddr.parseCIDR(cidr);
+  return net.kind() === ip.kind() && ip.match(net, bits);
+};
+// Go's net.IP predicates: IsLoopback, IsLinkLocalUnicast, IsLinkLocalMulticast (ff02::/16 with any flags nibble).
+const SPECIAL_RANGES: readonly { test: (ip: Ip) => boolean; message: string }[] = [
+  { test: (ip) => inCidr(ip, '127.0.0.0/8') || inCidr(ip, '::1/128'), message: 'may not be in the loopback range (127.0.0.0/8, ::1/128)' },
+  { test: (ip) => inCidr(ip, '169.254.0.0/16') || inCidr(ip, 'fe80::/10'), message: 'may not be in the link-local range (169.254.0.0/16, fe80::/10)' },
+  {
+    test: (ip) => inCidr(ip, '224.0.0.0/24') || (ip.kind() === 'ipv6' && ((ip as ipaddr.IPv6).parts[0] & 0xff0f) === 0xff02),
+    message: 'may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)',
+  },
+];
+
+/**
+ * IsValidIP + ValidateNonSpecialIP for `spec.externalIPs[i]`: the API's messages, empty when the
+ * address is accepted. IPv4-mapped IPv6 addresses are checked as IPv4, as Go's net.IP does.
+ */
+export function externalIpErrors(text: string): string[] {
+  const parsed = parseIpSloppy(text);
+  if (!parsed) return ['must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'];
+  const ip = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+  const errors: string[] = [];
+  if (ip.toNormalizedString() === (ip.kind() === 'ipv4' ? '0.0.0.0' : '0:0:0:0:0:0:0:0')) errors.push(`may not be unspecified (${text})`);
+  for (const range of SPECIAL_RANGES) if (range.test(ip)) errors.push(range.message);
+  return errors;
+}
+
+/** ExternallyAccessible: NodePort, LoadBalancer, or ClusterIP with externalIPs (the latter since v1.29, PR #119150). */
+export function externallyAccessible(svc: ServiceObject): boolean {
+  const type = svc.type.value;
+  return type === 'NodePort' || type === 'LoadBalancer' || (type === 'ClusterIP' && svc.externalIPs.length > 0);
+}
+
+/** NeedsHealthCheck: type LoadBalancer with externalTrafficPolicy Local (the only case a healthCheckNodePort is allocated). */
+export function needsHealthCheck(svc: ServiceObject): boolean {
+  return svc.type.value === 'LoadBalancer' && svc.externalTrafficPolicy?.value === 'Local';
+}
+
+/** True when the API server allocates this Service's nodePorts (types NodePort and LoadBalancer). */
+export function allocatesNodePorts(svc: ServiceObject): boolean {
+  return svc.type.value === 'NodePort' || svc.type.value === 'LoadBalancer';
+}

@@ -1,0 +1,155 @@
+import type { Located, Span } from '../../source/span';
+import type { ServiceObject, ServicePort } from '../../model/objects';
+import type { Fix, RelatedLocation } from '../rule';
+import {
+  dns1123LabelErrors, externalIpErrors, externallyAccessible, needsHealthCheck, PORT_PROTOCOLS, portNameErrors,
+  portNumErrors, SERVICE_TYPES, supportedValues, TRAFFIC_POLICIES,
+} from './api-validation';
+
+/** One thing the API server would reject in a Service, located at the value it concerns. */
+export interface SpecProblem {
+  readonly span: Span;
+  /** What is wrong, then the API server's error quoted. */
+  readonly message: string;
+  readonly related?: readonly RelatedLocation[];
+  readonly fixes?: readonly Fix[];
+}
+
+type Raw = Record<string, unknown>;
+const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
+const jsonType = (v: unknown): string =>
+  typeof v === 'number' ? `number ${v}` : typeof v === 'boolean' ? 'bool' : Array.isArray(v) ? 'array' : typeof v === 'string' ? 'string' : 'object';
+
+/** The API's wording: `<what>: the API server rejects the Service with "<path>: <detail>"`. */
+const rejects = (what: string, path: string, detail: string): string => `${what}: the API server rejects the Service with "${path}: ${detail}"`;
+
+/** A fix that replaces a wrongly-cased enum value (`tcp` → `TCP`) by the supported one. */
+function caseFix(loc: Located<string>, allowed: readonly string[], field: string): Fix[] {
+  const match = allowed.find((a) => a.toLowerCase() === loc.value.toLowerCase());
+  return match ? [{ title: `Change ${field} "${loc.value}" to "${match}"`, edits: [{ span: loc.span, newText: match }], preferred: true }] : [];
+}
+
+/** An enum value outside the supported set: `Unsupported value: "x": supported values: ...`. */
+function unsupported(loc: Located<string>, allowed: readonly string[], field: string, path: string): SpecProblem {
+  return {
+    span: loc.span,
+    message: rejects(`${field} "${loc.value}" is not one of ${allowed.join(', ')}`, path, `Unsupported value: "${loc.value}": supported values: ${supportedValues(allowed)}`),
+    fixes: caseFix(loc, allowed, field),
+  };
+}
+
+/**
+ * Values that are not JSON integers where the API needs an int32 (`nodePort: "30080"`, `port: abc`):
+ * the loader leaves them out of the typed fields, so they are found in `raw` and located with `fieldSpans`.
+ * The API server's decoder refuses the whole object before validation runs.
+ */
+function notAnInteger(value: unknown, span: Span | undefined, goField: string, field: string): SpecProblem[] {
+  if (value === undefined || value === null || Number.isInteger(value) || !span) return [];
+  return [{
+    span,
+    message: `${field} ${JSON.stringify(value)} is not an integer: the API server cannot decode the Service ("json: cannot unmarshal ${jsonType(value)} into Go struct field ${goField} of type int32")${typeof value === 'string' && /^\d+$/.test(value) ? '; remove the quotes' : ''}`,
+  }];
+}
+
+/** Checks of one `spec.ports[i]` entry; `names` collects the port names seen so far. */
+export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map<string, Span>): SpecProblem[] {
+  const rawItem = (svc.raw.spec as Raw | undefined)?.ports as unknown[] | undefined;
+  const raw = rawItem?.[sp.index];
+  const path = `spec.ports[${sp.index}]`;
+  if (!isObject(raw)) {
+    return [{ span: sp.span, message: `port entry #${sp.index} is a ${jsonType(raw).split(' ')[0]}, not a mapping with port, targetPort, …: the API server cannot decode the Service ("json: cannot unmarshal ${jsonType(raw).split(' ')[0]} into Go struct field ServiceSpec.spec.ports of type v1.ServicePort")` }];
+  }
+  const span = (key: string): Span | undefined => svc.fieldSpans.get(`ports.${sp.index}.${key}`);
+  const out: SpecProblem[] = [];
+  const portName = sp.name?.value;
+  if (raw.name !== undefined && raw.name !== null && typeof raw.name !== 'string') {
+    out.push({ span: span('name') ?? sp.span, message: `port name ${JSON.stringify(raw.name)} is not a string: the API server cannot decode the Service ("json: cannot unmarshal ${jsonType(raw.name)} into Go struct field ServicePort.spec.ports.name of type string")` });
+  } else if (!portName && svc.ports.length > 1) {
+    out.push({ span: sp.port?.span ?? sp.span, message: rejects(`port #${sp.index} has no name, but a Service with more than one port must name each`, `${path}.name`, 'Required value') });
+  } else if (portName && sp.name) {
+    for (const detail of dns1123LabelErrors(portName)) {
+      out.push({ span: sp.name.span, message: rejects(`port name "${portName}" is not a DNS-1123 label`, `${path}.name`, `Invalid value: "${portName}": ${detail}`), fixes: lowerCaseFix(sp.name, dns1123LabelErrors) });
+    }
+    const first = names.get(portName);
+    if (first) out.push({ span: sp.name.span, message: rejects(`port name "${portName}" is used twice in this Service`, `${path}.name`, `Duplicate value: "${portName}"`), related: [{ span: first, message: `first port named "${portName}"` }] });
+    else names.set(portName, sp.name.span);
+  }
+  if (sp.port) {
+    for (const detail of portNumErrors(sp.port.value)) out.push({ span: sp.port.span, message: rejects(`port ${sp.port.value} is not a port number`, `${path}.port`, `Invalid value: ${sp.port.value}: ${detail}`) });
+  } else if (raw.port === undefined || raw.port === null) {
+    out.push({ span: sp.span, message: rejects(`port #${sp.index} has no port number`, `${path}.port`, 'Invalid value: 0: must be between 1 and 65535, inclusive') });
+  }
+  out.push(...notAnInteger(raw.port, span('port'), 'ServicePort.spec.ports.port', 'port'));
+  if (raw.protocol !== undefined && !PORT_PROTOCOLS.includes(sp.protocol.value)) out.push(unsupported(sp.protocol, PORT_PROTOCOLS, 'protocol', `${path}.protocol`));
+  out.push(...checkTargetPort(raw.targetPort, sp, span('targetPort'), path));
+  out.push(...notAnInteger(raw.nodePort, span('nodePort'), 'ServicePort.spec.ports.nodePort', 'nodePort'));
+  if (sp.nodePort && svc.type.value === 'ClusterIP') {
+    const why = svc.typeWritten ? '' : ' (type is not written and defaults to ClusterIP; add type: NodePort)';
+    out.push({ span: sp.nodePort.span, message: rejects(`nodePort ${sp.nodePort.value} is set on a ClusterIP Service${why}`, `${path}.nodePort`, "Forbidden: may not be used when `type` is 'ClusterIP'") });
+  }
+  return out;
+}
+
+/** A fix lower-casing a name when that alone makes it valid (`HTTP` → `http`). */
+function lowerCaseFix(loc: Located<string>, errors: (s: string) => string[]): Fix[] {
+  const lower = loc.value.toLowerCase();
+  return lower !== loc.value && errors(lower).length === 0 ? [{ title: `Change "${loc.value}" to "${lower}"`, edits: [{ span: loc.span, newText: lower }], preferred: true }] : [];
+}
+
+/** targetPort: an integer 1–65535 or an IANA_SVC_NAME; 0 and "" mean "same as port" (SetDefaults_Service). */
+function checkTargetPort(value: unknown, sp: ServicePort, span: Span | undefined, path: string): SpecProblem[] {
+  if (value === undefined || value === null || value === 0 || value === '' || !span) return [];
+  if (typeof value === 'number' && Number.isInteger(value)) {
+    return portNumErrors(value).map((detail) => ({ span, message: rejects(`targetPort ${value} is not a port number`, `${path}.targetPort`, `Invalid value: ${value}: ${detail}`) }));
+  }
+  if (typeof value === 'string') {
+    const hint = /^\d+$/.test(value) ? ' (a quoted number is a port name; remove the quotes)' : '';
+    return portNameErrors(value).map((detail) => ({
+      span,
+      message: rejects(`targetPort "${value}" is not a valid port name (IANA_SVC_NAME)${hint}`, `${path}.targetPort`, `Invalid value: "${value}": ${detail}`),
+      fixes: hint && sp.targetPort ? [{ title: `Change targetPort "${value}" to the number ${value}`, edits: [{ span, newText: String(Number(value)) }], preferred: true }] : lowerCaseFix({ value, span }, portNameErrors),
+    }));
+  }
+  return [{ span, message: `targetPort ${JSON.stringify(value)} is neither a port number nor a port name: the API server cannot decode the Service ("json: cannot unmarshal ${jsonType(value)} into Go value of type int32")` }];
+}
+
+/** Checks of the Service-level fields: type, traffic policies, healthCheckNodePort, externalIPs, ports. */
+export function checkServiceFields(svc: ServiceObject): SpecProblem[] {
+  const out: SpecProblem[] = [];
+  const spec = (svc.raw.spec ?? {}) as Raw;
+  if (svc.typeWritten && !SERVICE_TYPES.includes(svc.type.value)) out.push(unsupported(svc.type, SERVICE_TYPES, 'type', 'spec.type'));
+  const typeKnown = SERVICE_TYPES.includes(svc.type.value);
+  const etp = svc.externalTrafficPolicy;
+  if (etp && typeKnown) {
+    if (!externallyAccessible(svc)) {
+      out.push({
+        span: etp.span,
+        message: rejects(`externalTrafficPolicy is set on ${svc.type.value} Service without externalIPs, which is not externally accessible`, 'spec.externalTrafficPolicy', `Invalid value: "${etp.value}": may only be set for externally-accessible services`),
+      });
+    } else if (!TRAFFIC_POLICIES.includes(etp.value)) {
+      out.push(unsupported(etp, TRAFFIC_POLICIES, 'externalTrafficPolicy', 'spec.externalTrafficPolicy'));
+    }
+  }
+  const itp = svc.internalTrafficPolicy;
+  if (itp && !TRAFFIC_POLICIES.includes(itp.value)) out.push(unsupported(itp, TRAFFIC_POLICIES, 'internalTrafficPolicy', 'spec.internalTrafficPolicy'));
+  out.push(...notAnInteger(spec.healthCheckNodePort, svc.fieldSpans.get('healthCheckNodePort'), 'ServiceSpec.spec.healthCheckNodePort', 'healthCheckNodePort'));
+  const hc = svc.healthCheckNodePort;
+  if (hc && typeKnown) {
+    if (!needsHealthCheck(svc)) {
+      out.push({
+        span: hc.span,
+        message: rejects(`healthCheckNodePort ${hc.value} is set on a ${svc.type.value} Service with externalTrafficPolicy ${etp?.value ?? 'unset (Cluster)'}`, 'spec.healthCheckNodePort', `Invalid value: ${hc.value}: may only be set when \`type\` is 'LoadBalancer' and \`externalTrafficPolicy\` is 'Local'`),
+      });
+    } else {
+      for (const detail of portNumErrors(hc.value)) out.push({ span: hc.span, message: rejects(`healthCheckNodePort ${hc.value} is not a port number`, 'spec.healthCheckNodePort', `Invalid value: ${hc.value}: ${detail}`) });
+    }
+  }
+  svc.externalIPs.forEach((ip, i) => {
+    for (const detail of externalIpErrors(ip.value)) out.push({ span: ip.span, message: rejects(`externalIP "${ip.value}" is not usable`, `spec.externalIPs[${i}]`, `Invalid value: "${ip.value}": ${detail}`) });
+  });
+  const headless = svc.clusterIP?.value === 'None';
+  if (svc.ports.length === 0 && !headless && svc.type.value !== 'ExternalName' && (spec.ports === undefined || spec.ports === null || Array.isArray(spec.ports))) {
+    out.push({ span: svc.span, message: rejects(`${svc.type.value} Service has no ports`, 'spec.ports', 'Required value') });
+  }
+  return out;
+}

@@ -1,0 +1,88 @@
+import type { Sourced } from '../model/cluster-settings';
+import type { PortRange } from '../config/config';
+import { describe } from '../model/objects';
+import type { Located, Span } from '../source/span';
+import { allocatesNodePorts, needsHealthCheck } from './helpers/api-validation';
+import { freeNodePort } from './helpers/free-node-port';
+import type { Finding, RelatedLocation, Rule } from './rule';
+import { refOf } from './rule';
+
+const id = 'nodeport-out-of-range';
+
+/** Says where the effective NodePort range came from, for messages. */
+export function describeRangeSource(range: Sourced<PortRange>): string {
+  if (range.source === 'default') return 'the Kubernetes default; set nodePortRange in .kube-netlint.yaml if your kube-apiserver uses another --service-node-port-range';
+  if (range.source === 'config') return 'from the kube-netlint config (nodePortRange / --node-port-range)';
+  return `from the ${range.source}`;
+}
+
+/**
+ * A nodePort or healthCheckNodePort outside the cluster's NodePort range. Only Services whose
+ * ports the API server allocates are checked (nodePorts of NodePort/LoadBalancer Services,
+ * healthCheckNodePort of LoadBalancer + Local); other cases are rejected earlier by validation
+ * and reported by `service-spec-invalid`.
+ */
+export const nodeportOutOfRange: Rule = {
+  id,
+  title: 'nodePort outside the NodePort range',
+  severity: 'error',
+  explanation: [
+    'The API server allocates every nodePort and healthCheckNodePort from the range given by the kube-apiserver flag',
+    '`--service-node-port-range` (default `30000-32767`, inclusive at both ends). A manifest that asks for a port',
+    'outside it is rejected when applied:',
+    '',
+    '`spec.ports[0].nodePort: Invalid value: 8080: provided port is not in the valid range. The range of valid ports is 30000-32767`',
+    '',
+    'and for a healthCheckNodePort: `failed to allocate requested HealthCheck NodePort N: provided port is not in the valid range…`.',
+    '',
+    'kube-netlint takes the range from `nodePortRange` in `.kube-netlint.yaml` (or `--node-port-range`), else from a',
+    'kube-apiserver static Pod or kubeadm ClusterConfiguration found in the workspace, else the default; the message',
+    'says which. Fix: pick a port inside the range — the quick fix proposes one no object in the workspace uses, from the',
+    "range's static band (KEP-3668) — or leave the field out and let the API server allocate one.",
+  ].join('\n'),
+  sources: [
+    'kubernetes pkg/registry/core/service/portallocator/allocator.go (ErrNotInRange, v1.33)',
+    'kubernetes pkg/registry/core/service/storage/alloc.go (allocNodePorts, allocHealthCheckNodePort, v1.33)',
+    'kubernetes pkg/kubeapiserver/options/options.go (DefaultServiceNodePortRange 30000-32767, v1.33)',
+    'https://kubernetes.io/docs/reference/command-line-tools-reference/kube-apiserver/ (--service-node-port-range, v1.33)',
+  ],
+  check({ model }) {
+    const range = model.settings.nodePortRange;
+    const { min, max } = range.value;
+    const inRange = (p: number): boolean => p >= min && p <= max;
+    const rangeText = `${min}-${max}`;
+    const apiText = `provided port is not in the valid range. The range of valid ports is ${rangeText}`;
+    const related: RelatedLocation[] = range.span ? [{ span: range.span, message: `NodePort range ${rangeText} set here` }] : [];
+    const taken = new Set<number>();
+    const findings: Finding[] = [];
+    const report = (svc: Parameters<typeof refOf>[0], field: string, loc: Located<number>, apiError: string): void => {
+      const free = freeNodePort(model, taken);
+      if (free !== undefined) taken.add(free);
+      findings.push({
+        ruleId: id,
+        severity: 'error',
+        message: `${field} ${loc.value} of ${describe(svc)} is outside the NodePort range ${rangeText} (${describeRangeSource(range)}): the API server rejects the Service with "${apiError}"`,
+        span: loc.span,
+        object: refOf(svc),
+        related,
+        fixes: free === undefined ? [] : [{ title: `Change ${field} ${loc.value} to free port ${free}`, edits: [{ span: loc.span as Span, newText: String(free) }], preferred: true }],
+      });
+    };
+    for (const svc of model.services) {
+      if (svc.origin.type === 'builtin') continue;
+      if (allocatesNodePorts(svc)) {
+        for (const sp of svc.ports) {
+          if (sp.nodePort && !inRange(sp.nodePort.value)) {
+            report(svc, 'nodePort', sp.nodePort, `spec.ports[${sp.index}].nodePort: Invalid value: ${sp.nodePort.value}: ${apiText}`);
+          }
+        }
+      }
+      const hc = svc.healthCheckNodePort;
+      // Outside 1–65535 validation rejects it first (service-spec-invalid); unless LoadBalancer+Local it is not allocated.
+      if (hc && needsHealthCheck(svc) && hc.value >= 1 && hc.value <= 65535 && !inRange(hc.value)) {
+        report(svc, 'healthCheckNodePort', hc, `failed to allocate requested HealthCheck NodePort ${hc.value}: ${apiText}`);
+      }
+    }
+    return findings;
+  },
+};

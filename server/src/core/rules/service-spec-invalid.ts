@@ -1,0 +1,85 @@
+import type { Span } from '../source/span';
+import type { ServiceObject } from '../model/objects';
+import { checkServiceFields, checkServicePort, SpecProblem } from './helpers/service-spec-checks';
+import type { Finding, Rule } from './rule';
+import { refOf } from './rule';
+
+const id = 'service-spec-invalid';
+
+/** The same (protocol, port) twice: `spec.ports[i]: Duplicate value: core.ServicePort{...}` on the second. */
+function duplicatePorts(svc: ServiceObject): SpecProblem[] {
+  const seen = new Map<string, Span>();
+  const out: SpecProblem[] = [];
+  for (const sp of svc.ports) {
+    if (!sp.port) continue;
+    const key = `${sp.protocol.value}/${sp.port.value}`;
+    const first = seen.get(key);
+    if (!first) {
+      seen.set(key, sp.port.span);
+      continue;
+    }
+    out.push({
+      span: sp.port.span,
+      message: `port ${sp.port.value}/${sp.protocol.value} is listed twice in this Service: the API server rejects the Service with "spec.ports[${sp.index}]: Duplicate value: core.ServicePort{Protocol:\\"${sp.protocol.value}\\", Port:${sp.port.value}, …}" (the same number with another protocol is allowed)`,
+      related: [{ span: first, message: `first use of port ${sp.port.value}/${sp.protocol.value}` }],
+    });
+  }
+  return out;
+}
+
+/** Everything in a Service that the API server's decoder or ValidateService rejects (see explanation). */
+export const serviceSpecInvalid: Rule = {
+  id,
+  title: 'Service the API server rejects',
+  severity: 'error',
+  explanation: [
+    'The API server validates every Service before storing it; `kubectl apply` fails with `The Service "x" is invalid: …`.',
+    'This rule reports, at the offending value and quoting the API server\'s own message:',
+    '',
+    '- the same (protocol, port) twice (`Duplicate value`); the same number for TCP and UDP is fine;',
+    '- a missing port name when the Service has more than one port (`Required value`), or a name used twice;',
+    '- port names that are not DNS-1123 labels (lowercase letters, digits and `-`, at most 63) — Service port names',
+    '  follow DNS-1123, not the IANA_SVC_NAME rule of container port names;',
+    '- named targetPorts that are not IANA_SVC_NAMEs (at most 15 characters, a-z 0-9 and `-`, at least one letter,',
+    '  no `--`, no `-` at either end) — a quoted number such as `targetPort: "8080"` is a *name*, and an invalid one;',
+    '- port and targetPort numbers outside 1–65535 (nodePorts out of range: `nodeport-out-of-range`);',
+    '- values that are not integers where the API needs one (`nodePort: "30080"`, `port: http`): the decoder refuses',
+    '  the whole object (`json: cannot unmarshal string into Go struct field … of type int32`);',
+    "- `nodePort` on a ClusterIP Service (also when `type` is not written: it defaults to ClusterIP);",
+    '- `healthCheckNodePort` unless `type: LoadBalancer` with `externalTrafficPolicy: Local`;',
+    '- `externalTrafficPolicy` on a Service that is not externally accessible (NodePort, LoadBalancer, or — since',
+    '  v1.29 — ClusterIP with externalIPs; older API servers reject the last case too);',
+    '- unknown `type`, `protocol`, `externalTrafficPolicy` or `internalTrafficPolicy` values (they are case-sensitive:',
+    '  `tcp`, `Nodeport`, `local` are rejected; a quick fix corrects the case);',
+    '- externalIPs that are not IP addresses, or are unspecified, loopback, link-local or link-local multicast;',
+    '- a Service without ports (unless headless or ExternalName).',
+  ].join('\n'),
+  sources: [
+    'kubernetes pkg/apis/core/validation/validation.go (ValidateService, validateServicePort, validateServiceExternalTrafficPolicy, ValidateNonSpecialIP, v1.33)',
+    'kubernetes staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go (IsValidPortNum, IsValidPortName, IsDNS1123Label, v1.33)',
+    'kubernetes pkg/api/service/util.go (ExternallyAccessible, NeedsHealthCheck, v1.33)',
+    'kubernetes pkg/apis/core/v1/defaults.go (SetDefaults_Service: targetPort 0 or "" defaults to port, v1.33)',
+    'https://github.com/kubernetes/kubernetes/pull/119150 (externalTrafficPolicy allowed on ClusterIP with externalIPs, v1.29)',
+    'https://kubernetes.io/docs/reference/kubernetes-api/service-resources/service-v1/ (v1.33)',
+  ],
+  check({ model }) {
+    const findings: Finding[] = [];
+    for (const svc of model.services) {
+      if (svc.origin.type === 'builtin') continue;
+      const names = new Map<string, Span>();
+      const problems = [...checkServiceFields(svc), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names)), ...duplicatePorts(svc)];
+      for (const p of problems) {
+        findings.push({
+          ruleId: id,
+          severity: 'error',
+          message: p.message.replace('the Service', `Service ${svc.namespace}/${svc.name}`),
+          span: p.span,
+          object: refOf(svc),
+          related: p.related ?? [],
+          fixes: p.fixes ?? [],
+        });
+      }
+    }
+    return findings;
+  },
+};

@@ -1,0 +1,139 @@
+import { strict as assert } from 'node:assert';
+import { applyEdits, dedent, lint } from '../helpers/lint';
+
+const rules = ['service-spec-invalid'];
+// Line 7 is the first line of `spec` below.
+const svc = (spec: string) => `
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  namespace: shop
+spec:
+${spec}`;
+const check = (spec: string) => lint(svc(spec), { rules }).findings;
+const summary = (spec: string) => check(spec).map((f) => [f.line, f.text, f.message]);
+
+describe('service-spec-invalid', () => {
+  it('flags the same (protocol, port) twice at the second port, and allows TCP + UDP on one number', () => {
+    const fs = check('  ports:\n    - {name: a, port: 80}\n    - {name: b, port: 80}\n    - {name: c, port: 53, protocol: TCP}\n    - {name: d, port: 53, protocol: UDP}');
+    assert.equal(fs.length, 1);
+    assert.deepEqual([fs[0].line, fs[0].column, fs[0].text, fs[0].severity, fs[0].object], [9, 23, '80', 'error', 'Service shop/web']);
+    assert.match(fs[0].message, /^port 80\/TCP is listed twice in this Service: the API server rejects Service shop\/web with "spec\.ports\[1\]: Duplicate value: core\.ServicePort\{Protocol:\\"TCP\\", Port:80/);
+    assert.deepEqual(fs[0].related.map((r) => [r.line, r.message]), [[8, 'first use of port 80/TCP']]);
+  });
+
+  it('requires a name on every port when there is more than one, and unique names', () => {
+    const fs = summary('  ports:\n    - {port: 80}\n    - {name: a, port: 81}\n    - {name: a, port: 82}');
+    assert.deepEqual(fs.map((f) => [f[0], f[1]]), [[8, '80'], [10, 'a']]);
+    assert.ok(String(fs[0][2]).includes('"spec.ports[0].name: Required value"'));
+    assert.ok(String(fs[1][2]).includes('"spec.ports[2].name: Duplicate value: \\"a\\""') || String(fs[1][2]).includes('spec.ports[2].name: Duplicate value: "a"'));
+    assert.deepEqual(check('  ports:\n    - {port: 80}'), [], 'a single port needs no name');
+  });
+
+  it('flags port names that are not DNS-1123 labels, with a lower-case fix when that is enough', () => {
+    const fs = check('  ports:\n    - {name: HTTP, port: 80}\n    - {name: grpc_web, port: 81}');
+    assert.deepEqual(fs.map((f) => [f.line, f.text]), [[8, 'HTTP'], [9, 'grpc_web']]);
+    assert.ok(fs[0].message.includes('spec.ports[0].name: Invalid value: "HTTP": a lowercase RFC 1123 label must consist of lower case alphanumeric characters'));
+    assert.equal(fs[0].fixes[0].title, 'Change "HTTP" to "http"');
+    assert.deepEqual(fs[1].fixes, []);
+    // Longer than 15 is fine for a Service port name (DNS-1123, 63), unlike container port names.
+    assert.deepEqual(check('  ports:\n    - {name: metrics-and-health, port: 80}'), []);
+  });
+
+  it('flags named targetPorts that are not IANA service names, one finding per API message', () => {
+    const fs = check('  ports:\n    - {name: a, port: 80, targetPort: http-metrics-long}\n    - {name: b, port: 81, targetPort: "8080"}\n    - {name: c, port: 82, targetPort: web--ui}');
+    assert.deepEqual(fs.map((f) => [f.line, f.text]), [[8, 'http-metrics-long'], [9, '"8080"'], [10, 'web--ui']]);
+    assert.ok(fs[0].message.includes('spec.ports[0].targetPort: Invalid value: "http-metrics-long": must be no more than 15 characters'));
+    assert.ok(fs[1].message.includes('must contain at least one letter (a-z)'));
+    assert.match(fs[1].message, /a quoted number is a port name; remove the quotes/);
+    assert.equal(fs[1].fixes[0].title, 'Change targetPort "8080" to the number 8080');
+    assert.ok(fs[2].message.includes('must not contain consecutive hyphens'));
+    const quoted = svc('  ports:\n    - {name: b, port: 81, targetPort: "8080"} # keep me');
+    const fixed = applyEdits(dedent(quoted), lint(quoted, { rules }).findings[0].fixes[0].edits);
+    assert.match(fixed, /targetPort: 8080\} # keep me/);
+    assert.deepEqual(lint(fixed, { rules }).findings, []);
+  });
+
+  it('flags port and targetPort numbers outside 1–65535; targetPort 0 means "same as port"', () => {
+    const fs = check('  ports:\n    - {name: a, port: 0}\n    - {name: b, port: 70000}\n    - {name: c, port: 82, targetPort: 65536}\n    - {name: d, port: 83, targetPort: 0}');
+    assert.deepEqual(fs.map((f) => [f.line, f.text]), [[8, '0'], [9, '70000'], [10, '65536']]);
+    assert.ok(fs[1].message.includes('spec.ports[1].port: Invalid value: 70000: must be between 1 and 65535, inclusive'));
+    assert.ok(fs[2].message.includes('spec.ports[2].targetPort: Invalid value: 65536: must be between 1 and 65535, inclusive'));
+  });
+
+  it('flags a port entry without a port number at the entry', () => {
+    const fs = check('  ports:\n    - name: a\n      targetPort: 8080');
+    assert.deepEqual(fs.map((f) => [f.line, f.column]), [[8, 7]]);
+    assert.ok(fs[0].message.includes('spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive'));
+  });
+
+  it('flags values that are not integers (quoted or words), which the loader leaves out of the model', () => {
+    const fs = check('  type: NodePort\n  ports:\n    - name: a\n      port: "80"\n      nodePort: "30080"\n    - name: b\n      port: 81\n      nodePort: abc\n      targetPort: 8080.5');
+    assert.deepEqual(fs.map((f) => [f.line, f.text]), [[10, '"80"'], [11, '"30080"'], [14, 'abc'], [15, '8080.5']]);
+    assert.match(fs[1].message, /^nodePort "30080" is not an integer: the API server cannot decode Service shop\/web \("json: cannot unmarshal string into Go struct field ServicePort\.spec\.ports\.nodePort of type int32"\); remove the quotes$/);
+    assert.ok(fs[2].message.includes('cannot unmarshal string into Go struct field ServicePort.spec.ports.nodePort'));
+    assert.ok(fs[3].message.includes('cannot unmarshal number 8080.5'));
+    const hc = check('  type: LoadBalancer\n  externalTrafficPolicy: Local\n  healthCheckNodePort: "31000"\n  ports:\n    - {name: a, port: 80}');
+    assert.deepEqual(hc.map((f) => [f.line, f.text]), [[9, '"31000"']]);
+    assert.ok(hc[0].message.includes('ServiceSpec.spec.healthCheckNodePort'));
+  });
+
+  it('forbids nodePort on ClusterIP Services, also when type is not written', () => {
+    const fs = check('  ports:\n    - {name: a, port: 80, nodePort: 30080}');
+    assert.deepEqual(fs.map((f) => [f.line, f.text]), [[8, '30080']]);
+    assert.ok(fs[0].message.includes("spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'"));
+    assert.match(fs[0].message, /type is not written and defaults to ClusterIP/);
+    assert.deepEqual(check('  type: NodePort\n  ports:\n    - {name: a, port: 80, nodePort: 30080}'), []);
+  });
+
+  it('allows healthCheckNodePort only on LoadBalancer with externalTrafficPolicy Local', () => {
+    const fs = check('  type: LoadBalancer\n  externalTrafficPolicy: Cluster\n  healthCheckNodePort: 31000\n  ports:\n    - {name: a, port: 80}');
+    assert.deepEqual(fs.map((f) => [f.line, f.text]), [[9, '31000']]);
+    assert.ok(fs[0].message.includes("spec.healthCheckNodePort: Invalid value: 31000: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
+    assert.deepEqual(check('  type: LoadBalancer\n  externalTrafficPolicy: Local\n  healthCheckNodePort: 31000\n  ports:\n    - {name: a, port: 80}'), []);
+    const big = check('  type: LoadBalancer\n  externalTrafficPolicy: Local\n  healthCheckNodePort: 70000\n  ports:\n    - {name: a, port: 80}');
+    assert.ok(big[0].message.includes('spec.healthCheckNodePort: Invalid value: 70000: must be between 1 and 65535, inclusive'));
+  });
+
+  it('flags externalTrafficPolicy on a Service that is not externally accessible', () => {
+    const fs = check('  externalTrafficPolicy: Local\n  ports:\n    - {name: a, port: 80}');
+    assert.deepEqual(fs.map((f) => [f.line, f.text]), [[7, 'Local']]);
+    assert.ok(fs[0].message.includes('spec.externalTrafficPolicy: Invalid value: "Local": may only be set for externally-accessible services'));
+    // ClusterIP with externalIPs is externally accessible since v1.29.
+    assert.deepEqual(check('  externalTrafficPolicy: Local\n  externalIPs: [203.0.113.10]\n  ports:\n    - {name: a, port: 80}'), []);
+  });
+
+  it('flags unknown type, protocol and policy values, fixing the case', () => {
+    const fs = check('  type: Nodeport\n  ports:\n    - {name: a, port: 80, protocol: tcp}\n    - {name: b, port: 81, protocol: HTTP}\n  internalTrafficPolicy: local');
+    assert.deepEqual(fs.map((f) => [f.line, f.text]), [[7, 'Nodeport'], [9, 'tcp'], [10, 'HTTP'], [11, 'local']]);
+    assert.ok(fs[0].message.includes('spec.type: Unsupported value: "Nodeport": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"'));
+    assert.deepEqual(fs.map((f) => f.fixes[0]?.title), ['Change type "Nodeport" to "NodePort"', 'Change protocol "tcp" to "TCP"', undefined, 'Change internalTrafficPolicy "local" to "Local"']);
+    assert.ok(fs[2].message.includes('spec.ports[1].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"'));
+    const etp = check('  type: NodePort\n  externalTrafficPolicy: OnlyLocal\n  ports:\n    - {name: a, port: 80}');
+    assert.ok(etp[0].message.includes('spec.externalTrafficPolicy: Unsupported value: "OnlyLocal": supported values: "Cluster", "Local"'));
+  });
+
+  it('flags externalIPs that are not IPs or are special addresses', () => {
+    const fs = check('  externalIPs: [node-1.example.com, 0.0.0.0, 127.0.0.1, 169.254.10.1, "::1", 203.0.113.7, "2001:db8::1"]\n  ports:\n    - {name: a, port: 80}');
+    assert.deepEqual(fs.map((f) => f.text), ['node-1.example.com', '0.0.0.0', '127.0.0.1', '169.254.10.1', '"::1"']);
+    assert.ok(fs[0].message.includes('spec.externalIPs[0]: Invalid value: "node-1.example.com": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'));
+    assert.ok(fs[1].message.includes('may not be unspecified (0.0.0.0)'));
+    assert.ok(fs[2].message.includes('may not be in the loopback range (127.0.0.0/8, ::1/128)'));
+    assert.ok(fs[3].message.includes('may not be in the link-local range (169.254.0.0/16, fe80::/10)'));
+  });
+
+  it('requires ports except on headless and ExternalName Services', () => {
+    const fs = lint(svc('  selector: {app: web}'), { rules }).findings;
+    assert.deepEqual(fs.map((f) => [f.line, f.text]), [[4, 'web']]);
+    assert.ok(fs[0].message.includes('"spec.ports: Required value"'));
+    assert.deepEqual(check('  clusterIP: None\n  selector: {app: web}'), []);
+    assert.deepEqual(check('  type: ExternalName\n  externalName: db.example.com'), []);
+  });
+
+  it('stays silent on a valid Service of every type and on the built-in default/kubernetes', () => {
+    assert.deepEqual(check('  type: LoadBalancer\n  externalTrafficPolicy: Local\n  healthCheckNodePort: 32000\n  ports:\n    - {name: https, port: 443, targetPort: https, nodePort: 30443}\n    - {name: dns, port: 53, protocol: UDP, targetPort: 5353}'), []);
+    assert.deepEqual(check('  ports:\n    - {name: metrics, port: 9090, targetPort: metrics, appProtocol: http}'), []);
+    assert.deepEqual(lint('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {a: b}', { rules }).findings, []);
+  });
+});
