@@ -1,4 +1,5 @@
 import type { Rule } from './rule';
+import { hostPortReserved } from './host-port-reserved';
 import { calicoNodeAddressMismatch } from './calico-node-address-mismatch';
 import { fileSkipped } from './file-skipped';
 import { helmChartNotRendered } from './helm-chart-not-rendered';
@@ -11,6 +12,7 @@ import { yamlSyntax } from './yaml-syntax';
 
 /** Every rule, sorted by id. This list is the only registry: docs, SARIF rules and config validation read it. */
 export const allRules: readonly Rule[] = [
+  hostPortReserved,
   calicoNodeAddressMismatch,
   fileSkipped,
   helmChartNotRendered,

@@ -1,0 +1,117 @@
+import { strict as assert } from 'node:assert';
+import { lint } from '../helpers/lint';
+
+const rules = ['host-port-reserved'];
+
+/** A workload of `kind` with one container; `extra` is appended to the pod spec (indented 6). */
+const workload = (kind: string, name: string, image: string, ports: string, podExtra = '', containerName = 'main') => `
+apiVersion: apps/v1
+kind: ${kind}
+metadata:
+  name: ${name}
+  namespace: ns
+spec:
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec:
+${podExtra}      containers:
+        - name: ${containerName}
+          image: ${image}
+          ports:
+${ports}`;
+
+describe('host-port-reserved', () => {
+  it('flags a hostNetwork containerPort on the kubelet port (case 11) as an error at the containerPort', () => {
+    const { findings } = lint(workload('Deployment', 'op', 'example/op:1.0', '            - name: https\n              containerPort: 10250', '      hostNetwork: true\n'), { rules });
+    assert.equal(findings.length, 1);
+    const f = findings[0];
+    assert.deepEqual([f.severity, f.line, f.column, f.text, f.object], ['error', 17, 30, '10250', 'Deployment ns/op']);
+    assert.match(f.message, /^containerPort 10250\/TCP of a hostNetwork pod of Deployment ns\/op is the kubelet API port \(10250\/TCP, on every node\)/);
+    assert.match(f.message, /address already in use/);
+  });
+
+  it('points at the hostPort value, not the containerPort, and explains the portmap DNAT', () => {
+    const { findings } = lint(workload('DaemonSet', 'agent', 'example/agent:2', '            - containerPort: 8080\n              hostPort: 10256'), { rules });
+    assert.equal(findings.length, 1);
+    assert.deepEqual([findings[0].severity, findings[0].line, findings[0].text], ['error', 16, '10256']);
+    assert.match(findings[0].message, /hostPort 10256\/TCP of DaemonSet ns\/agent is the kube-proxy healthz port/);
+    assert.match(findings[0].message, /portmap plugin DNATs/);
+  });
+
+  it('ignores another protocol on the same number', () => {
+    assert.deepEqual(lint(workload('DaemonSet', 'agent', 'example/agent:2', '            - {containerPort: 10250, hostPort: 10250, protocol: UDP}'), { rules }).findings, []);
+  });
+
+  it('reports a CNI port as a warning unless the CNI is in the workspace or the config', () => {
+    const pod = workload('DaemonSet', 'bgp', 'example/bgpd:1', '            - {containerPort: 179, hostPort: 179}');
+    const alone = lint(pod, { rules }).findings;
+    assert.equal(alone.length, 1);
+    assert.equal(alone[0].severity, 'warning');
+    assert.match(alone[0].message, /Calico BGP \(BIRD\) port \(179\/TCP, on every Calico node\) and the kube-router BGP port/);
+    assert.match(alone[0].message, /Calico is not in the workspace/);
+    const configured = lint(pod, { rules, config: { cni: ['calico'] } }).findings;
+    assert.equal(configured[0].severity, 'error');
+    const calicoNode = workload('DaemonSet', 'calico-node', 'docker.io/calico/node:v3.26.1', '            - {containerPort: 9099}', '      hostNetwork: true\n', 'calico-node');
+    const withManifest = lint({ 'bgp.yaml': pod, 'calico.yaml': calicoNode }, { rules }).findings;
+    assert.deepEqual(withManifest.map((f) => [f.file, f.severity]), [['bgp.yaml', 'error']]);
+  });
+
+  it('exempts the component\'s own workloads (calico-node 9099/179, kube-router 179, kube-proxy 10256)', () => {
+    const files = {
+      'calico.yaml': workload('DaemonSet', 'calico-node', 'quay.io/calico/node:v3.27.0', '            - {containerPort: 9099}\n            - {containerPort: 179}', '      hostNetwork: true\n', 'calico-node'),
+      'router.yaml': workload('DaemonSet', 'kube-router', 'docker.io/cloudnativelabs/kube-router', '            - {containerPort: 179}\n            - {containerPort: 20244}', '      hostNetwork: true\n', 'kube-router'),
+      'proxy.yaml': workload('DaemonSet', 'kube-proxy', 'registry.k8s.io/kube-proxy:v1.30.2', '            - {containerPort: 10256}\n            - {containerPort: 10249}', '      hostNetwork: true\n', 'kube-proxy'),
+    };
+    assert.deepEqual(lint(files, { rules }).findings, []);
+  });
+
+  it('downgrades kube-proxy ports to a warning when the workspace shows a kube-proxy replacement', () => {
+    const cm = `
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cilium-config, namespace: kube-system}
+data:
+  kube-proxy-replacement: "true"
+`;
+    const { findings } = lint({ 'a.yaml': workload('DaemonSet', 'agent', 'example/agent:2', '            - {containerPort: 10256, hostPort: 10256}'), 'cilium.yaml': cm }, { rules });
+    assert.equal(findings.length, 1);
+    assert.equal(findings[0].severity, 'warning');
+    assert.match(findings[0].message, /kube-proxy replacement \(kube-proxy-replacement in ConfigMap kube-system\/cilium-config\)/);
+  });
+
+  it('makes control-plane ports an error only for pods that run on control-plane nodes', () => {
+    const ports = '            - {containerPort: 6443, hostPort: 6443}';
+    const deployment = lint(workload('Deployment', 'web', 'example/web:1', ports), { rules }).findings;
+    assert.equal(deployment[0].severity, 'warning');
+    assert.match(deployment[0].message, /kube-apiserver port \(6443\/TCP, on control-plane nodes\).*do not tolerate the control-plane taint/);
+    const tolerating = '      tolerations:\n        - {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}\n';
+    const ds = lint(workload('DaemonSet', 'web', 'example/web:1', ports, tolerating), { rules }).findings;
+    assert.deepEqual([ds[0].severity, ds[0].line, ds[0].text], ['error', 17, '6443']);
+    const etcd = lint(workload('DaemonSet', 'etcd-backup', 'example/b:1', '            - {containerPort: 2380, hostPort: 2380}', '      tolerations: [{operator: Exists}]\n'), { rules }).findings;
+    assert.match(etcd[0].message, /etcd client\/peer port \(2379-2380\/TCP/);
+    assert.equal(etcd[0].severity, 'error');
+  });
+
+  it('flags a nodePort on a component port only when the node-port range was widened to include it', () => {
+    const svc = `
+apiVersion: v1
+kind: Service
+metadata: {name: metrics, namespace: ns}
+spec:
+  type: NodePort
+  selector: {app: m}
+  ports:
+    - {port: 80, nodePort: 10250}
+`;
+    assert.deepEqual(lint(svc, { rules }).findings, []);
+    const { findings } = lint(svc, { rules, config: { nodePortRange: { min: 1000, max: 32767 } } });
+    assert.equal(findings.length, 1);
+    assert.deepEqual([findings[0].severity, findings[0].line, findings[0].text], ['error', 8, '10250']);
+    assert.match(findings[0].message, /^nodePort 10250\/TCP of Service ns\/metrics is the kubelet API port.*range \(1000-32767, from config\)/);
+  });
+
+  it('stays silent on ports no component uses', () => {
+    assert.deepEqual(lint(workload('DaemonSet', 'exporter', 'quay.io/prometheus/node-exporter:v1.6.1', '            - {containerPort: 9100, hostPort: 9100}'), { rules }).findings, []);
+  });
+});
