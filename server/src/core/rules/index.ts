@@ -1,8 +1,11 @@
 import type { Rule } from './rule';
-import { hostPortReserved } from './host-port-reserved';
 import { calicoNodeAddressMismatch } from './calico-node-address-mismatch';
 import { fileSkipped } from './file-skipped';
 import { helmChartNotRendered } from './helm-chart-not-rendered';
+import { hostPortReserved } from './host-port-reserved';
+import { hostnetworkUndeclaredPorts } from './hostnetwork-undeclared-ports';
+import { hostnetworkUsage } from './hostnetwork-usage';
+import { hostportUsage } from './hostport-usage';
 import { nodeportDuplicate } from './nodeport-duplicate';
 import { healthcheckNodeportDuplicate } from './healthcheck-nodeport-duplicate';
 import { nodeportOutOfRange } from './nodeport-out-of-range';
@@ -12,10 +15,13 @@ import { yamlSyntax } from './yaml-syntax';
 
 /** Every rule, sorted by id. This list is the only registry: docs, SARIF rules and config validation read it. */
 export const allRules: readonly Rule[] = [
-  hostPortReserved,
   calicoNodeAddressMismatch,
   fileSkipped,
   helmChartNotRendered,
+  hostPortReserved,
+  hostnetworkUndeclaredPorts,
+  hostnetworkUsage,
+  hostportUsage,
   nodeportDuplicate,
   healthcheckNodeportDuplicate,
   nodeportOutOfRange,
