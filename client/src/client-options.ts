@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+import { LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
+import type { InitializationOptions } from '../../server/src/protocol/messages';
+
+/** Client id: also the prefix of the `kubeNetlint.trace.server` setting read by vscode-languageclient. */
+export const CLIENT_ID = 'kubeNetlint';
+export const CLIENT_NAME = 'kube-netlint';
+
+/** Starts the bundled server (dist/server.js) as a node module over IPC; `debug` adds an inspector port. */
+export function serverOptions(context: vscode.ExtensionContext): ServerOptions {
+  const module = context.asAbsolutePath('dist/server.js');
+  return {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6010'] } },
+  };
+}
+
+/**
+ * YAML documents (files and untitled buffers) go to the server; the client watches YAML files and
+ * `.kube-netlint.yaml` on disk for it (workspace/didChangeWatchedFiles). Settings are pulled by the
+ * server (workspace/configuration, section `kubeNetlint`, per folder). The server is told whether the
+ * workspace is trusted: in Restricted Mode it only analyses files.
+ */
+export function clientOptions(outputChannel: vscode.OutputChannel): LanguageClientOptions {
+  const initializationOptions: InitializationOptions = { workspaceTrusted: vscode.workspace.isTrusted };
+  return {
+    documentSelector: [
+      { scheme: 'file', language: 'yaml' },
+      { scheme: 'untitled', language: 'yaml' },
+    ],
+    synchronize: {
+      fileEvents: [
+        vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}'),
+        vscode.workspace.createFileSystemWatcher('**/.kube-netlint.yaml'),
+      ],
+    },
+    outputChannel,
+    initializationOptions,
+  };
+}

@@ -1,0 +1,48 @@
+import * as vscode from 'vscode';
+import { LanguageClient } from 'vscode-languageclient/node';
+import type { StatusParams } from '../../server/src/protocol/messages';
+import { CLIENT_ID, CLIENT_NAME, clientOptions, serverOptions } from './client-options';
+import { registerCommands } from './commands';
+import { StatusItem } from './status-item';
+
+let client: LanguageClient | undefined;
+
+/**
+ * Activated on YAML files (onLanguage:yaml, workspaceContains YAML): starts the kube-netlint language
+ * server, shows the language status item and registers the commands. Works in untrusted workspaces
+ * (analysis only); when trust is granted the server is restarted so it can use trusted-only features.
+ */
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const outputChannel = vscode.window.createOutputChannel(CLIENT_NAME);
+  const status = new StatusItem();
+  context.subscriptions.push(outputChannel, status);
+
+  const start = async (): Promise<void> => {
+    status.starting();
+    client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(context), clientOptions(outputChannel));
+    client.onNotification(StatusItem.method, (params: StatusParams) => status.update(params));
+    try {
+      await client.start();
+    } catch (err) {
+      status.failed(`The language server did not start: ${(err as Error).message}`);
+      outputChannel.appendLine(`kube-netlint: the language server did not start: ${(err as Error).stack ?? err}`);
+    }
+  };
+  const restart = async (): Promise<void> => {
+    const old = client;
+    client = undefined;
+    if (old) await old.stop().catch(() => undefined);
+    await start();
+  };
+
+  context.subscriptions.push(
+    ...registerCommands({ restart, outputChannel }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void restart()),
+    { dispose: () => void client?.stop() },
+  );
+  await start();
+}
+
+export function deactivate(): Thenable<void> | undefined {
+  return client?.stop();
+}

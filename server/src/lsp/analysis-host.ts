@@ -1,0 +1,132 @@
+import { analyze, Analysis } from '../core/analyze';
+import type { CoreConfig } from '../core/config/config';
+import { loadFile, LoadedFile } from '../core/load/load-file';
+import { skippedFile } from '../core/load/skipped-file';
+import type { Finding } from '../core/rules/rule';
+import { DEFAULT_MAX_FILE_BYTES, readManifestFile } from '../node/read-file';
+
+/** The result of one analysis run of a host. */
+export interface HostAnalysis {
+  readonly analysis: Analysis;
+  /** Findings by the file they point into (only files of this host; virtual files are left out). */
+  readonly findingsByFile: ReadonlyMap<string, readonly Finding[]>;
+  /** Wall time of the run in milliseconds. */
+  readonly durationMs: number;
+}
+
+/** Where a file's current content comes from: the editor's buffer, or the disk. */
+type Source = { readonly kind: 'memory'; readonly text: string } | { readonly kind: 'disk' };
+
+/**
+ * The ONE place the language server re-analyses: holds the loaded files of one workspace folder and
+ * runs the core over them. Each file is parsed once per change (`update` / `updateFromDisk`);
+ * `analyze()` then rebuilds the model from the cached {@link LoadedFile}s and runs the rules.
+ * Kept behind this small API so the analysis can be made incremental without touching its callers.
+ *
+ * Files are keyed by file-system path (or by URI for documents that have no path, e.g. `untitled:`).
+ * Editor buffers larger than `maxBytes` (UTF-8 bytes, default {@link DEFAULT_MAX_FILE_BYTES} = 5 MiB)
+ * are not parsed and get one `file-skipped` finding instead, the same limit as files read from disk.
+ * Never throws for bad input: syntax errors, binary and unreadable files become findings.
+ */
+export class AnalysisHost {
+  private readonly sources = new Map<string, Source>();
+  private readonly loaded = new Map<string, LoadedFile>();
+  private lastRun: HostAnalysis | undefined;
+  private dirty = true;
+
+  constructor(private config: CoreConfig, private readonly maxBytes: number = DEFAULT_MAX_FILE_BYTES) {}
+
+  /** Replaces the configuration; reloads every file when the default namespace changed. */
+  setConfig(config: CoreConfig): void {
+    const reload = config.namespace !== this.config.namespace;
+    this.config = config;
+    this.dirty = true;
+    if (reload) for (const file of [...this.sources.keys()]) this.load(file);
+  }
+
+  get currentConfig(): CoreConfig {
+    return this.config;
+  }
+
+  /** Sets a file's content from an editor buffer (open or changed document). */
+  update(file: string, text: string): void {
+    this.sources.set(file, { kind: 'memory', text });
+    this.load(file);
+  }
+
+  /** (Re)reads a file from disk: initial scan, file created or changed on disk, document closed. */
+  updateFromDisk(file: string): void {
+    this.sources.set(file, { kind: 'disk' });
+    this.load(file);
+  }
+
+  /** Forgets a file (deleted, excluded, or its folder removed). */
+  remove(file: string): void {
+    if (this.sources.delete(file)) {
+      this.loaded.delete(file);
+      this.dirty = true;
+    }
+  }
+
+  has(file: string): boolean {
+    return this.sources.has(file);
+  }
+
+  /** True when the file's current content is the editor's buffer. */
+  isInMemory(file: string): boolean {
+    return this.sources.get(file)?.kind === 'memory';
+  }
+
+  files(): string[] {
+    return [...this.sources.keys()];
+  }
+
+  /** The loaded form of a file (its text, line index, objects), as of the last update. */
+  loadedFile(file: string): LoadedFile | undefined {
+    return this.loaded.get(file);
+  }
+
+  /** True when files or config changed since the last {@link analyze}. */
+  get needsAnalysis(): boolean {
+    return this.dirty || !this.lastRun;
+  }
+
+  /** The last run's result, if any. */
+  get last(): HostAnalysis | undefined {
+    return this.lastRun;
+  }
+
+  /** Runs the core over all files (or returns the last run when nothing changed). */
+  analyze(): HostAnalysis {
+    if (!this.dirty && this.lastRun) return this.lastRun;
+    const started = performance.now();
+    const analysis = analyze([...this.loaded.values()], this.config);
+    const findingsByFile = new Map<string, Finding[]>();
+    for (const f of analysis.findings) {
+      if (!this.loaded.has(f.span.file)) continue;
+      const list = findingsByFile.get(f.span.file);
+      if (list) list.push(f);
+      else findingsByFile.set(f.span.file, [f]);
+    }
+    this.lastRun = { analysis, findingsByFile, durationMs: performance.now() - started };
+    this.dirty = false;
+    return this.lastRun;
+  }
+
+  private load(file: string): void {
+    const source = this.sources.get(file);
+    if (!source) return;
+    const options = { defaultNamespace: this.config.namespace, maxBytes: this.maxBytes };
+    this.loaded.set(file, source.kind === 'disk' ? readManifestFile(file, file, options) : this.loadText(file, source.text));
+    this.dirty = true;
+  }
+
+  private loadText(file: string, text: string): LoadedFile {
+    if (this.maxBytes > 0 && Buffer.byteLength(text, 'utf8') > this.maxBytes) {
+      const mib = (n: number): string => (n / 1048576).toFixed(1);
+      return skippedFile(file, 'too-large', `not analysed: the file is ${mib(Buffer.byteLength(text, 'utf8'))} MiB, above the ${mib(this.maxBytes)} MiB limit`);
+    }
+    // The text is kept as is (offsets must match the editor's buffer); yaml itself skips a BOM.
+    return loadFile(file, text, { defaultNamespace: this.config.namespace });
+  }
+}

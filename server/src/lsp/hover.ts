@@ -1,0 +1,100 @@
+import { Hover, MarkupKind } from 'vscode-languageserver';
+import type { Analysis } from '../core/analyze';
+import type { LoadedFile } from '../core/load/load-file';
+import { describe, K8sObject, WorkloadObject } from '../core/model/objects';
+import { ruleById } from '../core/rules/index';
+import type { Finding } from '../core/rules/rule';
+import type { Span } from '../core/source/span';
+import { isVirtualFile } from '../core/source/span';
+import { explainField, HOVER_FIELDS } from './hover-fields';
+import { fieldAt } from './yaml-field';
+
+/** What a hover needs from the server. */
+export interface HoverContext {
+  readonly file: string;
+  /** The document's current text. */
+  readonly text: string;
+  readonly offset: number;
+  /** The last analysis of the file's folder (may lag the text by one debounce interval). */
+  readonly analysis: Analysis | undefined;
+  /** Published findings whose range contains the offset. */
+  readonly findings: readonly Finding[];
+  loadedFile(file: string): LoadedFile | undefined;
+  uriOf(file: string): string;
+}
+
+const SERVICE_FIELDS = new Set(['nodePort', 'port', 'targetPort', 'healthCheckNodePort', 'externalTrafficPolicy', 'internalTrafficPolicy', 'externalIPs', 'type']);
+
+/**
+ * Hover markdown: what the field's value does on a node, "also used by" lines for every other object
+ * claiming the same number (from the model's nodePorts / hostPorts / servicePorts indexes, so O(claims
+ * of that number)), and on a finding's range the rule's explanation. Null when there is nothing to say.
+ */
+export function hoverAt(ctx: HoverContext): Hover | null {
+  const parts: string[] = [];
+  const field = fieldAt(ctx.text, ctx.offset);
+  let range: { start: number; end: number } | undefined;
+  if (field && HOVER_FIELDS.has(field.key)) {
+    const obj = ctx.analysis?.model.objects.find((o) => o.file === ctx.file && o.extent.start <= ctx.offset && ctx.offset <= o.extent.end);
+    const expected = SERVICE_FIELDS.has(field.key) ? 'service' : 'workload';
+    if (obj && obj.category === expected) {
+      const hostNetwork = obj.category === 'workload' && obj.pod.hostNetwork?.value === true;
+      const text = explainField(field.key, field.value, hostNetwork);
+      if (text) {
+        parts.push(text);
+        range = field;
+        const users = typeof field.value === 'number' ? alsoUsedBy(ctx, field.key, field.value, { file: ctx.file, start: field.start, end: field.end }, obj) : [];
+        if (users.length) parts.push(`Also used by:\n\n${users.map((u) => `- ${u}`).join('\n')}`);
+      }
+    }
+  }
+  for (const ruleId of new Set(ctx.findings.map((f) => f.ruleId))) {
+    const rule = ruleById(ruleId);
+    if (rule) parts.push(`---\n\n**${rule.title}** (\`${rule.id}\`)\n\n${rule.explanation}`);
+  }
+  if (!parts.length) return null;
+  const file = ctx.loadedFile(ctx.file);
+  const hover: Hover = { contents: { kind: MarkupKind.Markdown, value: parts.join('\n\n') } };
+  if (range && file && file.text === ctx.text) hover.range = { start: file.lines.lspPosition(range.start), end: file.lines.lspPosition(range.end) };
+  return hover;
+}
+
+/** Lines naming the other claims of the same number, each with a file:line link. */
+function alsoUsedBy(ctx: HoverContext, key: string, port: number, here: Span, obj: K8sObject): string[] {
+  const model = ctx.analysis?.model;
+  if (!model) return [];
+  const out: string[] = [];
+  const add = (span: Span, what: string): void => {
+    if (span.file === here.file && span.start === here.start) return;
+    out.push(`${what} — ${link(ctx, span)}`);
+  };
+  const nodePorts = (): void => model.nodePorts.get(port)?.forEach((c) => add(c.span, `${c.field} ${port}/${c.protocol} of ${describe(c.service)}`));
+  const hostPorts = (): void =>
+    model.hostPorts.get(port)?.forEach((c) => add(c.span, `${c.hostNetwork ? 'hostNetwork port' : 'hostPort'} ${port}/${c.protocol} of ${describe(c.workload)} (container ${c.container.name})`));
+  if (key === 'nodePort' || key === 'healthCheckNodePort' || key === 'hostPort' || (key === 'containerPort' && isHostNetwork(obj))) {
+    nodePorts();
+    hostPorts();
+  } else if (key === 'port') {
+    model.servicePorts.get(port)?.forEach((c) => add(c.span, `port ${port}/${c.protocol} of ${describe(c.service)}`));
+  } else if (key === 'targetPort' && obj.category === 'service') {
+    for (const w of model.selectedWorkloads(obj)) {
+      for (const c of w.pod.containers) {
+        for (const cp of c.ports) if (cp.containerPort?.value === port) add(cp.containerPort.span, `containerPort ${port} of ${describe(w)} (container ${c.name})`);
+      }
+    }
+  }
+  return out;
+}
+
+function isHostNetwork(obj: K8sObject): boolean {
+  return obj.category === 'workload' && (obj as WorkloadObject).pod.hostNetwork?.value === true;
+}
+
+/** `[file.yaml:12](file:///…/file.yaml#L12)`; built-in objects have no file to link. */
+function link(ctx: HoverContext, span: Span): string {
+  if (isVirtualFile(span.file)) return span.file.startsWith('builtin:') ? '(built in to every cluster)' : span.file;
+  const file = ctx.loadedFile(span.file);
+  const line = file ? file.lines.position(span.start).line : 1;
+  const name = span.file.split(/[\\/]/).pop() ?? span.file;
+  return `[${name}:${line}](${ctx.uriOf(span.file)}#L${line})`;
+}

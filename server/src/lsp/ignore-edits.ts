@@ -1,0 +1,113 @@
+import { isMap, isScalar, isSeq, Node, parseAllDocuments, Scalar, YAMLMap } from 'yaml';
+import { DISABLE_NEXT_LINE, IGNORE_ANNOTATION } from '../core/engine/suppress';
+import { ignoreListHas } from '../core/engine/run-rules';
+
+/** A text edit on one file: the text in `[start, end)` (UTF-16 offsets) becomes `newText`. */
+export interface OffsetEdit {
+  readonly start: number;
+  readonly end: number;
+  readonly newText: string;
+}
+
+/** Applies edits (non-overlapping) to a text. */
+export function applyOffsetEdits(text: string, edits: readonly OffsetEdit[]): string {
+  let out = text;
+  for (const e of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.newText + out.slice(e.end);
+  return out;
+}
+
+/**
+ * The smallest edit that makes an object ignore `ruleId` through the `kube-netlint.io/ignore`
+ * annotation, found with `yaml`'s nodes (never by scanning text): extends an existing annotation
+ * value, adds a key to `metadata.annotations` (block or flow style, at the indentation of its
+ * siblings), or adds `annotations:` to `metadata`. Comments and the rest of the text are untouched.
+ * @param uid the object's uid (`file#doc` or `file#doc/item` for `kind: List` items)
+ * @returns undefined when the object cannot be edited safely (aliases, no metadata, already ignored)
+ */
+export function ignoreObjectEdit(text: string, uid: string, ruleId: string): OffsetEdit | undefined {
+  const m = /#(\d+)(?:\/(\d+))?$/.exec(uid);
+  if (!m) return undefined;
+  const docs = parseAllDocuments(text, { strict: false, prettyErrors: false });
+  const doc = docs[Number(m[1])];
+  if (!doc || doc.errors.length) return undefined;
+  let root: unknown = doc.contents;
+  if (m[2] !== undefined) {
+    const items = isMap(root) ? root.get('items', true) : undefined;
+    root = isSeq(items) ? items.items[Number(m[2])] : undefined;
+  }
+  if (!isMap(root)) return undefined;
+  const metadata = root.get('metadata', true);
+  if (!isMap(metadata)) return undefined;
+  const value = JSON.stringify(ruleId);
+  const annotations = metadata.items.find((p) => isScalar(p.key) && p.key.value === 'annotations');
+  if (!annotations) {
+    const metaKey = root.items.find((p) => isScalar(p.key) && p.key.value === 'metadata')!.key as Scalar;
+    return insertEntry(text, metadata, 'annotations', `{${IGNORE_ANNOTATION}: ${value}}`, (indent, step) => `${indent}annotations:\n${indent}${step}${IGNORE_ANNOTATION}: ${value}\n`, metaKey);
+  }
+  const map = annotations.value;
+  if (isScalar(map) && (map.value === null || map.value === undefined) && map.range) {
+    // `annotations:` with no value (or `null` / `~`): give it a flow mapping.
+    const [start, end] = map.range;
+    return start === end ? { start, end, newText: ` {${IGNORE_ANNOTATION}: ${value}}` } : { start, end, newText: `{${IGNORE_ANNOTATION}: ${value}}` };
+  }
+  if (!isMap(map)) return undefined;
+  const existing = map.items.find((p) => isScalar(p.key) && p.key.value === IGNORE_ANNOTATION);
+  if (existing) {
+    const v = existing.value;
+    if (!isScalar(v) || !v.range) return undefined;
+    const current = v.value === null || v.value === undefined ? '' : String(v.value);
+    if (current && ignoreListHas(current, ruleId)) return undefined;
+    return { start: v.range[0], end: v.range[1], newText: JSON.stringify(current ? `${current},${ruleId}` : ruleId) };
+  }
+  return insertEntry(text, map, IGNORE_ANNOTATION, value, (indent) => `${indent}${IGNORE_ANNOTATION}: ${value}\n`, annotations.key as Scalar);
+}
+
+/**
+ * Inserts `key: value` into a mapping: after `{` for a flow mapping, else as a new line right after
+ * the parent key's line, with the indentation of the mapping's first entry (`block(indent, step)` builds that line; `step` is one
+ * indentation level, measured from the parent key's column).
+ */
+function insertEntry(text: string, map: YAMLMap, key: string, flowValue: string, block: (indent: string, step: string) => string, parentKey: Scalar): OffsetEdit | undefined {
+  if (!map.range) return undefined;
+  if (map.flow) {
+    const open = map.range[0];
+    if (text[open] !== '{') return undefined;
+    return { start: open + 1, end: open + 1, newText: `${key}: ${flowValue}${map.items.length ? ', ' : ''}` };
+  }
+  const first = (map.items[0]?.key as Node | undefined)?.range?.[0];
+  if (first === undefined) return undefined;
+  const indent = text.slice(text.lastIndexOf('\n', first - 1) + 1, first);
+  if (!/^ *$/.test(indent)) return undefined;
+  const parentStart = parentKey.range?.[0] ?? 0;
+  // Insert on the line right after the parent key, so comments above the first entry stay with it.
+  const lineStart = text.indexOf('\n', parentStart) + 1;
+  if (lineStart === 0 || lineStart > first) return undefined;
+  const parentColumn = parentStart - (text.lastIndexOf('\n', parentStart - 1) + 1);
+  const step = indent.length > parentColumn ? indent.length - parentColumn : 2;
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  return { start: lineStart, end: lineStart, newText: block(indent, ' '.repeat(step)).replace(/\n/g, eol) };
+}
+
+/**
+ * The edit that silences `ruleId` on the line holding `offset`: a `# kube-netlint-disable-next-line`
+ * comment line above it with the line's indentation, or the rule appended to such a comment when
+ * the line above already is one. Callers must check the result with the loader (a line inside a
+ * block scalar cannot take a comment).
+ */
+export function ignoreLineEdit(text: string, offset: number, ruleId: string): OffsetEdit | undefined {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
+  if (lineStart > 0) {
+    const prevStart = text.lastIndexOf('\n', lineStart - 2) + 1;
+    const prev = text.slice(prevStart, lineStart - 1).replace(/\r$/, '');
+    const body = prev.trim();
+    if (body.startsWith(`# ${DISABLE_NEXT_LINE}`) || body.startsWith(`#${DISABLE_NEXT_LINE}`)) {
+      const ids = body.replace(/^#\s*/, '').slice(DISABLE_NEXT_LINE.length).split(/[\s,]+/).filter(Boolean);
+      if (!ids.length || ids.includes(ruleId) || ids.includes('*')) return undefined;
+      const end = prevStart + prev.trimEnd().length;
+      return { start: end, end, newText: ` ${ruleId}` };
+    }
+  }
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  return { start: lineStart, end: lineStart, newText: `${indent}# ${DISABLE_NEXT_LINE} ${ruleId}${eol}` };
+}

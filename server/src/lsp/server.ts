@@ -1,0 +1,185 @@
+import {
+  CodeActionKind, Connection, DidChangeConfigurationNotification, FileChangeType, InitializeResult, TextDocuments,
+  TextDocumentSyncKind, WorkspaceFolder,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { packageVersion } from '../node/version';
+import type { InitializationOptions } from '../protocol/messages';
+import { codeActions } from './code-actions';
+import { DiagnosticPublisher } from './diagnostics';
+import { hoverAt } from './hover';
+import { Scheduler } from './scheduler';
+import { statusOf, StatusReporter } from './status';
+import { pathOfUri, UriMap } from './uris';
+import { Folder, Workspace } from './workspace';
+
+/** Delay that coalesces bursts of edits into one analysis run (see {@link Scheduler}). */
+export const ANALYSIS_DELAY_MS = 150;
+
+/**
+ * Wires the language server: workspace folders are scanned on start, open documents are analysed
+ * from memory, disk changes come from workspace/didChangeWatchedFiles (the client registers the
+ * watcher), and after every (debounced) analysis run diagnostics are pushed for each file whose
+ * findings changed. Handlers never throw: failures are logged to the client's output.
+ */
+export function startServer(connection: Connection): void {
+  const documents = new TextDocuments(TextDocument);
+  const uris = new UriMap();
+  const log = (message: string): void => connection.console.log(message);
+  const workspace = new Workspace(log);
+  const publisher = new DiagnosticPublisher((uri, diagnostics) => void connection.sendDiagnostics({ uri, diagnostics }));
+  const status = new StatusReporter(connection);
+  const pending = new Set<string>(); // URIs of open documents whose text is not loaded yet
+  let ready = false;
+  let hasConfiguration = false;
+  let hasDynamicConfiguration = false;
+  let hasFolderEvents = false;
+  let initSettings: Record<string, unknown> = {};
+  let initialFolders: WorkspaceFolder[] = [];
+  let lastFailures = '';
+
+  const settingsFor = async (scopeUri: string | undefined): Promise<unknown> => {
+    if (!hasConfiguration) return initSettings;
+    try {
+      const pulled = (await connection.workspace.getConfiguration({ scopeUri, section: 'kubeNetlint' })) as unknown;
+      return { ...initSettings, ...(pulled && typeof pulled === 'object' ? pulled : {}) };
+    } catch (err) {
+      log(`kube-netlint: workspace/configuration failed, using initializationOptions: ${(err as Error).message}`);
+      return initSettings;
+    }
+  };
+  const openFiles = (): Set<string> => new Set(documents.all().map((d) => uris.fileOf(d.uri)));
+  const openDocument = (file: string): TextDocument | undefined => documents.all().find((d) => uris.fileOf(d.uri) === file);
+
+  const runAnalysis = (): void => {
+    if (!ready) return;
+    const started = performance.now();
+    try {
+      for (const uri of pending) {
+        const doc = documents.get(uri);
+        if (doc) workspace.setText(uris.fileOf(uri), doc.getText());
+      }
+      pending.clear();
+      const failures: string[] = [];
+      for (const folder of workspace.all()) {
+        if (!folder.host.needsAnalysis) continue;
+        const run = folder.host.analyze();
+        const host = folder.host;
+        publisher.publish(host.files(), run.findingsByFile, { loadedFile: (f) => host.loadedFile(f), uriOf: (f) => uris.uriOf(f) });
+        for (const f of run.analysis.failures) failures.push(`kube-netlint: rule ${f.ruleId} failed and was skipped: ${f.error}`);
+      }
+      const gone = publisher.filesWithDiagnostics().filter((f) => !workspace.folderOf(f).host.has(f));
+      publisher.clear(gone, (f) => uris.uriOf(f));
+      if (failures.join() !== lastFailures) failures.forEach((f) => connection.console.error(f));
+      lastFailures = failures.join();
+      status.report(statusOf(workspace.all(), performance.now() - started));
+    } catch (err) {
+      connection.console.error(`kube-netlint: analysis failed: ${(err as Error).stack ?? err}`);
+    }
+  };
+  const scheduler = new Scheduler(runAnalysis, ANALYSIS_DELAY_MS);
+
+  const reconfigureAll = async (): Promise<void> => {
+    const open = openFiles();
+    for (const folder of workspace.all()) {
+      workspace.reconfigure(folder, await settingsFor(folder.path ? folder.uri : undefined), open);
+    }
+    documents.all().forEach((d) => pending.add(d.uri));
+    scheduler.request();
+  };
+
+  connection.onInitialize((params): InitializeResult => {
+    const caps = params.capabilities;
+    hasConfiguration = !!caps.workspace?.configuration;
+    hasDynamicConfiguration = !!caps.workspace?.didChangeConfiguration?.dynamicRegistration;
+    hasFolderEvents = !!caps.workspace?.workspaceFolders;
+    const init = (params.initializationOptions ?? {}) as InitializationOptions & Record<string, unknown>;
+    initSettings = (init.kubeNetlint ?? init) as Record<string, unknown>;
+    initialFolders = params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : []);
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        hoverProvider: true,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      },
+      serverInfo: { name: 'kube-netlint', version: packageVersion() },
+    };
+  });
+
+  connection.onInitialized(async () => {
+    if (hasDynamicConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'kubeNetlint' });
+    if (hasFolderEvents) {
+      connection.workspace.onDidChangeWorkspaceFolders(async (e) => {
+        e.removed.forEach((f) => workspace.removeFolder(f.uri));
+        for (const f of e.added) workspace.addFolder(f.uri, await settingsFor(f.uri));
+        documents.all().forEach((d) => pending.add(d.uri));
+        scheduler.request();
+      });
+    }
+    for (const f of initialFolders) workspace.addFolder(f.uri, await settingsFor(f.uri));
+    workspace.reconfigure(workspace.loose, await settingsFor(undefined), openFiles());
+    documents.all().forEach((d) => pending.add(d.uri));
+    ready = true;
+    runAnalysis();
+  });
+
+  connection.onDidChangeConfiguration((change) => {
+    const pushed = (change.settings as { kubeNetlint?: Record<string, unknown> } | null)?.kubeNetlint;
+    if (!hasConfiguration && pushed) initSettings = pushed;
+    if (ready) void reconfigureAll();
+  });
+
+  documents.onDidOpen((e) => { pending.add(e.document.uri); scheduler.request(); });
+  documents.onDidChangeContent((e) => { pending.add(e.document.uri); scheduler.request(); });
+  documents.onDidClose((e) => {
+    pending.delete(e.document.uri);
+    if (!ready) return;
+    workspace.closed(uris.fileOf(e.document.uri));
+    scheduler.request();
+  });
+
+  connection.onDidChangeWatchedFiles((params) => {
+    if (!ready) return;
+    let configChanged = false;
+    const open = openFiles();
+    for (const change of params.changes) {
+      const path = pathOfUri(change.uri);
+      if (path) configChanged = workspace.diskChanged(path, change.type === FileChangeType.Deleted, open) || configChanged;
+    }
+    if (configChanged) void reconfigureAll();
+    else scheduler.request();
+  });
+
+  const folderFor = (uri: string): { file: string; folder: Folder; text: string | undefined } => {
+    const file = uris.fileOf(uri);
+    const folder = workspace.folderOf(file);
+    return { file, folder, text: documents.get(uri)?.getText() ?? folder.host.loadedFile(file)?.text };
+  };
+
+  connection.onHover((params) => {
+    const { file, folder, text } = folderFor(params.textDocument.uri);
+    const doc = documents.get(params.textDocument.uri);
+    if (text === undefined) return null;
+    const offset = doc ? doc.offsetAt(params.position) : folder.host.loadedFile(file)!.lines.offsetAt(params.position.line, params.position.character);
+    return hoverAt({
+      file, text, offset, analysis: folder.host.last?.analysis, findings: publisher.findingsAt(file, offset, text),
+      loadedFile: (f) => folder.host.loadedFile(f), uriOf: (f) => uris.uriOf(f),
+    });
+  });
+
+  connection.onCodeAction((params) => {
+    const { file, folder, text } = folderFor(params.textDocument.uri);
+    if (text === undefined) return [];
+    return codeActions(params, {
+      file, text, findingFor: (key) => publisher.findingFor(file, key, text),
+      analysedFile: (f) => folder.host.last?.analysis.files.get(f),
+      currentText: (f) => openDocument(f)?.getText() ?? folder.host.loadedFile(f)?.text,
+      uriOf: (f) => uris.uriOf(f),
+    });
+  });
+
+  connection.onShutdown(() => scheduler.dispose());
+  documents.listen(connection);
+  connection.listen();
+}

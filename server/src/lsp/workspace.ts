@@ -1,0 +1,148 @@
+import { isAbsolute, relative, sep } from 'node:path';
+import picomatch from 'picomatch';
+import { discoverFiles } from '../node/discover-files';
+import { CONFIG_FILE_NAME } from '../node/config-file';
+import { AnalysisHost } from './analysis-host';
+import { FolderConfig, resolveFolderConfig } from './settings';
+import { pathOfUri } from './uris';
+
+/** A workspace folder (or the "loose files" pseudo-folder, `path` undefined) with its own config and analysis. */
+export interface Folder {
+  readonly uri: string;
+  readonly path: string | undefined;
+  readonly host: AnalysisHost;
+  settings: FolderConfig;
+  isExcluded: (file: string) => boolean;
+}
+
+/** Folders never searched for manifests (as discover-files). */
+const SKIPPED_DIRS = new Set(['node_modules', '.git']);
+const YAML_FILE = /\.ya?ml$/i;
+
+/**
+ * The workspace folders and which file belongs to which: a file is analysed with the innermost
+ * folder that contains it (each folder is one analysis with its own settings — multi-root workspaces
+ * may hold different clusters). Open documents outside every folder form a "loose" folder of their own.
+ * Open documents are analysed from memory; all other YAML files from disk.
+ */
+export class Workspace {
+  private readonly folders: Folder[] = [];
+  readonly loose: Folder;
+
+  constructor(private readonly log: (message: string) => void) {
+    this.loose = makeFolder('', undefined, resolveFolderConfig(undefined, undefined));
+  }
+
+  all(): Folder[] {
+    return [...this.folders, this.loose];
+  }
+
+  /** Adds a folder and loads every YAML file below it (skipping `exclude` globs, node_modules, .git). */
+  addFolder(uri: string, settings: unknown): Folder {
+    const folder = makeFolder(uri, pathOfUri(uri), resolveFolderConfig(pathOfUri(uri), settings));
+    this.folders.push(folder);
+    this.folders.sort((a, b) => (b.path?.length ?? 0) - (a.path?.length ?? 0));
+    this.reportProblems(folder);
+    this.scan(folder);
+    return folder;
+  }
+
+  removeFolder(uri: string): void {
+    const i = this.folders.findIndex((f) => f.uri === uri);
+    if (i >= 0) this.folders.splice(i, 1);
+  }
+
+  /** Re-reads a folder's settings and `.kube-netlint.yaml`, then rescans it (exclude globs may have changed). */
+  reconfigure(folder: Folder, settings: unknown, openFiles: ReadonlySet<string>): void {
+    folder.settings = resolveFolderConfig(folder.path, settings);
+    folder.isExcluded = excluder(folder.settings);
+    folder.host.setConfig(folder.settings.config);
+    this.reportProblems(folder);
+    for (const file of folder.host.files()) if (folder.isExcluded(file)) folder.host.remove(file);
+    this.scan(folder, openFiles);
+  }
+
+  /** The folder a file is analysed with. */
+  folderOf(file: string): Folder {
+    return this.folders.find((f) => f.path && isInside(file, f.path)) ?? this.loose;
+  }
+
+  /** Editor buffer opened or changed. Returns false when the file is excluded (not analysed). */
+  setText(file: string, text: string): boolean {
+    const folder = this.folderOf(file);
+    if (folder.isExcluded(file)) return false;
+    folder.host.update(file, text);
+    return true;
+  }
+
+  /** Document closed: back to the on-disk content (files outside every folder are dropped). */
+  closed(file: string): void {
+    const folder = this.folderOf(file);
+    if (folder.path && isAbsolute(file) && YAML_FILE.test(file) && !folder.isExcluded(file)) folder.host.updateFromDisk(file);
+    else folder.host.remove(file);
+  }
+
+  /**
+   * A file changed on disk (workspace/didChangeWatchedFiles). Open documents keep their buffer.
+   * @returns true when a `.kube-netlint.yaml` changed (the caller re-reads folder settings)
+   */
+  diskChanged(file: string, deleted: boolean, openFiles: ReadonlySet<string>): boolean {
+    if (file.endsWith(sep + CONFIG_FILE_NAME)) return true;
+    if (openFiles.has(file) || !YAML_FILE.test(file)) return false;
+    const folder = this.folderOf(file);
+    if (!folder.path) return false;
+    if (deleted || folder.isExcluded(file)) folder.host.remove(file);
+    else folder.host.updateFromDisk(file);
+    return false;
+  }
+
+  private scan(folder: Folder, openFiles: ReadonlySet<string> = new Set()): void {
+    if (!folder.path) return;
+    const started = performance.now();
+    let files: string[] = [];
+    try {
+      files = discoverFiles([folder.path], folder.settings.config.exclude, folder.settings.baseDir ?? folder.path);
+    } catch (err) {
+      this.log(`kube-netlint: cannot list ${folder.path}: ${(err as Error).message}`);
+    }
+    let added = 0;
+    for (const file of files) {
+      // Files of a nested workspace folder belong to that folder.
+      if (this.folderOf(file) !== folder || openFiles.has(file) || folder.host.has(file)) continue;
+      folder.host.updateFromDisk(file);
+      added++;
+    }
+    this.log(`kube-netlint: ${folder.path}: ${files.length} YAML files (${added} loaded) in ${Math.round(performance.now() - started)} ms`);
+  }
+
+  private reportProblems(folder: Folder): void {
+    for (const p of folder.settings.problems) this.log(`kube-netlint: configuration problem, ignored: ${p}`);
+  }
+}
+
+function makeFolder(uri: string, path: string | undefined, settings: FolderConfig): Folder {
+  return { uri, path, host: new AnalysisHost(settings.config), settings, isExcluded: excluder(settings) };
+}
+
+/** Matches a file against the folder's `exclude` globs the way discover-files does (the file or any parent folder). */
+function excluder(settings: FolderConfig): (file: string) => boolean {
+  const globs = settings.config.exclude;
+  const base = settings.baseDir;
+  const match = globs.length ? picomatch(globs as string[], { dot: true }) : undefined;
+  return (file) => {
+    if (!base || !isAbsolute(file)) return false;
+    const parts = relative(base, file).split(sep);
+    if (parts.some((p) => SKIPPED_DIRS.has(p))) return true;
+    if (!match) return false;
+    for (let i = 1; i <= parts.length; i++) {
+      const rel = parts.slice(0, i).join('/');
+      if (match(rel) || (i < parts.length && match(rel + '/'))) return true;
+    }
+    return false;
+  };
+}
+
+function isInside(file: string, folder: string): boolean {
+  const rel = relative(folder, file);
+  return !!rel && !rel.startsWith('..') && !isAbsolute(rel);
+}

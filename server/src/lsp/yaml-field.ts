@@ -1,0 +1,58 @@
+import { isPair, isScalar, isSeq, parseAllDocuments, Scalar, visit } from 'yaml';
+
+/** The field under the cursor: the key it belongs to and the scalar value. */
+export interface FieldAt {
+  /** The mapping key (`nodePort`), or the key of the list the value is an item of (`externalIPs`). */
+  readonly key: string;
+  readonly value: unknown;
+  /** UTF-16 offsets of the value scalar ([start, end)), or of the key when the field has no scalar value. */
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Finds the field at `offset` with `yaml`'s parser and visitor (no text scanning), for hovers.
+ * The cursor may be on the key (`nodePort`) or on its scalar value (`30080`), or on a scalar item of
+ * a list value (`externalIPs: [1.2.3.4]`). Returns undefined elsewhere. Never throws on bad YAML: the
+ * parser recovers and positions of the parts it understood still answer.
+ */
+export function fieldAt(text: string, offset: number): FieldAt | undefined {
+  let found: FieldAt | undefined;
+  // An empty stream parses to an empty array-like EmptyStream.
+  for (const doc of parseAllDocuments(text, { strict: false, prettyErrors: false })) {
+    const range = doc.range;
+    if (!range || offset < range[0] || offset > range[2]) continue;
+    visit(doc, {
+      Pair(_key, pair) {
+        const k = pair.key;
+        if (!isScalar(k) || !within(k, offset)) return undefined;
+        const v = pair.value;
+        found = isScalar(v) && v.range
+          ? { key: String(k.value), value: v.value, start: v.range[0], end: v.range[1] }
+          : { key: String(k.value), value: undefined, start: k.range![0], end: k.range![1] };
+        return visit.BREAK;
+      },
+      Scalar(_key, node, path) {
+        if (!within(node, offset)) return undefined;
+        const parent = path[path.length - 1];
+        if (isPair(parent) && parent.value === node && isScalar(parent.key)) {
+          found = { key: String(parent.key.value), value: node.value, start: node.range![0], end: node.range![1] };
+          return visit.BREAK;
+        }
+        const grand = path[path.length - 2];
+        if (isSeq(parent) && isPair(grand) && isScalar(grand.key)) {
+          found = { key: String(grand.key.value), value: node.value, start: node.range![0], end: node.range![1] };
+          return visit.BREAK;
+        }
+        return undefined;
+      },
+    });
+    if (found) break;
+  }
+  return found;
+}
+
+/** True when `offset` is inside the scalar's value (end inclusive, so a cursor just after `30080` counts). */
+function within(node: Scalar, offset: number): boolean {
+  return !!node.range && node.range[0] <= offset && offset <= node.range[1];
+}

@@ -1,0 +1,143 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
+import { Diagnostic, DiagnosticSeverity } from 'vscode-languageserver-protocol/node';
+import { applyTextEdits, fixture, TestClient, uriOf } from './lsp-client';
+
+const A = fixture('collision', 'a.yaml');
+const B = fixture('collision', 'b.yaml');
+const aText = readFileSync(A, 'utf8');
+const bText = readFileSync(B, 'utf8');
+const rules = (d: Diagnostic[]): string[] => d.map((x) => String(x.code));
+const empty = (d: Diagnostic[]): boolean => d.length === 0;
+const hasCollision = (d: Diagnostic[]): boolean => rules(d).includes('nodeport-duplicate');
+
+describe('language server over stdio (protocol)', function () {
+  this.timeout(30000);
+  let client: TestClient;
+
+  beforeEach(async () => {
+    client = await TestClient.start([fixture('collision')]);
+  });
+  afterEach(async () => {
+    assert.ok(client.alive, `the server exited: ${client.stderr.join('')}`);
+    await client.stop();
+  });
+
+  it('reports a cross-file nodePort collision in both files on start, without opening them, with exact ranges', async () => {
+    const [a] = await client.waitFor(A, hasCollision);
+    const [b] = await client.waitFor(B, hasCollision);
+    assert.deepEqual(a.range, { start: { line: 14, character: 16 }, end: { line: 14, character: 21 } });
+    assert.deepEqual(b.range, { start: { line: 13, character: 16 }, end: { line: 13, character: 21 } });
+    for (const d of [a, b]) {
+      assert.equal(d.source, 'kube-netlint');
+      assert.equal(d.code, 'nodeport-duplicate');
+      assert.equal(d.severity, DiagnosticSeverity.Error);
+      assert.equal(d.codeDescription?.href, 'https://github.com/kube-netlint/kube-netlint/blob/main/docs/rules/nodeport-duplicate.md');
+      assert.equal((d.data as { ruleId: string }).ruleId, 'nodeport-duplicate');
+    }
+    assert.match(a.message, /Service team-b\/web-b/);
+    assert.deepEqual(a.relatedInformation, [{ location: { uri: uriOf(B), range: b.range }, message: 'nodePort 30080 of Service team-b/web-b' }]);
+    assert.deepEqual(b.relatedInformation?.[0].location, { uri: uriOf(A), range: a.range });
+    await waitForStatus(client, (s) => s.objects === 3 && s.findings === 2 && s.errors === 2);
+  });
+
+  it('clears both files when an edit removes the collision, and restores them when the document is closed', async () => {
+    await client.waitFor(A, hasCollision);
+    client.open(B);
+    client.change(B, bText.replace('nodePort: 30080', 'nodePort: 30081'));
+    await client.waitFor(A, empty);
+    await client.waitFor(B, empty);
+    client.close(B); // back to the on-disk content
+    await client.waitFor(A, hasCollision);
+    await client.waitFor(B, hasCollision);
+  });
+
+  it('hover on the nodePort names the other object with a file:line link, and explains the rule', async () => {
+    await client.waitFor(A, hasCollision);
+    client.open(A);
+    const hover = await client.hover(A, 14, 18);
+    const value = (hover?.contents as { value: string }).value;
+    assert.match(value, /^\*\*nodePort 30080\*\*: kube-proxy accepts this port on every node/);
+    assert.ok(value.includes(`nodePort 30080/TCP of Service team-b/web-b — [b.yaml:14](${uriOf(B)}#L14)`), value);
+    assert.ok(!value.includes('web-a —'), 'the hovered claim itself is not listed');
+    assert.match(value, /\*\*nodePort claimed twice\*\* \(`nodeport-duplicate`\)/);
+    assert.deepEqual(hover?.range, { start: { line: 14, character: 16 }, end: { line: 14, character: 21 } });
+    const plain = await client.hover(A, 4, 9); // metadata.name: no hover
+    assert.equal(plain, null);
+  });
+
+  it('the preferred quick fix yields valid YAML whose re-analysis is clean in both files', async () => {
+    const [diag] = await client.waitFor(A, hasCollision);
+    client.open(A);
+    const actions = await client.codeActions(A, diag.range, [diag]);
+    assert.deepEqual(actions.map((a) => a.title), [
+      'Change nodePort 30080 to free port 30000',
+      'Ignore nodeport-duplicate for this object',
+      'Ignore nodeport-duplicate on this line',
+    ]);
+    const fix = actions[0];
+    assert.equal(fix.isPreferred, true);
+    assert.equal(fix.kind, 'quickfix');
+    const fixed = applyTextEdits(aText, fix.edit!.changes![uriOf(A)]);
+    assert.equal(fixed, aText.replace('nodePort: 30080 # chosen by hand', 'nodePort: 30000 # chosen by hand'));
+    assert.equal(parseAllDocuments(fixed)[0].errors.length, 0);
+    client.change(A, fixed);
+    await client.waitFor(A, empty);
+    await client.waitFor(B, empty);
+  });
+
+  it('"Ignore for this object" adds the annotation and silences only that object; "on this line" adds the comment', async () => {
+    const [diag] = await client.waitFor(A, hasCollision);
+    client.open(A);
+    const actions = await client.codeActions(A, diag.range, [diag]);
+    const objectText = applyTextEdits(aText, actions[1].edit!.changes![uriOf(A)]);
+    assert.equal(objectText, aText.replace('metadata:\n', 'metadata:\n  annotations:\n    kube-netlint.io/ignore: "nodeport-duplicate"\n'));
+    client.change(A, objectText);
+    await client.waitFor(A, empty);
+    await client.waitFor(B, hasCollision);
+    const lineText = applyTextEdits(aText, actions[2].edit!.changes![uriOf(A)]);
+    assert.equal(lineText, aText.replace('      nodePort: 30080', '      # kube-netlint-disable-next-line nodeport-duplicate\n      nodePort: 30080'));
+    client.change(A, lineText);
+    await client.waitFor(A, empty);
+  });
+
+  it('a syntax error mid-edit yields yaml-syntax (and no crash); fixing it brings the collision back', async () => {
+    await client.waitFor(A, hasCollision);
+    client.open(A);
+    const broken = aText.replace('      nodePort: 30080', '      nodePort: [30080');
+    client.change(A, broken);
+    const diags = await client.waitFor(A, (d) => rules(d).includes('yaml-syntax'));
+    assert.ok(diags.every((d) => d.code === 'yaml-syntax'), JSON.stringify(diags));
+    await client.waitFor(B, empty); // a.yaml's Service is unreadable now, so b.yaml has no collision
+    assert.notEqual(await client.hover(A, 14, 18), undefined);
+    client.change(A, aText);
+    await client.waitFor(A, hasCollision);
+    await client.waitFor(B, hasCollision);
+  });
+
+  it('coalesces a burst of edits and reports the state of the last one', async () => {
+    await client.waitFor(A, hasCollision);
+    client.open(B);
+    for (let i = 0; i < 30; i++) client.change(B, bText.replace('nodePort: 30080', `nodePort: ${30081 + i}`));
+    client.change(B, bText);
+    client.change(B, bText.replace('nodePort: 30080', 'nodePort: 30099'));
+    await client.waitFor(A, empty);
+    await client.waitFor(B, empty);
+    const published = client.publishCount.get(uriOf(A)) ?? 0;
+    assert.ok(published <= 4, `a.yaml published ${published} times for one burst`);
+  });
+});
+
+type Status = { objects: number; findings: number; errors: number };
+function waitForStatus(client: TestClient, accept: (s: Status) => boolean): Promise<void> {
+  return new Promise((res, rej) => {
+    const started = Date.now();
+    const poll = (): void => {
+      if (client.statuses.some((s) => accept(s as Status))) return res();
+      if (Date.now() - started > 10000) return rej(new Error(`no matching status: ${JSON.stringify(client.statuses)}`));
+      setTimeout(poll, 20);
+    };
+    poll();
+  });
+}
