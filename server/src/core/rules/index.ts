@@ -3,9 +3,12 @@ import { calicoNodeAddressMismatch } from './calico-node-address-mismatch';
 import { fileSkipped } from './file-skipped';
 import { helmChartNotRendered } from './helm-chart-not-rendered';
 import { hostPortReserved } from './host-port-reserved';
+import { externaltrafficpolicyLocalCoverage } from './externaltrafficpolicy-local-coverage';
+import { externaltrafficpolicyLocalHealthcheck } from './externaltrafficpolicy-local-healthcheck';
 import { hostnetworkUndeclaredPorts } from './hostnetwork-undeclared-ports';
 import { hostnetworkUsage } from './hostnetwork-usage';
 import { hostportUsage } from './hostport-usage';
+import { internaltrafficpolicyLocalCoverage } from './internaltrafficpolicy-local-coverage';
 import { nodeportDuplicate } from './nodeport-duplicate';
 import { healthcheckNodeportDuplicate } from './healthcheck-nodeport-duplicate';
 import { nodeportOutOfRange } from './nodeport-out-of-range';
@@ -19,9 +22,12 @@ export const allRules: readonly Rule[] = [
   fileSkipped,
   helmChartNotRendered,
   hostPortReserved,
+  externaltrafficpolicyLocalCoverage,
+  externaltrafficpolicyLocalHealthcheck,
   hostnetworkUndeclaredPorts,
   hostnetworkUsage,
   hostportUsage,
+  internaltrafficpolicyLocalCoverage,
   nodeportDuplicate,
   healthcheckNodeportDuplicate,
   nodeportOutOfRange,

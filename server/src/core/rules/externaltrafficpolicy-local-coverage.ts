@@ -1,0 +1,90 @@
+import { describe } from '../model/objects';
+import type { ServiceObject } from '../model/objects';
+import { backendLocations, describeBackends, nonDaemonSetBackends, setToCluster, totalPods } from './helpers/traffic-policy';
+import type { Finding, Rule } from './rule';
+import { refOf } from './rule';
+
+const id = 'externaltrafficpolicy-local-coverage';
+
+/** The nodePorts of a Service for messages: `nodePort 30480`, `nodePorts 30080, 30443`, or `its nodePorts`. */
+function nodePortsText(svc: ServiceObject): string {
+  const ports = svc.ports.flatMap((p) => (p.nodePort ? [p.nodePort.value] : []));
+  if (ports.length === 0) return 'its nodePorts';
+  return ports.length === 1 ? `nodePort ${ports[0]}` : `nodePorts ${ports.join(', ')}`;
+}
+
+/**
+ * `externalTrafficPolicy: Local` on a Service whose selected workloads are not DaemonSets: nodes without
+ * a local endpoint drop external traffic. Warning for NodePort (and ClusterIP with externalIPs), info for
+ * LoadBalancer (its health check steers the load balancer away from those nodes).
+ * Sources: kubernetes pkg/proxy/iptables/proxier.go ("has no local endpoints" DROP, v1.33);
+ * https://kubernetes.io/docs/reference/networking/virtual-ips/#external-traffic-policy (v1.33).
+ */
+export const externaltrafficpolicyLocalCoverage: Rule = {
+  id,
+  title: 'externalTrafficPolicy Local with backends not on every node',
+  severity: 'warning',
+  explanation: [
+    'With `externalTrafficPolicy: Local`, kube-proxy sends external traffic (to nodePorts, load balancer IPs and',
+    'externalIPs) only to endpoints **on the node that received it**, to keep the client source IP. A node without',
+    'a local endpoint drops that traffic (iptables: a DROP rule commented `<svc> has no local endpoints`). The API',
+    'reference says: "Traffic mistakenly sent to a node with no endpoints will be dropped."',
+    '',
+    'Only a DaemonSet puts a backend on every node. With a Deployment or StatefulSet:',
+    '',
+    '- **NodePort** (and ClusterIP with `externalIPs`): **warning**. Clients (or an external load balancer that does',
+    '  not health-check) that pick a node without a pod get timeouts; with 1 replica, every node but one drops.',
+    '- **LoadBalancer**: **info**. The cloud load balancer probes the `healthCheckNodePort`, which answers 503 on',
+    '  nodes without a local endpoint, so it only sends traffic to nodes running a pod; but all traffic lands on',
+    '  those few nodes, pods on one node share that node\'s share (imbalance), and during rollouts nodes fail the',
+    '  check until the load balancer notices. Clients hitting the nodePorts directly are still dropped elsewhere.',
+    '',
+    'Silent when every selected workload is a DaemonSet, or when the Service selects nothing in the workspace.',
+    '',
+    'Fixes: run the backends as a DaemonSet (or on every node the traffic reaches); or set',
+    '`externalTrafficPolicy: Cluster` (quick fix) — every node then forwards to any endpoint, but kube-proxy SNATs',
+    'the traffic, so the backends see a node IP instead of the **client source IP**.',
+  ].join('\n'),
+  sources: [
+    'https://kubernetes.io/docs/reference/networking/virtual-ips/#external-traffic-policy (v1.33)',
+    'https://kubernetes.io/docs/tasks/access-application-cluster/create-external-load-balancer/#preserving-the-client-source-ip (v1.33)',
+    'kubernetes staging/src/k8s.io/api/core/v1/types.go ServiceSpec.ExternalTrafficPolicy (v1.33)',
+    'kubernetes pkg/proxy/iptables/proxier.go (no local endpoints → DROP, v1.33)',
+    'kubernetes pkg/proxy/healthcheck/service_health.go (200 with local endpoints, else 503, v1.33)',
+  ],
+  check({ model }) {
+    const findings: Finding[] = [];
+    for (const svc of model.services) {
+      const policy = svc.externalTrafficPolicy;
+      if (policy?.value !== 'Local' || svc.origin.type === 'builtin') continue;
+      const type = svc.type.value;
+      const viaExternalIPs = type === 'ClusterIP' && svc.externalIPs.length > 0;
+      if (type !== 'NodePort' && type !== 'LoadBalancer' && !viaExternalIPs) continue;
+      const backends = nonDaemonSetBackends(model, svc);
+      if (backends.length === 0) continue;
+      const who = describeBackends(backends);
+      const total = totalPods(backends);
+      // Concrete node counts when the replicas are known: N pods are on at most N nodes.
+      const landing = total === 1 ? 'the one node that runs it' : total !== undefined ? `at most ${total} nodes (fewer when pods share a node)` : 'the nodes that run them';
+      const answering = total === 1 ? 'only one node answers' : total !== undefined ? `at most ${total} nodes answer` : 'only nodes running them answer';
+      const entry = viaExternalIPs ? `its externalIPs (${svc.externalIPs.map((ip) => ip.value).join(', ')})` : nodePortsText(svc);
+      const message =
+        type === 'LoadBalancer'
+          ? `externalTrafficPolicy Local on ${describe(svc)}, whose backends are ${who}, not a DaemonSet: the load balancer's health check ` +
+            `(healthCheckNodePort) answers 503 on nodes without one of these pods, so all external traffic lands on ${landing}, ` +
+            `and clients reaching ${nodePortsText(svc)} on other nodes are dropped`
+          : `externalTrafficPolicy Local on ${describe(svc)}, whose backends are ${who}, not a DaemonSet: traffic to ${entry} ` +
+            `arriving at a node that runs none of these pods is dropped by kube-proxy (no local endpoint): ${answering}, and clients that pick another node time out`;
+      findings.push({
+        ruleId: id,
+        severity: type === 'LoadBalancer' ? 'info' : 'warning',
+        message,
+        span: policy.span,
+        object: refOf(svc),
+        related: backendLocations(backends),
+        fixes: [setToCluster(policy, 'Set externalTrafficPolicy to Cluster (every node forwards; backends lose the client source IP to SNAT)', type !== 'LoadBalancer')],
+      });
+    }
+    return findings;
+  },
+};

@@ -1,0 +1,59 @@
+import { describe } from '../model/objects';
+import { backendLocations, describeBackends, nonDaemonSetBackends, setToCluster } from './helpers/traffic-policy';
+import type { Finding, Rule } from './rule';
+import { refOf } from './rule';
+
+const id = 'internaltrafficpolicy-local-coverage';
+
+/**
+ * `internalTrafficPolicy: Local` on a Service whose selected workloads are not DaemonSets: in-cluster
+ * clients on nodes without a local endpoint get their traffic dropped.
+ * Source: https://kubernetes.io/docs/concepts/services-networking/service-traffic-policy/ (v1.33).
+ */
+export const internaltrafficpolicyLocalCoverage: Rule = {
+  id,
+  title: 'internalTrafficPolicy Local with backends not on every node',
+  severity: 'warning',
+  explanation: [
+    'With `internalTrafficPolicy: Local`, kube-proxy routes traffic from pods to the Service\'s ClusterIP only to',
+    'endpoints on **the same node**. The docs: "For pods on nodes with no endpoints for a given Service, the Service',
+    'behaves as if it has zero endpoints (for Pods on this node) even if the service does have endpoints on other',
+    'nodes" (KEP-2086: "only route to node-local endpoints, drop otherwise"): a client pod on a node without a',
+    'backend gets connection failures, not a fallback.',
+    '',
+    'That suits node-local agents run as DaemonSets (log shippers, node caches). When the selected workloads are',
+    'Deployments or StatefulSets, every node without one of their pods is a black hole for in-cluster clients.',
+    'Silent when every selected workload is a DaemonSet, when the Service selects nothing in the workspace, and for',
+    'headless Services (no ClusterIP, kube-proxy is not involved).',
+    '',
+    'Fix: set `internalTrafficPolicy: Cluster` (quick fix), or run the backends as a DaemonSet on every node where',
+    'clients run.',
+  ].join('\n'),
+  sources: [
+    'https://kubernetes.io/docs/concepts/services-networking/service-traffic-policy/ (v1.33)',
+    'https://kubernetes.io/docs/reference/networking/virtual-ips/#internal-traffic-policy (v1.33)',
+    'https://github.com/kubernetes/enhancements/tree/master/keps/sig-network/2086-service-internal-traffic-policy (KEP-2086)',
+  ],
+  check({ model }) {
+    const findings: Finding[] = [];
+    for (const svc of model.services) {
+      const policy = svc.internalTrafficPolicy;
+      if (policy?.value !== 'Local' || svc.origin.type === 'builtin') continue;
+      if (svc.clusterIP?.value === 'None' || svc.type.value === 'ExternalName') continue;
+      const backends = nonDaemonSetBackends(model, svc);
+      if (backends.length === 0) continue;
+      findings.push({
+        ruleId: id,
+        severity: 'warning',
+        message:
+          `internalTrafficPolicy Local on ${describe(svc)}, whose backends are ${describeBackends(backends)}, not a DaemonSet: ` +
+          `a client pod on a node that runs none of these pods gets no endpoint, and kube-proxy drops its traffic to the ClusterIP`,
+        span: policy.span,
+        object: refOf(svc),
+        related: backendLocations(backends),
+        fixes: [setToCluster(policy, 'Set internalTrafficPolicy to Cluster (clients use backends on any node)', true)],
+      });
+    }
+    return findings;
+  },
+};

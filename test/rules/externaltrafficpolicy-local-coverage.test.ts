@@ -1,0 +1,90 @@
+import { strict as assert } from 'node:assert';
+import { applyEdits, dedent, lint } from '../helpers/lint';
+
+const rules = ['externaltrafficpolicy-local-coverage'];
+const svc = (type: string, extra = '') => `
+apiVersion: v1
+kind: Service
+metadata:
+  name: ingress
+  namespace: edge
+spec:
+  type: ${type}
+  externalTrafficPolicy: Local  # keep client IPs
+  selector: {app: ingress}
+  ports:
+    - {name: http, port: 80, targetPort: 8080, nodePort: 30480}${extra}
+`;
+const workload = (kind: string, replicas = '') => `
+---
+apiVersion: apps/v1
+kind: ${kind}
+metadata:
+  name: ingress
+  namespace: edge
+spec:${replicas}
+  selector: {matchLabels: {app: ingress}}
+  template:
+    metadata: {labels: {app: ingress}}
+    spec:
+      containers: [{name: controller, ports: [{containerPort: 8080}]}]
+`;
+
+describe('externaltrafficpolicy-local-coverage', () => {
+  it('warns on a NodePort Service backed by a Deployment, at the Local value, naming it with its replicas', () => {
+    const { findings } = lint(svc('NodePort') + workload('Deployment', '\n  replicas: 2'), { rules });
+    assert.equal(findings.length, 1);
+    const [f] = findings;
+    assert.deepEqual([f.line, f.column, f.text, f.severity, f.object], [8, 26, 'Local', 'warning', 'Service edge/ingress']);
+    assert.match(f.message, /^externalTrafficPolicy Local on Service edge\/ingress, whose backends are Deployment edge\/ingress \(2 replicas\), not a DaemonSet: traffic to nodePort 30480 arriving at a node that runs none of these pods is dropped/);
+    assert.match(f.message, /: at most 2 nodes answer, and clients that pick another node time out$/);
+    assert.deepEqual(f.related.map((r) => [r.line, r.message]), [[20, 'backend Deployment edge/ingress (2 replicas)']]);
+  });
+
+  it('says when the replica count is the default', () => {
+    const { findings } = lint(svc('NodePort') + workload('StatefulSet'), { rules });
+    assert.match(findings[0].message, /StatefulSet edge\/ingress \(1 replica, the default\)/);
+  });
+
+  it('is info on a LoadBalancer Service (the health check steers the load balancer)', () => {
+    const { findings } = lint(svc('LoadBalancer') + workload('Deployment', '\n  replicas: 3'), { rules });
+    assert.equal(findings.length, 1);
+    assert.equal(findings[0].severity, 'info');
+    assert.match(findings[0].message, /Deployment edge\/ingress \(3 replicas\), not a DaemonSet: the load balancer's health check \(healthCheckNodePort\) answers 503 on nodes without one of these pods/);
+    assert.match(findings[0].message, /all external traffic lands on at most 3 nodes \(fewer when pods share a node\), and clients reaching nodePort 30480 on other nodes are dropped$/);
+  });
+
+  it('adds up replicas of several backends, and says "the one node" for a single pod', () => {
+    const two = svc('LoadBalancer') + workload('Deployment', '\n  replicas: 2') + workload('StatefulSet', '\n  replicas: 1').replace('name: ingress\n', 'name: ingress-canary\n');
+    const many = lint(two, { rules }).findings[0].message;
+    assert.match(many, /backends are Deployment edge\/ingress \(2 replicas\) and StatefulSet edge\/ingress-canary \(1 replica\)/);
+    assert.match(many, /lands on at most 3 nodes/);
+    const one = lint(svc('LoadBalancer') + workload('Deployment'), { rules }).findings[0].message;
+    assert.match(one, /lands on the one node that runs it/);
+  });
+
+  it('warns for a ClusterIP Service with externalIPs', () => {
+    const { findings } = lint(svc('ClusterIP', '\n  externalIPs: [203.0.113.10]') + workload('Deployment'), { rules });
+    assert.equal(findings.length, 1);
+    assert.match(findings[0].message, /traffic to its externalIPs \(203\.0\.113\.10\)/);
+  });
+
+  it('fixes to Cluster, editing only the value and keeping the comment, and says the client IP is lost', () => {
+    const text = svc('NodePort') + workload('Deployment');
+    const fix = lint(text, { rules }).findings[0].fixes[0];
+    assert.match(fix.title, /^Set externalTrafficPolicy to Cluster .*client source IP/);
+    assert.equal(fix.preferred, true);
+    const fixed = applyEdits(dedent(text), fix.edits);
+    assert.ok(fixed.includes('  externalTrafficPolicy: Cluster  # keep client IPs\n'));
+    assert.deepEqual(lint(fixed, { rules }).findings, []);
+  });
+
+  it('stays silent for DaemonSet backends, no selected workload, Cluster policy, and variants counted once', () => {
+    assert.deepEqual(lint(svc('NodePort') + workload('DaemonSet'), { rules }).findings, []);
+    assert.deepEqual(lint(svc('NodePort'), { rules }).findings, []);
+    assert.deepEqual(lint(svc('NodePort').replace('Local', 'Cluster') + workload('Deployment'), { rules }).findings, []);
+    const { findings } = lint({ 'a.yaml': svc('NodePort') + workload('Deployment'), 'b.yaml': workload('Deployment').replace(/^\n---/, '') }, { rules });
+    assert.equal(findings.length, 1);
+    assert.equal(findings[0].related.length, 1);
+  });
+});

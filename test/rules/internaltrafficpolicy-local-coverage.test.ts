@@ -1,0 +1,52 @@
+import { strict as assert } from 'node:assert';
+import { applyEdits, dedent, lint } from '../helpers/lint';
+
+const rules = ['internaltrafficpolicy-local-coverage'];
+const svc = (extra = '') => `
+apiVersion: v1
+kind: Service
+metadata:
+  name: cache
+  namespace: data
+spec:
+  internalTrafficPolicy: Local${extra}
+  selector: {app: cache}
+  ports: [{port: 6379}]
+`;
+const workload = (kind: string) => `
+---
+apiVersion: apps/v1
+kind: ${kind}
+metadata: {name: cache, namespace: data}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: cache}}
+  template:
+    metadata: {labels: {app: cache}}
+    spec: {containers: [{name: redis}]}
+`;
+
+describe('internaltrafficpolicy-local-coverage', () => {
+  it('warns at the Local value, naming the backend and its replicas', () => {
+    const { findings } = lint(svc() + workload('Deployment'), { rules });
+    assert.equal(findings.length, 1);
+    const [f] = findings;
+    assert.deepEqual([f.line, f.column, f.text, f.severity], [7, 26, 'Local', 'warning']);
+    assert.match(f.message, /^internalTrafficPolicy Local on Service data\/cache, whose backends are Deployment data\/cache \(2 replicas\), not a DaemonSet: a client pod on a node that runs none of these pods gets no endpoint/);
+  });
+
+  it('fixes to Cluster', () => {
+    const text = svc() + workload('StatefulSet');
+    const fix = lint(text, { rules }).findings[0].fixes[0];
+    assert.equal(fix.preferred, true);
+    const fixed = applyEdits(dedent(text), fix.edits);
+    assert.ok(fixed.includes('internalTrafficPolicy: Cluster\n'));
+    assert.deepEqual(lint(fixed, { rules }).findings, []);
+  });
+
+  it('stays silent for DaemonSets, headless Services and Services selecting nothing', () => {
+    assert.deepEqual(lint(svc() + workload('DaemonSet'), { rules }).findings, []);
+    assert.deepEqual(lint(svc('\n  clusterIP: None') + workload('Deployment'), { rules }).findings, []);
+    assert.deepEqual(lint(svc(), { rules }).findings, []);
+  });
+});
