@@ -1,4 +1,7 @@
 import type { Rule } from './rule';
+import { externalipUsage } from './externalip-usage';
+import { externalipPortConflict } from './externalip-port-conflict';
+import { externalipIsNodeIp } from './externalip-is-node-ip';
 import { calicoNodeAddressMismatch } from './calico-node-address-mismatch';
 import { fileSkipped } from './file-skipped';
 import { helmChartNotRendered } from './helm-chart-not-rendered';
@@ -18,6 +21,9 @@ import { yamlSyntax } from './yaml-syntax';
 
 /** Every rule, sorted by id. This list is the only registry: docs, SARIF rules and config validation read it. */
 export const allRules: readonly Rule[] = [
+  externalipUsage,
+  externalipPortConflict,
+  externalipIsNodeIp,
   calicoNodeAddressMismatch,
   fileSkipped,
   helmChartNotRendered,

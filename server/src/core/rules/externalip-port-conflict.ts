@@ -1,0 +1,56 @@
+import type { ServiceObject } from '../model/objects';
+import { describe } from '../model/objects';
+import { addressKey } from './externalip-is-node-ip';
+import { CollisionSide, listObjects, reportCollision } from './helpers/collisions';
+import type { Finding, Rule } from './rule';
+
+const id = 'externalip-port-conflict';
+
+/** Two Services claim the same externalIP, port and protocol. */
+export const externalipPortConflict: Rule = {
+  id,
+  title: 'Two Services claim one externalIP and port',
+  severity: 'error',
+  explanation: [
+    'kube-proxy captures traffic to `externalIP:port/protocol` for every Service that lists the address, without any',
+    'check that the pair is unique: the API server accepts both Services, and kube-proxy programs rules for both, so',
+    'only one of them (whichever rule comes first) receives the traffic, and which one can change as Services are',
+    're-synced. Nothing reports the conflict at apply time.',
+    '',
+    'The finding is reported on each side (the externalIPs entry), naming the other Service. Variants of one Service',
+    '(the same object in a base and an overlay) do not conflict.',
+    '',
+    'Fix: give one Service another port or another address — or, better, a LoadBalancer Service, whose addresses are',
+    'allocated without conflicts.',
+  ].join('\n'),
+  sources: [
+    'kubernetes pkg/proxy/iptables/proxier.go (one KUBE-SERVICES rule per externalIP:port of every Service, v1.33)',
+    'https://kubernetes.io/docs/concepts/services-networking/service/#external-ips (v1.33)',
+  ],
+  check({ model }) {
+    // Index (externalIP, port, protocol) → sides, so the check is linear in Services.
+    const index = new Map<string, CollisionSide[]>();
+    for (const svc of model.services) {
+      for (const ip of svc.externalIPs) {
+        const ports = new Set<string>();
+        for (const sp of svc.ports) {
+          if (!sp.port) continue;
+          const key = `${addressKey(ip.value)}|${sp.port.value}|${sp.protocol.value.toUpperCase()}`;
+          if (ports.has(key)) continue;
+          ports.add(key);
+          const list = index.get(key) ?? [];
+          list.push({ object: svc as ServiceObject, span: ip.span, label: `externalIP ${ip.value} port ${sp.port.value}/${sp.protocol.value.toUpperCase()} of ${describe(svc)}` });
+          index.set(key, list);
+        }
+      }
+    }
+    const findings: Finding[] = [];
+    for (const [key, sides] of index) {
+      if (sides.length < 2) continue;
+      const [ip, port, protocol] = key.split('|');
+      findings.push(...reportCollision(externalipPortConflict, sides, (_side, others) =>
+        `externalIP ${ip} port ${port}/${protocol} is also claimed by ${listObjects(others)}: kube-proxy programs both Services for the same address and port, so only one of them receives the traffic`));
+    }
+    return findings;
+  },
+};

@@ -1,0 +1,41 @@
+import { strict as assert } from 'node:assert';
+import { lint } from '../helpers/lint';
+
+const rules = ['externalip-port-conflict'];
+const svc = (name: string, ns: string, ports: string, ips: string) => `
+apiVersion: v1
+kind: Service
+metadata:
+  name: ${name}
+  namespace: ${ns}
+spec:
+  ports: ${ports}
+  externalIPs: ${ips}
+`;
+
+describe('externalip-port-conflict', () => {
+  it('reports both Services, each naming the other, at the externalIPs entries', () => {
+    const { findings } = lint({
+      'a.yaml': svc('web', 'team-a', '[{port: 443}]', '[198.51.100.10]'),
+      'b.yaml': svc('proxy', 'team-b', '[{port: 80}, {port: 443, protocol: TCP}]', '[198.51.100.9, 198.51.100.10]'),
+    }, { rules });
+    assert.equal(findings.length, 2);
+    const [a, b] = findings;
+    assert.deepEqual([a.severity, a.file, a.line, a.column, a.text], ['error', 'a.yaml', 8, 17, '198.51.100.10']);
+    assert.deepEqual([b.file, b.line, b.column, b.text], ['b.yaml', 8, 31, '198.51.100.10']);
+    assert.match(a.message, /^externalIP 198\.51\.100\.10 port 443\/TCP is also claimed by Service team-b\/proxy/);
+    assert.match(b.message, /Service team-a\/web/);
+    assert.deepEqual(a.related.map((r) => [r.file, r.line]), [['b.yaml', 8]]);
+  });
+
+  it('stays silent for another port, another protocol, another address, and variants of one Service', () => {
+    const { findings } = lint({
+      'a.yaml': svc('dns', 'x', '[{port: 53, protocol: UDP}]', '[198.51.100.10]'),
+      'b.yaml': svc('dns-tcp', 'x', '[{port: 53, protocol: TCP}, {port: 8080}]', '[198.51.100.10]'),
+      'c.yaml': svc('other', 'x', '[{port: 53, protocol: UDP}]', '[198.51.100.11]'),
+      'base/d.yaml': svc('same', 'y', '[{port: 80}]', '[198.51.100.12]'),
+      'overlay/d.yaml': svc('same', 'y', '[{port: 80}]', '[198.51.100.12]'),
+    }, { rules });
+    assert.deepEqual(findings, []);
+  });
+});
