@@ -1,13 +1,15 @@
 import type { Rule } from './rule';
-import { externalipUsage } from './externalip-usage';
-import { externalipPortConflict } from './externalip-port-conflict';
-import { externalipIsNodeIp } from './externalip-is-node-ip';
 import { calicoNodeAddressMismatch } from './calico-node-address-mismatch';
 import { fileSkipped } from './file-skipped';
 import { helmChartNotRendered } from './helm-chart-not-rendered';
+import { externalipIsNodeIp } from './externalip-is-node-ip';
+import { externalipPortConflict } from './externalip-port-conflict';
+import { externalipUsage } from './externalip-usage';
 import { hostPortReserved } from './host-port-reserved';
+import { containerPortDuplicate } from './container-port-duplicate';
 import { externaltrafficpolicyLocalCoverage } from './externaltrafficpolicy-local-coverage';
 import { externaltrafficpolicyLocalHealthcheck } from './externaltrafficpolicy-local-healthcheck';
+import { hostnetworkHostportMismatch } from './hostnetwork-hostport-mismatch';
 import { hostnetworkUndeclaredPorts } from './hostnetwork-undeclared-ports';
 import { hostnetworkUsage } from './hostnetwork-usage';
 import { hostportUsage } from './hostport-usage';
@@ -21,15 +23,17 @@ import { yamlSyntax } from './yaml-syntax';
 
 /** Every rule, sorted by id. This list is the only registry: docs, SARIF rules and config validation read it. */
 export const allRules: readonly Rule[] = [
-  externalipUsage,
-  externalipPortConflict,
-  externalipIsNodeIp,
   calicoNodeAddressMismatch,
   fileSkipped,
   helmChartNotRendered,
+  externalipIsNodeIp,
+  externalipPortConflict,
+  externalipUsage,
   hostPortReserved,
+  containerPortDuplicate,
   externaltrafficpolicyLocalCoverage,
   externaltrafficpolicyLocalHealthcheck,
+  hostnetworkHostportMismatch,
   hostnetworkUndeclaredPorts,
   hostnetworkUsage,
   hostportUsage,
