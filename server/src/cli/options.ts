@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { takeClusterFlag } from '../cluster/cluster-flag';
 import { KUBE_PROXY_MODES, KubeProxyMode, parsePortRange, PortRange, Severity } from '../core/config/config';
 
 export type OutputFormat = 'text' | 'json' | 'sarif';
@@ -11,6 +13,8 @@ export interface CliOptions {
   readonly kubeProxyMode?: KubeProxyMode;
   readonly failOn: Exclude<Severity, 'hint'>;
   readonly maxFileBytes?: number;
+  /** `--cluster [CONTEXT]`: '' = the kubeconfig's current-context; undefined = workspace only. */
+  readonly cluster?: string;
   readonly help: boolean;
   readonly version: boolean;
 }
@@ -29,6 +33,8 @@ Options:
   --node-port-range MIN-MAX      NodePort range, inclusive (default: config, workspace kube-apiserver, 30000-32767)
   --kube-proxy-mode MODE         iptables | ipvs | nftables (default: config, workspace kube-proxy, unknown)
   --fail-on error|warning|info   exit 1 when a finding at or above this severity exists (default error)
+  --cluster [CONTEXT]            also read the live cluster of a kubeconfig context (default: current-context;
+                                 kubeconfig from KUBECONFIG or ~/.kube/config; read-only, 5 s timeout)
   --max-file-size MIB            skip files larger than this (default: no limit)
   --version                      print the version
   --help                         print this help
@@ -40,7 +46,8 @@ Exit codes: 0 = no finding at or above --fail-on, 1 = some, 2 = usage error or u
  * Parses argv (without node and script).
  * @throws UsageError for unknown options and bad values
  */
-export function parseCliOptions(argv: readonly string[]): CliOptions {
+export function parseCliOptions(rawArgv: readonly string[], pathExists: (p: string) => boolean = existsSync): CliOptions {
+  const { argv, cluster } = takeClusterFlag(rawArgv, pathExists);
   let parsed;
   try {
     parsed = parseArgs({
@@ -89,6 +96,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     kubeProxyMode: mode as KubeProxyMode | undefined,
     failOn,
     maxFileBytes,
+    cluster,
     help: v.help ?? false,
     version: v.version ?? false,
   };

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { clusterObjectsForCli, keepClusterFinding } from '../cluster/cli-cluster';
 import { analyze } from '../core/analyze';
 import { ConfigError, CoreConfig, DEFAULT_CONFIG, Severity } from '../core/config/config';
 import { loadFile, LoadedFile } from '../core/load/load-file';
@@ -32,7 +33,7 @@ const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1, hint: 0 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let options: CliOptions;
   try {
-    options = parseCliOptions(argv);
+    options = parseCliOptions(argv, (p) => existsSync(resolve(io.cwd, p)));
   } catch (err) {
     io.stderr(`kube-netlint: ${(err as Error).message}\n\n${USAGE}`);
     return 2;
@@ -85,14 +86,17 @@ async function lint(options: CliOptions, io: CliIo): Promise<number> {
   files.push(...(await loadFiles(onDisk, loadOptions)));
   // Cluster globs and kustomize paths are relative to the config file's folder (else the working directory).
   const repoPath = (file: string): string => (file === '<stdin>' ? file : relative(baseDir, resolve(io.cwd, file)).split(sep).join('/'));
-  const analysis = analyze(files, config, { repoPath });
+  // --cluster: live objects join the analysis under the workspace's (issue 7).
+  const extraObjects = options.cluster !== undefined ? await clusterObjectsForCli(options.cluster, files, io.stderr) : undefined;
+  const analysis = analyze(files, config, { repoPath, extraObjects });
   for (const failure of analysis.failures) io.stderr(`kube-netlint: rule ${failure.ruleId} failed and was skipped: ${failure.error.split('\n')[0]}\n`);
-  const resolved = resolveFindings(analysis.findings, analysis.files);
+  const findings = extraObjects ? analysis.findings.filter(keepClusterFinding) : analysis.findings;
+  const resolved = resolveFindings(findings, analysis.files);
   if (options.format === 'json') io.stdout(formatJson(resolved));
   else if (options.format === 'sarif') io.stdout(formatSarif(resolved, allRules, packageVersion()));
   else io.stdout(formatText(resolved, files.length));
   const threshold = RANK[options.failOn];
-  return analysis.findings.some((f) => RANK[f.severity] >= threshold) ? 1 : 0;
+  return findings.some((f) => RANK[f.severity] >= threshold) ? 1 : 0;
 }
 
 function toBytes(input: string | Uint8Array): Uint8Array {

@@ -1,0 +1,116 @@
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { clientNode } from './client-node';
+import { Redactor } from './redact';
+
+/**
+ * Where the kubeconfig comes from. SECURITY: callers pass values from user (application/machine-scoped)
+ * settings, the command line or the process environment only — never from workspace settings or
+ * `.kube-netlint.yaml`, because a kubeconfig can run an exec credential plugin.
+ */
+export interface KubeconfigOptions {
+  /** Explicit kubeconfig path (user setting); overrides KUBECONFIG and ~/.kube/config. */
+  readonly path?: string;
+  /** Context to use; default: the kubeconfig's current-context. */
+  readonly context?: string;
+  /** Environment to read KUBECONFIG and HOME from (default process.env). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** A kubeconfig ready for use, with its credentials registered for redaction. */
+export interface LoadedKubeconfig {
+  readonly kc: KubeConfig;
+  readonly context: string;
+  /** The API server URL (without userinfo), for messages. */
+  readonly server: string;
+  /** The kubeconfig files read, in order. */
+  readonly files: readonly string[];
+  readonly redactor: Redactor;
+}
+
+/** The kubeconfig cannot be used: missing file, not a kubeconfig, no such context. The message never holds file contents. */
+export class KubeconfigError extends Error {
+  constructor(message: string, readonly reason: 'no-kubeconfig' | 'invalid' | 'no-context') {
+    super(message);
+    this.name = 'KubeconfigError';
+  }
+}
+
+/**
+ * The kubeconfig files kubectl would read: the explicit path, else every entry of `KUBECONFIG`
+ * (split on the platform's path delimiter, merged first-wins), else `~/.kube/config`.
+ * Source: https://kubernetes.io/docs/concepts/configuration/organize-cluster-access-kubeconfig/ (v1.33).
+ */
+export function kubeconfigFiles(options: KubeconfigOptions): string[] {
+  const env = options.env ?? process.env;
+  if (options.path) return [options.path];
+  const fromEnv = (env.KUBECONFIG ?? '').split(delimiter).filter((p) => p);
+  if (fromEnv.length) return fromEnv;
+  return [join(env.HOME || env.USERPROFILE || homedir(), '.kube', 'config')];
+}
+
+/**
+ * Loads the kubeconfig like kubectl and selects the context.
+ * @throws KubeconfigError when no file exists, a file is not a valid kubeconfig (line number only, no
+ *   contents), or the context is missing (the available context names are listed)
+ */
+export function loadKubeconfig(options: KubeconfigOptions): LoadedKubeconfig {
+  const k8s = clientNode();
+  const files = kubeconfigFiles(options).filter((f) => existsSync(f));
+  if (files.length === 0) {
+    throw new KubeconfigError(`no kubeconfig found (looked at ${kubeconfigFiles(options).join(', ')}); set KUBECONFIG or kubeNetlint.cluster.kubeconfig`, 'no-kubeconfig');
+  }
+  const kc = new k8s.KubeConfig();
+  files.forEach((file, i) => {
+    const one = i === 0 ? kc : new k8s.KubeConfig();
+    try {
+      one.loadFromFile(file);
+    } catch (err) {
+      // js-yaml errors quote the offending lines, which may hold a token: keep the line number only.
+      const line = (err as { mark?: { line?: number } }).mark?.line;
+      throw new KubeconfigError(`${file}${line !== undefined ? `:${line + 1}` : ''}: not a valid kubeconfig (${(err as Error).name || 'parse error'})`, 'invalid');
+    }
+    if (i > 0) kc.mergeConfig(one, true);
+  });
+  const context = options.context || kc.getCurrentContext();
+  const names = kc.getContexts().map((c) => c.name);
+  if (!context || !names.includes(context)) {
+    const available = names.length ? names.join(', ') : 'none';
+    const what = context ? `context "${context}" not found` : 'no current-context set';
+    throw new KubeconfigError(`kubeconfig ${files.join(', ')}: ${what} (contexts: ${available})`, 'no-context');
+  }
+  kc.setCurrentContext(context);
+  const cluster = kc.getCurrentCluster();
+  if (!cluster || !cluster.server) throw new KubeconfigError(`kubeconfig context "${context}" names no cluster with a server URL`, 'invalid');
+  return { kc, context, server: stripUserinfo(cluster.server), files, redactor: new Redactor(secretsOf(kc)) };
+}
+
+/** Every credential string in the kubeconfig (all users, not only the current one). */
+function secretsOf(kc: KubeConfig): string[] {
+  const out: string[] = [];
+  const collect = (v: unknown): void => {
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) v.forEach(collect);
+    else if (v && typeof v === 'object') Object.values(v).forEach(collect);
+  };
+  for (const u of kc.getUsers()) {
+    out.push(...[u.token, u.password, u.keyData].filter((s): s is string => !!s));
+    if (u.keyData) out.push(Buffer.from(u.keyData, 'base64').toString('utf8'));
+    collect((u.authProvider as { config?: unknown } | undefined)?.config);
+    collect((u.exec as { env?: unknown } | undefined)?.env);
+  }
+  return out;
+}
+
+function stripUserinfo(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return url.replace(/\/\/[^@/]*@/, '//');
+  }
+}

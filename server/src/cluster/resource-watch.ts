@@ -1,0 +1,96 @@
+import type { KubernetesObject, ListWatch } from '@kubernetes/client-node';
+import type { K8sObject } from '../core/model/objects';
+import { clientNode } from './client-node';
+import type { LoadedKubeconfig } from './kubeconfig';
+import { convertItems } from './read-cluster';
+import { Apis, ResourceSpec, timeoutOptions } from './resources';
+import { classifyError, ResourceStatus } from './status';
+
+/** Backoff between attempts after a failure: doubles from `initialMs` up to `maxMs`. */
+export interface Backoff {
+  readonly initialMs: number;
+  readonly maxMs: number;
+}
+
+export const DEFAULT_BACKOFF: Backoff = { initialMs: 1000, maxMs: 60_000 };
+
+/**
+ * One resource kept current by client-node's `ListWatch` informer (list, then a watch from the list's
+ * resourceVersion; a 410 Gone re-lists). A failed list or a broken watch is retried with exponential
+ * backoff. Objects are converted lazily, once per change.
+ */
+export class ResourceWatch {
+  private readonly informer: ListWatch<KubernetesObject>;
+  private state: ResourceStatus;
+  private converted: K8sObject[] | undefined = [];
+  private attempt = 0;
+  private errors = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    readonly spec: ResourceSpec,
+    private readonly loaded: LoadedKubeconfig,
+    apis: Apis,
+    private readonly timeoutMs: number,
+    private readonly backoff: Backoff,
+    private readonly changed: () => void,
+  ) {
+    const k8s = clientNode();
+    this.state = { id: spec.id, label: spec.label, state: 'pending', count: 0 };
+    const list = async () => (await spec.list(apis, timeoutOptions(timeoutMs))) as never;
+    this.informer = new k8s.ListWatch(spec.path, new k8s.Watch(loaded.kc), list, false, undefined, spec.fieldSelector);
+    const dirty = (): void => {
+      this.converted = undefined;
+      this.changed();
+    };
+    this.informer.on('add', dirty);
+    this.informer.on('update', dirty);
+    this.informer.on('delete', dirty);
+    this.informer.on('error', (err: unknown) => this.failed(err));
+  }
+
+  get status(): ResourceStatus {
+    return this.state.state === 'ok' ? { ...this.state, count: this.informer.list().length } : this.state;
+  }
+
+  /** The resource's objects as model objects (cached until the next change). */
+  objects(): K8sObject[] {
+    this.converted ??= convertItems(this.informer.list(), this.spec, this.loaded.context);
+    return this.converted;
+  }
+
+  /** Lists and starts watching; resolves once the first list has succeeded or failed. */
+  async start(): Promise<void> {
+    this.stopped = false;
+    const before = this.errors;
+    await this.informer.start();
+    // No error while listing and opening the watch: the resource is current.
+    if (this.errors === before && !this.stopped) {
+      this.attempt = 0;
+      this.setState({ id: this.spec.id, label: this.spec.label, state: 'ok', count: 0 });
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    void this.informer.stop();
+  }
+
+  private setState(next: ResourceStatus): void {
+    const before = this.state;
+    this.state = next;
+    if (before.state !== next.state || before.detail !== next.detail) this.changed();
+  }
+
+  private failed(err: unknown): void {
+    this.errors++;
+    if (this.stopped) return;
+    this.setState(classifyError(err, this.spec, this.timeoutMs, this.loaded.redactor));
+    const delay = Math.min(this.backoff.maxMs, this.backoff.initialMs * 2 ** this.attempt++);
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => void this.start().catch((e) => this.failed(e)), delay);
+    this.retryTimer.unref?.();
+  }
+}
