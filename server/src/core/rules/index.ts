@@ -1,4 +1,5 @@
 import type { Rule } from './rule';
+import { calicoIpAutodetection } from './calico-ip-autodetection';
 import { calicoNodeAddressMismatch } from './calico-node-address-mismatch';
 import { fileSkipped } from './file-skipped';
 import { helmChartNotRendered } from './helm-chart-not-rendered';
@@ -23,6 +24,7 @@ import { yamlSyntax } from './yaml-syntax';
 
 /** Every rule, sorted by id. This list is the only registry: docs, SARIF rules and config validation read it. */
 export const allRules: readonly Rule[] = [
+  calicoIpAutodetection,
   calicoNodeAddressMismatch,
   fileSkipped,
   helmChartNotRendered,
