@@ -31,6 +31,7 @@ export function startServer(connection: Connection): void {
   const status = new StatusReporter(connection);
   const pending = new Set<string>(); // URIs of open documents whose text is not loaded yet
   let ready = false;
+  let settingsChangedEarly = false; // didChangeConfiguration arrived during the initial scan
   let hasConfiguration = false;
   let hasDynamicConfiguration = false;
   let hasFolderEvents = false;
@@ -122,12 +123,14 @@ export function startServer(connection: Connection): void {
     documents.all().forEach((d) => pending.add(d.uri));
     ready = true;
     runAnalysis();
+    if (settingsChangedEarly) void reconfigureAll();
   });
 
   connection.onDidChangeConfiguration((change) => {
     const pushed = (change.settings as { kubeNetlint?: Record<string, unknown> } | null)?.kubeNetlint;
     if (!hasConfiguration && pushed) initSettings = pushed;
     if (ready) void reconfigureAll();
+    else settingsChangedEarly = true;
   });
 
   documents.onDidOpen((e) => { pending.add(e.document.uri); scheduler.request(); });

@@ -1,0 +1,131 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Diagnostic, DiagnosticSeverity, FileChangeType } from 'vscode-languageserver-protocol/node';
+import { TestClient, uriOf } from './lsp-client';
+
+const service = (name: string, nodePort: number): string =>
+  `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\nspec:\n  type: NodePort\n  ports:\n    - port: 80\n      nodePort: ${nodePort}\n`;
+const codes = (d: Diagnostic[]): string[] => d.map((x) => String(x.code));
+const collision = (d: Diagnostic[]): boolean => codes(d).includes('nodeport-duplicate');
+const empty = (d: Diagnostic[]): boolean => d.length === 0;
+
+/** A temporary workspace folder with the given files. */
+function workspace(files: Record<string, string | Buffer>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'kube-netlint-lsp-'));
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  return dir;
+}
+
+describe('language server: settings, config file, watched files, bad input', function () {
+  this.timeout(30000);
+  const dirs: string[] = [];
+  let client: TestClient | undefined;
+  const start = async (folders: string[], options?: Parameters<typeof TestClient.start>[1]): Promise<TestClient> => {
+    dirs.push(...folders);
+    client = await TestClient.start(folders, options);
+    return client;
+  };
+  afterEach(async () => {
+    if (client) {
+      assert.ok(client.alive, `the server exited: ${client.stderr.join('')}`);
+      await client.stop();
+    }
+    client = undefined;
+    dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
+  });
+
+  it('applies kubeNetlint.rules from workspace/configuration (severity override)', async () => {
+    const dir = workspace({ 'a.yaml': service('a', 30080), 'b.yaml': service('b', 30080) });
+    const c = await start([dir], { settings: { rules: { 'nodeport-duplicate': 'warning' }, kubeProxyMode: 'auto', nodePortRange: '' } });
+    const [d] = await c.waitFor(join(dir, 'a.yaml'), collision);
+    assert.equal(d.severity, DiagnosticSeverity.Warning);
+  });
+
+  it('takes settings from initializationOptions when workspace/configuration answers none', async () => {
+    const dir = workspace({ 'a.yaml': service('a', 30080), 'b.yaml': service('b', 30080) });
+    const c = await start([dir], { initializationOptions: { kubeNetlint: { rules: { 'nodeport-duplicate': 'hint' } } } });
+    const [d] = await c.waitFor(join(dir, 'a.yaml'), collision);
+    assert.equal(d.severity, DiagnosticSeverity.Hint);
+  });
+
+  it('lets .kube-netlint.yaml win over editor settings for the keys it sets, and honours exclude globs', async () => {
+    const dir = workspace({
+      'a.yaml': service('a', 30080), 'b.yaml': service('b', 30080), 'c.yaml': service('c', 30090), 'd.yaml': service('d', 30090),
+      '.kube-netlint.yaml': 'rules:\n  nodeport-duplicate: info\n',
+    });
+    const c = await start([dir], { settings: { rules: { 'nodeport-duplicate': 'warning' }, exclude: ['d.yaml'] } });
+    const [d] = await c.waitFor(join(dir, 'a.yaml'), collision);
+    assert.equal(d.severity, DiagnosticSeverity.Information);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(c.diagnostics.get(uriOf(join(dir, 'c.yaml'))), undefined, 'd.yaml is excluded, so c.yaml has no collision');
+  });
+
+  it('re-reads .kube-netlint.yaml when it changes on disk', async () => {
+    const dir = workspace({ 'a.yaml': service('a', 30080), 'b.yaml': service('b', 30080) });
+    const c = await start([dir]);
+    await c.waitFor(join(dir, 'a.yaml'), collision);
+    writeFileSync(join(dir, '.kube-netlint.yaml'), 'rules:\n  nodeport-duplicate: off\n');
+    c.diskChanged(join(dir, '.kube-netlint.yaml'), FileChangeType.Created);
+    await c.waitFor(join(dir, 'a.yaml'), empty);
+  });
+
+  it('follows files created, changed and deleted on disk', async () => {
+    const dir = workspace({ 'a.yaml': service('a', 30080) });
+    const c = await start([dir]);
+    await waitForStatus(c);
+    const b = join(dir, 'b.yml');
+    writeFileSync(b, service('b', 30080));
+    c.diskChanged(b, FileChangeType.Created);
+    await c.waitFor(join(dir, 'a.yaml'), collision);
+    await c.waitFor(b, collision);
+    writeFileSync(b, service('b', 30081));
+    c.diskChanged(b, FileChangeType.Changed);
+    await c.waitFor(b, empty);
+    writeFileSync(b, service('b', 30080));
+    c.diskChanged(b, FileChangeType.Changed);
+    await c.waitFor(b, collision);
+    unlinkSync(b);
+    c.diskChanged(b, FileChangeType.Deleted);
+    await c.waitFor(b, empty);
+    await c.waitFor(join(dir, 'a.yaml'), empty);
+  });
+
+  it('reports binary, non-UTF-8 and oversized files with one file-skipped info diagnostic, without crashing', async () => {
+    const dir = workspace({
+      'binary.yaml': Buffer.from([0x6b, 0x69, 0x6e, 0x64, 0x00, 0x01, 0x02]),
+      'latin1.yaml': Buffer.from('kind: ConfigMap\nname: caf\xe9\n', 'latin1'),
+      'ok.yaml': service('a', 30080),
+    });
+    const c = await start([dir]);
+    for (const name of ['binary.yaml', 'latin1.yaml']) {
+      const [d] = await c.waitFor(join(dir, name), (x) => x.length === 1);
+      assert.equal(d.code, 'file-skipped');
+      assert.equal(d.severity, DiagnosticSeverity.Information);
+      assert.deepEqual(d.range.start, { line: 0, character: 0 });
+    }
+    const big = join(dir, 'big.yaml');
+    c.open(big, `# padding\n${'x: 1\n'.repeat(1_100_000)}`); // 5.2 MiB > the 5 MiB editor limit
+    const [d] = await c.waitFor(big, (x) => x.length === 1);
+    assert.equal(d.code, 'file-skipped');
+    assert.match(d.message, /above the 5\.0 MiB limit/);
+  });
+
+  it('analyses two workspace folders separately (each its own cluster and settings)', async () => {
+    const one = workspace({ 'a.yaml': service('a', 30080) });
+    const two = workspace({ 'b.yaml': service('b', 30080), 'c.yaml': service('c', 30080) });
+    const c = await start([one, two]);
+    await c.waitFor(join(two, 'b.yaml'), collision);
+    const [d] = await c.waitFor(join(two, 'c.yaml'), collision);
+    assert.doesNotMatch(d.message, /Service default\/a\b/);
+    assert.equal(c.diagnostics.get(uriOf(join(one, 'a.yaml'))), undefined);
+  });
+});
+
+function waitForStatus(client: TestClient): Promise<void> {
+  return new Promise((res) => {
+    const poll = (): void => (client.statuses.length ? res() : void setTimeout(poll, 20));
+    poll();
+  });
+}
