@@ -1,4 +1,7 @@
 import type { Rule } from './rule';
+import { nodeportRangeOverlapsEphemeral } from './nodeport-range-overlaps-ephemeral';
+import { kubeProxyIpvsStrictArp } from './kube-proxy-ipvs-strict-arp';
+import { kubeProxyIpvsNodeportInterfaces } from './kube-proxy-ipvs-nodeport-interfaces';
 import { calicoIpAutodetection } from './calico-ip-autodetection';
 import { calicoNodeAddressMismatch } from './calico-node-address-mismatch';
 import { fileSkipped } from './file-skipped';
@@ -24,6 +27,9 @@ import { yamlSyntax } from './yaml-syntax';
 
 /** Every rule, sorted by id. This list is the only registry: docs, SARIF rules and config validation read it. */
 export const allRules: readonly Rule[] = [
+  nodeportRangeOverlapsEphemeral,
+  kubeProxyIpvsStrictArp,
+  kubeProxyIpvsNodeportInterfaces,
   calicoIpAutodetection,
   calicoNodeAddressMismatch,
   fileSkipped,

@@ -1,0 +1,51 @@
+import { metalLb, strictArpSetting } from './helpers/kube-proxy';
+import type { Finding, Rule } from './rule';
+
+const id = 'kube-proxy-ipvs-strict-arp';
+
+/** kube-proxy in IPVS mode without strictARP while MetalLB runs. */
+export const kubeProxyIpvsStrictArp: Rule = {
+  id,
+  title: 'IPVS without strictARP next to MetalLB',
+  severity: 'warning',
+  explanation: [
+    'In IPVS mode kube-proxy binds every ClusterIP, externalIP and LoadBalancer IP to the `kube-ipvs0` dummy interface',
+    'on every node. Without `strictARP` (which sets `arp_ignore=1` / `arp_announce=2`) every node then answers ARP',
+    'requests for a LoadBalancer IP, not only the node MetalLB elected: clients and switches flip between nodes and',
+    'connections drop. MetalLB\'s installation guide says: "If you\'re using kube-proxy in IPVS mode, since Kubernetes',
+    'v1.14.2 you have to enable strict ARP mode" (it matters for layer 2 mode).',
+    '',
+    'Reported when the kube-proxy mode is IPVS (config or workspace) and MetalLB is in the workspace (speaker DaemonSet,',
+    '`L2Advertisement`, or the legacy `config` ConfigMap with `protocol: layer2`) while strictARP is not true',
+    '(KubeProxyConfiguration `ipvs.strictARP`, the kube-proxy ConfigMap\'s `config.conf`, or `--ipvs-strict-arp`).',
+    'The finding points at `strictARP: false` when written, else at the value that sets IPVS mode, else at the MetalLB',
+    'object.',
+    '',
+    'Fix: set `ipvs.strictARP: true` in the kube-proxy configuration (kubeadm: the `kube-proxy` ConfigMap) and restart',
+    'kube-proxy.',
+  ].join('\n'),
+  sources: [
+    'https://metallb.universe.tf/installation/#preparation',
+    'https://kubernetes.io/docs/reference/config-api/kube-proxy-config.v1alpha1/#kubeproxy-config-k8s-io-v1alpha1-KubeProxyIPVSConfiguration (strictARP, v1.33)',
+    'kubernetes pkg/proxy/ipvs/proxier.go (kube-ipvs0; strictARP sets arp_ignore/arp_announce)',
+  ],
+  check({ model }) {
+    const mode = model.settings.kubeProxyMode;
+    if (mode?.value !== 'ipvs') return [];
+    const mlb = metalLb(model.objects);
+    if (!mlb) return [];
+    const strict = strictArpSetting(model.objects);
+    if (strict?.value === true) return [];
+    const span = strict?.span ?? mode.span ?? mlb.span;
+    const setting = strict ? `strictARP is false (${strict.source})` : 'strictARP is not set (default false)';
+    const finding: Finding = {
+      ruleId: id,
+      severity: 'warning',
+      message: `kube-proxy runs in IPVS mode (${mode.source}) and ${setting}, while MetalLB${mlb.layer2 ? ' in layer 2 mode' : ''} is deployed (${mlb.evidence}): every node answers ARP for the LoadBalancer IPs bound to kube-ipvs0, so traffic flips between nodes; MetalLB requires ipvs.strictARP: true with IPVS`,
+      span,
+      related: [{ span: mlb.span, message: mlb.evidence }],
+      fixes: strict?.exact && strict.span ? [{ title: 'Set strictARP: true', edits: [{ span: strict.span, newText: 'true' }], preferred: true }] : [],
+    };
+    return [finding];
+  },
+};

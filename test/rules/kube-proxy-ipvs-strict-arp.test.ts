@@ -1,0 +1,87 @@
+import { strict as assert } from 'node:assert';
+import { applyEdits, dedent, lint } from '../helpers/lint';
+
+const rules = ['kube-proxy-ipvs-strict-arp'];
+const kpc = (strict: string) => `
+apiVersion: kubeproxy.config.k8s.io/v1alpha1
+kind: KubeProxyConfiguration
+mode: ipvs
+ipvs:
+  strictARP: ${strict}
+`;
+const speaker = `
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: speaker, namespace: metallb-system}
+spec:
+  selector: {matchLabels: {app: metallb}}
+  template:
+    metadata: {labels: {app: metallb}}
+    spec:
+      hostNetwork: true
+      containers:
+        - name: speaker
+          image: quay.io/metallb/speaker:v0.14.5
+`;
+const l2 = `
+apiVersion: metallb.io/v1beta1
+kind: L2Advertisement
+metadata: {name: l2, namespace: metallb-system}
+`;
+
+describe('kube-proxy-ipvs-strict-arp', () => {
+  it('warns at strictARP: false next to the MetalLB speaker and fixes it to true', () => {
+    const { findings } = lint({ 'kp.yaml': kpc('false'), 'metallb.yaml': speaker }, { rules });
+    assert.equal(findings.length, 1);
+    const f = findings[0];
+    assert.deepEqual([f.severity, f.file, f.line, f.column, f.text], ['warning', 'kp.yaml', 5, 14, 'false']);
+    assert.match(f.message, /^kube-proxy runs in IPVS mode \(KubeProxyConfiguration\) and strictARP is false \(KubeProxyConfiguration\), while MetalLB is deployed/);
+    assert.match(f.message, /MetalLB is deployed \(MetalLB speaker DaemonSet metallb-system\/speaker\)/);
+    assert.deepEqual(f.related.map((r) => [r.file, r.line]), [['metallb.yaml', 3]]);
+    const fixed = applyEdits(dedent(kpc('false')), f.fixes[0].edits);
+    assert.ok(fixed.includes('  strictARP: true'));
+    assert.deepEqual(lint({ 'kp.yaml': fixed, 'metallb.yaml': speaker }, { rules }).findings, []);
+  });
+
+  it('points at the IPVS mode when strictARP is not set, and names layer 2', () => {
+    const cm = `
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: kube-proxy, namespace: kube-system}
+data:
+  config.conf: |
+    mode: ipvs
+`;
+    const { findings } = lint({ 'cm.yaml': cm, 'l2.yaml': l2 }, { rules });
+    assert.equal(findings.length, 1);
+    assert.deepEqual([findings[0].file, findings[0].line], ['cm.yaml', 5]);
+    assert.match(findings[0].message, /strictARP is not set \(default false\), while MetalLB in layer 2 mode is deployed \(L2Advertisement metallb-system\/l2\)/);
+    assert.deepEqual(findings[0].fixes, []);
+  });
+
+  it('points at the MetalLB object when the mode comes from the config only', () => {
+    const { findings } = lint({ 'l2.yaml': l2 }, { rules, config: { kubeProxyMode: 'ipvs' } });
+    assert.deepEqual([findings[0].file, findings[0].line, findings[0].text], ['l2.yaml', 3, 'l2']);
+  });
+
+  it('stays silent with strictARP true (field or bare flag), without MetalLB, or in iptables mode', () => {
+    assert.deepEqual(lint({ 'kp.yaml': kpc('true'), 'metallb.yaml': speaker }, { rules }).findings, []);
+    const flag = `
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: kube-proxy, namespace: kube-system}
+spec:
+  selector: {matchLabels: {k8s-app: kube-proxy}}
+  template:
+    metadata: {labels: {k8s-app: kube-proxy}}
+    spec:
+      containers:
+        - name: kube-proxy
+          image: registry.k8s.io/kube-proxy:v1.30.0
+          command: [kube-proxy, --proxy-mode=ipvs, --ipvs-strict-arp]
+`;
+    assert.deepEqual(lint({ 'kp.yaml': flag, 'metallb.yaml': speaker }, { rules }).findings, []);
+    assert.deepEqual(lint({ 'kp.yaml': kpc('false') }, { rules }).findings, []);
+    assert.deepEqual(lint({ 'metallb.yaml': speaker }, { rules, config: { kubeProxyMode: 'iptables' } }).findings, []);
+  });
+});
