@@ -10,6 +10,12 @@ import { externalipIsNodeIp } from './externalip-is-node-ip';
 import { externalipPortConflict } from './externalip-port-conflict';
 import { externalipUsage } from './externalip-usage';
 import { hostPortReserved } from './host-port-reserved';
+import { hostPortConflictsHealthcheckNodeport } from './host-port-conflicts-healthcheck-nodeport';
+import { hostPortConflictsNodeport } from './host-port-conflicts-nodeport';
+import { hostPortInNodeportRange } from './host-port-in-nodeport-range';
+import { hostportConflict } from './hostport-conflict';
+import { hostportReplicas } from './hostport-replicas';
+import { hostportShadowsServicePort } from './hostport-shadows-service-port';
 import { containerPortDuplicate } from './container-port-duplicate';
 import { externaltrafficpolicyLocalCoverage } from './externaltrafficpolicy-local-coverage';
 import { externaltrafficpolicyLocalHealthcheck } from './externaltrafficpolicy-local-healthcheck';
@@ -38,6 +44,12 @@ export const allRules: readonly Rule[] = [
   externalipPortConflict,
   externalipUsage,
   hostPortReserved,
+  hostPortConflictsHealthcheckNodeport,
+  hostPortConflictsNodeport,
+  hostPortInNodeportRange,
+  hostportConflict,
+  hostportReplicas,
+  hostportShadowsServicePort,
   containerPortDuplicate,
   externaltrafficpolicyLocalCoverage,
   externaltrafficpolicyLocalHealthcheck,

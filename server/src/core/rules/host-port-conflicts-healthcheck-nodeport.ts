@@ -1,0 +1,94 @@
+import type { HostPortClaim, NodePortClaim } from '../model/claims';
+import { describe } from '../model/objects';
+import { listObjects } from './helpers/collisions';
+import { freeNodePort } from './helpers/free-node-port';
+import { claimLabel, portPhrase, removeHostPortFix, runningClaims } from './helpers/host-level-ports';
+import type { Finding, Fix, Rule } from './rule';
+import { refOf } from './rule';
+
+const id = 'host-port-conflicts-healthcheck-nodeport';
+
+/** What happens on a node where the pod runs. */
+function consequence(c: HostPortClaim, port: number, service: string): string {
+  return c.hostNetwork
+    ? `kube-proxy listens on ${port}/TCP on every node to answer the load balancer's health checks for ${service}, so on each node whichever binds second fails: the pod with "bind: address already in use", or kube-proxy with event FailedToStartServiceHealthcheck (and the load balancer then probes the process instead)`
+    : `kube-proxy listens on ${port}/TCP on every node for ${service}'s load-balancer health checks, but on the pod's node the CNI portmap DNAT sends those probes to the pod instead, so the load balancer judges that node by the pod's answer`;
+}
+
+/** A host-level port equals a Service's healthCheckNodePort (kube-proxy's per-node HTTP health-check listener). */
+export const hostPortConflictsHealthcheckNodeport: Rule = {
+  id,
+  title: 'Host-level port equals a healthCheckNodePort',
+  severity: 'error',
+  explanation: [
+    'For a Service of type LoadBalancer with `externalTrafficPolicy: Local`, kube-proxy opens an HTTP server on the',
+    "Service's `healthCheckNodePort` on **every** node (kubernetes pkg/proxy/healthcheck/service_health.go). It",
+    'answers 200 on nodes with a local endpoint and 503 elsewhere; the cloud load balancer probes it to pick nodes.',
+    'This is a real socket, not a DNAT rule, so a pod that uses the same port on a node collides with it:',
+    '',
+    '- **hostNetwork pod**: the process and kube-proxy bind the same port. Whoever comes second loses: the pod',
+    '  crash-loops with `bind: address already in use`, or kube-proxy records the event `FailedToStartServiceHealthcheck`',
+    '  (`node X failed to start healthcheck "ns/name" on port N: … address already in use`) and the load balancer',
+    '  probes the pod instead of kube-proxy.',
+    '- **hostPort pod**: the CNI portmap DNAT (`--dst-type LOCAL`, before any local socket) diverts the load',
+    "  balancer's probes on that node to the pod, so the node is marked healthy or unhealthy by the wrong answer.",
+    '',
+    'The Kafka story (field case s1): Kafka brokers ran with `hostNetwork: true` and a replication listener on',
+    '31990, inside the NodePort range. A LoadBalancer Service for the brokers with `externalTrafficPolicy: Local` got',
+    'healthCheckNodePort 31990 — written by hand, or allocated automatically because the allocator knows nothing of',
+    'host ports. From then on every node had kube-proxy on 31990: restarted brokers could not bind their port.',
+    '',
+    'Fixes: move the healthCheckNodePort (the field is immutable once set: the quick fix edits the manifest, and the',
+    'Service must be re-created to apply it), remove the hostPort of a hostPort pod, or reconfigure the hostNetwork',
+    'process to a port outside the NodePort range.',
+  ].join('\n'),
+  sources: [
+    'kubernetes pkg/proxy/healthcheck/service_health.go (per-Service health server, FailedToStartServiceHealthcheck, v1.33)',
+    'kubernetes pkg/api/service/util.go NeedsHealthCheck (LoadBalancer + externalTrafficPolicy Local, v1.33)',
+    'kubernetes pkg/apis/core/validation/validation.go (healthCheckNodePort: field is immutable, v1.33)',
+    'https://kubernetes.io/docs/tasks/access-application-cluster/create-external-load-balancer/#preserving-the-client-source-ip',
+    'containernetworking/plugins plugins/meta/portmap/portmap_iptables.go (CNI-HOSTPORT-DNAT, --dst-type LOCAL)',
+  ],
+  check({ model }) {
+    const findings: Finding[] = [];
+    const offered = new Set<number>();
+    for (const [port, npClaims] of model.nodePorts) {
+      // Only where kube-proxy really serves it: the API rejects the field elsewhere (NeedsHealthCheck).
+      const checks = npClaims.filter((c) => c.field === 'healthCheckNodePort' && c.service.type.value === 'LoadBalancer' && c.service.externalTrafficPolicy?.value === 'Local');
+      // The health-check server is HTTP: only TCP host-level ports collide with it.
+      const hosts = runningClaims(model.hostPorts.get(port)).filter((h) => h.protocol === 'TCP');
+      if (!checks.length || !hosts.length) continue;
+      for (const h of hosts) {
+        const services = listObjects(checks.map((c) => ({ object: c.service })));
+        findings.push({
+          ruleId: id,
+          severity: 'error',
+          message: `${portPhrase(h)} is the healthCheckNodePort of ${services}: ${consequence(h, port, services)}`,
+          span: h.span,
+          object: refOf(h.workload),
+          related: checks.map((c) => ({ span: c.span, message: `healthCheckNodePort ${port} of ${describe(c.service)}` })),
+          fixes: removeHostPortFix(h, 'leave the port to kube-proxy'),
+        });
+      }
+      for (const c of checks) {
+        findings.push({
+          ruleId: id,
+          severity: 'error',
+          message: `healthCheckNodePort ${port} is also the ${hosts[0].hostNetwork ? 'hostNetwork port' : 'hostPort'} of ${listObjects(hosts.map((h) => ({ object: h.workload })))}: ${consequence(hosts[0], port, describe(c.service))}`,
+          span: c.span,
+          object: refOf(c.service),
+          related: hosts.map((h) => ({ span: h.span, message: claimLabel(h) })),
+          fixes: healthCheckFix(model, c, offered),
+        });
+      }
+    }
+    return findings;
+  },
+};
+
+function healthCheckFix(model: Parameters<Rule['check']>[0]['model'], c: NodePortClaim, offered: Set<number>): Fix[] {
+  const free = freeNodePort(model, offered);
+  if (free === undefined) return [];
+  offered.add(free);
+  return [{ title: `Change healthCheckNodePort ${c.port} to free port ${free} (immutable: re-create the Service)`, edits: [{ span: c.span, newText: String(free) }] }];
+}

@@ -1,0 +1,97 @@
+import type { HostPortClaim, NodePortClaim } from '../model/claims';
+import { describe } from '../model/objects';
+import { listObjects } from './helpers/collisions';
+import { freeNodePort } from './helpers/free-node-port';
+import { claimLabel, portPhrase, removeHostPortFix, runningClaims } from './helpers/host-level-ports';
+import type { Finding, Fix, Rule } from './rule';
+import { refOf } from './rule';
+
+const id = 'host-port-conflicts-nodeport';
+
+/** What happens on the node, from the host-level side's point of view. */
+function consequence(c: HostPortClaim, port: number): string {
+  return c.hostNetwork
+    ? `kube-proxy DNATs new connections to ${port}/${c.protocol} on every node's addresses to the Service's endpoints before the hostNetwork process sees them (and kube-proxy before v1.24 held the port open, so the process could not even bind it)`
+    : `on the pod's node both the CNI portmap hostPort rule and kube-proxy's NodePort rule match ${port}/${c.protocol}: with portmap ≥0.7.5 on kube-proxy's iptables backend the NodePort wins and the hostPort is unreachable; with portmap ≤0.7.4 or mismatched iptables backends the hostPort takes the Service's NodePort traffic on that node (CVE-2019-9946)`;
+}
+
+/** A host-level port (hostPort, or containerPort of a hostNetwork pod) equals some Service's nodePort. */
+export const hostPortConflictsNodeport: Rule = {
+  id,
+  title: 'Host-level port equals a nodePort',
+  severity: 'error',
+  explanation: [
+    "A nodePort is opened by kube-proxy on **every** node's addresses. A pod that also uses that number on its node",
+    'collides with it; the API server does not notice (the nodePort allocator knows nothing of hostPorts, and the',
+    'scheduler knows nothing of Services). Both objects are reported, each naming the other. Protocols must match.',
+    '',
+    '- **hostNetwork pod** (its `containerPort` is the port the process binds on the node): kube-proxy\'s NodePort',
+    '  DNAT rule (iptables/nftables PREROUTING and OUTPUT, or the IPVS virtual server) rewrites new connections to the',
+    "  Service's endpoints before the local process sees them, so the process only gets traffic when it is itself an",
+    '  endpoint by luck. Before v1.24 kube-proxy also *held* every nodePort socket (the "port opener", removed by',
+    '  kubernetes PR #108496 and its 1.21–1.23 cherry-picks), so whichever of the two started second failed:',
+    '  the pod with `bind: address already in use`, or kube-proxy logging `can\'t open "nodePort for …", skipping this nodePort`.',
+    '- **hostPort pod** (served by the CNI portmap plugin): portmap\'s `CNI-HOSTPORT-DNAT` chain and kube-proxy\'s',
+    '  `KUBE-SERVICES`/`KUBE-NODEPORTS` rules both match the port on that node. The first DNAT wins: kube-proxy',
+    '  prepends its jump and portmap ≥0.7.5 appends, so the NodePort normally wins and the hostPort is dead; portmap',
+    '  ≤0.7.4 prepended its rules and let the hostPort hijack NodePort traffic (CVE-2019-9946), and the same happens',
+    '  again when portmap and kube-proxy use different iptables backends (legacy vs nft, siderolabs/talos #9223).',
+    '',
+    'Fixes: give the Service another nodePort (the quick fix picks one from the static band of KEP-3668 that no',
+    'object in the workspace uses), or, for a hostPort pod, remove the hostPort and reach the pod through the Service.',
+    'A hostNetwork process must be reconfigured to listen elsewhere: no automatic fix is offered on that side.',
+  ].join('\n'),
+  sources: [
+    'https://github.com/kubernetes/kubernetes/pull/108496 (kube-proxy: remove port opener, v1.24)',
+    'containernetworking/plugins plugins/meta/portmap/portmap_iptables.go (CNI-HOSTPORT-DNAT, --dst-type LOCAL)',
+    'https://github.com/containernetworking/plugins/pull/269 (append, not prepend, entry rules; v0.7.5)',
+    'CVE-2019-9946 (https://github.com/kubernetes/kubernetes/pull/75455)',
+    'kubernetes pkg/proxy/iptables/proxier.go (KUBE-SERVICES jump prepended, KUBE-NODEPORTS last, v1.33)',
+    'https://github.com/siderolabs/talos/issues/9223 (iptables backend mismatch)',
+  ],
+  check({ model }) {
+    const findings: Finding[] = [];
+    // Each Service-side fix proposes a different port, so applying several fixes cannot create a new collision.
+    const offered = new Set<number>();
+    for (const [port, npClaims] of model.nodePorts) {
+      const nodePorts = npClaims.filter((c) => c.field === 'nodePort');
+      const hosts = runningClaims(model.hostPorts.get(port));
+      if (!nodePorts.length || !hosts.length) continue;
+      for (const h of hosts) {
+        const services = nodePorts.filter((n) => n.protocol === h.protocol);
+        if (!services.length) continue;
+        findings.push({
+          ruleId: id,
+          severity: 'error',
+          message: `${portPhrase(h)} is also nodePort ${port} of ${listObjects(services.map((s) => ({ object: s.service })))}: ${consequence(h, port)}`,
+          span: h.span,
+          object: refOf(h.workload),
+          related: services.map((s) => ({ span: s.span, message: `nodePort ${port}/${s.protocol} of ${describe(s.service)}` })),
+          fixes: removeHostPortFix(h, `reach the pod through ${describe(services[0].service)} instead`),
+        });
+      }
+      for (const n of nodePorts) {
+        const others = hosts.filter((h) => h.protocol === n.protocol);
+        if (!others.length || n.service.origin.type === 'builtin') continue;
+        const fix = nodePortFix(model, n, offered);
+        findings.push({
+          ruleId: id,
+          severity: 'error',
+          message: `nodePort ${port}/${n.protocol} is also the ${others[0].hostNetwork ? 'hostNetwork port' : 'hostPort'} of ${listObjects(others.map((o) => ({ object: o.workload })))}: ${consequence(others[0], port)}`,
+          span: n.span,
+          object: refOf(n.service),
+          related: others.map((o) => ({ span: o.span, message: claimLabel(o) })),
+          fixes: fix,
+        });
+      }
+    }
+    return findings;
+  },
+};
+
+function nodePortFix(model: Parameters<Rule['check']>[0]['model'], n: NodePortClaim, offered: Set<number>): Fix[] {
+  const free = freeNodePort(model, offered);
+  if (free === undefined) return [];
+  offered.add(free);
+  return [{ title: `Change nodePort ${n.port} to free port ${free}`, edits: [{ span: n.span, newText: String(free) }], preferred: true }];
+}

@@ -1,0 +1,92 @@
+import type { HostPortClaim } from '../model/claims';
+import { describe } from '../model/objects';
+import { areVariants } from './helpers/collisions';
+import { claimLabel, hostIPsOverlap, portPhrase, runningClaims } from './helpers/host-level-ports';
+import { canShareNode, Meeting, nodeLabelsOf } from './helpers/placement';
+import { duplicatesInPod } from './helpers/hostport-in-pod';
+import type { Finding, Rule } from './rule';
+import { refOf } from './rule';
+
+const id = 'hostport-conflict';
+
+/** Two workloads that can share a node claim overlapping (hostIP, protocol, host-level port). */
+export const hostportConflict: Rule = {
+  id,
+  title: 'Host port claimed by two workloads that can share a node',
+  severity: 'error',
+  explanation: [
+    "The scheduler's NodePorts filter lets a node hold each (hostIP, protocol, hostPort) once. An empty hostIP is",
+    '`0.0.0.0` and overlaps every address; `::` is *not* treated as a wildcard (kubernetes',
+    'pkg/scheduler/framework/types.go HostPortInfo). A hostNetwork pod holds its `containerPort`s the same way (the',
+    'API server defaults hostPort to containerPort on its Pods). When two workloads claim an overlapping port, the',
+    'second pod on a node stays **Pending** with `node(s) didn\'t have free ports for the requested pod ports`; a pod',
+    'pinned with `nodeName` bypasses the scheduler and is rejected by the kubelet instead (`Predicate NodePorts failed`,',
+    'phase Failed). Only regular containers count (the scheduler reads `spec.containers`).',
+    '',
+    'Whether the two can meet on a node is judged from the manifests (nodeSelector, required node affinity,',
+    '`nodeName`, the `kubernetes.io/hostname` label; taints are unknown, nodes are assumed untainted):',
+    '- **error** when they certainly meet: two DaemonSets whose node selections overlap so that one contains the',
+    "  other, a DaemonSet and a pod pinned to a node it covers, two pods pinned to the same node — one of them is",
+    '  Pending on every such node (a DaemonSet then misses nodes: node-level agents silently do not run);',
+    '- **warning** when they only may (e.g. two Deployments: the scheduler keeps them apart while nodes last);',
+    '- nothing when their selections exclude each other (e.g. `nodeSelector` `zone: a` vs `zone: b`).',
+    'Variants of one object (same kind, namespace and name in several files) never collide.',
+    '',
+    'Inside one pod template the API server itself rejects the same protocol/hostIP/hostPort twice across',
+    'containers (`Duplicate value: "TCP//80"`, init containers checked separately); for a hostNetwork template the',
+    'rejection comes only when the controller creates the Pods (hostPort is defaulted on Pods only since v1.28).',
+    'An overlapping but different hostIP (`0.0.0.0` next to a specific address) is accepted with the warning',
+    '"dangerously ambiguous port definition" and reported here as a warning.',
+    '',
+    'Fix: give one side another hostPort, or restrict one side with a nodeSelector so they no longer meet.',
+  ].join('\n'),
+  sources: [
+    'kubernetes pkg/scheduler/framework/plugins/nodeports/node_ports.go (NodePorts filter, v1.33)',
+    'kubernetes pkg/scheduler/framework/types.go (HostPortInfo.CheckConflict, 0.0.0.0 wildcard, v1.33)',
+    "kubernetes pkg/kubelet/lifecycle/predicate.go (kubelet admission: Predicate NodePorts failed, v1.33)",
+    'kubernetes pkg/apis/core/validation/validation.go AccumulateUniqueHostPorts (Duplicate value, v1.33)',
+    'kubernetes pkg/api/pod/warnings.go (dangerously ambiguous port definition, v1.28+)',
+    'https://kubernetes.io/docs/concepts/configuration/overview/#services (hostIP, hostPort, protocol unique)',
+  ],
+  check({ model }) {
+    const findings: Finding[] = [];
+    const nodes = nodeLabelsOf(model.nodes);
+    for (const [port, all] of model.hostPorts) {
+      const claims = runningClaims(all).filter((c) => c.container.role === 'container');
+      if (claims.length < 2) continue;
+      const meetings = new Map<HostPortClaim, { other: HostPortClaim; meeting: Meeting }[]>();
+      for (let i = 0; i < claims.length; i++) {
+        for (let j = i + 1; j < claims.length; j++) {
+          const [a, b] = [claims[i], claims[j]];
+          if (a.workload === b.workload || areVariants(a.workload, b.workload)) continue;
+          if (a.protocol !== b.protocol || !hostIPsOverlap(a.hostIP, b.hostIP)) continue;
+          const meeting = canShareNode(a.workload, b.workload, nodes);
+          if (meeting === 'never') continue;
+          (meetings.get(a) ?? meetings.set(a, []).get(a)!).push({ other: b, meeting });
+          (meetings.get(b) ?? meetings.set(b, []).get(b)!).push({ other: a, meeting });
+        }
+      }
+      for (const [claim, others] of meetings) findings.push(crossFinding(claim, others, port));
+    }
+    for (const w of model.workloads) findings.push(...duplicatesInPod(w, id));
+    return findings;
+  },
+};
+
+function crossFinding(claim: HostPortClaim, others: { other: HostPortClaim; meeting: Meeting }[], port: number): Finding {
+  const certain = others.filter((o) => o.meeting === 'certain');
+  const shown = certain.length ? certain : others;
+  const names = [...new Set(shown.map((o) => describe(o.other.workload)))].join(', ');
+  const where = certain.length
+    ? `they certainly share nodes, so on every shared node one pod stays Pending ("node(s) didn't have free ports for the requested pod ports")`
+    : `they may land on the same node; the scheduler then keeps one pod Pending ("node(s) didn't have free ports for the requested pod ports") unless another node has the port free`;
+  return {
+    ruleId: id,
+    severity: certain.length ? 'error' : 'warning',
+    message: `${portPhrase(claim)} is also claimed by ${names}: ${where}`,
+    span: claim.span,
+    object: refOf(claim.workload),
+    related: others.map((o) => ({ span: o.other.span, message: `${claimLabel(o.other)} (${o.meeting === 'certain' ? 'certainly' : 'possibly'} on the same node)` })),
+    fixes: [],
+  };
+}

@@ -1,0 +1,65 @@
+import { hostPortClaims } from '../model/claims';
+import type { Finding, Rule } from './rule';
+import { refOf } from './rule';
+import { pinnedNode } from './helpers/placement';
+
+const id = 'hostport-replicas';
+const REPLICATED_KINDS = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController']);
+
+/** A replicated workload with a host-level port and replicas > 1: at most one pod per node. */
+export const hostportReplicas: Rule = {
+  id,
+  title: 'Replicated workload with a host port',
+  severity: 'warning',
+  explanation: [
+    'A pod that holds a host-level port (a `hostPort`, or a `containerPort` of a `hostNetwork` pod) can run only once',
+    "per node: the scheduler's NodePorts filter refuses a second pod claiming the same (hostIP, protocol, port), so",
+    'it stays Pending with `node(s) didn\'t have free ports for the requested pod ports`. With `replicas: N` the',
+    'workload needs N schedulable nodes, and:',
+    '- a **Deployment** rolling update (default `maxSurge: 25%`) creates the new pod before removing an old one, so',
+    '  it needs a spare node without the port, or it stalls (set `maxSurge: 0` and `maxUnavailable` ≥ 1);',
+    '- a **StatefulSet** updates by deleting a pod first, but scaling beyond the number of nodes leaves pods Pending;',
+    '- ReplicaSet / ReplicationController: pods beyond the number of nodes stay Pending.',
+    '',
+    '**Error** when the workload is pinned to one node (`nodeName`, or a `kubernetes.io/hostname` nodeSelector or',
+    'required affinity with a single value): only one replica can ever run there, the others stay Pending (or, with',
+    '`nodeName`, are rejected by the kubelet: `Predicate NodePorts failed`). Warning otherwise.',
+    '',
+    'A workload that should run once per node is a DaemonSet; one that only needs to be reachable should use a',
+    'Service (NodePort/LoadBalancer) instead of a hostPort.',
+  ].join('\n'),
+  sources: [
+    'kubernetes pkg/scheduler/framework/plugins/nodeports/node_ports.go (NodePorts filter, v1.33)',
+    'https://kubernetes.io/docs/tasks/debug/debug-application/debug-pods/#my-pod-stays-pending ("you can only schedule as many Pods as there are nodes")',
+    'https://kubernetes.io/docs/concepts/workloads/controllers/deployment/#max-surge (v1.33)',
+    'https://kubernetes.io/docs/concepts/configuration/overview/#services (hostPort guidance)',
+  ],
+  check({ model }) {
+    const findings: Finding[] = [];
+    for (const w of model.workloads) {
+      if (!REPLICATED_KINDS.has(w.kind)) continue;
+      const replicas = w.replicas?.value ?? 1;
+      if (replicas <= 1) continue;
+      const claims = hostPortClaims(w).filter((c) => c.container.role === 'container');
+      if (!claims.length) continue;
+      const ports = [...new Set(claims.map((c) => `${c.port}/${c.protocol}`))].join(', ');
+      const what = claims[0].hostNetwork ? 'hostNetwork port' : 'hostPort';
+      const node = pinnedNode(w);
+      const consequence = node
+        ? `it is pinned to node ${node}, where only one pod can hold the port: ${replicas - 1} replica${replicas > 2 ? 's' : ''} will never run`
+        : w.kind === 'Deployment'
+          ? `at most one pod per node, so it needs ${replicas} nodes with the port free, and a rolling update (maxSurge) needs one more spare node`
+          : `at most one pod per node, so it needs ${replicas} nodes with the port free; replicas beyond that stay Pending`;
+      findings.push({
+        ruleId: id,
+        severity: node ? 'error' : 'warning',
+        message: `${w.kind} ${w.name} has replicas: ${replicas} and ${what}${claims.length > 1 ? 's' : ''} ${ports}: ${consequence} ("node(s) didn't have free ports for the requested pod ports")`,
+        span: claims[0].span,
+        object: refOf(w),
+        related: w.replicas ? [{ span: w.replicas.span, message: `replicas: ${replicas}` }] : [],
+        fixes: [],
+      });
+    }
+    return findings;
+  },
+};

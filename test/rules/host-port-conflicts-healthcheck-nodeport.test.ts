@@ -1,0 +1,73 @@
+import { strict as assert } from 'node:assert';
+import { applyEdits, dedent, lint } from '../helpers/lint';
+
+const rules = ['host-port-conflicts-healthcheck-nodeport'];
+
+const lb = (healthCheck: number, type = 'LoadBalancer', policy = 'Local') => `
+apiVersion: v1
+kind: Service
+metadata:
+  name: broker-lb
+  namespace: streaming
+spec:
+  type: ${type}
+  externalTrafficPolicy: ${policy}
+  healthCheckNodePort: ${healthCheck}
+  selector: {app: broker}
+  ports:
+    - {name: client, port: 9092, nodePort: 31092}
+`;
+
+const broker = (port: string, hostNetwork = true) => `
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: broker
+  namespace: streaming
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: broker}}
+  template:
+    metadata: {labels: {app: broker}}
+    spec:
+      hostNetwork: ${hostNetwork}
+      containers:
+        - name: broker
+          image: kafka
+          ports:
+${port}`;
+
+describe('host-port-conflicts-healthcheck-nodeport', () => {
+  it('flags a hostNetwork port equal to a healthCheckNodePort on both sides (the Kafka story)', () => {
+    const { findings } = lint({ 'svc.yaml': lb(31990), 'sts.yaml': broker('            - {name: replication, containerPort: 31990}') }, { rules });
+    assert.equal(findings.length, 2);
+    const pod = findings.find((f) => f.file === 'sts.yaml')!;
+    const svc = findings.find((f) => f.file === 'svc.yaml')!;
+    assert.deepEqual([pod.line, pod.column, pod.text, pod.severity], [17, 50, '31990', 'error']);
+    assert.match(pod.message, /^hostNetwork port 31990\/TCP is the healthCheckNodePort of Service streaming\/broker-lb: .*"bind: address already in use".*FailedToStartServiceHealthcheck/);
+    assert.deepEqual(pod.related.map((r) => [r.file, r.line]), [['svc.yaml', 9]]);
+    assert.deepEqual([svc.line, svc.column, svc.text], [9, 24, '31990']);
+    assert.match(svc.message, /^healthCheckNodePort 31990 is also the hostNetwork port of StatefulSet streaming\/broker/);
+    assert.deepEqual(pod.fixes, []);
+  });
+
+  it('explains the hostPort case (portmap diverts the probes) and offers both fixes', () => {
+    const text = dedent(lb(31990)) + '---\n' + dedent(broker('            - containerPort: 8080\n              hostPort: 31990', false));
+    const { findings } = lint(text, { rules });
+    const pod = findings.find((f) => f.object === 'StatefulSet streaming/broker')!;
+    assert.match(pod.message, /^hostPort 31990\/TCP is the healthCheckNodePort .* CNI portmap DNAT sends those probes to the pod/);
+    assert.equal(pod.fixes[0].title, 'Remove hostPort 31990 (leave the port to kube-proxy)');
+    assert.deepEqual(lint(applyEdits(text, pod.fixes[0].edits), { rules }).findings, []);
+    const svcFix = findings.find((f) => f.object === 'Service streaming/broker-lb')!.fixes[0];
+    assert.equal(svcFix.title, 'Change healthCheckNodePort 31990 to free port 30000 (immutable: re-create the Service)');
+    assert.deepEqual(lint(applyEdits(text, svcFix.edits), { rules }).findings, []);
+  });
+
+  it('stays silent for UDP host ports, other numbers, and Services that get no health check', () => {
+    assert.deepEqual(lint({ a: lb(31990), b: broker('            - {containerPort: 31990, protocol: UDP}') }, { rules }).findings, []);
+    assert.deepEqual(lint({ a: lb(31991), b: broker('            - {containerPort: 31990}') }, { rules }).findings, []);
+    // healthCheckNodePort on a Cluster policy / NodePort Service is rejected by the API: kube-proxy never listens.
+    assert.deepEqual(lint({ a: lb(31990, 'LoadBalancer', 'Cluster'), b: broker('            - {containerPort: 31990}') }, { rules }).findings, []);
+    assert.deepEqual(lint({ a: lb(31990, 'NodePort'), b: broker('            - {containerPort: 31990}') }, { rules }).findings, []);
+  });
+});

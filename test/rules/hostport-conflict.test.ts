@@ -1,0 +1,114 @@
+import { strict as assert } from 'node:assert';
+import { lint } from '../helpers/lint';
+
+const rules = ['hostport-conflict'];
+
+const workload = (kind: string, name: string, ns: string, ports: string, spec = '') => `
+apiVersion: apps/v1
+kind: ${kind}
+metadata:
+  name: ${name}
+  namespace: ${ns}
+spec:
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec:${spec}
+      containers:
+        - name: main
+          image: img
+          ports:
+${ports}`;
+
+const port9100 = '            - containerPort: 9100\n              hostPort: 9100';
+
+describe('hostport-conflict', () => {
+  it('is an error on both sides for two DaemonSets on every node, each naming the other', () => {
+    const { findings } = lint(
+      { 'a.yaml': workload('DaemonSet', 'edge-proxy', 'kube-system', port9100), 'b.yaml': workload('DaemonSet', 'node-metrics', 'monitoring', port9100) },
+      { rules },
+    );
+    assert.equal(findings.length, 2);
+    const [a, b] = findings;
+    assert.deepEqual([a.file, a.line, a.column, a.text, a.severity], ['a.yaml', 16, 25, '9100', 'error']);
+    assert.match(a.message, /^hostPort 9100\/TCP is also claimed by DaemonSet monitoring\/node-metrics: they certainly share nodes, so on every shared node one pod stays Pending \("node\(s\) didn't have free ports for the requested pod ports"\)/);
+    assert.deepEqual([b.file, b.line], ['b.yaml', 16]);
+    assert.match(b.message, /DaemonSet kube-system\/edge-proxy/);
+    assert.deepEqual(b.related.map((r) => [r.file, r.line]), [['a.yaml', 16]]);
+  });
+
+  it('treats hostNetwork containerPorts as host ports', () => {
+    const hn = '\n      hostNetwork: true';
+    const { findings } = lint(
+      { 'a.yaml': workload('DaemonSet', 'a', 'x', '            - containerPort: 9100', hn), 'b.yaml': workload('DaemonSet', 'b', 'y', port9100) },
+      { rules },
+    );
+    assert.deepEqual(findings.map((f) => [f.file, f.text, f.severity]), [['a.yaml', '9100', 'error'], ['b.yaml', '9100', 'error']]);
+    assert.match(findings[0].message, /^hostNetwork port 9100\/TCP/);
+  });
+
+  it('is a warning when the two only may meet (two Deployments, partially overlapping DaemonSets)', () => {
+    const deployments = lint({ 'a.yaml': workload('Deployment', 'a', 'x', port9100), 'b.yaml': workload('Deployment', 'b', 'x', port9100) }, { rules });
+    assert.deepEqual(deployments.findings.map((f) => f.severity), ['warning', 'warning']);
+    assert.match(deployments.findings[0].message, /they may land on the same node/);
+    const ds = lint({
+      'a.yaml': workload('DaemonSet', 'a', 'x', port9100, '\n      nodeSelector: {role: edge}'),
+      'b.yaml': workload('DaemonSet', 'b', 'x', port9100, '\n      nodeSelector: {zone: a}'),
+    }, { rules });
+    assert.deepEqual(ds.findings.map((f) => f.severity), ['warning', 'warning']);
+  });
+
+  it('is an error for a DaemonSet and a pod pinned to a node it covers', () => {
+    const { findings } = lint({
+      'a.yaml': workload('DaemonSet', 'agent', 'x', port9100),
+      'b.yaml': workload('Deployment', 'pinned', 'x', port9100, '\n      nodeSelector: {kubernetes.io/hostname: node-a}'),
+    }, { rules });
+    assert.deepEqual(findings.map((f) => f.severity), ['error', 'error']);
+  });
+
+  it('applies hostIP overlap: 0.0.0.0 overlaps every address, two specific addresses and :: do not', () => {
+    const ip = (addr: string) => `            - {containerPort: 9100, hostPort: 9100, hostIP: "${addr}"}`;
+    const pair = (x: string, y: string) => lint({ 'a.yaml': workload('DaemonSet', 'a', 'x', x), 'b.yaml': workload('DaemonSet', 'b', 'x', y) }, { rules }).findings.length;
+    assert.equal(pair(port9100, ip('10.0.0.1')), 2);
+    assert.equal(pair(ip('10.0.0.1'), ip('10.0.0.1')), 2);
+    assert.equal(pair(ip('10.0.0.1'), ip('10.0.0.2')), 0);
+    assert.equal(pair(ip('::'), ip('10.0.0.2')), 0);
+  });
+
+  it('stays silent for variants, disjoint nodeSelectors, other protocols and init containers', () => {
+    const one = workload('DaemonSet', 'agent', 'x', port9100);
+    assert.deepEqual(lint({ 'base/ds.yaml': one, 'overlay/ds.yaml': one }, { rules }).findings, []);
+    assert.deepEqual(lint({
+      'a.yaml': workload('DaemonSet', 'a', 'x', port9100, '\n      nodeSelector: {pool: blue}'),
+      'b.yaml': workload('DaemonSet', 'b', 'x', port9100, '\n      nodeSelector: {pool: green}'),
+    }, { rules }).findings, []);
+    assert.deepEqual(lint({ 'a.yaml': one, 'b.yaml': workload('DaemonSet', 'b', 'x', '            - {containerPort: 9100, hostPort: 9100, protocol: UDP}') }, { rules }).findings, []);
+    const init = `
+    apiVersion: v1
+    kind: Pod
+    metadata: {name: p, namespace: x}
+    spec:
+      initContainers: [{name: i, image: x, ports: [{containerPort: 9100, hostPort: 9100}]}]
+      containers: [{name: c, image: x}]`;
+    assert.deepEqual(lint({ 'a.yaml': one, 'b.yaml': init }, { rules }).findings, []);
+  });
+
+  it('catches duplicates inside one pod template: exact key is an error, wildcard next to an address a warning', () => {
+    const twoContainers = (second: string) => `
+    apiVersion: v1
+    kind: Pod
+    metadata: {name: p, namespace: x}
+    spec:
+      containers:
+        - {name: a, image: x, ports: [{containerPort: 80, hostPort: 8080}]}
+        - {name: b, image: x, ports: [${second}]}`;
+    const exact = lint(twoContainers('{containerPort: 81, hostPort: 8080}'), { rules }).findings;
+    assert.equal(exact.length, 1);
+    assert.deepEqual([exact[0].line, exact[0].text, exact[0].severity], [7, '8080', 'error']);
+    assert.match(exact[0].message, /^hostPort 8080\/TCP is claimed twice in the pod template \(also by hostPort 8080\/TCP of Pod x\/p \(container a\)\): the API server rejects the object \("Duplicate value: \\"TCP\/\/8080\\""\)/);
+    const ambiguous = lint(twoContainers('{containerPort: 81, hostPort: 8080, hostIP: 10.0.0.1}'), { rules }).findings;
+    assert.deepEqual(ambiguous.map((f) => f.severity), ['warning']);
+    assert.match(ambiguous[0].message, /dangerously ambiguous port definition/);
+    assert.deepEqual(lint(twoContainers('{containerPort: 81, hostPort: 8081}'), { rules }).findings, []);
+  });
+});

@@ -1,0 +1,55 @@
+import { strict as assert } from 'node:assert';
+import { lint } from '../helpers/lint';
+
+const rules = ['hostport-replicas'];
+
+const workload = (kind: string, replicas: string, ports: string, spec = '') => `
+apiVersion: apps/v1
+kind: ${kind}
+metadata:
+  name: web
+  namespace: shop
+spec:${replicas}
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:${spec}
+      containers:
+        - name: web
+          image: nginx
+          ports:
+${ports}`;
+
+const hostPort80 = '            - containerPort: 80\n              hostPort: 80';
+
+describe('hostport-replicas', () => {
+  it('warns on a Deployment with replicas > 1 and a hostPort, giving the count, the port and the rolling-update cost', () => {
+    const { findings } = lint(workload('Deployment', '\n  replicas: 3', hostPort80), { rules });
+    assert.equal(findings.length, 1);
+    const [f] = findings;
+    assert.deepEqual([f.line, f.column, f.text, f.severity, f.object], [17, 25, '80', 'warning', 'Deployment shop/web']);
+    assert.match(f.message, /^Deployment web has replicas: 3 and hostPort 80\/TCP: at most one pod per node, so it needs 3 nodes with the port free, and a rolling update \(maxSurge\) needs one more spare node/);
+    assert.deepEqual(f.related.map((r) => r.line), [7]);
+  });
+
+  it('covers StatefulSets with hostNetwork ports (listing every port)', () => {
+    const { findings } = lint(workload('StatefulSet', '\n  replicas: 2', '            - containerPort: 9092\n            - containerPort: 9093', '\n      hostNetwork: true'), { rules });
+    assert.equal(findings.length, 1);
+    assert.match(findings[0].message, /^StatefulSet web has replicas: 2 and hostNetwork ports 9092\/TCP, 9093\/TCP: .*replicas beyond that stay Pending/);
+  });
+
+  it('is an error when pinned to one node: the other replicas never run', () => {
+    const { findings } = lint(workload('ReplicaSet', '\n  replicas: 4', hostPort80, '\n      nodeName: node-a'), { rules });
+    assert.deepEqual(findings.map((f) => f.severity), ['error']);
+    assert.match(findings[0].message, /pinned to node node-a, where only one pod can hold the port: 3 replicas will never run/);
+    const bySelector = lint(workload('Deployment', '\n  replicas: 2', hostPort80, '\n      nodeSelector: {kubernetes.io/hostname: node-b}'), { rules }).findings;
+    assert.match(bySelector[0].message, /pinned to node node-b.*1 replica will never run/);
+  });
+
+  it('stays silent for one replica, unset replicas, DaemonSets and pods without host ports', () => {
+    assert.deepEqual(lint(workload('Deployment', '\n  replicas: 1', hostPort80), { rules }).findings, []);
+    assert.deepEqual(lint(workload('Deployment', '', hostPort80), { rules }).findings, []);
+    assert.deepEqual(lint(workload('DaemonSet', '', hostPort80), { rules }).findings, []);
+    assert.deepEqual(lint(workload('Deployment', '\n  replicas: 5', '            - containerPort: 80'), { rules }).findings, []);
+  });
+});

@@ -1,0 +1,91 @@
+import { strict as assert } from 'node:assert';
+import { lint } from '../helpers/lint';
+
+const rules = ['hostport-shadows-service-port'];
+const ipvs = { kubeProxyMode: 'ipvs' as const };
+
+const service = (name: string, ns: string, spec = '') => `
+apiVersion: v1
+kind: Service
+metadata:
+  name: ${name}
+  namespace: ${ns}
+spec:${spec}
+  selector: {app: ${name}}
+  ports:
+    - {name: mysql, port: 3306}
+`;
+
+const db = (name: string, ns: string, port = '            - containerPort: 3306\n              hostPort: 3306', extra = '') => `
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+  namespace: ${ns}
+spec:
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec:${extra}
+      containers:
+        - name: mysql
+          image: mysql
+          ports:
+${port}`;
+
+describe('hostport-shadows-service-port', () => {
+  it('is an error under IPVS when the hostPort shadows another Service (the MySQL story), naming every Service', () => {
+    const { findings } = lint(
+      { 'a.yaml': service('db-a', 'team-a'), 'b.yaml': service('db-b', 'team-b') + '---' + db('db-b', 'team-b') },
+      { rules, config: ipvs },
+    );
+    assert.equal(findings.length, 1);
+    const [f] = findings;
+    assert.deepEqual([f.file, f.line, f.column, f.text, f.severity], ['b.yaml', 26, 25, '3306', 'error']);
+    assert.match(f.message, /^hostPort 3306\/TCP equals ClusterIP port 3306\/TCP of Service team-a\/db-a, Service team-b\/db-b \(this pod's own Service\): under kube-proxy IPVS \(config\)/);
+    assert.match(f.message, /reach the wrong backend/);
+    assert.deepEqual(f.related.map((r) => [r.file, r.line]), [['a.yaml', 9], ['b.yaml', 9]]);
+    assert.equal(f.fixes[0].title, 'Remove hostPort 3306 (stop shadowing the Service port)');
+  });
+
+  it('is a warning under IPVS when the only shadowed Service is the pod\'s own', () => {
+    const { findings } = lint(service('db-b', 'team-b') + '---' + db('db-b', 'team-b'), { rules, config: ipvs });
+    assert.deepEqual(findings.map((f) => f.severity), ['warning']);
+    assert.match(findings[0].message, /bypassing load balancing/);
+  });
+
+  it('includes the implicit Service default/kubernetes (443) without a related location', () => {
+    const { findings } = lint(db('edge', 'edge', '            - containerPort: 8443\n              hostPort: 443'), { rules, config: ipvs });
+    assert.equal(findings.length, 1);
+    assert.equal(findings[0].severity, 'error');
+    assert.match(findings[0].message, /ClusterIP port 443\/TCP of Service default\/kubernetes/);
+    assert.deepEqual(findings[0].related, []);
+  });
+
+  it('is info under iptables/nftables and warning/info when the mode is unknown', () => {
+    const files = { 'a.yaml': service('db-a', 'team-a'), 'b.yaml': db('db-b', 'team-b') };
+    assert.deepEqual(lint(files, { rules, config: { kubeProxyMode: 'iptables' } }).findings.map((f) => f.severity), ['info']);
+    assert.match(lint(files, { rules, config: { kubeProxyMode: 'nftables' } }).findings[0].message, /harmless under kube-proxy nftables \(config\)/);
+    const unknown = lint(files, { rules }).findings;
+    assert.deepEqual(unknown.map((f) => f.severity), ['warning']);
+    assert.match(unknown[0].message, /kube-proxy mode is unknown: under IPVS/);
+    const own = lint(service('db-b', 'team-b') + '---' + db('db-b', 'team-b'), { rules }).findings;
+    assert.deepEqual(own.map((f) => f.severity), ['info']);
+  });
+
+  it('reads the mode from a KubeProxyConfiguration in the workspace', () => {
+    const kpc = 'apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: ipvs\n';
+    const { findings } = lint({ 'kp.yaml': kpc, 'a.yaml': service('db-a', 'team-a'), 'b.yaml': db('db-b', 'team-b') }, { rules });
+    assert.deepEqual(findings.map((f) => f.severity), ['error']);
+  });
+
+  it('stays silent for hostNetwork pods, headless and ExternalName Services, other protocols and a specific hostIP', () => {
+    const other = { 'a.yaml': service('db-a', 'team-a') };
+    assert.deepEqual(lint({ ...other, 'b.yaml': db('db-b', 'team-b', '            - containerPort: 3306\n              hostPort: 3306', '\n      hostNetwork: true') }, { rules, config: ipvs }).findings, []);
+    assert.deepEqual(lint({ 'a.yaml': service('db-a', 'team-a', '\n  clusterIP: None'), 'b.yaml': db('db-b', 'team-b') }, { rules, config: ipvs }).findings, []);
+    assert.deepEqual(lint({ 'a.yaml': service('db-a', 'team-a', '\n  type: ExternalName\n  externalName: db.example.com'), 'b.yaml': db('db-b', 'team-b') }, { rules, config: ipvs }).findings, []);
+    assert.deepEqual(lint({ ...other, 'b.yaml': db('db-b', 'team-b', '            - {containerPort: 3306, hostPort: 3306, protocol: UDP}') }, { rules, config: ipvs }).findings, []);
+    assert.deepEqual(lint({ ...other, 'b.yaml': db('db-b', 'team-b', '            - {containerPort: 3306, hostPort: 3306, hostIP: 10.0.0.5}') }, { rules, config: ipvs }).findings, []);
+    assert.deepEqual(lint({ ...other, 'b.yaml': db('db-b', 'team-b', '            - containerPort: 3306') }, { rules, config: ipvs }).findings, []);
+  });
+});
