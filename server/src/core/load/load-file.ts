@@ -6,6 +6,7 @@ import { NodeReader } from './node-reader';
 import { extractService } from './extract-service';
 import { extractWorkload } from './extract-workload';
 import { findLineSuppressions, LineSuppressions } from './suppressions';
+import { documentReadProblem } from './document-error';
 import { looksLikeGoTemplate } from '../repo/go-template';
 import { RepoFileRole, repoFileRole } from '../repo/repo-files';
 
@@ -70,9 +71,8 @@ export function loadFile(file: string, text: string, options: LoadOptions = {}):
     try {
       readDocument(doc, docIndex, file, options, objects);
     } catch (err) {
-      // toJS refuses alias bombs with a ReferenceError; report it on the document.
-      const range = doc.range ?? [0, 0];
-      problems.push({ span: { file, start: range[0], end: Math.max(range[0] + 1, range[1]) }, message: firstLine(String((err as Error).message ?? err)), code: 'ALIAS_LIMIT', severity: 'error' });
+      // toJS throws for alias bombs and unresolved aliases; report it on the document (or the alias).
+      problems.push(documentReadProblem(doc, file, err));
     }
   });
   return { file, text, lines, objects, problems, suppressions: findLineSuppressions(text, lines), ...(role ? { role } : {}) };

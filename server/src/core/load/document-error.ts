@@ -1,0 +1,31 @@
+import { Document, isAlias, visit } from 'yaml';
+import type { LoadProblem } from './load-file';
+
+/**
+ * The problem for a document whose reading threw. `yaml` parses aliases lazily, so two mistakes only
+ * surface when a value is read (as a ReferenceError from `toJS`):
+ * - an alias whose anchor is not defined earlier in the same document (`UNRESOLVED_ALIAS`, located at
+ *   the alias itself, e.g. an anchor set in a previous `---` document);
+ * - an alias bomb, refused by the `maxAliasCount` limit (`ALIAS_LIMIT`, located at the document start).
+ * Anything else is reported as `READ_ERROR` on the document rather than crashing the run.
+ */
+export function documentReadProblem(doc: Document.Parsed, file: string, err: unknown): LoadProblem {
+  const message = String((err as Error)?.message ?? err).split('\n')[0].trim();
+  const range = doc.range ?? [0, 0];
+  const whole = { file, start: range[0], end: Math.max(range[0] + 1, range[1]) };
+  if (/^Unresolved alias/.test(message)) {
+    let at: [number, number] | undefined;
+    visit(doc, {
+      Alias(_, node) {
+        if (isAlias(node) && node.range && !node.resolve(doc)) {
+          at = [node.range[0], node.range[1]];
+          return visit.BREAK;
+        }
+        return undefined;
+      },
+    });
+    return { span: at ? { file, start: at[0], end: at[1] } : whole, message, code: 'UNRESOLVED_ALIAS', severity: 'error' };
+  }
+  if (/alias/i.test(message)) return { span: whole, message, code: 'ALIAS_LIMIT', severity: 'error' };
+  return { span: whole, message: `could not read this document: ${message}`, code: 'READ_ERROR', severity: 'error' };
+}
