@@ -1,0 +1,204 @@
+/**
+ * Editor end-to-end suite: the packaged extension in a real VS Code workbench (code-server 4.100.3 = VS Code
+ * 1.100.3, in Debian's Chromium driven by playwright-core), asserting only what a user sees. The fixture
+ * workspace (test/e2e/workspace) has two Services in two files that both claim nodePort 30080.
+ *
+ * Steps share one code-server and one browser; after the first failing step the others are skipped. Every step
+ * saves a screenshot under test-results/e2e/ (CI keeps the folder as an artifact); a failure also saves one and
+ * attaches the extension host, output channel and remote agent logs to the error.
+ *
+ * Environment: KUBE_NETLINT_E2E_HOME (tool cache), E2E_TIMEOUT_MS (per step, default 60000),
+ * E2E_BREAK=server|client (negative control: replaces the installed dist/server.js or dist/extension.js with
+ * a module that throws, so the suite must fail).
+ */
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CodeServer, installExtension, startCodeServer } from './code-server';
+import { extensionActivated, logExcerpt } from './logs';
+import { BrowserContext, launchBrowser, Page } from './playwright';
+import { installedFolderName, extensionId, repoRoot, sha256, vsixEntries, vsixEntry, vsixPath } from './vsix';
+import { editorLine, editorToken, goToLine, openFromExplorer, problemsRows, problemsText, renderedLine, STEP_TIMEOUT_MS, until, visibleHoverText } from './workbench';
+
+const OUT = path.join(repoRoot, 'test-results', 'e2e');
+const RULE = 'nodeport-duplicate';
+const NODE_PORT_LINE = 'nodePort: 30080 # the quick fix';
+/** 1-based line and column of the `30080` value on the first line of a fixture file containing `lineText`. */
+function positionIn(file: string, lineText: string): { line: number; column: number } {
+  const lines = fs.readFileSync(path.join(repoRoot, 'test', 'e2e', 'workspace', file), 'utf8').split('\n');
+  const line = lines.findIndex((l) => l.includes(lineText));
+  assert.ok(line >= 0, `${lineText} not found in the fixture ${file}`);
+  return { line: line + 1, column: lines[line].indexOf('30080') + 1 };
+}
+const NODE_PORT_AT = positionIn('frontend.yaml', NODE_PORT_LINE);
+const OTHER_NODE_PORT_AT = positionIn('payments.yaml', 'nodePort: 30080');
+
+describe('VS Code workbench (code-server + Chromium)', function () {
+  this.timeout(STEP_TIMEOUT_MS * 2 + 60_000);
+  let server: CodeServer | undefined;
+  let browser: BrowserContext | undefined;
+  let page: Page;
+  let failed = false;
+  let screenshotNo = 0;
+  const consoleLines: string[] = [];
+  const runDir = path.join(OUT, 'run');
+  const workspace = path.join(OUT, 'workspace');
+
+  const screenshot = async (name: string): Promise<string> => {
+    const file = path.join(OUT, `${String(++screenshotNo).padStart(2, '0')}-${name}.png`);
+    await page.screenshot({ path: file, animations: 'disabled' });
+    return file;
+  };
+
+  /** One UI step: skipped after an earlier failure; on failure, screenshot + logs attached to the error. */
+  const step = (title: string, shot: string, body: () => Promise<void>) =>
+    it(title, async function () {
+      if (failed || !page) this.skip();
+      try {
+        await body();
+        await screenshot(shot);
+      } catch (err) {
+        failed = true;
+        const file = await screenshot(`${shot}-FAILED`).catch(() => '(screenshot failed)');
+        const activated = server ? extensionActivated(server.userDataDir, extensionId) : false;
+        fs.writeFileSync(path.join(OUT, 'browser-console.log'), consoleLines.join('\n') + '\n');
+        const e = err instanceof Error ? err : new Error(String(err));
+        e.message = [
+          e.message,
+          activated ? `(extension ${extensionId} was activated)` : `THE EXTENSION ${extensionId} DID NOT ACTIVATE.`,
+          `screenshot: ${file}`,
+          'logs:',
+          server ? logExcerpt(server.userDataDir, [server.logFile]) : '(code-server did not start)',
+        ].join('\n');
+        throw e;
+      }
+    });
+
+  before(async function () {
+    this.timeout(120_000);
+    fs.rmSync(OUT, { recursive: true, force: true });
+    fs.mkdirSync(runDir, { recursive: true });
+    // A fresh copy: the quick fix edits the buffer, and the fixture must stay as committed.
+    fs.cpSync(path.join(repoRoot, 'test', 'e2e', 'workspace'), workspace, { recursive: true });
+    installExtension(vsixPath(), runDir);
+    breakInstalledExtension(path.join(runDir, 'extensions', installedFolderName));
+    server = await startCodeServer(runDir, workspace, {
+      'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false,
+      'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'telemetry.telemetryLevel': 'off',
+      'kubeNetlint.trace.server': 'verbose',
+      'git.openRepositoryInParentFolders': 'never', // test-results/ is inside the repository's git work tree
+    });
+    browser = await launchBrowser(path.join(runDir, 'chromium-profile'), server.home);
+    page = browser.pages()[0] ?? (await browser.newPage());
+    page.on('console', (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
+    page.on('pageerror', (e) => consoleLines.push(`[pageerror] ${e.message}`));
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`, { waitUntil: 'domcontentloaded' });
+    await page.locator('.monaco-workbench').first().waitFor({ timeout: STEP_TIMEOUT_MS });
+  });
+
+  after(async function () {
+    this.timeout(30_000);
+    fs.writeFileSync(path.join(OUT, 'browser-console.log'), consoleLines.join('\n') + '\n');
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    // Keep the logs next to the screenshots (the CI artifact), not the profile or the extension copy.
+    if (server) fs.cpSync(path.join(server.userDataDir, 'logs'), path.join(OUT, 'logs'), { recursive: true });
+    if (server) fs.copyFileSync(server.logFile, path.join(OUT, 'logs', 'code-server.log'));
+    fs.rmSync(runDir, { recursive: true, force: true });
+  });
+
+  it('installed the packaged .vsix unchanged (same files, same bytes)', function () {
+    if (process.env.E2E_BREAK) this.skip(); // the negative control changes the installed copy on purpose
+    const installed = path.join(runDir, 'extensions', installedFolderName);
+    for (const entry of vsixEntries().filter((e) => e.startsWith('extension/'))) {
+      const rel = entry.slice('extension/'.length);
+      const file = path.join(installed, rel);
+      assert.ok(fs.existsSync(file), `${rel} of the .vsix is not installed in ${installed}`);
+      if (rel === 'package.json') continue; // code-server may add install metadata to the manifest
+      assert.equal(sha256(fs.readFileSync(file)), sha256(vsixEntry(entry)), `${rel} differs from the .vsix`);
+    }
+  });
+
+  step('activates on a YAML file and shows the object count in the language status', 'activated', async () => {
+    await openFromExplorer(page, 'frontend.yaml');
+    await until(`activation of ${extensionId} in the extension host log`,
+      async () => (extensionActivated(server!.userDataDir, extensionId) ? true : undefined));
+    // The language status ({} in the status bar) lists our item; its hover shows the count of objects.
+    const status = page.locator('[id="status.languageStatus"]').first();
+    const text = await until('the kube-netlint language status item with an object count', async () => {
+      await status.hover();
+      const items = page.locator('.hover-language-status', { hasText: /object/ });
+      if ((await items.count()) === 0) return undefined;
+      return items.first().innerText();
+    });
+    // frontend.yaml: Deployment + Service; payments.yaml: Deployment + Service.
+    assert.match(text, /\b4 objects\b/, `language status item: ${JSON.stringify(text)}`);
+  });
+
+  step(`lists ${RULE} for both files in the Problems panel`, 'problems', async () => {
+    const rows = await problemsRows(page);
+    await until(`two ${RULE} rows in the Problems panel`,
+      async () => ((await rows.filter({ hasText: RULE }).count()) >= 2 ? true : undefined));
+    const text = (await problemsText(page)).join('\n');
+    assert.match(text, /frontend\.yaml/);
+    assert.match(text, /payments\.yaml/);
+    assert.match(text, /nodePort 30080 is also claimed by Service shop\/payments/);
+    assert.match(text, /nodePort 30080 is also claimed by Service shop\/frontend/);
+    assert.equal((text.match(new RegExp(RULE, 'g')) ?? []).length, 2, `Problems panel:\n${text}`);
+    // Each finding points at the exact `30080` scalar.
+    for (const [other, at] of [['payments', NODE_PORT_AT], ['frontend', OTHER_NODE_PORT_AT]] as const) {
+      const row = (await rows.filter({ hasText: `claimed by Service shop/${other}` }).first().innerText()).replace(/\s+/g, ' ');
+      assert.match(row, new RegExp(`${RULE}.*\\[Ln ${at.line}, Col ${at.column}\\]`), `Problems row: ${row}`);
+    }
+  });
+
+  step('hovering the nodePort value explains the rule and names the other Service', 'hover', async () => {
+    await page.keyboard.press('Escape');
+    await goToLine(page, NODE_PORT_AT.line, NODE_PORT_AT.column); // reveals the line (only visible lines are in the DOM)
+    await editorToken(page, NODE_PORT_LINE, '30080').hover({ timeout: STEP_TIMEOUT_MS });
+    const hover = await visibleHoverText(page, 'payments');
+    assert.match(hover, /shop\/payments/);
+    // The rule's explanation (from the rule itself), not only the diagnostic message.
+    assert.match(hover, /cluster-wide allocator/, `hover:\n${hover}`);
+  });
+
+  step('the quick fix from the lightbulb changes the value and clears both findings', 'quick-fix', async () => {
+    await page.mouse.move(0, 0);
+    await page.keyboard.press('Escape');
+    await editorToken(page, NODE_PORT_LINE, '30080').click({ timeout: STEP_TIMEOUT_MS });
+    // VS Code 1.100 draws the lightbulb in the glyph margin (codicon-gutter-lightbulb-*) when the line has room,
+    // else as a content widget (.lightBulbWidget).
+    const lightbulb = page.locator('.editor-group-container.active :is(.lightBulbWidget, [class*="codicon-gutter-lightbulb"]):visible').first();
+    await lightbulb.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+    await lightbulb.click();
+    const action = page.locator('.action-widget .monaco-list-row', { hasText: /Change nodePort 30080 to/ }).first();
+    await action.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+    const title = await action.innerText();
+    const newPort = /to (?:free port )?(\d+)/.exec(title)?.[1];
+    assert.ok(newPort, `quick fix title without a port: ${title}`);
+    await screenshot('quick-fix-menu');
+    // The action list takes the keyboard (a pointer-blocking layer covers it): move the focus to our fix, Enter.
+    for (let i = 0; i < 10 && !/\bfocused\b/.test((await action.getAttribute('class')) ?? ''); i++) {
+      await page.keyboard.press('ArrowDown');
+    }
+    await page.keyboard.press('Enter');
+    const line = await until(`the nodePort line to read ${newPort}`, async () => {
+      const l = await renderedLine(page, '# the quick fix');
+      return l.includes(`nodePort: ${newPort}`) ? l : undefined;
+    });
+    // Only the value changed: the comment and indentation stay.
+    assert.equal(line.trim(), `nodePort: ${newPort} # the quick fix changes only this value`);
+    const rows = await problemsRows(page);
+    await until(`${RULE} to disappear from both files`,
+      async () => ((await rows.filter({ hasText: RULE }).count()) === 0 ? true : undefined));
+    assert.equal(await editorLine(page, 'nodePort: 30080').count(), 0);
+  });
+});
+
+/** Negative control (E2E_BREAK=server|client): the suite must fail when the server or client cannot start. */
+function breakInstalledExtension(installed: string): void {
+  const which = process.env.E2E_BREAK;
+  if (!which) return;
+  const file = path.join(installed, 'dist', which === 'client' ? 'extension.js' : 'server.js');
+  fs.writeFileSync(file, `throw new Error('kube-netlint ${which} deliberately broken by E2E_BREAK');\n`);
+}
