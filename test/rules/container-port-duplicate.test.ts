@@ -107,6 +107,19 @@ describe('container-port-duplicate', () => {
     assert.deepEqual(lint(sameHostPort, { rules }).findings, []);
   });
 
+  it('points at the second container\'s name when both share one port list through a YAML alias', () => {
+    const { findings } = lint(pod(`  containers:
+    - &app
+      name: api
+      ports: [{containerPort: 8080}]
+    - <<: *app
+      name: api-debug`), { rules });
+    assert.equal(findings.length, 1);
+    assert.deepEqual([findings[0].line, findings[0].text], [12, 'api-debug']);
+    assert.deepEqual(findings[0].related.map((r) => r.line), [10]);
+    assert.match(findings[0].message, /\(the port comes from a YAML alias shared by both containers\)$/);
+  });
+
   it('works for every workload kind (a CronJob template)', () => {
     const { findings } = lint(`
 apiVersion: batch/v1

@@ -112,11 +112,16 @@ function report(w: WorkloadObject, key: string, first: Entry, second: Entry): Fi
     first.container === second.container
       ? `containerPort ${key} is listed twice in ${containerLabel(second.container)} of ${describe(w)}: the API server warns "duplicate port definition" and the ports list is keyed on (containerPort, protocol), so kubectl apply can merge or drop one entry — was another protocol meant?`
       : `containerPort ${key} of ${containerLabel(second.container)} is also declared by ${containerLabel(first.container)} of ${describe(w)}: the containers share ${ns}, so whichever process binds ${key} second fails with "address already in use"`;
+  // A port list shared through a YAML alias (`<<: *base`) has one scalar for both containers: point at the
+  // second container's name instead, so the finding and its related location differ.
+  const secondSpan = second.port.containerPort!.span;
+  const firstSpan = first.port.containerPort!.span;
+  const shared = secondSpan.file === firstSpan.file && secondSpan.start === firstSpan.start && second.container.nameSpan;
   return {
     ruleId: id,
     severity: 'warning',
-    message,
-    span: second.port.containerPort!.span,
+    message: shared ? `${message} (the port comes from a YAML alias shared by both containers)` : message,
+    span: shared || secondSpan,
     object: refOf(w),
     related: [{ span: first.port.containerPort!.span, message: `containerPort ${key} of ${containerLabel(first.container)}` }],
     fixes: [],
