@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import { ConfigError, CoreConfig, DEFAULT_CONFIG, parseConfig } from '../core/config/config';
 import { ruleIds } from '../core/rules/index';
 
@@ -49,6 +49,13 @@ export function parseConfigText(text: string, path: string): CoreConfig {
     let node: unknown = doc.contents;
     let line: number | undefined;
     for (const step of key.split('.')) {
+      if (isSeq(node) && /^\d+$/.test(step)) {
+        // `nodes.1.address`: step into the list item, so the line is the item's, not the list's.
+        node = node.items[Number(step)];
+        const range = (node as { range?: [number, number, number] } | undefined)?.range;
+        if (range) line = counter.linePos(range[0]).line;
+        continue;
+      }
       if (!isMap(node)) break;
       const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === step);
       if (!pair) break;

@@ -2,6 +2,7 @@
  * The analysis configuration (`.kube-netlint.yaml`, CLI flags, editor settings), validated.
  * Pure: the CLI and the language server read the file; this module only checks the value.
  */
+import { parseIpSloppy } from '../rules/helpers/api-validation';
 
 export type Severity = 'error' | 'warning' | 'info' | 'hint';
 export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info', 'hint'];
@@ -111,6 +112,8 @@ export function parseConfig(value: unknown, file: string, knownRules: ReadonlySe
       if (!node || typeof node !== 'object' || typeof node.name !== 'string') fail(`nodes.${i}.name`, 'each node needs a string name');
       const addresses = node.addresses ?? [];
       if (!Array.isArray(addresses) || addresses.some((a) => typeof a !== 'string')) fail(`nodes.${i}.addresses`, 'must be a list of IP address strings');
+      const notIp = (addresses as string[]).findIndex((a) => !parseIpSloppy(a));
+      if (notIp >= 0) fail(`nodes.${i}.addresses.${notIp}`, `"${(addresses as string[])[notIp]}" is not an IP address`);
       const extra = Object.keys(node).filter((k) => k !== 'name' && k !== 'addresses');
       if (extra.length) fail(`nodes.${i}.${extra[0]}`, 'unknown key (a node has name and addresses)');
       nodes.push({ name: node.name as string, addresses: addresses as string[] });
