@@ -91,6 +91,14 @@ describe('hostport-conflict', () => {
       initContainers: [{name: i, image: x, ports: [{containerPort: 9100, hostPort: 9100}]}]
       containers: [{name: c, image: x}]`;
     assert.deepEqual(lint({ 'a.yaml': one, 'b.yaml': init }, { rules }).findings, []);
+    const podTemplate = `
+    apiVersion: v1
+    kind: PodTemplate
+    metadata: {name: t, namespace: x}
+    template:
+      spec:
+        containers: [{name: c, image: x, ports: [{containerPort: 9100, hostPort: 9100}]}]`;
+    assert.deepEqual(lint({ 'a.yaml': one, 'b.yaml': podTemplate }, { rules }).findings, []);
   });
 
   it('catches duplicates inside one pod template: exact key is an error, wildcard next to an address a warning', () => {

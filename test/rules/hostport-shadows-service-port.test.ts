@@ -73,6 +73,16 @@ describe('hostport-shadows-service-port', () => {
     assert.deepEqual(own.map((f) => f.severity), ['info']);
   });
 
+  it('names variants of one Service once, other Services before its own, and at most four names', () => {
+    const variants = lint({ 'base/a.yaml': service('db-a', 'team-a'), 'overlay/a.yaml': service('db-a', 'team-a'), 'b.yaml': service('db-b', 'team-b') + '---' + db('db-b', 'team-b') }, { rules, config: ipvs }).findings;
+    assert.equal(variants.length, 1);
+    assert.match(variants[0].message, /of Service team-a\/db-a, Service team-b\/db-b \(this pod's own Service\): /);
+    const many = ['a', 'b', 'c', 'd', 'e', 'f'].map((n, i) => [`${i}.yaml`, service(`db-${n}`, 'x')]);
+    const f = lint({ ...Object.fromEntries(many), 'p.yaml': db('db-b', 'team-b') }, { rules, config: ipvs }).findings;
+    assert.match(f[0].message, /Service x\/db-d and 2 more: /);
+    assert.equal(f[0].related.length, 6);
+  });
+
   it('reads the mode from a KubeProxyConfiguration in the workspace', () => {
     const kpc = 'apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: ipvs\n';
     const { findings } = lint({ 'kp.yaml': kpc, 'a.yaml': service('db-a', 'team-a'), 'b.yaml': db('db-b', 'team-b') }, { rules });

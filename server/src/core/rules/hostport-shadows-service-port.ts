@@ -75,9 +75,9 @@ export const hostportShadowsServicePort: Rule = {
         const shadowed = uniqueServices(servicePorts.filter((sp) => sp.protocol === h.protocol && hasClusterIP(sp.service)));
         if (!shadowed.length) continue;
         const own = new Set(model.selectingServices(h.workload));
-        const rated = shadowed.map((sp) => ({ sp, own: own.has(sp.service), severity: severityFor(mode?.value, own.has(sp.service)) }));
+        const rated = shadowed.map((sp) => ({ sp, own: own.has(sp.service), severity: severityFor(mode?.value, own.has(sp.service)) })).sort((a, b) => Number(a.own) - Number(b.own));
         const severity = rated.reduce<Severity>((s, r) => (RANK[r.severity] > RANK[s] ? r.severity : s), 'hint');
-        const names = rated.map((r) => `${describe(r.sp.service)}${r.own ? ' (this pod\'s own Service)' : ''}`).join(', ');
+        const names = listNames(rated.map((r) => `${describe(r.sp.service)}${r.own ? ' (this pod\'s own Service)' : ''}`));
         const anyOther = rated.some((r) => !r.own);
         findings.push({
           ruleId: id,
@@ -94,9 +94,15 @@ export const hostportShadowsServicePort: Rule = {
   },
 };
 
+/** One port claim per Service; variants of one Service (same identity, e.g. base and overlay) count once. */
 function uniqueServices(ports: readonly ServicePortClaim[]): ServicePortClaim[] {
   const seen = new Set<string>();
-  return ports.filter((sp) => !seen.has(sp.service.uid) && !!seen.add(sp.service.uid));
+  return ports.filter((sp) => !seen.has(sp.service.identity) && !!seen.add(sp.service.identity));
+}
+
+/** At most four names in the message; the related locations list every Service. */
+function listNames(names: readonly string[]): string {
+  return names.length <= 4 ? names.join(', ') : `${names.slice(0, 4).join(', ')} and ${names.length - 4} more`;
 }
 
 function effect(mode: string | undefined, source: string | undefined, port: number, anyOther: boolean): string {

@@ -7,10 +7,11 @@ import type { Fix } from '../rule';
  * Host-level port claims that hold the port while the pod runs: init containers are left out (they
  * have exited before the pod's containers start, and the scheduler's NodePorts filter only reads
  * `spec.containers` — kubernetes pkg/scheduler/framework/plugins/nodeports/node_ports.go, v1.33);
- * restartable init containers (sidecars) stay, they run for the pod's whole life.
+ * restartable init containers (sidecars) stay, they run for the pod's whole life. A `PodTemplate`
+ * object runs nothing by itself and is left out too.
  */
 export function runningClaims(claims: readonly HostPortClaim[] | undefined): HostPortClaim[] {
-  return (claims ?? []).filter((c) => c.container.role !== 'init');
+  return (claims ?? []).filter((c) => c.container.role !== 'init' && c.workload.kind !== 'PodTemplate');
 }
 
 /**
