@@ -131,8 +131,10 @@ export class ClusterSource {
 
   private setStatus(status: ClusterStatus): void {
     this.currentStatus = status;
-    if (status.message !== this.lastLogged && status.state !== 'connecting') {
-      this.lastLogged = status.message;
+    // Log when what is read or missing changes, not on every count or sync time.
+    const key = `${status.state}|${status.context}|${status.resources.map((r) => `${r.id}:${r.state}:${r.detail ?? ''}`).join(',')}|${status.resources.length ? '' : status.message}`;
+    if (key !== this.lastLogged && status.state !== 'connecting') {
+      this.lastLogged = key;
       this.options.log?.(status.message);
     }
     this.emit();

@@ -1,0 +1,106 @@
+import { strict as assert } from 'node:assert';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { takeClusterFlag } from '../../server/out/cluster/cluster-flag';
+import { runCli } from '../../server/out/cli/run';
+import { clusterRoutes } from './cluster-fixtures';
+import { FakeApiServer, startFakeApiServer, writeKubeconfig } from './fake-api-server';
+import { assertNoSecrets } from './secrets';
+
+/** The workspace of the tests: manifests a team keeps in its repository. */
+const WORKSPACE: Record<string, string> = {
+  // Wants nodePort 31234, which the API server gave shop/checkout automatically (only the cluster knows).
+  'payments.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: payments\n  namespace: team-b\nspec:\n  type: NodePort\n  selector: {app: payments}\n  externalIPs: [10.0.0.12]\n  ports:\n    - name: http\n      port: 80\n      nodePort: 31234\n',
+  // The workspace version of shop/frontend moves it to 30081, so shop/legacy may take 30080.
+  'shop/services.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: frontend\n  namespace: shop\nspec:\n  type: NodePort\n  selector: {app: frontend}\n  ports:\n    - name: http\n      port: 80\n      nodePort: 30081\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: legacy\n  namespace: shop\nspec:\n  type: NodePort\n  selector: {app: legacy}\n  ports:\n    - name: http\n      port: 80\n      nodePort: 30080\n',
+  // The Kafka story: a hostNetwork broker port equal to an auto-allocated healthCheckNodePort.
+  'kafka.yaml': 'apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: kafka\n  namespace: data\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: kafka}}\n  template:\n    metadata: {labels: {app: kafka}}\n    spec:\n      hostNetwork: true\n      containers:\n        - name: broker\n          image: apache/kafka:3.7.0\n          ports:\n            - containerPort: 32001\n',
+};
+
+function workspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'kn-ws-'));
+  for (const [name, text] of Object.entries(WORKSPACE)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+interface JsonFinding { ruleId: string; severity: string; message: string; file: string; line: number; column: number; related: { file: string; line: number; message: string }[] }
+
+async function cli(args: string[], cwd: string, kubeconfig: string): Promise<{ code: number; out: string; err: string }> {
+  const saved = process.env.KUBECONFIG;
+  process.env.KUBECONFIG = kubeconfig;
+  let out = '';
+  let err = '';
+  try {
+    const code = await runCli(args, { cwd, stdout: (t) => (out += t), stderr: (t) => (err += t), readStdin: () => '' });
+    return { code, out, err };
+  } finally {
+    if (saved === undefined) delete process.env.KUBECONFIG;
+    else process.env.KUBECONFIG = saved;
+  }
+}
+
+describe('CLI --cluster', () => {
+  let server: FakeApiServer;
+  before(async () => {
+    server = await startFakeApiServer(clusterRoutes());
+  });
+  after(async () => {
+    assert.deepEqual(server.writes, [], 'the CLI sent a non-GET request');
+    await server.close();
+  });
+
+  it('lints the workspace against the live cluster: auto-allocated nodePort, healthCheckNodePort, node addresses, Calico', async () => {
+    const { code, out, err } = await cli(['--format', 'json', '--cluster', '.'], workspace(), writeKubeconfig(server.url));
+    assert.equal(code, 1);
+    assert.match(err, /^kube-netlint: cluster prod-admin: read 5 Services, 7 Pods, 3 Nodes, 1 kube-proxy ConfigMap, 2 DaemonSets in kube-system \(synced [\d:]+ UTC\); 1 replaced by workspace manifests\n$/);
+    const findings = (JSON.parse(out) as { findings: JsonFinding[] }).findings;
+    const pick = (ruleId: string) => findings.filter((f) => f.ruleId === ruleId).map((f) => [f.file, f.line, f.column, f.severity, f.related.map((r) => r.file)]);
+    assert.deepEqual(pick('nodeport-duplicate'), [
+      ['cluster:prod-admin/Service/shop/checkout', 1, 1, 'error', ['payments.yaml']],
+      ['payments.yaml', 13, 17, 'error', ['cluster:prod-admin/Service/shop/checkout']],
+    ]);
+    assert.match(findings.find((f) => f.file === 'payments.yaml' && f.ruleId === 'nodeport-duplicate')!.message, /^nodePort 31234 is also claimed by Service shop\/checkout:/);
+    assert.deepEqual(pick('externalip-is-node-ip'), [['payments.yaml', 9, 17, 'error', ['cluster:prod-admin/Node/node-2']]]);
+    assert.match(findings.find((f) => f.ruleId === 'externalip-is-node-ip')!.message, /is the address of Node node-2 .*IPVS mode \(ConfigMap kube-system\/kube-proxy\)/);
+    assert.deepEqual(pick('calico-node-address-mismatch'), [['cluster:prod-admin/Node/node-3', 1, 1, 'warning', []]]);
+    const kafka = findings.filter((f) => f.file === 'kafka.yaml' && f.ruleId === 'host-port-conflicts-healthcheck-nodeport');
+    assert.deepEqual(kafka.map((f) => [f.line, f.column, f.related.map((r) => r.file)]), [[17, 30, ['cluster:prod-admin/Service/monitoring/grafana']]]);
+    assert.match(kafka[0].message, /32001/);
+    // Shadowed: the cluster's shop/frontend (nodePort 30080) is replaced by the workspace's, so legacy's 30080 is free.
+    assert.ok(!findings.some((f) => f.message.includes('30080')), 'shop/legacy collides with the replaced cluster twin');
+    // Notices about cluster-only objects (e.g. hostport-usage of a running Pod) are left out.
+    assert.ok(!findings.some((f) => f.file.startsWith('cluster:') && f.severity === 'info' && f.related.every((r) => r.file.startsWith('cluster:'))));
+    assertNoSecrets(out + err);
+  });
+
+  it('prints cluster objects as cluster:<context>/<kind>/<namespace>/<name> in text output', async () => {
+    const { out } = await cli(['--cluster=prod-admin', '.'], workspace(), writeKubeconfig(server.url));
+    assert.match(out, /^cluster:prod-admin\/Service\/shop\/checkout: error nodeport-duplicate: nodePort 31234 is also claimed by Service team-b\/payments/m);
+    assert.match(out, /^ {4}cluster:prod-admin\/Service\/shop\/checkout: nodePort 31234 of Service shop\/checkout$/m);
+    assert.match(out, /^cluster:prod-admin\/Node\/node-3: warning calico-node-address-mismatch: Node node-3: Calico uses 172\.17\.0\.1/m);
+  });
+
+  it('still lints the workspace when the context is missing, with one clear message and no secrets', async () => {
+    const kubeconfig = writeKubeconfig(server.url);
+    const { code, out, err } = await cli(['--format', 'json', '--cluster', 'staging', '.'], workspace(), kubeconfig);
+    assert.equal(err, `kube-netlint: cluster: kubeconfig ${kubeconfig}: context "staging" not found (contexts: prod-admin, other)\n`);
+    const findings = (JSON.parse(out) as { findings: JsonFinding[] }).findings;
+    assert.ok(!findings.some((f) => f.file.startsWith('cluster:')));
+    assert.equal(code, 0);
+    assertNoSecrets(out + err);
+  });
+
+  it('takes --cluster, --cluster=CONTEXT and --cluster CONTEXT out of the arguments', () => {
+    const exists = (p: string) => p === 'manifests';
+    assert.deepEqual(takeClusterFlag(['--cluster', 'manifests'], exists), { argv: ['manifests'], cluster: '' });
+    assert.deepEqual(takeClusterFlag(['--cluster', 'kind-kind', 'manifests'], exists), { argv: ['manifests'], cluster: 'kind-kind' });
+    assert.deepEqual(takeClusterFlag(['--cluster=arn:aws:eks:eu-west-1:1:cluster/prod', 'manifests'], exists), { argv: ['manifests'], cluster: 'arn:aws:eks:eu-west-1:1:cluster/prod' });
+    assert.deepEqual(takeClusterFlag(['manifests', '--cluster', '--format', 'json'], exists), { argv: ['manifests', '--format', 'json'], cluster: '' });
+    assert.deepEqual(takeClusterFlag(['manifests'], exists), { argv: ['manifests'], cluster: undefined });
+    assert.deepEqual(takeClusterFlag(['--', '--cluster'], exists), { argv: ['--', '--cluster'], cluster: undefined });
+  });
+});
