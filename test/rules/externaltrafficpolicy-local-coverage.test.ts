@@ -50,7 +50,7 @@ describe('externaltrafficpolicy-local-coverage', () => {
     const { findings } = lint(svc('LoadBalancer') + workload('Deployment', '\n  replicas: 3'), { rules });
     assert.equal(findings.length, 1);
     assert.equal(findings[0].severity, 'info');
-    assert.match(findings[0].message, /Deployment edge\/ingress \(3 replicas\), not a DaemonSet: the load balancer's health check \(healthCheckNodePort\) answers 503 on nodes without one of these pods/);
+    assert.match(findings[0].message, /Deployment edge\/ingress \(3 replicas\), not a DaemonSet: the load balancer only sends traffic to nodes running one of these pods \(cloud load balancers probe the healthCheckNodePort, which answers 503 elsewhere/);
     assert.match(findings[0].message, /all external traffic lands on at most 3 nodes \(fewer when pods share a node\), and clients reaching nodePort 30480 on other nodes are dropped$/);
   });
 
@@ -61,6 +61,12 @@ describe('externaltrafficpolicy-local-coverage', () => {
     assert.match(many, /lands on at most 3 nodes/);
     const one = lint(svc('LoadBalancer') + workload('Deployment'), { rules }).findings[0].message;
     assert.match(one, /lands on the one node that runs it/);
+  });
+
+  it('does not mention nodePorts when allocateLoadBalancerNodePorts is false', () => {
+    const text = svc('LoadBalancer', '\n  allocateLoadBalancerNodePorts: false').replace(', nodePort: 30480', '') + workload('Deployment', '\n  replicas: 2');
+    const { findings } = lint(text, { rules });
+    assert.match(findings[0].message, /lands on at most 2 nodes \(fewer when pods share a node\)$/);
   });
 
   it('warns for a ClusterIP Service with externalIPs', () => {

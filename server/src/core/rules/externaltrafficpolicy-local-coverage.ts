@@ -34,8 +34,9 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
     '',
     '- **NodePort** (and ClusterIP with `externalIPs`): **warning**. Clients (or an external load balancer that does',
     '  not health-check) that pick a node without a pod get timeouts; with 1 replica, every node but one drops.',
-    '- **LoadBalancer**: **info**. The cloud load balancer probes the `healthCheckNodePort`, which answers 503 on',
-    '  nodes without a local endpoint, so it only sends traffic to nodes running a pod; but all traffic lands on',
+    '- **LoadBalancer**: **info**. A cloud load balancer probes the `healthCheckNodePort`, which answers 503 on',
+    '  nodes without a local endpoint (MetalLB instead announces the IP only from nodes with a local endpoint), so',
+    '  traffic only goes to nodes running a pod; but all traffic lands on',
     '  those few nodes, pods on one node share that node\'s share (imbalance), and during rollouts nodes fail the',
     '  check until the load balancer notices. Clients hitting the nodePorts directly are still dropped elsewhere.',
     '',
@@ -51,6 +52,7 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
     'kubernetes staging/src/k8s.io/api/core/v1/types.go ServiceSpec.ExternalTrafficPolicy (v1.33)',
     'kubernetes pkg/proxy/iptables/proxier.go (no local endpoints → DROP, v1.33)',
     'kubernetes pkg/proxy/healthcheck/service_health.go (200 with local endpoints, else 503, v1.33)',
+    'https://github.com/metallb/metallb/issues/322 (layer2 with Local announces only from nodes with a local endpoint)',
   ],
   check({ model }) {
     const findings: Finding[] = [];
@@ -63,6 +65,7 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
       const backends = nonDaemonSetBackends(model, svc);
       if (backends.length === 0) continue;
       const who = describeBackends(backends);
+      const noNodePorts = svc.allocateLoadBalancerNodePorts?.value === false && svc.ports.every((p) => !p.nodePort);
       const total = totalPods(backends);
       // Concrete node counts when the replicas are known: N pods are on at most N nodes.
       const landing = total === 1 ? 'the one node that runs it' : total !== undefined ? `at most ${total} nodes (fewer when pods share a node)` : 'the nodes that run them';
@@ -70,9 +73,10 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
       const entry = viaExternalIPs ? `its externalIPs (${svc.externalIPs.map((ip) => ip.value).join(', ')})` : nodePortsText(svc);
       const message =
         type === 'LoadBalancer'
-          ? `externalTrafficPolicy Local on ${describe(svc)}, whose backends are ${who}, not a DaemonSet: the load balancer's health check ` +
-            `(healthCheckNodePort) answers 503 on nodes without one of these pods, so all external traffic lands on ${landing}, ` +
-            `and clients reaching ${nodePortsText(svc)} on other nodes are dropped`
+          ? `externalTrafficPolicy Local on ${describe(svc)}, whose backends are ${who}, not a DaemonSet: the load balancer only sends ` +
+            `traffic to nodes running one of these pods (cloud load balancers probe the healthCheckNodePort, which answers 503 elsewhere; ` +
+            `MetalLB announces only from such nodes), so all external traffic lands on ${landing}` +
+            (noNodePorts ? '' : `, and clients reaching ${nodePortsText(svc)} on other nodes are dropped`)
           : `externalTrafficPolicy Local on ${describe(svc)}, whose backends are ${who}, not a DaemonSet: traffic to ${entry} ` +
             `arriving at a node that runs none of these pods is dropped by kube-proxy (no local endpoint): ${answering}, and clients that pick another node time out`;
       findings.push({
