@@ -34,6 +34,13 @@ spec:
     assert.match(b.message, /on 10\.0\.0\.5 to containerPort 8443/);
   });
 
+  it('reports a hostPort shared by two containers through a YAML anchor once', () => {
+    const text = 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n    - &c\n      name: a\n      ports: [{containerPort: 80, hostPort: 8080}]\n    - <<: *c\n      name: b\n';
+    const { findings } = lint(text, { rules });
+    assert.equal(findings.length, 1);
+    assert.deepEqual([findings[0].line, findings[0].text], [8, '8080']);
+  });
+
   it('leaves hostNetwork pods to hostnetwork-usage and stays silent without hostPort', () => {
     const hostNet = 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  hostNetwork: true\n  containers: [{name: a, ports: [{containerPort: 9100, hostPort: 9100}]}]\n';
     const plain = 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: a, ports: [{containerPort: 80}, {containerPort: 81, hostPort: 0}]}]\n';

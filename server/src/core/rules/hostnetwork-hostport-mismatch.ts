@@ -36,11 +36,15 @@ export const hostnetworkHostportMismatch: Rule = {
   check({ model }) {
     const findings: Finding[] = [];
     for (const w of model.workloads) {
+      const seen = new Set<number>();
       if (w.pod.hostNetwork?.value !== true) continue;
       for (const c of w.pod.containers) {
         if (c.role !== 'container') continue;
         for (const p of c.ports) {
           if (!p.hostPort || !p.containerPort || p.hostPort.value === p.containerPort.value) continue;
+          // Containers merged from one YAML anchor share the scalar: one finding per written value.
+          if (seen.has(p.hostPort.span.start)) continue;
+          seen.add(p.hostPort.span.start);
           const cp = p.containerPort.value;
           findings.push({
             ruleId: id,

@@ -35,10 +35,14 @@ export const hostportUsage: Rule = {
   check({ model }) {
     const findings: Finding[] = [];
     for (const w of model.workloads) {
+      const seen = new Set<number>();
       if (w.pod.hostNetwork?.value === true) continue;
       for (const c of w.pod.containers) {
         for (const p of c.ports) {
           if (!p.hostPort) continue;
+          // Containers merged from one YAML anchor share the scalar: one finding per written value.
+          if (seen.has(p.hostPort.span.start)) continue;
+          seen.add(p.hostPort.span.start);
           const proto = p.protocol.value.toUpperCase();
           const target = p.containerPort ? ` to containerPort ${p.containerPort.value}` : '';
           const address = p.hostIP?.value ? ` on ${p.hostIP.value}` : ' on every node address';
