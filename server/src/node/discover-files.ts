@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
+import { CONFIG_FILE_NAME } from './config-file';
 
 /** Folders never searched for manifests. */
 const SKIPPED_DIRS = new Set(['node_modules', '.git']);
@@ -10,7 +11,7 @@ export class PathError extends Error {}
 
 /**
  * Finds `*.yaml` / `*.yml` files below each path (a file path is taken as given, whatever its
- * extension), skipping `node_modules` and `.git` and files matching `exclude` globs (picomatch,
+ * extension), skipping `node_modules`, `.git`, the `.kube-netlint.yaml` config files and files matching `exclude` globs (picomatch,
  * matched against the path relative to `baseDir`, with `/` separators; `dot: true`).
  * Results are sorted for a stable output order.
  * @throws PathError when a named path does not exist or cannot be read
@@ -31,7 +32,7 @@ export function discoverFiles(paths: readonly string[], exclude: readonly string
       const full = join(dir, e.name);
       if (e.isDirectory()) {
         if (!SKIPPED_DIRS.has(e.name) && !isExcluded(rel(full)) && !isExcluded(rel(full) + '/')) walk(full);
-      } else if ((e.isFile() || e.isSymbolicLink()) && /\.ya?ml$/i.test(e.name) && !isExcluded(rel(full))) {
+      } else if ((e.isFile() || e.isSymbolicLink()) && /\.ya?ml$/i.test(e.name) && e.name !== CONFIG_FILE_NAME && !isExcluded(rel(full))) {
         out.add(full);
       }
     }

@@ -1,0 +1,156 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { Log } from 'sarif';
+import { runCli } from '../../server/out/cli/run';
+
+const ROOT = join(__dirname, '..', '..');
+const svc = (name: string, nodePort: number, ns = 'default') =>
+  `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\n  namespace: ${ns}\nspec:\n  type: NodePort\n  selector: {app: ${name}}\n  ports:\n    - {name: http, port: 80, nodePort: ${nodePort}}\n`;
+
+/** Runs the CLI in `cwd` with a fake io; returns exit code and what it printed. */
+async function cli(cwd: string, argv: string[], stdin = ''): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCli(argv, { cwd, stdout: (t) => (out += t), stderr: (t) => (err += t), readStdin: () => stdin });
+  return { code, out, err };
+}
+
+describe('CLI', () => {
+  let dir: string;
+  const write = (rel: string, text: string): void => {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  };
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'knl-cli-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('exits 0 on a clean workspace and prints the summary', async () => {
+    write('app/svc.yaml', svc('web', 30080));
+    const r = await cli(dir, ['app']);
+    assert.deepEqual([r.code, r.err], [0, '']);
+    assert.equal(r.out, '1 file checked: 0 errors, 0 warnings, 0 notes\n');
+  });
+
+  it('exits 1 on an error and prints compiler-style lines with related locations indented', async () => {
+    write('a.yaml', svc('a', 30080, 'team-a'));
+    write('b.yaml', svc('b', 30080, 'team-b'));
+    const r = await cli(dir, ['.']);
+    assert.equal(r.code, 1);
+    const lines = r.out.trimEnd().split('\n');
+    assert.match(lines[0], /^a\.yaml:10:40: error nodeport-duplicate: nodePort 30080 is also claimed by Service team-b\/b: /);
+    assert.equal(lines[1], '    b.yaml:10:40: nodePort 30080 of Service team-b/b');
+    assert.match(lines[2], /^b\.yaml:10:40: error nodeport-duplicate: .*Service team-a\/a/);
+    assert.equal(lines[4], '2 files checked: 2 errors, 0 warnings, 0 notes');
+  });
+
+  it('--fail-on decides which severity fails the run', async () => {
+    write('.kube-netlint.yaml', 'rules: {nodeport-duplicate: warning}\n');
+    write('a.yaml', svc('a', 30080) + '---\n' + svc('b', 30080));
+    assert.equal((await cli(dir, ['a.yaml'])).code, 0);
+    assert.equal((await cli(dir, ['--fail-on', 'warning', 'a.yaml'])).code, 1);
+    assert.equal((await cli(dir, ['--fail-on', 'info', 'a.yaml'])).code, 1);
+    const bad = await cli(dir, ['--fail-on', 'hint', 'a.yaml']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /^kube-netlint: --fail-on must be error, warning or info \(got "hint"\)/);
+  });
+
+  it('--format json has the documented shape with 1-based positions', async () => {
+    write('a.yaml', svc('a', 5678, 'ingress'));
+    const r = await cli(dir, ['--format', 'json', 'a.yaml']);
+    assert.equal(r.code, 1);
+    const json = JSON.parse(r.out);
+    assert.equal(json.version, 1);
+    assert.equal(json.findings.length, 1);
+    const f = json.findings[0];
+    assert.deepEqual(Object.keys(f).slice(0, 10), ['ruleId', 'severity', 'message', 'file', 'line', 'column', 'endLine', 'endColumn', 'object', 'related']);
+    assert.deepEqual([f.ruleId, f.severity, f.file, f.line, f.column, f.endLine, f.endColumn], ['nodeport-out-of-range', 'error', 'a.yaml', 10, 40, 10, 44]);
+    assert.deepEqual(f.object, { kind: 'Service', namespace: 'ingress', name: 'a' });
+    assert.deepEqual(f.related, []);
+  });
+
+  it('--format sarif is SARIF 2.1.0 with rules (help text) and results with regions', async () => {
+    write('a.yaml', svc('a', 30080) + '---\n' + svc('b', 30080));
+    const r = await cli(dir, ['--format', 'sarif', 'a.yaml']);
+    const log = JSON.parse(r.out) as Log;
+    assert.equal(log.version, '2.1.0');
+    assert.match(String(log.$schema), /sarif-2\.1\.0/);
+    const driver = log.runs[0].tool.driver;
+    assert.equal(driver.name, 'kube-netlint');
+    const ids = (driver.rules ?? []).map((d) => d.id);
+    assert.ok(ids.includes('nodeport-duplicate') && ids.includes('service-spec-invalid'));
+    for (const d of driver.rules ?? []) assert.ok(d.help?.text && d.help.text.length > 80, `${d.id} has no help text`);
+    const results = log.runs[0].results ?? [];
+    assert.equal(results.length, 2);
+    const res = results[0];
+    assert.equal(res.ruleId, 'nodeport-duplicate');
+    assert.equal(driver.rules![res.ruleIndex!].id, 'nodeport-duplicate');
+    assert.equal(res.level, 'error');
+    assert.deepEqual(res.locations![0].physicalLocation!.region, { startLine: 10, startColumn: 40, endLine: 10, endColumn: 45 });
+    assert.equal(res.locations![0].physicalLocation!.artifactLocation!.uri, 'a.yaml');
+    assert.equal(res.relatedLocations![0].physicalLocation!.region!.startLine, 21);
+  });
+
+  it('reads manifests from stdin with -', async () => {
+    const r = await cli(dir, ['--format', 'json', '-'], svc('a', 30080) + '---\n' + svc('b', 30080));
+    assert.equal(r.code, 1);
+    assert.deepEqual(JSON.parse(r.out).findings.map((f: { file: string; line: number }) => [f.file, f.line]), [['<stdin>', 10], ['<stdin>', 21]]);
+  });
+
+  it('exits 2 with a message for unreadable paths, bad options and bad config', async () => {
+    const missing = await cli(dir, ['nope']);
+    assert.deepEqual([missing.code, missing.out], [2, '']);
+    assert.equal(missing.err, `kube-netlint: ${join(dir, 'nope')}: no such file or directory\n`);
+    const none = await cli(dir, []);
+    assert.equal(none.code, 2);
+    assert.match(none.err, /^kube-netlint: no paths given/);
+    const fmt = await cli(dir, ['--format', 'xml', '.']);
+    assert.equal(fmt.code, 2);
+    assert.match(fmt.err, /^kube-netlint: --format must be text, json or sarif \(got "xml"\)/);
+    write('bad.yaml', 'kubeProxyMode: userspace\n');
+    const conf = await cli(dir, ['--config', 'bad.yaml', '.']);
+    assert.equal(conf.code, 2);
+    assert.equal(conf.err, `kube-netlint: ${join(dir, 'bad.yaml')}:1: 'kubeProxyMode': must be one of iptables, ipvs, nftables (got "userspace")\n`);
+  });
+
+  it('honours exclude globs from the config and skips node_modules and .git', async () => {
+    write('.kube-netlint.yaml', 'exclude: ["vendor/**", "**/*.generated.yaml"]\n');
+    write('app/a.yaml', svc('a', 30080));
+    write('vendor/chart/b.yaml', svc('b', 30080));
+    write('app/c.generated.yaml', svc('c', 30080));
+    write('node_modules/pkg/d.yaml', svc('d', 30080));
+    write('.git/e.yaml', svc('e', 30080));
+    write('app/readme.txt', 'not yaml');
+    const r = await cli(dir, ['.']);
+    assert.deepEqual([r.code, r.out], [0, '1 file checked: 0 errors, 0 warnings, 0 notes\n']);
+    write('app/f.yml', svc('f', 30080));
+    const r2 = await cli(dir, ['--format', 'json', '.']);
+    assert.deepEqual(JSON.parse(r2.out).findings.map((f: { file: string }) => f.file), [join('app', 'a.yaml'), join('app', 'f.yml')]);
+  });
+
+  it('--node-port-range overrides the config and the default', async () => {
+    write('a.yaml', svc('a', 30080));
+    const r = await cli(dir, ['--node-port-range', '20000-22767', '--format', 'json', 'a.yaml']);
+    const [f] = JSON.parse(r.out).findings;
+    assert.equal(f.ruleId, 'nodeport-out-of-range');
+    assert.match(f.message, /outside the NodePort range 20000-22767 \(from the kube-netlint config/);
+  });
+
+  it('bin/kube-netlint.js runs as a process with the exit code and output of the CLI', function () {
+    const bin = join(ROOT, 'bin', 'kube-netlint.js');
+    if (!existsSync(join(ROOT, 'dist', 'cli.js'))) assert.fail('dist/cli.js missing: run npm run build first');
+    this.timeout(20000);
+    write('a.yaml', svc('a', 30080) + '---\n' + svc('b', 30080));
+    const p = spawnSync(process.execPath, [bin, 'a.yaml'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(p.status, 1, p.stderr);
+    assert.match(p.stdout, /^a\.yaml:10:40: error nodeport-duplicate: /);
+    assert.match(p.stdout, /1 file checked: 2 errors, 0 warnings, 0 notes\n$/);
+    const missing = spawnSync(process.execPath, [bin, 'nope.yaml'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /nope\.yaml: no such file or directory/);
+  });
+});
