@@ -11,6 +11,8 @@ const entries = [
   { in: 'server/src/node/load-worker.ts', out: 'dist/load-worker.js' },
   { in: 'server/src/lsp/main.ts', out: 'dist/server.js' },
   { in: 'client/src/extension.ts', out: 'dist/extension.js' },
+  // @kubernetes/client-node (~14 MB) in a file of its own, loaded only with cluster access (server/src/cluster/client-node.ts).
+  { in: 'server/src/cluster/kube-client-entry.ts', out: 'dist/kube-client.js' },
 ].filter((e) => existsSync(e.in));
 
 // `yaml`'s Node build reads process.env (LOG_TOKENS / LOG_STREAM) for every token it parses; its browser
@@ -33,7 +35,7 @@ await Promise.all(
       platform: 'node',
       target: 'node20',
       format: 'cjs',
-      external: ['vscode'],
+      external: e.out === 'dist/kube-client.js' ? ['vscode'] : ['vscode', '@kubernetes/client-node'],
       plugins: [yamlBrowserBuild],
       sourcemap: true,
       minify: false,

@@ -1,8 +1,13 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
 /**
- * Lazy access to `@kubernetes/client-node` (1.x). The package is ESM-only (`"type": "module"`); our
- * CommonJS build loads it with `require`, which Node ≥ 20.19 supports for ESM without top-level await
- * (https://nodejs.org/api/modules.html#loading-ecmascript-modules-using-require), and the esbuild bundle
- * inlines it as CommonJS. Loading takes ~0.4 s, so it happens only when cluster access is enabled.
+ * Lazy access to `@kubernetes/client-node` (1.x). The package is ESM-only (`"type": "module"`):
+ * - the tsc build (server/out) loads it with `require`, which Node ≥ 20.19 supports for ESM without
+ *   top-level await (https://nodejs.org/api/modules.html#loading-ecmascript-modules-using-require);
+ * - the esbuild bundles (dist/) mark it external and load dist/kube-client.js instead, the package
+ *   converted to CommonJS in a file of its own (~14 MB: parsing it would add ~0.6 s to every start).
+ * Either way it is loaded only when cluster access is on.
  */
 export type ClientNode = typeof import('@kubernetes/client-node');
 
@@ -10,7 +15,10 @@ let cached: ClientNode | undefined;
 
 /** The client-node module, loaded on first use. */
 export function clientNode(): ClientNode {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  cached ??= require('@kubernetes/client-node') as ClientNode;
+  if (!cached) {
+    const bundled = join(__dirname, 'kube-client.js');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    cached = (existsSync(bundled) ? require(bundled) : require('@kubernetes/client-node')) as ClientNode;
+  }
   return cached;
 }
