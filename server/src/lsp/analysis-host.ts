@@ -3,6 +3,7 @@ import type { CoreConfig } from '../core/config/config';
 import { loadFile, LoadedFile } from '../core/load/load-file';
 import { skippedFile } from '../core/load/skipped-file';
 import type { Finding } from '../core/rules/rule';
+import { loadFiles } from '../node/parallel-load';
 import { DEFAULT_MAX_FILE_BYTES, readManifestFile } from '../node/read-file';
 
 /** The result of one analysis run of a host. */
@@ -33,6 +34,7 @@ export class AnalysisHost {
   private readonly loaded = new Map<string, LoadedFile>();
   private lastRun: HostAnalysis | undefined;
   private dirty = true;
+  private loading = 0;
 
   constructor(private config: CoreConfig, private readonly maxBytes: number = DEFAULT_MAX_FILE_BYTES) {}
 
@@ -58,6 +60,40 @@ export class AnalysisHost {
   updateFromDisk(file: string): void {
     this.sources.set(file, { kind: 'disk' });
     this.load(file);
+  }
+
+  /**
+   * Reads many files from disk on worker threads (initial scan, rescan after a settings change).
+   * Files whose source changes meanwhile (opened, or changed on disk) keep the newer content.
+   * While it runs, {@link busy} is true and callers should not publish this host's (partial) results.
+   */
+  async updateManyFromDisk(files: readonly string[]): Promise<void> {
+    const sources = files.map((file) => {
+      const source: Source = { kind: 'disk' };
+      this.sources.set(file, source);
+      return source;
+    });
+    this.loading++;
+    try {
+      const options = { defaultNamespace: this.config.namespace, maxBytes: this.maxBytes };
+      let loaded: LoadedFile[];
+      try {
+        loaded = await loadFiles(files.map((f) => [f, f] as const), options);
+      } catch {
+        loaded = files.map((f) => readManifestFile(f, f, options)); // a worker failed: load on this thread
+      }
+      files.forEach((file, i) => {
+        if (this.sources.get(file) === sources[i]) this.loaded.set(file, loaded[i]);
+      });
+      this.dirty = true;
+    } finally {
+      this.loading--;
+    }
+  }
+
+  /** True while {@link updateManyFromDisk} runs. */
+  get busy(): boolean {
+    return this.loading > 0;
   }
 
   /** Forgets a file (deleted, excluded, or its folder removed). */

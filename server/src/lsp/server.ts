@@ -63,7 +63,7 @@ export function startServer(connection: Connection): void {
       pending.clear();
       const failures: string[] = [];
       for (const folder of workspace.all()) {
-        if (!folder.host.needsAnalysis) continue;
+        if (!folder.host.needsAnalysis || folder.host.busy) continue; // a loading folder keeps its last diagnostics
         const run = folder.host.analyze();
         const host = folder.host;
         publisher.publish(host.files(), run.findingsByFile, { loadedFile: (f) => host.loadedFile(f), uriOf: (f) => uris.uriOf(f) });
@@ -83,7 +83,7 @@ export function startServer(connection: Connection): void {
   const reconfigureAll = async (): Promise<void> => {
     const open = openFiles();
     for (const folder of workspace.all()) {
-      workspace.reconfigure(folder, await settingsFor(folder.path ? folder.uri : undefined), open);
+      await workspace.reconfigure(folder, await settingsFor(folder.path ? folder.uri : undefined), open);
     }
     documents.all().forEach((d) => pending.add(d.uri));
     scheduler.request();
@@ -113,13 +113,13 @@ export function startServer(connection: Connection): void {
     if (hasFolderEvents) {
       connection.workspace.onDidChangeWorkspaceFolders(async (e) => {
         e.removed.forEach((f) => workspace.removeFolder(f.uri));
-        for (const f of e.added) workspace.addFolder(f.uri, await settingsFor(f.uri));
+        for (const f of e.added) await workspace.addFolder(f.uri, await settingsFor(f.uri));
         documents.all().forEach((d) => pending.add(d.uri));
         scheduler.request();
       });
     }
-    for (const f of initialFolders) workspace.addFolder(f.uri, await settingsFor(f.uri));
-    workspace.reconfigure(workspace.loose, await settingsFor(undefined), openFiles());
+    for (const f of initialFolders) await workspace.addFolder(f.uri, await settingsFor(f.uri));
+    await workspace.reconfigure(workspace.loose, await settingsFor(undefined), openFiles());
     documents.all().forEach((d) => pending.add(d.uri));
     ready = true;
     runAnalysis();

@@ -38,12 +38,12 @@ export class Workspace {
   }
 
   /** Adds a folder and loads every YAML file below it (skipping `exclude` globs, node_modules, .git). */
-  addFolder(uri: string, settings: unknown): Folder {
+  async addFolder(uri: string, settings: unknown): Promise<Folder> {
     const folder = makeFolder(uri, pathOfUri(uri), resolveFolderConfig(pathOfUri(uri), settings));
     this.folders.push(folder);
     this.folders.sort((a, b) => (b.path?.length ?? 0) - (a.path?.length ?? 0));
     this.reportProblems(folder);
-    this.scan(folder);
+    await this.scan(folder);
     return folder;
   }
 
@@ -53,13 +53,13 @@ export class Workspace {
   }
 
   /** Re-reads a folder's settings and `.kube-netlint.yaml`, then rescans it (exclude globs may have changed). */
-  reconfigure(folder: Folder, settings: unknown, openFiles: ReadonlySet<string>): void {
+  async reconfigure(folder: Folder, settings: unknown, openFiles: ReadonlySet<string>): Promise<void> {
     folder.settings = resolveFolderConfig(folder.path, settings);
     folder.isExcluded = excluder(folder.settings);
     folder.host.setConfig(folder.settings.config);
     this.reportProblems(folder);
     for (const file of folder.host.files()) if (folder.isExcluded(file)) folder.host.remove(file);
-    this.scan(folder, openFiles);
+    await this.scan(folder, openFiles);
   }
 
   /** The folder a file is analysed with. */
@@ -96,7 +96,7 @@ export class Workspace {
     return false;
   }
 
-  private scan(folder: Folder, openFiles: ReadonlySet<string> = new Set()): void {
+  private async scan(folder: Folder, openFiles: ReadonlySet<string> = new Set()): Promise<void> {
     if (!folder.path) return;
     const started = performance.now();
     let files: string[] = [];
@@ -105,14 +105,10 @@ export class Workspace {
     } catch (err) {
       this.log(`kube-netlint: cannot list ${folder.path}: ${(err as Error).message}`);
     }
-    let added = 0;
-    for (const file of files) {
-      // Files of a nested workspace folder belong to that folder.
-      if (this.folderOf(file) !== folder || openFiles.has(file) || folder.host.has(file)) continue;
-      folder.host.updateFromDisk(file);
-      added++;
-    }
-    this.log(`kube-netlint: ${folder.path}: ${files.length} YAML files (${added} loaded) in ${Math.round(performance.now() - started)} ms`);
+    // Files of a nested workspace folder belong to that folder; open and known files are up to date.
+    const added = files.filter((file) => this.folderOf(file) === folder && !openFiles.has(file) && !folder.host.has(file));
+    await folder.host.updateManyFromDisk(added);
+    this.log(`kube-netlint: ${folder.path}: ${files.length} YAML files (${added.length} loaded) in ${Math.round(performance.now() - started)} ms`);
   }
 
   private reportProblems(folder: Folder): void {
