@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { takeClusterFlag } from '../../server/out/cluster/cluster-flag';
 import { runCli } from '../../server/out/cli/run';
 import { clusterRoutes } from './cluster-fixtures';
@@ -92,6 +94,21 @@ describe('CLI --cluster', () => {
     assert.ok(!findings.some((f) => f.file.startsWith('cluster:')));
     assert.equal(code, 0);
     assertNoSecrets(out + err);
+  });
+
+  it('works from the esbuild bundle, which loads client-node from dist/kube-client.js', async function () {
+    const dist = join(__dirname, '..', '..', 'dist');
+    if (!existsSync(join(dist, 'cli.js')) || !existsSync(join(dist, 'kube-client.js'))) this.skip(); // `npm run build` makes them
+    const run = promisify(execFile);
+    const env = { ...process.env, KUBECONFIG: writeKubeconfig(server.url) };
+    const result = await run(process.execPath, [join(dist, 'cli.js'), '--format', 'json', '--cluster', 'prod-admin', '.'], { cwd: workspace(), env }).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+    assert.equal(result.code, 1);
+    const findings = (JSON.parse(result.stdout) as { findings: JsonFinding[] }).findings;
+    assert.deepEqual(findings.filter((f) => f.ruleId === 'nodeport-duplicate').map((f) => f.file), ['cluster:prod-admin/Service/shop/checkout', 'payments.yaml']);
+    assert.match(result.stderr, /^kube-netlint: cluster prod-admin: read 5 Services/);
   });
 
   it('takes --cluster, --cluster=CONTEXT and --cluster CONTEXT out of the arguments', () => {
