@@ -125,6 +125,7 @@ ${calicoNetwork}`;
       const fixed = applyEdits(dedent(text), findings[0].fixes[0].edits);
       assert.ok(fixed.includes('  calicoNetwork:\n    # pools\n    nodeAddressAutodetectionV4:\n      kubernetes: NodeInternalIP\n    ipPools:\n'));
       assert.deepEqual(lint(fixed, { rules }).findings, []);
+      assert.deepEqual(findings[0].fixes.map((x) => [x.title.slice(0, 50), x.preferred]), [['Set nodeAddressAutodetectionV4 to kubernetes: Node', false], ['Set nodeAddressAutodetectionV4 to canReach: … (pla', false]]);
     });
 
     it('warns on firstFound: true at its value, and replaces the pair', () => {

@@ -43,7 +43,7 @@ describe('kube-proxy-ipvs-strict-arp', () => {
     assert.deepEqual(lint({ 'kp.yaml': fixed, 'metallb.yaml': speaker }, { rules }).findings, []);
   });
 
-  it('points at the IPVS mode when strictARP is not set, and names layer 2', () => {
+  it('points at `mode: ipvs` inside the ConfigMap\'s config.conf when strictARP is not set, and names layer 2', () => {
     const cm = `
 apiVersion: v1
 kind: ConfigMap
@@ -54,9 +54,28 @@ data:
 `;
     const { findings } = lint({ 'cm.yaml': cm, 'l2.yaml': l2 }, { rules });
     assert.equal(findings.length, 1);
-    assert.deepEqual([findings[0].file, findings[0].line], ['cm.yaml', 5]);
+    assert.deepEqual([findings[0].file, findings[0].line, findings[0].column, findings[0].text], ['cm.yaml', 6, 11, 'ipvs']);
     assert.match(findings[0].message, /strictARP is not set \(default false\), while MetalLB in layer 2 mode is deployed \(L2Advertisement metallb-system\/l2\)/);
     assert.deepEqual(findings[0].fixes, []);
+  });
+
+  it('points at strictARP: false inside the kube-proxy ConfigMap and fixes that word only', () => {
+    const cm = `
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: kube-proxy, namespace: kube-system}
+data:
+  config.conf: |
+    mode: ipvs
+    ipvs:
+      strictARP: false
+`;
+    const { findings } = lint({ 'cm.yaml': cm, 'metallb.yaml': speaker }, { rules });
+    assert.deepEqual([findings[0].line, findings[0].column, findings[0].text], [8, 18, 'false']);
+    assert.match(findings[0].message, /strictARP is false \(ConfigMap kube-system\/kube-proxy \(config\.conf\)\)/);
+    const fixed = applyEdits(dedent(cm), findings[0].fixes[0].edits);
+    assert.ok(fixed.endsWith('    ipvs:\n      strictARP: true\n'));
+    assert.deepEqual(lint({ 'cm.yaml': fixed, 'metallb.yaml': speaker }, { rules }).findings, []);
   });
 
   it('points at the MetalLB object when the mode comes from the config only', () => {

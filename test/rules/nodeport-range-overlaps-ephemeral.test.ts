@@ -27,11 +27,11 @@ spec:
 `;
 
 describe('nodeport-range-overlaps-ephemeral', () => {
-  it('warns at the kube-apiserver flag, naming the overlap and ip_local_reserved_ports', () => {
+  it('warns at the kube-apiserver flag value, naming the overlap and ip_local_reserved_ports', () => {
     const { findings } = lint(apiserver('30000-40000'), { rules });
     assert.equal(findings.length, 1);
     const f = findings[0];
-    assert.deepEqual([f.severity, f.line, f.column, f.text], ['warning', 11, 11, '--service-node-port-range=30000-40000']);
+    assert.deepEqual([f.severity, f.line, f.column, f.text], ['warning', 11, 37, '30000-40000']);
     assert.match(f.message, /^the NodePort range 30000-40000 \(kube-apiserver flag in Pod kube-system\/kube-apiserver\) overlaps the Linux ephemeral port range 32768-60999 in 32768-40000/);
     assert.match(f.message, /reserve 32768-40000 on every node with net\.ipv4\.ip_local_reserved_ports/);
   });

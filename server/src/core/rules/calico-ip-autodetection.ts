@@ -80,24 +80,16 @@ function checkWorkload(w: WorkloadObject, files: ReadonlyMap<string, LoadedFile>
 }
 
 function checkInstallation(obj: OtherObject, files: ReadonlyMap<string, LoadedFile> | undefined): Finding | undefined {
+  const isMap = (v: unknown) => v === undefined || v === null || (typeof v === 'object' && !Array.isArray(v));
+  // A spec or calicoNetwork that is not a mapping is invalid for the API server: not this rule's finding.
+  if (!isMap(obj.raw.spec) || !isMap((obj.raw.spec as Record<string, unknown> | undefined)?.calicoNetwork)) return undefined;
   const spec = (obj.raw.spec ?? {}) as Record<string, any>;
   const v4 = spec.calicoNetwork?.nodeAddressAutodetectionV4 as Record<string, unknown> | undefined;
   const firstFound = v4?.firstFound === true;
   if (v4 && !firstFound) return undefined;
   const paths = obj.paths ?? new Map();
-  const base = 'spec.calicoNetwork.nodeAddressAutodetectionV4';
-  const span = firstFound ? paths.get(`${base}.firstFound`) : paths.get('spec.calicoNetwork#key') ?? paths.get('spec#key') ?? obj.span;
-  const file = files?.get(obj.file);
-  let edit: TextEdit | undefined;
-  if (file && firstFound) {
-    const key = paths.get(`${base}.firstFound#key`);
-    const value = paths.get(`${base}.firstFound`);
-    if (key && value && Object.keys(v4!).length === 1) edit = { span: { file: obj.file, start: key.start, end: value.end }, newText: 'kubernetes: NodeInternalIP' };
-  } else if (file && spec.calicoNetwork && typeof spec.calicoNetwork === 'object') {
-    const sibling = [...paths.keys()].find((k) => /^spec\.calicoNetwork\.[^.#]+#key$/.test(k));
-    if (sibling) edit = insertKeysBefore(file, paths.get(sibling)!, ['nodeAddressAutodetectionV4:', '  kubernetes: NodeInternalIP']);
-  }
-  const ok = file ? verifiedEdit(file, obj, edit, (o) => (o.raw as any).spec?.calicoNetwork?.nodeAddressAutodetectionV4?.kubernetes === 'NodeInternalIP') : undefined;
+  const span = firstFound ? paths.get('spec.calicoNetwork.nodeAddressAutodetectionV4.firstFound') : paths.get('spec.calicoNetwork#key') ?? paths.get('spec#key') ?? obj.span;
+  const fixes = installationFixes(files?.get(obj.file), obj, firstFound && Object.keys(v4!).length === 1);
   return {
     ruleId: id,
     severity: 'warning',
@@ -105,8 +97,38 @@ function checkInstallation(obj: OtherObject, files: ReadonlyMap<string, LoadedFi
     span: span ?? obj.span,
     object: refOf(obj),
     related: [],
-    fixes: ok ? [{ title: 'Set nodeAddressAutodetectionV4 to kubernetes: NodeInternalIP (the Node\'s InternalIP)', edits: [ok], preferred: true }] : [],
+    fixes,
   };
+}
+
+/**
+ * Fixes for an Installation: `kubernetes: NodeInternalIP` (Calico ≥ v3.22; the version is not in the
+ * Installation, so not preferred) and `canReach` with a placeholder, either replacing a lone
+ * `firstFound: true` or inserting `nodeAddressAutodetectionV4` as the first key of calicoNetwork.
+ */
+function installationFixes(file: LoadedFile | undefined, obj: OtherObject, replaceFirstFound: boolean): Fix[] {
+  if (!file) return [];
+  const paths = obj.paths ?? new Map();
+  const base = 'spec.calicoNetwork.nodeAddressAutodetectionV4';
+  const candidates = [
+    { key: 'kubernetes', value: 'NodeInternalIP', title: 'Set nodeAddressAutodetectionV4 to kubernetes: NodeInternalIP (the Node\'s InternalIP; needs Calico ≥ v3.22)' },
+    { key: 'canReach', value: 'REPLACE-WITH-AN-IP-ON-THE-NODE-NETWORK', title: 'Set nodeAddressAutodetectionV4 to canReach: … (placeholder: replace it with an address reachable over the node network)' },
+  ];
+  const fixes: Fix[] = [];
+  for (const c of candidates) {
+    let edit: TextEdit | undefined;
+    const key = paths.get(`${base}.firstFound#key`);
+    const value = paths.get(`${base}.firstFound`);
+    if (replaceFirstFound && key && value) {
+      edit = { span: { file: obj.file, start: key.start, end: value.end }, newText: `${c.key}: ${c.value}` };
+    } else if (!replaceFirstFound) {
+      const sibling = [...paths.keys()].find((k) => /^spec\.calicoNetwork\.[^.#]+#key$/.test(k));
+      if (sibling) edit = insertKeysBefore(file, paths.get(sibling)!, ['nodeAddressAutodetectionV4:', `  ${c.key}: ${c.value}`]);
+    }
+    const ok = verifiedEdit(file, obj, edit, (o) => (o.raw as any).spec?.calicoNetwork?.nodeAddressAutodetectionV4?.[c.key] === c.value);
+    if (ok) fixes.push({ title: c.title, edits: [ok], preferred: false });
+  }
+  return fixes;
 }
 
 /** calico-node (or the operator's Installation) detecting the node address with first-found. */
@@ -138,6 +160,7 @@ export const calicoIpAutodetection: Rule = {
     'calico node/pkg/lifecycle/startup/startup.go (configureIPsAndSubnets: IP autodetect / empty / none)',
     'calico node/pkg/lifecycle/startup/autodetection/autodetection_methods.go (first-found default, kubernetes-internal-ip, can-reach)',
     'calico node/pkg/lifecycle/startup/autodetection/autodetection_linux.go (first-found exclusions; ^br-.* from v3.25.0)',
+    'https://github.com/projectcalico/calico/pull/7045 (first-found skips Docker br-* bridges, merged 2022-12, v3.25)',
     'https://github.com/projectcalico/node/pull/1242 (kubernetes-internal-ip, v3.22)',
     'https://docs.tigera.io/calico/latest/networking/ipam/ip-autodetection',
     'tigera/operator api/v1/installation_types.go (NodeAddressAutodetection; default firstFound: true)',

@@ -1,4 +1,6 @@
 import { metalLb, strictArpSetting } from './helpers/kube-proxy';
+import { verifiedEdit } from './helpers/yaml-insert';
+import { narrowSpan } from './helpers/narrow-span';
 import type { Finding, Rule } from './rule';
 
 const id = 'kube-proxy-ipvs-strict-arp';
@@ -29,14 +31,17 @@ export const kubeProxyIpvsStrictArp: Rule = {
     'https://kubernetes.io/docs/reference/config-api/kube-proxy-config.v1alpha1/#kubeproxy-config-k8s-io-v1alpha1-KubeProxyIPVSConfiguration (strictARP, v1.33)',
     'kubernetes pkg/proxy/ipvs/proxier.go (kube-ipvs0; strictARP sets arp_ignore/arp_announce)',
   ],
-  check({ model }) {
+  check({ model, files }) {
     const mode = model.settings.kubeProxyMode;
     if (mode?.value !== 'ipvs') return [];
     const mlb = metalLb(model.objects);
     if (!mlb) return [];
     const strict = strictArpSetting(model.objects);
     if (strict?.value === true) return [];
-    const span = strict?.span ?? mode.span ?? mlb.span;
+    // Inside a flag word or the ConfigMap's embedded config, point at the value itself.
+    const span = strict?.span
+      ? narrowSpan(files, strict.span, /strictARP["']?\s*:\s*(false)\b|--ipvs-strict-arp=(false)/)
+      : mode.span ? narrowSpan(files, mode.span, /(?:^|\s|["'{,])mode["']?\s*:\s*["']?(ipvs)\b|--proxy-mode[=\s]+["']?(ipvs)\b/) : mlb.span;
     const setting = strict ? `strictARP is false (${strict.source})` : 'strictARP is not set (default false)';
     const finding: Finding = {
       ruleId: id,
@@ -44,8 +49,14 @@ export const kubeProxyIpvsStrictArp: Rule = {
       message: `kube-proxy runs in IPVS mode (${mode.source}) and ${setting}, while MetalLB${mlb.layer2 ? ' in layer 2 mode' : ''} is deployed (${mlb.evidence}): every node answers ARP for the LoadBalancer IPs bound to kube-ipvs0, so traffic flips between nodes; MetalLB requires ipvs.strictARP: true with IPVS`,
       span,
       related: [{ span: mlb.span, message: mlb.evidence }],
-      fixes: strict?.exact && strict.span ? [{ title: 'Set strictARP: true', edits: [{ span: strict.span, newText: 'true' }], preferred: true }] : [],
+      fixes: [],
     };
+    // Replace exactly the `false` (a field, or inside the ConfigMap's config text), verified by re-loading.
+    const file = strict && files?.get(span.file);
+    if (strict && file && file.text.slice(span.start, span.end) === 'false') {
+      const edit = verifiedEdit(file, strict.object, { span, newText: 'true' }, (edited) => strictArpSetting([edited])?.value === true);
+      if (edit) return [{ ...finding, fixes: [{ title: 'Set strictARP: true', edits: [edit], preferred: true }] }];
+    }
     return [finding];
   },
 };

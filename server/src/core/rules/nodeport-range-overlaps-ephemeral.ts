@@ -1,3 +1,4 @@
+import { escapeRegExp, narrowSpan } from './helpers/narrow-span';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 
@@ -31,7 +32,7 @@ export const nodeportRangeOverlapsEphemeral: Rule = {
     'https://github.com/kubernetes/kubernetes/issues/111682',
     'kubernetes CHANGELOG-1.24.md (PR #108496: kube-proxy no longer holds NodePort sockets)',
   ],
-  check({ model }) {
+  check({ model, files }) {
     const setting = model.settings.nodePortRange;
     if (setting.source === 'default') return [];
     const { min, max } = setting.value;
@@ -41,7 +42,9 @@ export const nodeportRangeOverlapsEphemeral: Rule = {
     const advice = `reserve ${lo}-${hi} on every node with net.ipv4.ip_local_reserved_ports (or keep the range below 32768)`;
     const base = `the NodePort range ${min}-${max} (${setting.source}) overlaps the Linux ephemeral port range ${LINUX_EPHEMERAL.min}-${LINUX_EPHEMERAL.max} in ${lo}-${hi}: an outgoing connection can get a NodePort as its source port, and its replies are then captured by kube-proxy and the connection hangs`;
     if (setting.span) {
-      return [{ ruleId: id, severity: 'warning', message: `${base}; ${advice}`, span: setting.span, related: [], fixes: [] }];
+      // Point at the value only, not the whole `--service-node-port-range=…` word.
+      const span = narrowSpan(files, setting.span, new RegExp(`(?:^|[=\\s"'])(${escapeRegExp(String(min))}\\s*[-+]\\s*\\d+)`));
+      return [{ ruleId: id, severity: 'warning', message: `${base}; ${advice}`, span, related: [], fixes: [] }];
     }
     const findings: Finding[] = [];
     for (const [port, claims] of model.nodePorts) {

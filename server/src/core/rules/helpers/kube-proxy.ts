@@ -13,6 +13,8 @@ export interface StrictArpSetting {
   readonly span?: Span;
   /** True when `span` is exactly the boolean value (a quick fix may replace it). */
   readonly exact: boolean;
+  /** The object that sets it. */
+  readonly object: K8sObject;
 }
 
 /** The kube-proxy container of a workload (image `kube-proxy`, hyperkube `proxy`, or container name), if any. */
@@ -30,7 +32,7 @@ export function strictArpSetting(objects: readonly K8sObject[]): StrictArpSettin
   for (const obj of objects) {
     if (obj.kind === 'KubeProxyConfiguration') {
       const v = ((obj.raw.ipvs ?? {}) as Record<string, unknown>).strictARP;
-      if (typeof v === 'boolean') return { value: v, source: obj.name ? describe(obj) : obj.kind, span: obj.paths?.get('ipvs.strictARP'), exact: true };
+      if (typeof v === 'boolean') return { value: v, source: obj.name ? describe(obj) : obj.kind, span: obj.paths?.get('ipvs.strictARP'), exact: true, object: obj };
     }
     if (obj.kind === 'ConfigMap' && obj.name === 'kube-proxy') {
       for (const [key, text] of Object.entries((obj.raw.data ?? {}) as Record<string, unknown>)) {
@@ -41,16 +43,16 @@ export function strictArpSetting(objects: readonly K8sObject[]): StrictArpSettin
         } catch {
           continue; // not YAML: not a kube-proxy config file
         }
-        if (typeof v === 'boolean') return { value: v, source: `${describe(obj)} (${key})`, span: obj.paths?.get(`data.${key}`), exact: false };
+        if (typeof v === 'boolean') return { value: v, source: `${describe(obj)} (${key})`, span: obj.paths?.get(`data.${key}`), exact: false, object: obj };
       }
     }
     if (obj.category === 'workload' && kubeProxyContainer(obj)) {
       for (const c of obj.pod.containers) {
         const bare = [...c.command, ...c.args].find((w) => /(^|\s)--ipvs-strict-arp(\s|$)/.test(w.value));
-        if (bare) return { value: true, source: `--ipvs-strict-arp flag in ${describe(obj)}`, span: bare.span, exact: false };
+        if (bare) return { value: true, source: `--ipvs-strict-arp flag in ${describe(obj)}`, span: bare.span, exact: false, object: obj };
       }
       const flag = flagValue(obj, '--ipvs-strict-arp');
-      if (flag) return { value: flag.value === 'true', source: `--ipvs-strict-arp flag in ${describe(obj)}`, span: flag.span, exact: false };
+      if (flag) return { value: flag.value === 'true', source: `--ipvs-strict-arp flag in ${describe(obj)}`, span: flag.span, exact: false, object: obj };
     }
   }
   return undefined;
