@@ -45,6 +45,12 @@ describe('host-port-in-nodeport-range', () => {
     assert.deepEqual(lint(applyEdits(text, f.fixes[0].edits), { rules }).findings, []);
   });
 
+  it('offers no fix when the hostPort value is shared through an anchor', () => {
+    const text = daemonSet('agent', '            - containerPort: 8080\n              hostPort: &hp 31500\n            - containerPort: 8081\n              hostIP: 10.0.0.1\n              hostPort: *hp');
+    const { findings } = lint(text, { rules });
+    assert.deepEqual(findings.map((f) => [f.line, f.fixes.length]), [[17, 0], [20, 0]]);
+  });
+
   it('follows the configured range and mentions the static band', () => {
     const { findings } = lint(daemonSet('agent', '            - containerPort: 8080\n              hostPort: 20005'), { rules, config: { nodePortRange: { min: 20000, max: 22767 } } });
     assert.equal(findings.length, 1);

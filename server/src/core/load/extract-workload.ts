@@ -47,7 +47,8 @@ function readContainer(reader: NodeReader, node: unknown, index: number, role: C
   const ports: ContainerPort[] = reader.items(node, ['ports']).map((item, i) => {
     const itemSpan = reader.span(item) ?? span;
     const hostPort = reader.integer(item, ['hostPort']);
-    const removable = hostPort && hostPort.value !== 0 && !portsShared && !isShared(item);
+    const hostPortShared = portsShared || isShared(item) || !hasOwnKey(reader.resolve(item), 'hostPort') || isShared(reader.at(item, ['hostPort']));
+    const removable = hostPort && hostPort.value !== 0 && !hostPortShared;
     return {
       index: i,
       span: itemSpan,
@@ -57,6 +58,7 @@ function readContainer(reader: NodeReader, node: unknown, index: number, role: C
       hostPort: hostPort && hostPort.value !== 0 ? hostPort : undefined,
       hostIP: reader.string(item, ['hostIP']),
       hostPortRemoval: removable ? pairRemovalSpan(reader.file, item, 'hostPort') : undefined,
+      hostPortShared: hostPort ? hostPortShared : undefined,
       protocol: reader.string(item, ['protocol']) ?? { value: 'TCP', span: itemSpan },
     };
   });

@@ -95,6 +95,11 @@ export interface ContainerPort {
    * load/pair-removal.ts); undefined when no hostPort is written or the edit would not be exact.
    */
   readonly hostPortRemoval?: Span;
+  /**
+   * True when the hostPort value is anchored, an alias, or reached through an alias or merge key: an edit
+   * of its span would change other places too, so fixes must not rewrite it.
+   */
+  readonly hostPortShared?: boolean;
   /** Defaults to TCP. */
   readonly protocol: Located<string>;
 }

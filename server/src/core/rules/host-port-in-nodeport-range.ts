@@ -62,7 +62,8 @@ export const hostPortInNodeportRange: Rule = {
 
 /** The hostPort moved to the nearest port below the range that nothing in the workspace uses (hostPort pods only). */
 function moveBelowRange(model: WorkspaceModel, c: HostPortClaim, offered: Set<number>): Fix[] {
-  if (c.hostNetwork || !c.containerPort.hostPort) return [];
+  // Not for hostNetwork (the process picks its port) nor for a value shared through an anchor or alias.
+  if (c.hostNetwork || !c.containerPort.hostPort || c.containerPort.hostPortShared) return [];
   for (let p = model.settings.nodePortRange.value.min - 1; p >= 1; p--) {
     if (portUsed(model, p) || offered.has(p)) continue;
     offered.add(p);
