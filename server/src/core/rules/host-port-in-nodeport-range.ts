@@ -23,7 +23,9 @@ export const hostPortInNodeportRange: Rule = {
     '',
     'Since Kubernetes 1.28 (KEP-3668: beta and on by default in 1.28, GA in 1.29) automatic allocation prefers the upper part of the range and uses',
     'the lower "static band" only when the rest is full, so a port in the static band is less likely — not safe — to',
-    'be taken. The kube-apiserver flag help also asks that the range not overlap ports the nodes use otherwise.',
+    'be taken. The kube-apiserver flag help also asks that the range not overlap ports the nodes use otherwise, and',
+    'the v1.24 release note of kubernetes PR #108496 says: "Users are still advised not to run any listener on node',
+    'ports range".',
     '',
     'This rule reports only ports no Service in the workspace uses yet (a used one is an error of the two rules above).',
     'Fix: move the hostPort below the range; the quick fix picks the nearest port under the range that no host-level',
@@ -35,6 +37,7 @@ export const hostPortInNodeportRange: Rule = {
     'https://github.com/kubernetes/enhancements/tree/master/keps/sig-network/3668-reserved-service-nodeport-range',
     'https://kubernetes.io/docs/reference/command-line-tools-reference/kube-apiserver/ (--service-node-port-range, v1.33)',
     'https://kubernetes.io/docs/concepts/services-networking/service/#avoid-nodeport-collisions (v1.33)',
+    'https://github.com/kubernetes/kubernetes/pull/108496 (CHANGELOG-1.24 release note)',
   ],
   check({ model }) {
     const { value: range, source } = model.settings.nodePortRange;
