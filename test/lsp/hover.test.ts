@@ -1,0 +1,61 @@
+import { strict as assert } from 'node:assert';
+import { fixture, TestClient, uriOf } from './lsp-client';
+
+const AGENTS = fixture('hostports', 'agents.yaml');
+const WEB = fixture('hostports', 'web.yaml');
+
+describe('language server hovers on port-bearing fields', function () {
+  this.timeout(30000);
+  let client: TestClient;
+  const hover = async (path: string, line: number, character: number): Promise<string> => {
+    const h = await client.hover(path, line, character);
+    return h ? (h.contents as { value: string }).value : '';
+  };
+
+  before(async () => {
+    client = await TestClient.start([fixture('hostports')]);
+    await client.waitFor(WEB, (d) => d.length > 0);
+    await client.waitFor(AGENTS, (d) => d.length > 0);
+  });
+  after(async () => {
+    assert.ok(client.alive);
+    await client.stop();
+  });
+
+  it('hostPort lists the other DaemonSet on the same host port, and the findings\' rules', async () => {
+    const text = await hover(AGENTS, 17, 25);
+    assert.match(text, /^\*\*hostPort 9100\*\*: the CNI portmap plugin DNATs node:9100/);
+    assert.ok(text.includes(`- hostPort 9100/TCP of DaemonSet monitoring/other-exporter (container exporter) — [web.yaml:32](${uriOf(WEB)}#L32)`), text);
+    assert.ok(!text.includes('DaemonSet monitoring/node-exporter (container exporter) —'), 'not itself');
+    assert.match(text, /\(`hostport-conflict`\)/);
+    assert.match(text, /\(`hostport-usage`\)/);
+  });
+
+  it('a hostNetwork containerPort is a node port: lists the Service whose nodePort is the same number', async () => {
+    const text = await hover(AGENTS, 36, 30);
+    assert.match(text, /^\*\*containerPort 30080\*\* of a `hostNetwork` pod: the process binds this port on the node itself/);
+    assert.ok(text.includes(`- nodePort 30080/TCP of Service edge/web — [web.yaml:13](${uriOf(WEB)}#L13)`), text);
+  });
+
+  it('nodePort lists the hostNetwork pod on the same port', async () => {
+    const text = await hover(WEB, 12, 18);
+    assert.ok(text.includes(`- hostNetwork port 30080/TCP of DaemonSet edge/edge-proxy (container proxy) — [agents.yaml:37](${uriOf(AGENTS)}#L37)`), text);
+  });
+
+  it('a containerPort of a pod with its own network namespace takes nothing on the node', async () => {
+    const text = await hover(AGENTS, 16, 29);
+    assert.match(text, /^\*\*containerPort 9100\*\*: the port the container listens on inside the pod's own network namespace/);
+    assert.doesNotMatch(text, /Also used by/);
+  });
+
+  it('targetPort lists the selected pods\' containerPort; externalIPs and type explain themselves', async () => {
+    assert.ok((await hover(WEB, 11, 20)).includes(`- containerPort 30080 of DaemonSet edge/edge-proxy (container proxy) — [agents.yaml:37](${uriOf(AGENTS)}#L37)`));
+    assert.match(await hover(WEB, 7, 20), /^\*\*externalIP 192\.0\.2\.10\*\*: kube-proxy captures traffic to this IP/);
+    assert.match(await hover(WEB, 6, 3), /^\*\*type: NodePort\*\*: a ClusterIP plus a nodePort per port/);
+  });
+
+  it('answers hovers on files that are not open (from the on-disk text) and nothing off the fields', async () => {
+    assert.equal(await client.hover(WEB, 3, 8), null); // metadata.name
+    assert.match(await hover(WEB, 12, 8), /^\*\*nodePort 30080\*\*/); // on the key
+  });
+});
