@@ -36,6 +36,8 @@ describe('hostport-replicas', () => {
     const { findings } = lint(workload('StatefulSet', '\n  replicas: 2', '            - containerPort: 9092\n            - containerPort: 9093', '\n      hostNetwork: true'), { rules });
     assert.equal(findings.length, 1);
     assert.match(findings[0].message, /^StatefulSet web has replicas: 2 and hostNetwork ports 9092\/TCP, 9093\/TCP: .*replicas beyond that stay Pending/);
+    const rc = lint(workload('ReplicationController', '\n  replicas: 2', hostPort80).replace('apps/v1', 'v1'), { rules }).findings;
+    assert.deepEqual(rc.map((f) => [f.severity, f.text]), [['warning', '80']]);
   });
 
   it('is an error when pinned to one node: the other replicas never run', () => {
