@@ -99,6 +99,18 @@ describe('hostport-conflict', () => {
       spec:
         containers: [{name: c, image: x, ports: [{containerPort: 9100, hostPort: 9100}]}]`;
     assert.deepEqual(lint({ 'a.yaml': one, 'b.yaml': podTemplate }, { rules }).findings, []);
+    // A Pod dumped with kubectl next to the DaemonSet that created it is an instance, not a second claimant.
+    const dumpedPod = (node: string) => `
+    apiVersion: v1
+    kind: Pod
+    metadata:
+      name: agent-${node}
+      namespace: x
+      ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: agent, controller: true, uid: u1}]
+    spec:
+      nodeName: ${node}
+      containers: [{name: main, image: img, ports: [{containerPort: 9100, hostPort: 9100}]}]`;
+    assert.deepEqual(lint({ 'a.yaml': one, 'b.yaml': dumpedPod('n1'), 'c.yaml': dumpedPod('n1').replace('agent-n1', 'agent-n1b') }, { rules }).findings, []);
   });
 
   it('catches duplicates inside one pod template: exact key is an error, wildcard next to an address a warning', () => {

@@ -1,5 +1,6 @@
 import type { HostPortClaim } from '../model/claims';
-import { describe } from '../model/objects';
+import { describe, WorkloadObject } from '../model/objects';
+import { podController, twinKey } from '../model/merge-cluster-objects';
 import { areVariants } from './helpers/collisions';
 import { claimLabel, hostIPsOverlap, portPhrase, runningClaims } from './helpers/host-level-ports';
 import { canShareNode, Meeting, nodeLabelsOf } from './helpers/placement';
@@ -58,7 +59,7 @@ export const hostportConflict: Rule = {
       for (let i = 0; i < claims.length; i++) {
         for (let j = i + 1; j < claims.length; j++) {
           const [a, b] = [claims[i], claims[j]];
-          if (a.workload === b.workload || areVariants(a.workload, b.workload)) continue;
+          if (a.workload === b.workload || areVariants(a.workload, b.workload) || sameController(a.workload, b.workload)) continue;
           if (a.protocol !== b.protocol || !hostIPsOverlap(a.hostIP, b.hostIP)) continue;
           const meeting = canShareNode(a.workload, b.workload, nodes);
           if (meeting === 'never') continue;
@@ -72,6 +73,16 @@ export const hostportConflict: Rule = {
     return findings;
   },
 };
+
+/**
+ * True when one is a Pod created by the other (its controller ownerReference, e.g. a `kubectl get pods -o yaml`
+ * dump next to its DaemonSet) or both are Pods of one controller: instances of one template never collide.
+ */
+function sameController(a: WorkloadObject, b: WorkloadObject): boolean {
+  const ca = a.kind === 'Pod' ? podController(a) : undefined;
+  const cb = b.kind === 'Pod' ? podController(b) : undefined;
+  return (!!ca && (ca === cb || ca === twinKey(b))) || (!!cb && cb === twinKey(a));
+}
 
 function crossFinding(claim: HostPortClaim, others: { other: HostPortClaim; meeting: Meeting }[], port: number): Finding {
   const certain = others.filter((o) => o.meeting === 'certain');
