@@ -1,8 +1,14 @@
 /**
- * What a port-bearing field's value does on a node, as short markdown for hovers. Facts and sources:
- * /work/shared/knowledge/k8s-facts.md §3–§6 and §10; Kubernetes docs
- * https://kubernetes.io/docs/concepts/services-networking/service/ (v1.33) and
- * https://kubernetes.io/docs/reference/networking/virtual-ips/ (v1.33).
+ * What a port-bearing field's value does on a node, as short markdown for hovers. Sources (v1.33):
+ * - nodePort / healthCheckNodePort allocator, externalIPs, Service types:
+ *   https://kubernetes.io/docs/concepts/services-networking/service/ and kubernetes
+ *   pkg/registry/core/service/portallocator/allocator.go;
+ * - health check server (200 with local endpoints, else 503): kubernetes pkg/proxy/healthcheck/service_health.go;
+ * - `--nodeport-addresses` (nftables defaults to `primary`), traffic policies (no local endpoint = drop):
+ *   https://kubernetes.io/docs/reference/networking/virtual-ips/;
+ * - hostPort via the CNI portmap plugin: https://www.cni.dev/plugins/current/meta/portmap/;
+ * - hostNetwork defaults hostPort to containerPort: kubernetes pkg/apis/core/v1/defaults.go;
+ * - CVE-2020-8554: https://github.com/kubernetes/kubernetes/issues/97076.
  */
 
 /** Fields that get a hover. */
