@@ -131,6 +131,21 @@ describe('service-spec-invalid', () => {
     assert.deepEqual(check('  type: ExternalName\n  externalName: db.example.com'), []);
   });
 
+  it('does not ask kustomize patches for fields they leave to the base, but checks the values they set', () => {
+    const patch = 'apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop}\nspec:\n  ports:\n    - {name: http, nodePort: 30080}\n    - {name: Admin, nodePort: 30081}\n';
+    const files = {
+      'base/kustomization.yaml': 'resources: [svc.yaml]\n',
+      'base/svc.yaml': svc('  type: NodePort\n  ports:\n    - {name: http, port: 80}\n    - {name: admin, port: 81}'),
+      'overlay/kustomization.yaml': 'resources: [../base]\npatches:\n  - path: svc-patch.yaml\n',
+      'overlay/svc-patch.yaml': patch,
+    };
+    const fs = lint(files, { rules }).findings;
+    assert.deepEqual(fs.map((f) => [f.file, f.line, f.text]), [['overlay/svc-patch.yaml', 7, 'Admin']]);
+    // The same partial Service outside a kustomization is a Service of its own, and the API server would reject it.
+    const alone = lint({ 'svc.yaml': patch }, { rules }).findings;
+    assert.deepEqual(alone.map((f) => [f.line, f.text]), [[6, '{name: http, nodePort: 30080}'], [6, '30080'], [7, '{name: Admin, nodePort: 30081}'], [7, 'Admin'], [7, '30081']]);
+  });
+
   it('stays silent on a valid Service of every type and on the built-in default/kubernetes', () => {
     assert.deepEqual(check('  type: LoadBalancer\n  externalTrafficPolicy: Local\n  healthCheckNodePort: 32000\n  ports:\n    - {name: https, port: 443, targetPort: https, nodePort: 30443}\n    - {name: dns, port: 53, protocol: UDP, targetPort: 5353}'), []);
     assert.deepEqual(check('  ports:\n    - {name: metrics, port: 9090, targetPort: metrics, appProtocol: http}'), []);

@@ -81,6 +81,20 @@ describe('service-targetport-unresolved', () => {
     assert.deepEqual(lint({ 'svc.yaml': service('https', 'TCP', 'other'), 'd.yaml': deployment('api', '            - {name: metrics, containerPort: 8080}') }, { rules }).findings, []);
   });
 
+  it('ignores kustomize patches of a workload (partial container lists)', () => {
+    const files = {
+      'base/kustomization.yaml': 'resources: [svc.yaml, deploy.yaml]\n',
+      'base/svc.yaml': service('https'),
+      'base/deploy.yaml': deployment('api', '            - {name: https, containerPort: 8443}'),
+      'prod/kustomization.yaml': 'resources: [../base]\npatchesStrategicMerge: [image.yaml]\n',
+      'prod/image.yaml': deployment('api', '            - {name: debug, containerPort: 2345}'),
+    };
+    assert.deepEqual(lint(files, { rules }).findings, []);
+    // Without the kustomization the second file is a Deployment of its own that lacks the port.
+    const { ['prod/kustomization.yaml']: _k, ...noKustomize } = files;
+    assert.deepEqual(lint(noKustomize, { rules }).findings.map((f) => f.severity), ['warning']);
+  });
+
   it('works for every workload kind: a CronJob template selected by a Service', () => {
     const cron = `
       apiVersion: batch/v1beta1

@@ -1,6 +1,7 @@
 import type { Span } from '../source/span';
 import type { ServiceObject } from '../model/objects';
 import { checkServiceFields, checkServicePort, SpecProblem } from './helpers/service-spec-checks';
+import { isPatchFile, patchFileNames } from './helpers/patch-files';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 
@@ -53,6 +54,9 @@ export const serviceSpecInvalid: Rule = {
     '  `tcp`, `Nodeport`, `local` are rejected; a quick fix corrects the case);',
     '- externalIPs that are not IP addresses, or are unspecified, loopback, link-local or link-local multicast;',
     '- a Service without ports (unless headless or ExternalName).',
+    '',
+    'Services in kustomize patch files (listed under `patches` / `patchesStrategicMerge` of a kustomization in the',
+    'workspace) are partial on purpose: there, missing fields (ports, port numbers, names, `type`) are not reported.',
   ].join('\n'),
   sources: [
     'kubernetes pkg/apis/core/validation/validation.go (ValidateService, validateServicePort, validateServiceExternalTrafficPolicy, ValidateNonSpecialIP, v1.33)',
@@ -62,12 +66,14 @@ export const serviceSpecInvalid: Rule = {
     'https://github.com/kubernetes/kubernetes/pull/119150 (externalTrafficPolicy allowed on ClusterIP with externalIPs, v1.29)',
     'https://kubernetes.io/docs/reference/kubernetes-api/service-resources/service-v1/ (v1.33)',
   ],
-  check({ model }) {
+  check({ model, files }) {
     const findings: Finding[] = [];
+    const patches = patchFileNames(files);
     for (const svc of model.services) {
       if (svc.origin.type === 'builtin') continue;
+      const partial = isPatchFile(patches, svc.file);
       const names = new Map<string, Span>();
-      const problems = [...checkServiceFields(svc), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names)), ...duplicatePorts(svc)];
+      const problems = [...checkServiceFields(svc, partial), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names, partial)), ...duplicatePorts(svc)];
       for (const p of problems) {
         findings.push({
           ruleId: id,

@@ -51,8 +51,11 @@ function notAnInteger(value: unknown, span: Span | undefined, goField: string, f
   }];
 }
 
-/** Checks of one `spec.ports[i]` entry; `names` collects the port names seen so far. */
-export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map<string, Span>): SpecProblem[] {
+/**
+ * Checks of one `spec.ports[i]` entry; `names` collects the port names seen so far. `partial` (a kustomize
+ * patch) skips the checks of fields that must be present, since a patch writes only what it changes.
+ */
+export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map<string, Span>, partial = false): SpecProblem[] {
   const rawItem = (svc.raw.spec as Raw | undefined)?.ports as unknown[] | undefined;
   const raw = rawItem?.[sp.index];
   const path = `spec.ports[${sp.index}]`;
@@ -64,7 +67,7 @@ export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map
   const portName = sp.name?.value;
   if (raw.name !== undefined && raw.name !== null && typeof raw.name !== 'string') {
     out.push({ span: span('name') ?? sp.span, message: `port name ${JSON.stringify(raw.name)} is not a string: the API server cannot decode the Service ("json: cannot unmarshal ${jsonType(raw.name)} into Go struct field ServicePort.spec.ports.name of type string")` });
-  } else if (!portName && svc.ports.length > 1) {
+  } else if (!portName && svc.ports.length > 1 && !partial) {
     out.push({ span: sp.port?.span ?? sp.span, message: rejects(`port #${sp.index} has no name, but a Service with more than one port must name each`, `${path}.name`, 'Required value') });
   } else if (portName && sp.name) {
     for (const detail of dns1123LabelErrors(portName)) {
@@ -76,14 +79,14 @@ export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map
   }
   if (sp.port) {
     for (const detail of portNumErrors(sp.port.value)) out.push({ span: sp.port.span, message: rejects(`port ${sp.port.value} is not a port number`, `${path}.port`, `Invalid value: ${sp.port.value}: ${detail}`) });
-  } else if (raw.port === undefined || raw.port === null) {
+  } else if ((raw.port === undefined || raw.port === null) && !partial) {
     out.push({ span: sp.span, message: rejects(`port #${sp.index} has no port number`, `${path}.port`, 'Invalid value: 0: must be between 1 and 65535, inclusive') });
   }
   out.push(...notAnInteger(raw.port, span('port'), 'ServicePort.spec.ports.port', 'port'));
   if (raw.protocol !== undefined && !PORT_PROTOCOLS.includes(sp.protocol.value)) out.push(unsupported(sp.protocol, PORT_PROTOCOLS, 'protocol', `${path}.protocol`));
   out.push(...checkTargetPort(raw.targetPort, sp, span('targetPort'), path));
   out.push(...notAnInteger(raw.nodePort, span('nodePort'), 'ServicePort.spec.ports.nodePort', 'nodePort'));
-  if (sp.nodePort && svc.type.value === 'ClusterIP') {
+  if (sp.nodePort && svc.type.value === 'ClusterIP' && (svc.typeWritten || !partial)) {
     const why = svc.typeWritten ? '' : ' (type is not written and defaults to ClusterIP; add type: NodePort)';
     out.push({ span: sp.nodePort.span, message: rejects(`nodePort ${sp.nodePort.value} is set on a ClusterIP Service${why}`, `${path}.nodePort`, "Forbidden: may not be used when `type` is 'ClusterIP'") });
   }
@@ -113,8 +116,8 @@ function checkTargetPort(value: unknown, sp: ServicePort, span: Span | undefined
   return [{ span, message: `targetPort ${JSON.stringify(value)} is neither a port number nor a port name: the API server cannot decode the Service ("json: cannot unmarshal ${jsonType(value)} into Go value of type int32")` }];
 }
 
-/** Checks of the Service-level fields: type, traffic policies, healthCheckNodePort, externalIPs, ports. */
-export function checkServiceFields(svc: ServiceObject): SpecProblem[] {
+/** Checks of the Service-level fields: type, traffic policies, healthCheckNodePort, externalIPs, ports (`partial`: see {@link checkServicePort}). */
+export function checkServiceFields(svc: ServiceObject, partial = false): SpecProblem[] {
   const out: SpecProblem[] = [];
   const spec = (svc.raw.spec ?? {}) as Raw;
   if (svc.typeWritten && !SERVICE_TYPES.includes(svc.type.value)) out.push(unsupported(svc.type, SERVICE_TYPES, 'type', 'spec.type'));
@@ -148,7 +151,7 @@ export function checkServiceFields(svc: ServiceObject): SpecProblem[] {
     for (const detail of externalIpErrors(ip.value)) out.push({ span: ip.span, message: rejects(`externalIP "${ip.value}" is not usable`, `spec.externalIPs[${i}]`, `Invalid value: "${ip.value}": ${detail}`) });
   });
   const headless = svc.clusterIP?.value === 'None';
-  if (svc.ports.length === 0 && !headless && svc.type.value !== 'ExternalName' && (spec.ports === undefined || spec.ports === null || Array.isArray(spec.ports))) {
+  if (svc.ports.length === 0 && !headless && !partial && svc.type.value !== 'ExternalName' && (spec.ports === undefined || spec.ports === null || Array.isArray(spec.ports))) {
     out.push({ span: svc.span, message: rejects(`${svc.type.value} Service has no ports`, 'spec.ports', 'Required value') });
   }
   return out;
