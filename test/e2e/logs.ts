@@ -26,17 +26,36 @@ export function logFiles(userDataDir: string): string[] {
   return files.filter((f) => rank(f) < 3).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
-/** The last `maxLines` lines of each relevant log, each under a header naming its file. */
-export function logExcerpt(userDataDir: string, extraFiles: string[] = [], maxLines = 60): string {
-  return [...logFiles(userDataDir), ...extraFiles].filter((f) => fs.existsSync(f)).map((f) => {
+/** Lines that explain most failures: errors, crashes, incompatible engines. */
+const NOTABLE = /\b(error|Error|ERR|exception|Exception|crashed|failed|not compatible|did not start)\b/;
+
+/**
+ * The notable lines of all relevant logs (at most 40), then the last `maxLines` lines of each log, each under a
+ * header naming its file. Stack frames (`    at ...`) are left out of the notable lines.
+ */
+export function logExcerpt(userDataDir: string, extraFiles: string[] = [], maxLines = 40): string {
+  const files = [...logFiles(userDataDir), ...extraFiles].filter((f) => fs.existsSync(f));
+  const notable = [...new Set(files.flatMap((f) => fs.readFileSync(f, 'utf8').split('\n')
+    .filter((l) => NOTABLE.test(l) && !/^\s+at /.test(l)).map((l) => `${path.basename(f)}: ${l.slice(0, 400)}`)))];
+  const header = notable.length ? `----- notable lines (${notable.length}${notable.length > 40 ? ', first 40' : ''})\n${notable.slice(0, 40).join('\n')}\n` : '';
+  return header + files.map((f) => {
     const lines = fs.readFileSync(f, 'utf8').trimEnd().split('\n');
     const tail = lines.slice(-maxLines).join('\n');
     return `----- ${path.relative(userDataDir, f)} (${lines.length} lines${lines.length > maxLines ? `, last ${maxLines}` : ''})\n${tail}`;
   }).join('\n') || '(no code-server logs found)';
 }
 
-/** True once the extension host log shows that the extension `id` (publisher.name) was activated. */
+/**
+ * 'activated' once the extension host log shows that the extension `id` (publisher.name) was activated,
+ * 'failed' when its activate() threw, 'not-yet' otherwise.
+ */
+export function activationState(userDataDir: string, id: string): 'activated' | 'failed' | 'not-yet' {
+  const logs = logFiles(userDataDir).filter((f) => f.endsWith('remoteexthost.log')).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+  if (logs.includes(`Activating extension ${id} failed`)) return 'failed';
+  return logs.includes(`_doActivateExtension ${id}`) ? 'activated' : 'not-yet';
+}
+
+/** True once the extension `id` was activated without error. */
 export function extensionActivated(userDataDir: string, id: string): boolean {
-  return logFiles(userDataDir).filter((f) => f.endsWith('remoteexthost.log'))
-    .some((f) => fs.readFileSync(f, 'utf8').includes(`_doActivateExtension ${id}`));
+  return activationState(userDataDir, id) === 'activated';
 }

@@ -15,10 +15,10 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CodeServer, installExtension, startCodeServer } from './code-server';
-import { extensionActivated, logExcerpt } from './logs';
+import { activationState, extensionActivated, logExcerpt } from './logs';
 import { BrowserContext, launchBrowser, Page } from './playwright';
 import { installedFolderName, extensionId, repoRoot, sha256, vsixEntries, vsixEntry, vsixPath } from './vsix';
-import { editorLine, editorToken, goToLine, openFromExplorer, problemsRows, problemsText, renderedLine, STEP_TIMEOUT_MS, until, visibleHoverText } from './workbench';
+import { editorLine, editorToken, Fatal, goToLine, openFromExplorer, problemsRows, problemsText, renderedLine, STEP_TIMEOUT_MS, until, visibleHoverText } from './workbench';
 
 const OUT = path.join(repoRoot, 'test-results', 'e2e');
 const RULE = 'nodeport-duplicate';
@@ -121,12 +121,17 @@ describe('VS Code workbench (code-server + Chromium)', function () {
 
   step('activates on a YAML file and shows the object count in the language status', 'activated', async () => {
     await openFromExplorer(page, 'frontend.yaml');
-    await until(`activation of ${extensionId} in the extension host log`,
-      async () => (extensionActivated(server!.userDataDir, extensionId) ? true : undefined));
+    await until(`activation of ${extensionId} in the extension host log`, async () => {
+      const state = activationState(server!.userDataDir, extensionId);
+      if (state === 'failed') throw new Fatal(`activating ${extensionId} failed (see remoteexthost.log below)`);
+      return state === 'activated' ? true : undefined;
+    });
     // The language status ({} in the status bar) lists our item; its hover shows the count of objects.
     const status = page.locator('[id="status.languageStatus"]').first();
     const text = await until('the kube-netlint language status item with an object count', async () => {
-      await status.hover();
+      await status.hover({ timeout: 2000 });
+      const stopped = page.locator('.hover-language-status', { hasText: 'kube-netlint: stopped' });
+      if ((await stopped.count()) > 0) throw new Fatal(`the language server stopped: ${await stopped.first().innerText()}`);
       const items = page.locator('.hover-language-status', { hasText: /object/ });
       if ((await items.count()) === 0) return undefined;
       return items.first().innerText();

@@ -7,7 +7,13 @@ import type { Locator, Page } from './playwright';
 /** Per-step timeout; the first diagnostics need about 10 s on a 2-core machine. */
 export const STEP_TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS) || 60_000;
 
-/** Polls `probe` until it returns a value that is not undefined, or throws `what` after `timeoutMs`. */
+/** Thrown by an `until` probe to stop waiting at once (the UI already shows a definite failure). */
+export class Fatal extends Error {}
+
+/**
+ * Polls `probe` until it returns a value that is not undefined, or throws `what` after `timeoutMs`.
+ * Errors thrown by the probe are retried, except `Fatal`.
+ */
 export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = STEP_TIMEOUT_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
@@ -16,6 +22,7 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined>
       const value = await probe();
       if (value !== undefined) return value;
     } catch (err) {
+      if (err instanceof Fatal) throw err;
       last = err;
     }
     await new Promise((r) => setTimeout(r, 250));
