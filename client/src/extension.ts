@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { LanguageClient } from 'vscode-languageclient/node';
+import { LanguageClient, State } from 'vscode-languageclient/node';
 import type { StatusParams } from '../../server/src/protocol/messages';
 import { CLIENT_ID, CLIENT_NAME, clientOptions, serverOptions } from './client-options';
 import { registerCommands } from './commands';
@@ -21,6 +21,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     status.starting();
     client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(context), clientOptions(outputChannel));
     client.onNotification(StatusItem.method, (params: StatusParams) => status.update(params));
+    // The client restarts a crashed server a few times, then gives up: say so in the status item.
+    client.onDidChangeState((e) => {
+      if (e.newState === State.Stopped) status.failed('The language server stopped. Run "kube-netlint: Restart Server"; details are in "kube-netlint: Show Output".');
+      else if (e.newState === State.Starting) status.starting();
+    });
     try {
       await client.start();
     } catch (err) {
