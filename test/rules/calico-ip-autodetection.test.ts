@@ -95,12 +95,13 @@ describe('calico-ip-autodetection', () => {
     assert.deepEqual(findings[0].fixes, []);
   });
 
-  it('stays silent for a method, an explicit address, valueFrom, other containers and init containers', () => {
+  it('stays silent for a method, an explicit address, valueFrom, policy-only mode, other containers and init containers', () => {
     const silent = [
       ds('calico/node:v3.11.2', '            - {name: IP, value: autodetect}\n            - {name: IP_AUTODETECTION_METHOD, value: "interface=eth.*"}'),
       ds('calico/node:v3.11.2', '            - {name: IP, value: 10.0.0.5}'),
       ds('calico/node:v3.11.2', '            - name: IP\n              valueFrom: {fieldRef: {fieldPath: status.hostIP}}'),
       ds('calico/node:v3.11.2', '            - {name: IP, value: none}'),
+      ds('calico/node:v3.11.2', '            - {name: CALICO_NETWORKING_BACKEND, value: none}\n            - {name: IP, value: autodetect}'),
       ds('example/app:1', '            - {name: IP, value: autodetect}', 'app'),
       ds('example/app:1', '            - {name: A, value: b}', 'app').replace('      containers:', '      initContainers:\n        - name: ebpf-bootstrap\n          image: calico/node:v3.11.2\n          env: [{name: IP, value: autodetect}]\n      containers:'),
     ];

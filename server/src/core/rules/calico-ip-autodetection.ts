@@ -53,6 +53,8 @@ function containerFixes(file: LoadedFile | undefined, w: WorkloadObject, c: Cont
 function checkWorkload(w: WorkloadObject, files: ReadonlyMap<string, LoadedFile> | undefined): Finding | undefined {
   const c = calicoNodeContainer(w);
   if (!c) return undefined;
+  // Policy-only mode (Canal: flannel routes, CALICO_NETWORKING_BACKEND=none): no BGP and no Calico tunnels use the address.
+  if (env(c, 'CALICO_NETWORKING_BACKEND')?.value?.value.trim() === 'none') return undefined;
   const ip = env(c, 'IP');
   const method = env(c, 'IP_AUTODETECTION_METHOD');
   // IP: an address, `none`, or valueFrom (e.g. status.hostIP) means no autodetection.
@@ -154,7 +156,8 @@ export const calicoIpAutodetection: Rule = {
     'address reachable over the node network.',
     '',
     'The finding points at `IP_AUTODETECTION_METHOD: first-found` when written, else at the `IP: autodetect` value,',
-    'else at the container\'s name.',
+    'else at the container\'s name. Policy-only installs (`CALICO_NETWORKING_BACKEND=none`, e.g. Canal, where flannel',
+    'routes) are not reported: neither BGP nor Calico tunnels use the detected address there.',
   ].join('\n'),
   sources: [
     'calico node/pkg/lifecycle/startup/startup.go (configureIPsAndSubnets: IP autodetect / empty / none)',
