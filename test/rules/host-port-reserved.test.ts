@@ -80,6 +80,19 @@ data:
     assert.match(findings[0].message, /kube-proxy replacement \(kube-proxy-replacement in ConfigMap kube-system\/cilium-config\)/);
   });
 
+  it('recognises Calico eBPF and kube-router\'s service proxy as kube-proxy replacements', () => {
+    const agent = workload('DaemonSet', 'agent', 'example/agent:2', '            - {containerPort: 10249, hostPort: 10249}');
+    const calicoBpf = workload('DaemonSet', 'calico-node', 'calico/node:v3.28.0', '            - {containerPort: 9099}', '      hostNetwork: true\n', 'calico-node')
+      .replace('          ports:', '          env: [{name: FELIX_BPFENABLED, value: "true"}]\n          ports:');
+    const bpf = lint({ 'a.yaml': agent, 'calico.yaml': calicoBpf }, { rules }).findings;
+    assert.deepEqual(bpf.map((f) => [f.file, f.severity]), [['a.yaml', 'warning']]);
+    assert.match(bpf[0].message, /FELIX_BPFENABLED in DaemonSet ns\/calico-node/);
+    const router = workload('DaemonSet', 'kube-router', 'cloudnativelabs/kube-router:v2.1.0', '            - {containerPort: 20244}', '      hostNetwork: true\n', 'kube-router');
+    assert.match(lint({ 'a.yaml': agent, 'r.yaml': router }, { rules }).findings[0].message, /service proxy on by default/);
+    const routerOff = router.replace('          ports:', '          args: [--run-service-proxy=false]\n          ports:');
+    assert.equal(lint({ 'a.yaml': agent, 'r.yaml': routerOff }, { rules }).findings[0].severity, 'error');
+  });
+
   it('makes control-plane ports an error only for pods that run on control-plane nodes', () => {
     const ports = '            - {containerPort: 6443, hostPort: 6443}';
     const deployment = lint(workload('Deployment', 'web', 'example/web:1', ports), { rules }).findings;
