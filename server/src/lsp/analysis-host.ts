@@ -1,6 +1,8 @@
 import { analyze, Analysis } from '../core/analyze';
 import type { CoreConfig } from '../core/config/config';
 import { loadFile, LoadedFile } from '../core/load/load-file';
+import { mergeClusterObjects } from '../core/model/merge-cluster-objects';
+import type { K8sObject } from '../core/model/objects';
 import { skippedFile } from '../core/load/skipped-file';
 import type { Finding } from '../core/rules/rule';
 import { loadFiles } from '../node/parallel-load';
@@ -35,6 +37,7 @@ export class AnalysisHost {
   private lastRun: HostAnalysis | undefined;
   private dirty = true;
   private loading = 0;
+  private cluster: readonly K8sObject[] = [];
 
   constructor(private config: CoreConfig, private readonly maxBytes: number = DEFAULT_MAX_FILE_BYTES) {}
 
@@ -48,6 +51,13 @@ export class AnalysisHost {
 
   get currentConfig(): CoreConfig {
     return this.config;
+  }
+
+  /** Objects read from the live cluster (issue 7); workspace objects replace their cluster twins at each run. */
+  setClusterObjects(objects: readonly K8sObject[]): void {
+    if (objects === this.cluster || (objects.length === 0 && this.cluster.length === 0)) return;
+    this.cluster = objects;
+    this.dirty = true;
   }
 
   /** Sets a file's content from an editor buffer (open or changed document). */
@@ -136,7 +146,9 @@ export class AnalysisHost {
   analyze(): HostAnalysis {
     if (!this.dirty && this.lastRun) return this.lastRun;
     const started = performance.now();
-    const analysis = analyze([...this.loaded.values()], this.config);
+    const files = [...this.loaded.values()];
+    const extraObjects = this.cluster.length ? mergeClusterObjects(files.flatMap((f) => f.objects), this.cluster).objects : undefined;
+    const analysis = analyze(files, this.config, { extraObjects });
     const findingsByFile = new Map<string, Finding[]>();
     for (const f of analysis.findings) {
       if (!this.loaded.has(f.span.file)) continue;

@@ -5,6 +5,7 @@ import { ruleDocsUrl } from '../core/rules/docs-url';
 import type { Finding } from '../core/rules/rule';
 import type { Span } from '../core/source/span';
 import { isVirtualFile } from '../core/source/span';
+import { clusterUri } from '../protocol/cluster-messages';
 
 /** Stored in `Diagnostic.data`: code actions find the finding (and its fixes) by `key`, never by message text. */
 export interface DiagnosticData {
@@ -111,6 +112,11 @@ export function rangeOf(span: Span, file: LoadedFile): Range {
 function toDiagnostic(f: Finding, key: string, loaded: LoadedFile, lookup: FileLookup): Diagnostic {
   const relatedInformation: DiagnosticRelatedInformation[] = [];
   for (const r of f.related) {
+    if (r.span.file.startsWith('cluster:')) {
+      // A live-cluster object: the client shows it as read-only YAML (issue 7).
+      relatedInformation.push({ location: { uri: clusterUri(r.span.file), range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, message: r.message });
+      continue;
+    }
     if (isVirtualFile(r.span.file)) continue;
     const other = lookup.loadedFile(r.span.file);
     if (!other) continue;

@@ -4,7 +4,9 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { packageVersion } from '../node/version';
+import type { ClusterSettings } from '../protocol/cluster-messages';
 import type { InitializationOptions } from '../protocol/messages';
+import { ClusterIntegration } from './cluster';
 import { codeActions } from './code-actions';
 import { DiagnosticPublisher } from './diagnostics';
 import { hoverAt } from './hover';
@@ -38,6 +40,7 @@ export function startServer(connection: Connection): void {
   let initSettings: Record<string, unknown> = {};
   let initialFolders: WorkspaceFolder[] = [];
   let lastFailures = '';
+  let cluster: ClusterIntegration | undefined; // live cluster (issue 7), created at initialize
 
   const settingsFor = async (scopeUri: string | undefined): Promise<unknown> => {
     if (!hasConfiguration) return initSettings;
@@ -63,12 +66,17 @@ export function startServer(connection: Connection): void {
       pending.clear();
       const failures: string[] = [];
       for (const folder of workspace.all()) {
+        folder.host.setClusterObjects(cluster?.objects() ?? []);
         if (!folder.host.needsAnalysis || folder.host.busy) continue; // a loading folder keeps its last diagnostics
         const run = folder.host.analyze();
         const host = folder.host;
         publisher.publish(host.files(), run.findingsByFile, { loadedFile: (f) => host.loadedFile(f), uriOf: (f) => uris.uriOf(f) });
         for (const f of run.analysis.failures) failures.push(`kube-netlint: rule ${f.ruleId} failed and was skipped: ${f.error}`);
       }
+      cluster?.publish(workspace.all().flatMap((f) => f.host.last?.analysis.findings ?? []), (file, offset) => {
+        const loaded = workspace.folderOf(file).host.loadedFile(file);
+        return loaded ? { uri: uris.uriOf(file), line: loaded.lines.lspPosition(offset).line } : undefined;
+      });
       const gone = publisher.filesWithDiagnostics().filter((f) => !workspace.folderOf(f).host.has(f));
       publisher.clear(gone, (f) => uris.uriOf(f));
       if (failures.join() !== lastFailures) failures.forEach((f) => connection.console.error(f));
@@ -97,6 +105,9 @@ export function startServer(connection: Connection): void {
     const init = (params.initializationOptions ?? {}) as InitializationOptions & Record<string, unknown>;
     initSettings = (init.kubeNetlint ?? init) as Record<string, unknown>;
     initialFolders = params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : []);
+    // Cluster settings only from the client's user-level settings or initializationOptions, never workspace/configuration.
+    cluster = new ClusterIntegration(connection, init.workspaceTrusted !== false, () => scheduler.request());
+    cluster.configure((initSettings as { cluster?: ClusterSettings }).cluster);
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -182,7 +193,10 @@ export function startServer(connection: Connection): void {
     });
   });
 
-  connection.onShutdown(() => scheduler.dispose());
+  connection.onShutdown(() => {
+    scheduler.dispose();
+    cluster?.dispose();
+  });
   documents.listen(connection);
   connection.listen();
 }
