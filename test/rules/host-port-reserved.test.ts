@@ -43,6 +43,13 @@ describe('host-port-reserved', () => {
     assert.deepEqual(lint(workload('DaemonSet', 'agent', 'example/agent:2', '            - {containerPort: 10250, hostPort: 10250, protocol: UDP}'), { rules }).findings, []);
   });
 
+  it('ignores loopback-only listeners for a hostPort bound to another hostIP, but not for 0.0.0.0', () => {
+    const bound = (ip: string) => workload('DaemonSet', 'agent', 'example/agent:2', `            - {containerPort: 10249, hostPort: 10249, hostIP: "${ip}"}`);
+    assert.deepEqual(lint(bound('10.0.0.5'), { rules }).findings, []);
+    assert.equal(lint(bound('0.0.0.0'), { rules }).findings[0].severity, 'error');
+    assert.match(lint(bound('0.0.0.0'), { rules }).findings[0].message, /kube-proxy metrics \(127\.0\.0\.1\) port/);
+  });
+
   it('reports a CNI port as a warning unless the CNI is in the workspace or the config', () => {
     const pod = workload('DaemonSet', 'bgp', 'example/bgpd:1', '            - {containerPort: 179, hostPort: 179}');
     const alone = lint(pod, { rules }).findings;

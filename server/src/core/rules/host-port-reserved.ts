@@ -82,7 +82,8 @@ export const hostPortReserved: Rule = {
     '',
     'The component\'s own workload is exempt (recognised by its image or container name): calico-node may use 9099 and',
     '179, kube-proxy 10256, a kube-proxy replacement the kube-proxy ports. The finding points at the `hostPort` value when',
-    'written, else the `containerPort` of the hostNetwork pod, or the `nodePort`.',
+    'written, else the `containerPort` of the hostNetwork pod, or the `nodePort`. Loopback-only listeners (kubelet healthz,',
+    'kube-proxy metrics, Felix health on 127.0.0.1) are not reported for a hostPort bound to another `hostIP`.',
     '',
     'Fix: pick another port (most of these components cannot move theirs without reconfiguring every node).',
     '',
@@ -112,7 +113,9 @@ export const hostPortReserved: Rule = {
         const own = workloadComponents(claim.workload);
         // The component's own workload (or a component sharing the port, e.g. kube-router and Calico on 179) is exempt.
         if (rows.some((r) => own.has(r.owner))) continue;
-        const relevant = rows.filter((r) => !(r.owner === 'kube-proxy' && replacement && own.has(replacement.component)));
+        // A hostPort bound to one node address (hostIP) does not capture traffic to a loopback-only listener.
+        const boundElsewhere = !claim.hostNetwork && !['0.0.0.0', '::', '127.0.0.1', '::1'].includes(claim.hostIP);
+        const relevant = rows.filter((r) => !(r.owner === 'kube-proxy' && replacement && own.has(replacement.component)) && !(r.loopbackOnly && boundElsewhere));
         if (relevant.length === 0) continue;
         const onCp = runsOnControlPlane(claim.workload);
         const judgements = relevant.map((r) => judge(r, present, replacement, onCp));

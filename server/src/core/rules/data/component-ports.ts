@@ -20,6 +20,8 @@ export interface ComponentPort {
   readonly scope: PortScope;
   /** Where the port number comes from. */
   readonly source: string;
+  /** The component listens on 127.0.0.1 only by default (a hostPort bound to another hostIP does not reach it). */
+  readonly loopbackOnly?: boolean;
 }
 
 const PORTS_AND_PROTOCOLS = 'https://kubernetes.io/docs/reference/networking/ports-and-protocols/ (v1.33)';
@@ -32,7 +34,7 @@ const WEAVE = 'https://www.weave.works/docs/net/latest/faq/#ports; weaveworks/we
 
 const row = (component: string, owner: ComponentId, ports: number | [number, number], protocol: 'TCP' | 'UDP', scope: PortScope, source: string): ComponentPort => {
   const [min, max] = typeof ports === 'number' ? [ports, ports] : ports;
-  return { component, owner, min, max, protocol, scope, source };
+  return { component, owner, min, max, protocol, scope, source, loopbackOnly: component.includes('(127.0.0.1)') || undefined };
 };
 
 /** The well-known ports of node components, one row per component port, each with its source. */
