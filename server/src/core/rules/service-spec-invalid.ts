@@ -1,6 +1,6 @@
 import type { Span } from '../source/span';
-import type { ServiceObject } from '../model/objects';
-import { checkServiceFields, checkServicePort, SpecProblem } from './helpers/service-spec-checks';
+import { describe, ServiceObject } from '../model/objects';
+import { checkServiceFields, checkServicePort, SERVICE, SpecProblem } from './helpers/service-spec-checks';
 import { isPatchFile, patchFileNames } from './helpers/patch-files';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
@@ -21,7 +21,7 @@ function duplicatePorts(svc: ServiceObject): SpecProblem[] {
     }
     out.push({
       span: sp.port.span,
-      message: `port ${sp.port.value}/${sp.protocol.value} is listed twice in this Service: the API server rejects the Service with "spec.ports[${sp.index}]: Duplicate value: core.ServicePort{Protocol:\\"${sp.protocol.value}\\", Port:${sp.port.value}, …}" (the same number with another protocol is allowed)`,
+      message: `port ${sp.port.value}/${sp.protocol.value} is listed twice in this Service: the API server rejects ${SERVICE} with "spec.ports[${sp.index}]: Duplicate value: core.ServicePort{Protocol:\\"${sp.protocol.value}\\", Port:${sp.port.value}, …}" (the same number with another protocol is allowed)`,
       related: [{ span: first, message: `first use of port ${sp.port.value}/${sp.protocol.value}` }],
     });
   }
@@ -78,7 +78,7 @@ export const serviceSpecInvalid: Rule = {
         findings.push({
           ruleId: id,
           severity: 'error',
-          message: p.message.replace('the Service', `Service ${svc.namespace}/${svc.name}`),
+          message: p.message.split(SERVICE).join(describe(svc)),
           span: p.span,
           object: refOf(svc),
           related: p.related ?? [],

@@ -15,16 +15,19 @@ export interface SpecProblem {
   readonly fixes?: readonly Fix[];
 }
 
+/** Placeholder in messages for `Service <namespace>/<name>`, filled in by the rule. */
+export const SERVICE = '{service}';
+
 type Raw = Record<string, unknown>;
 const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
 const jsonType = (v: unknown): string =>
   typeof v === 'number' ? `number ${v}` : typeof v === 'boolean' ? 'bool' : Array.isArray(v) ? 'array' : typeof v === 'string' ? 'string' : 'object';
 
-/** The API's wording: `<what>: the API server rejects the Service with "<path>: <detail>"`. */
-const rejects = (what: string, path: string, detail: string): string => `${what}: the API server rejects the Service with "${path}: ${detail}"`;
+/** The API's wording: `<what>: the API server rejects Service ns/name with "<path>: <detail>"`. */
+const rejects = (what: string, path: string, detail: string): string => `${what}: the API server rejects ${SERVICE} with "${path}: ${detail}"`;
 
 /** A fix that replaces a wrongly-cased enum value (`tcp` → `TCP`) by the supported one. */
-function caseFix(loc: Located<string>, allowed: readonly string[], field: string): Fix[] {
+export function caseFix(loc: Located<string>, allowed: readonly string[], field: string): Fix[] {
   const match = allowed.find((a) => a.toLowerCase() === loc.value.toLowerCase());
   return match ? [{ title: `Change ${field} "${loc.value}" to "${match}"`, edits: [{ span: loc.span, newText: match }], preferred: true }] : [];
 }
@@ -47,7 +50,7 @@ function notAnInteger(value: unknown, span: Span | undefined, goField: string, f
   if (value === undefined || value === null || Number.isInteger(value) || !span) return [];
   return [{
     span,
-    message: `${field} ${JSON.stringify(value)} is not an integer: the API server cannot decode the Service ("json: cannot unmarshal ${jsonType(value)} into Go struct field ${goField} of type int32")${typeof value === 'string' && /^\d+$/.test(value) ? '; remove the quotes' : ''}`,
+    message: `${field} ${JSON.stringify(value)} is not an integer: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(value)} into Go struct field ${goField} of type int32")${typeof value === 'string' && /^\d+$/.test(value) ? '; remove the quotes' : ''}`,
   }];
 }
 
@@ -60,13 +63,13 @@ export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map
   const raw = rawItem?.[sp.index];
   const path = `spec.ports[${sp.index}]`;
   if (!isObject(raw)) {
-    return [{ span: sp.span, message: `port entry #${sp.index} is a ${jsonType(raw).split(' ')[0]}, not a mapping with port, targetPort, …: the API server cannot decode the Service ("json: cannot unmarshal ${jsonType(raw).split(' ')[0]} into Go struct field ServiceSpec.spec.ports of type v1.ServicePort")` }];
+    return [{ span: sp.span, message: `port entry #${sp.index} is a ${jsonType(raw).split(' ')[0]}, not a mapping with port, targetPort, …: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(raw).split(' ')[0]} into Go struct field ServiceSpec.spec.ports of type v1.ServicePort")` }];
   }
   const span = (key: string): Span | undefined => svc.fieldSpans.get(`ports.${sp.index}.${key}`);
   const out: SpecProblem[] = [];
   const portName = sp.name?.value;
   if (raw.name !== undefined && raw.name !== null && typeof raw.name !== 'string') {
-    out.push({ span: span('name') ?? sp.span, message: `port name ${JSON.stringify(raw.name)} is not a string: the API server cannot decode the Service ("json: cannot unmarshal ${jsonType(raw.name)} into Go struct field ServicePort.spec.ports.name of type string")` });
+    out.push({ span: span('name') ?? sp.span, message: `port name ${JSON.stringify(raw.name)} is not a string: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(raw.name)} into Go struct field ServicePort.spec.ports.name of type string")` });
   } else if (!portName && svc.ports.length > 1 && !partial) {
     out.push({ span: sp.port?.span ?? sp.span, message: rejects(`port #${sp.index} has no name, but a Service with more than one port must name each`, `${path}.name`, 'Required value') });
   } else if (portName && sp.name) {
@@ -94,7 +97,7 @@ export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map
 }
 
 /** A fix lower-casing a name when that alone makes it valid (`HTTP` → `http`). */
-function lowerCaseFix(loc: Located<string>, errors: (s: string) => string[]): Fix[] {
+export function lowerCaseFix(loc: Located<string>, errors: (s: string) => string[]): Fix[] {
   const lower = loc.value.toLowerCase();
   return lower !== loc.value && errors(lower).length === 0 ? [{ title: `Change "${loc.value}" to "${lower}"`, edits: [{ span: loc.span, newText: lower }], preferred: true }] : [];
 }
@@ -113,7 +116,7 @@ function checkTargetPort(value: unknown, sp: ServicePort, span: Span | undefined
       fixes: hint && sp.targetPort ? [{ title: `Change targetPort "${value}" to the number ${value}`, edits: [{ span, newText: String(Number(value)) }], preferred: true }] : lowerCaseFix({ value, span }, portNameErrors),
     }));
   }
-  return [{ span, message: `targetPort ${JSON.stringify(value)} is neither a port number nor a port name: the API server cannot decode the Service ("json: cannot unmarshal ${jsonType(value)} into Go value of type int32")` }];
+  return [{ span, message: `targetPort ${JSON.stringify(value)} is neither a port number nor a port name: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(value)} into Go value of type int32")` }];
 }
 
 /** Checks of the Service-level fields: type, traffic policies, healthCheckNodePort, externalIPs, ports (`partial`: see {@link checkServicePort}). */
