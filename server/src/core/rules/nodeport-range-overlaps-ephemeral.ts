@@ -28,7 +28,7 @@ export const nodeportRangeOverlapsEphemeral: Rule = {
   ].join('\n'),
   sources: [
     'Linux Documentation/networking/ip-sysctl.rst (ip_local_port_range default 32768 60999; ip_local_reserved_ports)',
-    'kubernetes pkg/kubeapiserver/options/options.go (--service-node-port-range help, v1.33)',
+    'kubernetes cmd/kube-apiserver/app/options/options.go (--service-node-port-range help: "must not overlap with the ephemeral port range on nodes", v1.33)',
     'https://github.com/kubernetes/kubernetes/issues/111682',
     'kubernetes CHANGELOG-1.24.md (PR #108496: kube-proxy no longer holds NodePort sockets)',
   ],
