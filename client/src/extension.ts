@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, State } from 'vscode-languageclient/node';
 import type { StatusParams } from '../../server/src/protocol/messages';
 import { CLIENT_ID, CLIENT_NAME, clientOptions, serverOptions } from './client-options';
+import { ClusterView } from './cluster-view';
 import { registerCommands } from './commands';
 import { StatusItem } from './status-item';
 
@@ -15,16 +16,19 @@ let client: LanguageClient | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const outputChannel = vscode.window.createOutputChannel(CLIENT_NAME);
   const status = new StatusItem();
-  context.subscriptions.push(outputChannel, status);
+  const cluster = new ClusterView(); // live cluster: view, status, Refresh Cluster (issue 7)
+  context.subscriptions.push(outputChannel, status, cluster);
 
   const start = async (): Promise<void> => {
     status.starting();
     client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(context), clientOptions(outputChannel));
     client.onNotification(StatusItem.method, (params: StatusParams) => status.update(params));
+    cluster.attach(client);
     // The client restarts a crashed server a few times, then gives up: say so in the status item.
     client.onDidChangeState((e) => {
       if (e.newState === State.Stopped) status.failed('The language server stopped. Run "kube-netlint: Restart Server"; details are in "kube-netlint: Show Output".');
       else if (e.newState === State.Starting) status.starting();
+      else if (e.newState === State.Running) cluster.started(); // (re)send the user-level cluster settings
     });
     try {
       await client.start();
@@ -36,6 +40,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const restart = async (): Promise<void> => {
     const old = client;
     client = undefined;
+    cluster.detach();
     if (old) await old.stop().catch(() => undefined);
     await start();
   };

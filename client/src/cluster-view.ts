@@ -1,0 +1,117 @@
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import {
+  CLUSTER_REFRESH_REQUEST, CLUSTER_SETTINGS_NOTIFICATION, CLUSTER_STATUS_NOTIFICATION, ClusterSettings, ClusterStatusParams,
+} from '../../server/src/protocol/cluster-messages';
+import { ClusterObjectContent, ClusterTree } from './cluster-tree';
+
+/** Command "kube-netlint: Refresh Cluster" (contributed in package.json). */
+export const REFRESH_CLUSTER_COMMAND = 'kubeNetlint.refreshCluster';
+/** The "kube-netlint: Cluster" view (contributed in package.json, explorer). */
+export const CLUSTER_VIEW_ID = 'kubeNetlint.cluster';
+
+/**
+ * The `kubeNetlint.cluster.*` settings from the USER level only (`inspect().globalValue`): values in
+ * workspace or folder settings are ignored, so a repository cannot point the extension at a kubeconfig
+ * (which may run an exec credential plugin). The settings are also declared `application`/`machine`
+ * scoped in package.json, which makes VS Code refuse them in workspace settings.
+ */
+export function userClusterSettings(): ClusterSettings {
+  const c = vscode.workspace.getConfiguration('kubeNetlint.cluster');
+  const user = <T>(key: string): T | undefined => c.inspect<T>(key)?.globalValue;
+  return {
+    enabled: user<boolean>('enabled') ?? false,
+    context: user<string>('context') ?? '',
+    kubeconfig: user<string>('kubeconfig') ?? '',
+    refreshSeconds: user<number>('refreshSeconds') ?? 0,
+    namespaces: user<string[]>('namespaces') ?? [],
+  };
+}
+
+/**
+ * The client side of the live cluster: sends the user's cluster settings to the server (only in a
+ * trusted workspace), shows the cluster's context and last sync time in a language status item, feeds
+ * the "kube-netlint: Cluster" view and runs "kube-netlint: Refresh Cluster".
+ */
+export class ClusterView implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private readonly tree: ClusterTree;
+  private readonly treeView: vscode.TreeView<unknown>;
+  private readonly item = vscode.languages.createLanguageStatusItem('kubeNetlint.cluster', { language: 'yaml' });
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor() {
+    const request = <R>(method: string, params?: unknown): Promise<R> | undefined => this.client?.sendRequest<R>(method, params);
+    this.tree = new ClusterTree(request);
+    this.treeView = vscode.window.createTreeView(CLUSTER_VIEW_ID, { treeDataProvider: this.tree as vscode.TreeDataProvider<unknown> });
+    this.item.name = 'kube-netlint cluster';
+    this.item.command = { title: 'Refresh', command: REFRESH_CLUSTER_COMMAND };
+    this.showStatus(undefined);
+    this.disposables.push(
+      this.treeView,
+      this.item,
+      vscode.workspace.registerTextDocumentContentProvider(ClusterObjectContent.scheme, new ClusterObjectContent(request)),
+      vscode.commands.registerCommand(REFRESH_CLUSTER_COMMAND, () => this.refresh()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('kubeNetlint.cluster')) this.sendSettings();
+      }),
+    );
+  }
+
+  /** Call before `client.start()`: listens for the server's cluster status. */
+  attach(client: LanguageClient): void {
+    this.client = client;
+    client.onNotification(CLUSTER_STATUS_NOTIFICATION, (status: ClusterStatusParams) => {
+      this.showStatus(status);
+      void this.tree.reload();
+    });
+  }
+
+  /** Call after `client.start()` resolved: sends the user-level cluster settings. */
+  started(): void {
+    this.sendSettings();
+  }
+
+  detach(): void {
+    this.client = undefined;
+    this.tree.clear();
+  }
+
+  private sendSettings(): void {
+    // Untrusted workspaces never get cluster access (the server checks too).
+    const settings = vscode.workspace.isTrusted ? userClusterSettings() : { enabled: false };
+    void this.client?.sendNotification(CLUSTER_SETTINGS_NOTIFICATION, settings).catch(() => undefined);
+  }
+
+  private async refresh(): Promise<void> {
+    if (!userClusterSettings().enabled) {
+      void vscode.window.showInformationMessage('kube-netlint: cluster access is off. Enable "kubeNetlint.cluster.enabled" in your user settings.');
+      return;
+    }
+    const message = await vscode.window.withProgress(
+      { location: { viewId: CLUSTER_VIEW_ID }, title: 'Reading the cluster' },
+      () => this.client?.sendRequest<string>(CLUSTER_REFRESH_REQUEST) ?? Promise.resolve('the language server is not running'),
+    );
+    vscode.window.setStatusBarMessage(`kube-netlint: ${message}`, 5000);
+  }
+
+  private showStatus(status: ClusterStatusParams | undefined): void {
+    if (!status || status.state === 'disabled') {
+      this.item.text = 'cluster: off';
+      this.item.detail = vscode.workspace.isTrusted ? 'Set kubeNetlint.cluster.enabled in your user settings' : 'No cluster access in Restricted Mode';
+      this.item.severity = vscode.LanguageStatusSeverity.Information;
+      this.treeView.message = 'Live cluster access is off (kubeNetlint.cluster.enabled, user settings).';
+      return;
+    }
+    const synced = status.lastSync ? ` · synced ${new Date(status.lastSync).toLocaleTimeString()}` : '';
+    this.item.text = `cluster: ${status.context || '?'}${synced}`;
+    this.item.detail = status.message;
+    this.item.busy = status.state === 'connecting';
+    this.item.severity = status.state === 'connected' ? vscode.LanguageStatusSeverity.Information : vscode.LanguageStatusSeverity.Warning;
+    this.treeView.message = status.findings ? undefined : status.message;
+  }
+
+  dispose(): void {
+    this.disposables.forEach((d) => d.dispose());
+  }
+}
