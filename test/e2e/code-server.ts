@@ -110,8 +110,15 @@ export async function startCodeServer(dir: string, workspace: string, settings: 
     await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
     killGroup(pid, 'SIGKILL'); // whatever of the group is still alive (extension host, language server)
   };
-  // If the test process dies without running stop(), don't leave code-server and its children behind.
+  // If the test process ends without running stop() (crash, Ctrl+C, CI timeout), don't leave code-server,
+  // its extension host and the language server behind. Chromium is ended by playwright-core itself.
   process.once('exit', () => killGroup(pid, 'SIGKILL'));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      killGroup(pid, 'SIGKILL');
+      process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+    });
+  }
   try {
     await waitHealthy(url, child, logFile, 30_000);
   } catch (err) {
