@@ -93,6 +93,11 @@ describe('CLI', () => {
     assert.deepEqual(res.locations![0].physicalLocation!.region, { startLine: 10, startColumn: 40, endLine: 10, endColumn: 45 });
     assert.equal(res.locations![0].physicalLocation!.artifactLocation!.uri, 'a.yaml');
     assert.equal(res.relatedLocations![0].physicalLocation!.region!.startLine, 21);
+    assert.equal(res.message.text, results[0].message.text);
+    assert.match(String(res.message.text), /^nodePort 30080 is also claimed by Service default\/b/);
+    for (const r of results) assert.ok(['error', 'warning', 'note', 'none'].includes(String(r.level)));
+    for (const d of driver.rules ?? []) assert.ok(['error', 'warning', 'note'].includes(String(d.defaultConfiguration?.level)), d.id);
+    assert.equal(new Set(ids).size, ids.length, 'rule ids are unique');
   });
 
   it('reads manifests from stdin with -', async () => {
@@ -130,6 +135,13 @@ describe('CLI', () => {
     write('app/f.yml', svc('f', 30080));
     const r2 = await cli(dir, ['--format', 'json', '.']);
     assert.deepEqual(JSON.parse(r2.out).findings.map((f: { file: string }) => f.file), [join('app', 'a.yaml'), join('app', 'f.yml')]);
+  });
+
+  it("gives objects without a namespace the config's namespace", async () => {
+    write('.kube-netlint.yaml', 'namespace: team-x\n');
+    write('a.yaml', svc('a', 80).replace('  namespace: default\n', ''));
+    const [f] = JSON.parse((await cli(dir, ['--format', 'json', 'a.yaml'])).out).findings;
+    assert.deepEqual(f.object, { kind: 'Service', namespace: 'team-x', name: 'a' });
   });
 
   it('--node-port-range overrides the config and the default', async () => {

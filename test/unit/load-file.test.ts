@@ -61,6 +61,7 @@ describe('loadFile', () => {
             port: &p 8080
             nodePort: 30088
           - *http
+          - {name: again, port: *p}
         selector: &sel {app: web}
       ---
       apiVersion: v1
@@ -74,14 +75,17 @@ describe('loadFile', () => {
       ['http', 80, 'TCP', undefined],
       ['alt', 8080, 'TCP', 30088],
       ['http', 80, 'TCP', undefined],
+      ['again', 8080, 'TCP', undefined],
     ]);
+    // A scalar alias: the value is the anchor's, the span is the alias where it is written.
+    assert.equal(at(f, a.ports[3].port?.span), '13:27 *p');
     // The merged protocol is found through `<<`; the third port is an alias: its span is the alias `*http` itself.
     assert.equal(at(f, a.ports[2].span), '12:7 *http');
     assert.deepEqual(a.selector, { app: 'web' });
     assert.deepEqual((a.raw.spec as { ports: unknown[] }).ports[1], { name: 'alt', port: 8080, protocol: 'TCP', nodePort: 30088 });
     // Anchors are document-local: `*sel` in the next document is a problem located at the alias, and that document yields no object.
     assert.deepEqual(names(f), ['Service default/a']);
-    assert.deepEqual(f.problems.map((p) => [p.code, at(f, p.span)]), [['UNRESOLVED_ALIAS', '19:13 *sel']]);
+    assert.deepEqual(f.problems.map((p) => [p.code, at(f, p.span)]), [['UNRESOLVED_ALIAS', '20:13 *sel']]);
     assert.match(f.problems[0].message, /^Unresolved alias .*: sel$/);
   });
 
