@@ -78,6 +78,7 @@ export class ClusterSource {
     this.running = false;
     clearTimeout(this.pollTimer);
     clearTimeout(this.debounce);
+    this.debounce = undefined;
     for (const w of this.watches) w.stop();
     this.watches = [];
   }
@@ -140,9 +141,13 @@ export class ClusterSource {
     this.emit();
   }
 
+  /** Notifies listeners at most every 250 ms: a busy cluster (pod churn) must neither flood nor starve the analysis. */
   private emit(): void {
-    clearTimeout(this.debounce);
-    this.debounce = setTimeout(() => this.listeners.forEach((l) => l()), 100);
+    if (this.debounce) return;
+    this.debounce = setTimeout(() => {
+      this.debounce = undefined;
+      this.listeners.forEach((l) => l());
+    }, 250);
     this.debounce.unref?.();
   }
 }
