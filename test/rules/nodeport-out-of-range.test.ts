@@ -1,4 +1,8 @@
 import { strict as assert } from 'node:assert';
+import { analyze } from '../../server/out/core/analyze';
+import { DEFAULT_CONFIG } from '../../server/out/core/config/config';
+import { fromApiObject } from '../../server/out/core/model/from-api-object';
+import { allRules } from '../../server/out/core/rules/index';
 import { applyEdits, dedent, lint } from '../helpers/lint';
 
 const rules = ['nodeport-out-of-range'];
@@ -77,6 +81,13 @@ describe('nodeport-out-of-range', () => {
   it('stays silent where the API server rejects the Service earlier (ClusterIP nodePort, unneeded healthCheckNodePort)', () => {
     assert.deepEqual(lint(svc('c', '  ports:\n    - {name: a, port: 80, nodePort: 80}'), { rules }).findings, []);
     assert.deepEqual(lint(svc('d', '  type: NodePort\n  healthCheckNodePort: 80\n  ports:\n    - {name: a, port: 80}'), { rules }).findings, []);
+  });
+
+  it('stays silent for live cluster Services (the API server accepted them: the assumed range is what is wrong)', () => {
+    const live = fromApiObject({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'np', namespace: 'x' }, spec: { type: 'NodePort', ports: [{ port: 80, nodePort: 20080 }] } }, 'prod')!;
+    const analysis = analyze([], DEFAULT_CONFIG, { rules: allRules.filter((r) => rules.includes(r.id) || r.id === 'service-spec-invalid'), extraObjects: [live] });
+    assert.equal(live.origin.type, 'cluster');
+    assert.deepEqual(analysis.findings, []);
   });
 
   it('stays silent for unset nodePorts and nodePort 0 (allocated by the API server)', () => {

@@ -70,7 +70,8 @@ export const serviceSpecInvalid: Rule = {
     const findings: Finding[] = [];
     const patches = patchFileNames(files);
     for (const svc of model.services) {
-      if (svc.origin.type === 'builtin') continue;
+      // Built-in and live (cluster) Services have passed the API server's validation already.
+      if (svc.origin.type !== 'file') continue;
       const partial = isPatchFile(patches, svc.file);
       const names = new Map<string, Span>();
       const problems = [...checkServiceFields(svc, partial), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names, partial)), ...duplicatePorts(svc)];
