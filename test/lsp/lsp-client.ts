@@ -23,6 +23,8 @@ export class TestClient {
   readonly diagnostics = new Map<string, Diagnostic[]>();
   readonly publishCount = new Map<string, number>();
   readonly statuses: unknown[] = [];
+  /** window/showMessage notifications: `type message`. */
+  readonly messages: string[] = [];
   readonly stderr: string[] = [];
   private listeners: (() => void)[] = [];
   private versions = new Map<string, number>();
@@ -47,8 +49,13 @@ export class TestClient {
       client.listeners.forEach((l) => l());
     });
     connection.onNotification('window/logMessage', () => undefined);
+    connection.onNotification('window/showMessage', (p: { type: number; message: string }) => client.messages.push(`${p.type} ${p.message}`));
     connection.onRequest(ConfigurationRequest.type, (p) => p.items.map(() => options.settings ?? null));
     connection.onRequest(RegistrationRequest.type, () => null);
+    connection.onRequest('window/showMessageRequest', (p: { type: number; message: string }) => {
+      client.messages.push(`${p.type} ${p.message}`);
+      return null;
+    });
     connection.listen();
     await connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,

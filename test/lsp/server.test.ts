@@ -87,6 +87,14 @@ describe('language server over stdio (protocol)', function () {
     await client.waitFor(B, empty);
   });
 
+  it('finds the quick fixes by rule id and position when a client drops Diagnostic.data', async () => {
+    const [diag] = await client.waitFor(A, hasCollision);
+    const { data: _dropped, ...withoutData } = diag;
+    const actions = await client.codeActions(A, diag.range, [withoutData]);
+    assert.equal(actions[0]?.title, 'Change nodePort 30080 to free port 30000');
+    assert.equal(actions.length, 3);
+  });
+
   it('"Ignore for this object" adds the annotation and silences only that object; "on this line" adds the comment', async () => {
     const [diag] = await client.waitFor(A, hasCollision);
     client.open(A);

@@ -62,6 +62,14 @@ describe('language server: settings, config file, watched files, bad input', fun
     assert.equal(c.diagnostics.get(uriOf(join(dir, 'c.yaml'))), undefined, 'd.yaml is excluded, so c.yaml has no collision');
   });
 
+  it('warns once about a broken .kube-netlint.yaml (file, line, key) and still analyses with the other settings', async () => {
+    const dir = workspace({ 'a.yaml': service('a', 30080), 'b.yaml': service('b', 30080), '.kube-netlint.yaml': 'kubeProxyMode: ipvs\nrules:\n  nodeport-duplicat: off\n' });
+    const c = await start([dir], { settings: { rules: { 'nodeport-duplicate': 'warning' } } });
+    const [d] = await c.waitFor(join(dir, 'a.yaml'), collision);
+    assert.equal(d.severity, DiagnosticSeverity.Warning);
+    assert.deepEqual(c.messages, [`2 kube-netlint: configuration problem (this value is ignored): ${join(dir, '.kube-netlint.yaml')}:3: 'rules.nodeport-duplicat': unknown rule id (see docs/rules/ for the list)`]);
+  });
+
   it('re-reads .kube-netlint.yaml when it changes on disk', async () => {
     const dir = workspace({ 'a.yaml': service('a', 30080), 'b.yaml': service('b', 30080) });
     const c = await start([dir]);

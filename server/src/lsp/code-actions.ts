@@ -13,6 +13,8 @@ export interface CodeActionContext {
   readonly text: string;
   /** The published finding behind a diagnostic (undefined when stale). */
   findingFor(key: string): Finding | undefined;
+  /** For clients that drop `Diagnostic.data`: the published finding of that rule starting at the position. */
+  findingAt(ruleId: string, position: { line: number; character: number }): Finding | undefined;
   /** The text a file had when the last analysis ran, and its text now (for files a fix edits). */
   analysedFile(file: string): LoadedFile | undefined;
   currentText(file: string): string | undefined;
@@ -24,7 +26,7 @@ const NOT_IGNORABLE = new Set(['yaml-syntax', 'file-skipped']);
 
 /**
  * Quick fixes for kube-netlint diagnostics in the request's context: each finding's fixes (found via
- * `Diagnostic.data.key`, never by message), then "Ignore <rule> for this object" and "Ignore <rule> on
+ * `Diagnostic.data.key`, or rule id + start position when a client drops `data`; never by message), then "Ignore <rule> for this object" and "Ignore <rule> on
  * this line". A fix is offered only when every file it edits still has the text it was computed on,
  * and an ignore edit only when re-loading the edited text shows it parses and takes effect.
  */
@@ -32,8 +34,8 @@ export function codeActions(params: CodeActionParams, ctx: CodeActionContext): C
   const out: CodeAction[] = [];
   for (const diagnostic of params.context.diagnostics) {
     const data = diagnostic.data as DiagnosticData | undefined;
-    if (diagnostic.source !== 'kube-netlint' || !data?.key) continue;
-    const finding = ctx.findingFor(data.key);
+    if (diagnostic.source !== 'kube-netlint' || typeof diagnostic.code !== 'string') continue;
+    const finding = data?.key ? ctx.findingFor(data.key) : ctx.findingAt(diagnostic.code, diagnostic.range.start);
     if (!finding) continue;
     for (const fix of finding.fixes) {
       const edit = fixEdit(fix, ctx);

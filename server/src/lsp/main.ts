@@ -7,4 +7,8 @@
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { startServer } from './server';
 
-startServer(createConnection(ProposedFeatures.all));
+const connection = createConnection(ProposedFeatures.all);
+// Last line of defence: a stray promise rejection is logged to the client's output instead of
+// ending the process (Node's default), so one failed request never takes the diagnostics away.
+process.on('unhandledRejection', (reason) => connection.console.error(`kube-netlint: unhandled rejection: ${(reason as Error)?.stack ?? reason}`));
+startServer(connection);

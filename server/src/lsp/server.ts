@@ -1,19 +1,18 @@
 import {
-  CodeActionKind, Connection, DidChangeConfigurationNotification, FileChangeType, InitializeResult, TextDocuments,
-  TextDocumentSyncKind, WorkspaceFolder,
+  CodeActionKind, Connection, DidChangeConfigurationNotification, FileChangeType, InitializeResult, MessageType, ShowMessageNotification,
+  TextDocuments, TextDocumentSyncKind, WorkspaceFolder,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { packageVersion } from '../node/version';
 import type { ClusterSettings } from '../protocol/cluster-messages';
 import type { InitializationOptions } from '../protocol/messages';
 import { ClusterIntegration } from './cluster';
-import { codeActions } from './code-actions';
 import { DiagnosticPublisher } from './diagnostics';
-import { hoverAt } from './hover';
+import { registerRequests } from './requests';
 import { Scheduler } from './scheduler';
 import { statusOf, StatusReporter } from './status';
 import { pathOfUri, UriMap } from './uris';
-import { Folder, Workspace } from './workspace';
+import { Workspace } from './workspace';
 
 /** Delay that coalesces bursts of edits into one analysis run (see {@link Scheduler}). */
 export const ANALYSIS_DELAY_MS = 150;
@@ -28,8 +27,16 @@ export function startServer(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
   const uris = new UriMap();
   const log = (message: string): void => connection.console.log(message);
-  const workspace = new Workspace(log);
-  const publisher = new DiagnosticPublisher((uri, diagnostics) => void connection.sendDiagnostics({ uri, diagnostics }));
+  const shown = new Set<string>();
+  const warn = (message: string): void => {
+    log(message);
+    if (shown.has(message)) return; // once per problem
+    shown.add(message);
+    // A notification (window/showMessage): showWarningMessage would send a request the client must answer.
+    connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }).catch(() => undefined);
+  };
+  const workspace = new Workspace(log, warn);
+  const publisher = new DiagnosticPublisher((uri, diagnostics) => void connection.sendDiagnostics({ uri, diagnostics }).catch(() => undefined));
   const status = new StatusReporter(connection);
   const pending = new Set<string>(); // URIs of open documents whose text is not loaded yet
   let ready = false;
@@ -53,7 +60,6 @@ export function startServer(connection: Connection): void {
     }
   };
   const openFiles = (): Set<string> => new Set(documents.all().map((d) => uris.fileOf(d.uri)));
-  const openDocument = (file: string): TextDocument | undefined => documents.all().find((d) => uris.fileOf(d.uri) === file);
 
   const runAnalysis = (): void => {
     if (!ready) return;
@@ -89,9 +95,13 @@ export function startServer(connection: Connection): void {
   const scheduler = new Scheduler(runAnalysis, ANALYSIS_DELAY_MS);
 
   const reconfigureAll = async (): Promise<void> => {
-    const open = openFiles();
-    for (const folder of workspace.all()) {
-      await workspace.reconfigure(folder, await settingsFor(folder.path ? folder.uri : undefined), open);
+    try {
+      const open = openFiles();
+      for (const folder of workspace.all()) {
+        await workspace.reconfigure(folder, await settingsFor(folder.path ? folder.uri : undefined), open);
+      }
+    } catch (err) {
+      connection.console.error(`kube-netlint: re-reading the settings failed: ${(err as Error).stack ?? err}`);
     }
     documents.all().forEach((d) => pending.add(d.uri));
     scheduler.request();
@@ -120,7 +130,7 @@ export function startServer(connection: Connection): void {
   });
 
   connection.onInitialized(async () => {
-    if (hasDynamicConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'kubeNetlint' });
+    if (hasDynamicConfiguration) connection.client.register(DidChangeConfigurationNotification.type, { section: 'kubeNetlint' }).catch((err) => log(`kube-netlint: cannot register for configuration changes: ${err}`));
     if (hasFolderEvents) {
       connection.workspace.onDidChangeWorkspaceFolders(async (e) => {
         e.removed.forEach((f) => workspace.removeFolder(f.uri));
@@ -165,33 +175,7 @@ export function startServer(connection: Connection): void {
     else scheduler.request();
   });
 
-  const folderFor = (uri: string): { file: string; folder: Folder; text: string | undefined } => {
-    const file = uris.fileOf(uri);
-    const folder = workspace.folderOf(file);
-    return { file, folder, text: documents.get(uri)?.getText() ?? folder.host.loadedFile(file)?.text };
-  };
-
-  connection.onHover((params) => {
-    const { file, folder, text } = folderFor(params.textDocument.uri);
-    const doc = documents.get(params.textDocument.uri);
-    if (text === undefined) return null;
-    const offset = doc ? doc.offsetAt(params.position) : folder.host.loadedFile(file)!.lines.offsetAt(params.position.line, params.position.character);
-    return hoverAt({
-      file, text, offset, analysis: folder.host.last?.analysis, findings: publisher.findingsAt(file, offset, text),
-      loadedFile: (f) => folder.host.loadedFile(f), uriOf: (f) => uris.uriOf(f),
-    });
-  });
-
-  connection.onCodeAction((params) => {
-    const { file, folder, text } = folderFor(params.textDocument.uri);
-    if (text === undefined) return [];
-    return codeActions(params, {
-      file, text, findingFor: (key) => publisher.findingFor(file, key, text),
-      analysedFile: (f) => folder.host.last?.analysis.files.get(f),
-      currentText: (f) => openDocument(f)?.getText() ?? folder.host.loadedFile(f)?.text,
-      uriOf: (f) => uris.uriOf(f),
-    });
-  });
+  registerRequests(connection, { documents, uris, workspace, publisher });
 
   connection.onShutdown(() => {
     scheduler.dispose();

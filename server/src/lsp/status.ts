@@ -33,6 +33,6 @@ export class StatusReporter {
     const key = JSON.stringify({ ...status, durationMs: 0 });
     if (key === this.last) return;
     this.last = key;
-    void this.connection.sendNotification(STATUS_NOTIFICATION, status);
+    this.connection.sendNotification(STATUS_NOTIFICATION, status).catch(() => undefined);
   }
 }

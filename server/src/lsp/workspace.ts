@@ -29,7 +29,11 @@ export class Workspace {
   private readonly folders: Folder[] = [];
   readonly loose: Folder;
 
-  constructor(private readonly log: (message: string) => void) {
+  /**
+   * @param log progress lines for the client's output
+   * @param warn problems the user must fix (bad settings, broken `.kube-netlint.yaml`)
+   */
+  constructor(private readonly log: (message: string) => void, private readonly warn: (message: string) => void = log) {
     this.loose = makeFolder('', undefined, resolveFolderConfig(undefined, undefined));
   }
 
@@ -112,7 +116,7 @@ export class Workspace {
   }
 
   private reportProblems(folder: Folder): void {
-    for (const p of folder.settings.problems) this.log(`kube-netlint: configuration problem, ignored: ${p}`);
+    for (const p of folder.settings.problems) this.warn(`kube-netlint: configuration problem (this value is ignored): ${p}`);
   }
 }
 
