@@ -2,8 +2,11 @@ import type { Located, Span } from '../source/span';
 import type { Container, ContainerPort, EnvVar, NodeRequirement, ObjectBase, PodTemplate, WorkloadObject } from '../model/objects';
 import { NodeReader } from './node-reader';
 import { hasOwnKey, isShared, pairRemovalSpan } from './pair-removal';
+import { TypedFields } from './typed-fields';
 
 const OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt']);
+/** Kinds whose spec has `replicas` (int32), so a wrongly typed value there is a decode error. */
+const REPLICA_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'ReplicationController']);
 
 /**
  * Reads the pod spec at `podPath` of any workload kind into a {@link WorkloadObject}.
@@ -14,26 +17,32 @@ export function extractWorkload(reader: NodeReader, root: unknown, base: ObjectB
   const spec = reader.at(root, podPath);
   const templatePath = podPath.slice(0, -1);
   const labels = templatePath.length === 0 ? base.labels : reader.stringMap(root, [...templatePath, 'metadata', 'labels']);
+  // Wrongly typed values of the fields read below are recorded for pod-spec-invalid (API paths as the API prints them).
+  const typed = new TypedFields(reader);
+  const specPath = podPath.join('.');
   const containers: Container[] = [
     ...reader.items(spec, ['initContainers']).map((c, i) =>
-      readContainer(reader, c, i, reader.string(c, ['restartPolicy'])?.value === 'Always' ? 'sidecar' : 'init', base.span)),
-    ...reader.items(spec, ['containers']).map((c, i) => readContainer(reader, c, i, 'container', base.span)),
+      readContainer(reader, typed, `${specPath}.initContainers[${i}]`, c, i, reader.string(c, ['restartPolicy'])?.value === 'Always' ? 'sidecar' : 'init', base.span)),
+    ...reader.items(spec, ['containers']).map((c, i) => readContainer(reader, typed, `${specPath}.containers[${i}]`, c, i, 'container', base.span)),
   ];
   const pod: PodTemplate = {
     path: podPath.join('.'),
     span: reader.span(spec) ?? base.span,
     labels,
-    hostNetwork: reader.boolean(spec, ['hostNetwork']),
+    hostNetwork: typed.boolean(spec, 'hostNetwork', `${specPath}.hostNetwork`, 'PodSpec'),
     nodeName: reader.string(spec, ['nodeName']),
     nodeSelector: reader.stringMap(spec, ['nodeSelector']),
     nodeAffinityTerms: readAffinity(reader, spec),
     tolerations: reader.items(spec, ['tolerations']).map((t) => (reader.resolve(t)?.toJSON?.() ?? {}) as Record<string, unknown>),
     containers,
   };
-  return { ...base, category: 'workload', replicas: base.kind === 'Pod' ? undefined : reader.integer(root, ['spec', 'replicas']), pod };
+  const replicas = base.kind === 'Pod' ? undefined
+    : REPLICA_KINDS.has(base.kind) ? typed.integer(reader.at(root, ['spec']), 'replicas', 'spec.replicas', `${base.kind}Spec`)
+    : reader.integer(root, ['spec', 'replicas']);
+  return { ...base, category: 'workload', replicas, pod, ...(typed.invalid.length ? { invalidFields: typed.invalid } : {}) };
 }
 
-function readContainer(reader: NodeReader, node: unknown, index: number, role: Container['role'], fallback: Span): Container {
+function readContainer(reader: NodeReader, typed: TypedFields, path: string, node: unknown, index: number, role: Container['role'], fallback: Span): Container {
   const span = reader.span(node) ?? fallback;
   const strings = (key: string): Located<string>[] =>
     reader.items(node, [key]).map((_, i) => reader.text(node, [key, i])).filter((x): x is Located<string> => !!x);
@@ -44,22 +53,25 @@ function readContainer(reader: NodeReader, node: unknown, index: number, role: C
   });
   // A hostPort entry written in a shared (anchored/aliased) place cannot be removed for this container alone.
   const portsShared = isShared(node) || !hasOwnKey(node, 'ports') || isShared(reader.at(node, ['ports']));
+  typed.list(node, 'ports', `${path}.ports`, 'Container', '[]v1.ContainerPort');
   const ports: ContainerPort[] = reader.items(node, ['ports']).map((item, i) => {
     const itemSpan = reader.span(item) ?? span;
-    const hostPort = reader.integer(item, ['hostPort']);
+    const p = `${path}.ports[${i}]`;
+    typed.mapping(item, p, 'Container', 'v1.ContainerPort');
+    const hostPort = typed.integer(item, 'hostPort', `${p}.hostPort`, 'ContainerPort');
     const hostPortShared = portsShared || isShared(item) || !hasOwnKey(reader.resolve(item), 'hostPort') || isShared(reader.at(item, ['hostPort']));
     const removable = hostPort && hostPort.value !== 0 && !hostPortShared;
     return {
       index: i,
       span: itemSpan,
-      name: reader.string(item, ['name']),
-      containerPort: reader.integer(item, ['containerPort']),
+      name: typed.string(item, 'name', `${p}.name`, 'ContainerPort'),
+      containerPort: typed.integer(item, 'containerPort', `${p}.containerPort`, 'ContainerPort'),
       // hostPort 0 is the API's "not set".
       hostPort: hostPort && hostPort.value !== 0 ? hostPort : undefined,
-      hostIP: reader.string(item, ['hostIP']),
+      hostIP: typed.string(item, 'hostIP', `${p}.hostIP`, 'ContainerPort'),
       hostPortRemoval: removable ? pairRemovalSpan(reader.file, item, 'hostPort') : undefined,
       hostPortShared: hostPort ? hostPortShared : undefined,
-      protocol: reader.string(item, ['protocol']) ?? { value: 'TCP', span: itemSpan },
+      protocol: typed.string(item, 'protocol', `${p}.protocol`, 'ContainerPort', 'v1.Protocol') ?? { value: 'TCP', span: itemSpan },
     };
   });
   return {

@@ -151,12 +151,34 @@ export interface PodTemplate {
   readonly containers: readonly Container[];
 }
 
+/**
+ * A value the loader left out of its typed field because its JSON type is not the one the API decodes
+ * (`hostPort: "9100"`, `hostNetwork: "true"`, `replicas: "3"`, `ports: 80`): the API server refuses the whole
+ * object, so `pod-spec-invalid` reports it. Recorded only for the few fields the networking rules read.
+ */
+export interface InvalidField {
+  /** API field path relative to the object, as the API server prints it: `spec.template.spec.containers[0].ports[1].hostPort`. */
+  readonly path: string;
+  /** Go struct that holds the field and the field's Go type, as in the decoder's error: `ContainerPort`, `int32`. */
+  readonly goStruct: string;
+  readonly goType: string;
+  /** JSON type of the value written: `string`, `number`, `bool`, `array` or `object`. */
+  readonly found: 'string' | 'number' | 'bool' | 'array' | 'object';
+  /** The scalar as written (absent for collections). */
+  readonly value?: string | number | boolean;
+  /** True when the value is a scalar written in place (no anchor, no alias), so a fix may replace its span. */
+  readonly editable: boolean;
+  readonly span: Span;
+}
+
 /** Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, ReplicationController (every API version). */
 export interface WorkloadObject extends ObjectBase {
   readonly category: 'workload';
   /** spec.replicas (Deployment, ReplicaSet, StatefulSet, ReplicationController; default 1 when absent). */
   readonly replicas?: Located<number>;
   readonly pod: PodTemplate;
+  /** Wrongly typed values of replicas, hostNetwork and container ports; absent when there are none (and for cluster objects). */
+  readonly invalidFields?: readonly InvalidField[];
 }
 
 /** A Node (v1), e.g. from `kubectl get nodes -o yaml`. */

@@ -27,6 +27,7 @@ import { internaltrafficpolicyLocalCoverage } from './internaltrafficpolicy-loca
 import { nodeportDuplicate } from './nodeport-duplicate';
 import { healthcheckNodeportDuplicate } from './healthcheck-nodeport-duplicate';
 import { nodeportOutOfRange } from './nodeport-out-of-range';
+import { podSpecInvalid } from './pod-spec-invalid';
 import { serviceSpecInvalid } from './service-spec-invalid';
 import { serviceTargetportUnresolved } from './service-targetport-unresolved';
 import { yamlSyntax } from './yaml-syntax';
@@ -61,6 +62,7 @@ export const allRules: readonly Rule[] = [
   nodeportDuplicate,
   healthcheckNodeportDuplicate,
   nodeportOutOfRange,
+  podSpecInvalid,
   serviceSpecInvalid,
   serviceTargetportUnresolved,
   yamlSyntax,

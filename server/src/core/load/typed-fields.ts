@@ -1,0 +1,91 @@
+import { isAlias, isMap, isScalar, isSeq } from 'yaml';
+import type { InvalidField } from '../model/objects';
+import type { Located, Span } from '../source/span';
+import { isBoolean, isInteger, isString, NodeReader } from './node-reader';
+
+/**
+ * Unquoted YAML 1.1 booleans. kubectl turns YAML into JSON with sigs.k8s.io/yaml (go-yaml v2, YAML 1.1), which
+ * reads `hostNetwork: yes` as `true`; the `yaml` library (YAML 1.2) reads it as the string "yes". Source:
+ * go-yaml v2 resolve.go (resolve table), as vendored by sigs.k8s.io/yaml v1.4.
+ */
+const YAML11_BOOLEANS: ReadonlyMap<string, boolean> = new Map([
+  ...['y', 'Y', 'yes', 'Yes', 'YES', 'on', 'On', 'ON'].map((s) => [s, true] as const),
+  ...['n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF'].map((s) => [s, false] as const),
+]);
+
+/**
+ * Reads typed scalars like {@link NodeReader.integer} / `string` / `boolean` (one lookup each, same cost) and
+ * records, in {@link invalid}, every value that is present but of a JSON type the API server cannot decode
+ * into the field (null counts as absent, as in the API's JSON decoder). Only the fields that the networking
+ * rules read go through here, so valid manifests allocate nothing extra.
+ */
+export class TypedFields {
+  readonly invalid: InvalidField[] = [];
+
+  constructor(private readonly reader: NodeReader) {}
+
+  /** An int32 field (`containerPort`, `hostPort`, `replicas`). */
+  integer(node: unknown, key: string, path: string, goStruct: string): Located<number> | undefined {
+    return this.read(node, key, isInteger, path, goStruct, 'int32');
+  }
+
+  /** A string field; `goType` names a Go string type such as `v1.Protocol`. */
+  string(node: unknown, key: string, path: string, goStruct: string, goType = 'string'): Located<string> | undefined {
+    return this.read(node, key, isString, path, goStruct, goType);
+  }
+
+  /** A bool field; unquoted YAML 1.1 spellings (`yes`, `off`) are read as kubectl reads them. */
+  boolean(node: unknown, key: string, path: string, goStruct: string): Located<boolean> | undefined {
+    const yaml11 = (scalar: unknown): boolean | undefined => {
+      const plain = isScalar(scalar) && scalar.type === 'PLAIN' && typeof scalar.value === 'string';
+      return plain ? YAML11_BOOLEANS.get(scalar.value as string) : undefined;
+    };
+    return this.read(node, key, isBoolean, path, goStruct, 'bool', yaml11);
+  }
+
+  /** Records `key` when it is present but not a sequence (`ports: 80`). */
+  list(node: unknown, key: string, path: string, goStruct: string, goType: string): void {
+    const valueNode = this.reader.at(node, [key]);
+    if (valueNode !== undefined && !isSeq(this.reader.resolve(valueNode))) this.record(valueNode, path, goStruct, goType);
+  }
+
+  /** Records a sequence item that is not a mapping (`ports: ["80:80"]`); true when it is one. */
+  mapping(item: unknown, path: string, goStruct: string, goType: string): boolean {
+    if (isMap(this.reader.resolve(item))) return true;
+    this.record(item, path, goStruct, goType);
+    return false;
+  }
+
+  private read<T>(
+    node: unknown, key: string, accept: (v: unknown) => v is T, path: string, goStruct: string, goType: string,
+    coerce?: (scalar: unknown) => T | undefined,
+  ): Located<T> | undefined {
+    const valueNode = this.reader.at(node, [key]);
+    if (valueNode === undefined) return undefined;
+    const resolved = this.reader.resolve(valueNode);
+    const span = this.reader.span(valueNode);
+    if (!span) return undefined;
+    const value = isScalar(resolved) ? resolved.value : undefined;
+    if (accept(value)) return { value, span };
+    const coerced = coerce?.(resolved);
+    if (coerced !== undefined) return { value: coerced, span };
+    this.record(valueNode, path, goStruct, goType);
+    return undefined;
+  }
+
+  private record(valueNode: unknown, path: string, goStruct: string, goType: string): void {
+    const resolved = this.reader.resolve(valueNode);
+    const span: Span | undefined = this.reader.span(valueNode);
+    if (!span || resolved === undefined || resolved === null) return;
+    const editable = !isAlias(valueNode) && isScalar(valueNode) && !valueNode.anchor;
+    if (isSeq(resolved) || isMap(resolved)) {
+      this.invalid.push({ path, goStruct, goType, found: isSeq(resolved) ? 'array' : 'object', editable: false, span });
+      return;
+    }
+    const value = isScalar(resolved) ? resolved.value : undefined;
+    const found = typeof value === 'string' ? 'string' : typeof value === 'number' ? 'number' : typeof value === 'boolean' ? 'bool' : undefined;
+    // null (and exotic scalars) decode as "not set" or are not ours to judge.
+    if (!found) return;
+    this.invalid.push({ path, goStruct, goType, found, value: value as string | number | boolean, editable, span });
+  }
+}

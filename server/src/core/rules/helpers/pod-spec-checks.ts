@@ -1,0 +1,126 @@
+import type { Span } from '../../source/span';
+import { Container, describe, InvalidField, WorkloadObject } from '../../model/objects';
+import type { Fix } from '../rule';
+import { parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, supportedValues } from './api-validation';
+import { caseFix, lowerCaseFix, SpecProblem } from './service-spec-checks';
+
+/** A {@link SpecProblem} that is only an API warning (the object is stored) rather than a rejection. */
+export interface PodSpecProblem extends SpecProblem {
+  readonly warning?: boolean;
+}
+
+const EXPECTED: Readonly<Record<string, string>> = {
+  int32: 'an integer', bool: 'a boolean', string: 'a string', 'v1.Protocol': 'a string',
+  '[]v1.ContainerPort': 'a list of port entries', 'v1.ContainerPort': 'a mapping (containerPort, hostPort, …)',
+};
+const FOUND: Readonly<Record<InvalidField['found'], string>> = { string: 'a string', number: 'a number', bool: 'a boolean', array: 'a list', object: 'a mapping' };
+
+/** The field's name for a message: `hostPort`, or `port entry #1` for `ports[1]`. */
+function label(path: string): string {
+  const last = path.slice(path.lastIndexOf('.') + 1);
+  const item = /^ports\[(\d+)\]$/.exec(last);
+  return item ? `port entry #${item[1]}` : last;
+}
+
+/** The decoder's own text for the value: Go's json.UnmarshalTypeError ("number 80.5" only for numeric targets). */
+function goValue(f: InvalidField): string {
+  if (f.found === 'number') return f.goType === 'int32' ? `number ${f.value}` : 'number';
+  return f.found;
+}
+
+/** `"9100"` → 9100 and `"true"` → true when only the quotes are wrong; the replacement text, else undefined. */
+function unquoted(f: InvalidField): string | undefined {
+  if (f.found !== 'string' || typeof f.value !== 'string') return undefined;
+  if (f.goType === 'int32' && /^\d+$/.test(f.value)) return String(Number(f.value));
+  if (f.goType === 'bool' && /^(true|false)$/i.test(f.value)) return f.value.toLowerCase();
+  return undefined;
+}
+
+/**
+ * Values of the wrong JSON type (recorded by the loader): the API server's decoder refuses the whole object
+ * before validation runs, e.g. `json: cannot unmarshal string into Go struct field
+ * ContainerPort.spec.template.spec.containers.ports.hostPort of type int32` (the field path without indices).
+ */
+export function decodeProblems(w: WorkloadObject): PodSpecProblem[] {
+  return (w.invalidFields ?? []).map((f) => {
+    const shown = f.value === undefined ? '' : ` ${typeof f.value === 'string' ? JSON.stringify(f.value) : String(f.value)}`;
+    const fixText = unquoted(f);
+    const goField = `${f.goStruct}.${f.path.replace(/\[\d+\]/g, '')}`;
+    const fixes: Fix[] = fixText !== undefined && f.editable
+      ? [{ title: `Change ${label(f.path)} ${JSON.stringify(f.value)} to ${fixText}`, edits: [{ span: f.span, newText: fixText }], preferred: true }]
+      : [];
+    return {
+      span: f.span,
+      message: `${label(f.path)}${shown} is ${FOUND[f.found]}, not ${EXPECTED[f.goType] ?? f.goType}: the API server cannot decode ${describe(w)} ("json: cannot unmarshal ${goValue(f)} into Go struct field ${goField} of type ${f.goType}")${fixText !== undefined ? '; remove the quotes' : ''}`,
+      fixes,
+    };
+  });
+}
+
+function who(c: Container): string {
+  return c.role === 'container' ? `container "${c.name}"` : c.role === 'sidecar' ? `sidecar "${c.name}"` : `init container "${c.name}"`;
+}
+
+/**
+ * validateContainerPorts (per container: port names, containerPort required and 1–65535, hostPort 1–65535
+ * unless 0/unset, protocol TCP/UDP/SCTP with "" defaulted to TCP), the API warning "hostIP set without
+ * hostPort", and hostIPs that are not IP addresses. Ports whose entry could not be decoded are skipped.
+ */
+export function containerPortProblems(w: WorkloadObject): PodSpecProblem[] {
+  const out: PodSpecProblem[] = [];
+  const invalid = new Set((w.invalidFields ?? []).map((f) => f.path));
+  const rejects = (what: string, path: string, detail: string): string => `${what}: the API server rejects ${describe(w)} with "${path}: ${detail}"`;
+  // SetDefaults_Pod copies containerPort into an unset hostPort on hostNetwork Pods (not on templates).
+  const defaultsHostPort = w.kind === 'Pod' && w.pod.hostNetwork?.value === true;
+  for (const c of w.pod.containers) {
+    const names = new Map<string, Span>();
+    for (const p of c.ports) {
+      const path = `${w.pod.path}.${c.role === 'container' ? 'containers' : 'initContainers'}[${c.index}].ports[${p.index}]`;
+      if (invalid.has(path)) continue;
+      const name = p.name?.value;
+      if (p.name && name) {
+        const errors = portNameErrors(name);
+        for (const detail of errors) out.push({ span: p.name.span, message: rejects(`port name "${name}" of ${who(c)} is not a valid port name (IANA_SVC_NAME)`, `${path}.name`, `Invalid value: "${name}": ${detail}`), fixes: lowerCaseFix(p.name, portNameErrors) });
+        const first = names.get(name);
+        if (!errors.length && first) out.push({ span: p.name.span, message: rejects(`port name "${name}" is used twice in ${who(c)}`, `${path}.name`, `Duplicate value: "${name}"`), related: [{ span: first, message: `first port named "${name}"` }] });
+        else if (!errors.length) names.set(name, p.name.span);
+      }
+      const cp = p.containerPort;
+      if (cp && cp.value !== 0) {
+        for (const detail of portNumErrors(cp.value)) out.push({ span: cp.span, message: rejects(`containerPort ${cp.value} of ${who(c)} is not a port number`, `${path}.containerPort`, `Invalid value: ${cp.value}: ${detail}`) });
+      } else if (!invalid.has(`${path}.containerPort`)) {
+        const what = cp ? `containerPort 0 of ${who(c)} means "not set"` : `port entry #${p.index} of ${who(c)} has no containerPort`;
+        out.push({ span: cp?.span ?? p.hostPort?.span ?? p.name?.span ?? p.span, message: rejects(what, `${path}.containerPort`, 'Required value') });
+      }
+      if (p.hostPort) {
+        for (const detail of portNumErrors(p.hostPort.value)) out.push({ span: p.hostPort.span, message: rejects(`hostPort ${p.hostPort.value} of ${who(c)} is not a port number`, `${path}.hostPort`, `Invalid value: ${p.hostPort.value}: ${detail}`) });
+      }
+      const proto = p.protocol;
+      if (proto.value !== '' && !PORT_PROTOCOLS.includes(proto.value)) {
+        out.push({ span: proto.span, message: rejects(`protocol "${proto.value}" of ${who(c)} is not one of ${PORT_PROTOCOLS.join(', ')}`, `${path}.protocol`, `Unsupported value: "${proto.value}": supported values: ${supportedValues(PORT_PROTOCOLS)}`), fixes: caseFix(proto, PORT_PROTOCOLS, 'protocol') });
+      }
+      out.push(...hostIpProblems(w, c, p, path, defaultsHostPort || invalid.has(`${path}.hostPort`)));
+    }
+  }
+  return out;
+}
+
+/** hostIP without hostPort (API warning, pkg/api/pod/warnings.go) and hostIPs that the CNI portmap plugin cannot parse. */
+function hostIpProblems(w: WorkloadObject, c: Container, p: Container['ports'][number], path: string, hostPortUnknown: boolean): PodSpecProblem[] {
+  const ip = p.hostIP;
+  if (!ip || ip.value === '' || hostPortUnknown) return [];
+  if (!p.hostPort) {
+    // Go's %+v of the internal core.ContainerPort, after defaulting (protocol "" → TCP).
+    const go = `{Name:${p.name?.value ?? ''} HostPort:0 ContainerPort:${p.containerPort?.value ?? 0} Protocol:${p.protocol.value || 'TCP'} HostIP:${ip.value}}`;
+    return [{
+      span: ip.span,
+      warning: true,
+      message: `hostIP "${ip.value}" of ${who(c)} is set without a hostPort, so it does nothing (only a hostPort is bound to a node address): the API server warns "${path}: hostIP set without hostPort: ${go}"`,
+    }];
+  }
+  if (w.pod.hostNetwork?.value === true || parseIpSloppy(ip.value)) return [];
+  return [{
+    span: ip.span,
+    message: `hostIP "${ip.value}" of ${who(c)} is not an IP address: the API server stores it (hostIP is not validated), but the CNI portmap plugin cannot parse it and skips the mapping on IPv4 pods, so hostPort ${p.hostPort.value} is never opened on the node`,
+  }];
+}

@@ -1,0 +1,83 @@
+import { describe } from '../model/objects';
+import { containerPortProblems, decodeProblems, PodSpecProblem } from './helpers/pod-spec-checks';
+import type { Finding, Rule } from './rule';
+import { refOf } from './rule';
+
+const id = 'pod-spec-invalid';
+
+/**
+ * What the API server refuses (or warns about) in the networking fields of a pod template: wrongly typed
+ * values (decoder errors), validateContainerPorts, the "hostIP set without hostPort" warning, and hostIPs
+ * that are not IP addresses. See the explanation for the sources.
+ */
+export const podSpecInvalid: Rule = {
+  id,
+  title: 'Pod template the API server rejects (ports, hostNetwork, replicas)',
+  severity: 'error',
+  explanation: [
+    'The API server decodes and validates every Pod and every workload\'s pod template before storing it; `kubectl apply`',
+    'fails with `… is invalid: …` or `… cannot be handled as a Deployment: json: cannot unmarshal …`, and nothing is rolled',
+    'out. This rule reports, at the offending value and quoting the API server\'s own message, for Pods, Deployments,',
+    'ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs and ReplicationControllers (containers and init containers):',
+    '',
+    '- values of the wrong type where the API needs an integer or a boolean: `hostPort: "9100"`, `containerPort: abc`,',
+    '  `hostNetwork: "true"`, `replicas: "3"`, `ports: 80`, a port entry written as `"80:80"`. The decoder refuses the',
+    '  whole object (`json: cannot unmarshal string into Go struct field ContainerPort.….hostPort of type int32`); other',
+    '  rules cannot see these ports at all until they are fixed. A quick fix removes the quotes from a quoted number or',
+    '  boolean. Unquoted YAML 1.1 booleans (`hostNetwork: yes`) are accepted, as kubectl reads them as booleans;',
+    '- a port entry without `containerPort` (or with 0): `Required value`;',
+    '- `containerPort` or `hostPort` outside 1–65535 (`hostPort: 0` means "not set" and is fine):',
+    '  `must be between 1 and 65535, inclusive`;',
+    '- a `protocol` other than `TCP`, `UDP` or `SCTP` — the values are case-sensitive, so `tcp` is rejected',
+    '  (`Unsupported value: "tcp": supported values: "SCTP", "TCP", "UDP"`; a quick fix corrects the case);',
+    '  an empty protocol is defaulted to TCP;',
+    '- port names that are not IANA service names (at most 15 characters, a-z 0-9 and `-`, at least one letter) or that',
+    '  repeat inside one container (`Duplicate value`);',
+    '- a negative `replicas` (`must be greater than or equal to 0`).',
+    '',
+    'Reported at another severity:',
+    '',
+    '- **warning**: `hostIP` set without a `hostPort` — the API server stores the object but prints the warning',
+    '  `hostIP set without hostPort` (v1.28+): a hostIP only selects the node address a hostPort is bound to, so it does',
+    '  nothing here. Not reported for a `hostNetwork: true` Pod, whose hostPort is defaulted to the containerPort.',
+    '- **error**: a `hostIP` that is not an IP address (with a hostPort, without hostNetwork). The API server does not',
+    '  validate hostIP, but the CNI portmap plugin parses it with `net.ParseIP`; for an IPv4 pod the unparsable address',
+    '  counts as "other family" and the mapping is silently skipped, so the hostPort never opens.',
+  ].join('\n'),
+  sources: [
+    'kubernetes pkg/apis/core/validation/validation.go (validateContainerPorts, v1.33)',
+    'kubernetes staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go (IsValidPortNum, IsValidPortName, v1.33)',
+    'kubernetes staging/src/k8s.io/apimachinery/pkg/api/validation/generic.go (ValidateNonnegativeField: "must be greater than or equal to 0", v1.33)',
+    'kubernetes pkg/apis/apps/validation/validation.go (ValidateDeploymentSpec, ValidateStatefulSetSpec, ValidateReplicaSetSpec: replicas, v1.33)',
+    'kubernetes pkg/api/pod/warnings.go (warningsForPodSpecAndMeta: "hostIP set without hostPort", v1.28+, PR #113245)',
+    'kubernetes pkg/apis/core/v1/defaults.go (SetDefaults_ContainerPort: protocol "" → TCP; SetDefaults_Pod: hostNetwork hostPort defaulting, v1.33)',
+    'sigs.k8s.io/json (the API server\'s JSON decoder: "json: cannot unmarshal <type> into Go struct field <Struct>.<path> of type <type>")',
+    'sigs.k8s.io/yaml v1.4 (kubectl\'s YAML → JSON, go-yaml v2 YAML 1.1: unquoted yes/no/on/off are booleans)',
+    'containernetworking/plugins plugins/meta/portmap/portmap_iptables.go (fillDnatRules: hostIP parsed with net.ParseIP, entries of the other address family skipped, v1.6)',
+    'https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#ports (v1.33)',
+  ],
+  check({ model }) {
+    const findings: Finding[] = [];
+    for (const w of model.workloads) {
+      // Live cluster objects were already accepted by the API server (as service-spec-invalid does).
+      if (w.origin.type !== 'file') continue;
+      const problems: PodSpecProblem[] = [...decodeProblems(w), ...containerPortProblems(w)];
+      const replicas = w.replicas;
+      if (replicas && replicas.value < 0) {
+        problems.push({ span: replicas.span, message: `replicas ${replicas.value} is negative: the API server rejects ${describe(w)} with "spec.replicas: Invalid value: ${replicas.value}: must be greater than or equal to 0"` });
+      }
+      for (const p of problems) {
+        findings.push({
+          ruleId: id,
+          severity: p.warning ? 'warning' : 'error',
+          message: p.message,
+          span: p.span,
+          object: refOf(w),
+          related: p.related ?? [],
+          fixes: p.fixes ?? [],
+        });
+      }
+    }
+    return findings;
+  },
+};

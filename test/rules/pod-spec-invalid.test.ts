@@ -1,0 +1,313 @@
+import { strict as assert } from 'node:assert';
+import type { WorkloadObject } from '../../server/out/core/model/objects';
+import { applyEdits, dedent, lint, TestFinding } from '../helpers/lint';
+
+const rules = ['pod-spec-invalid'];
+const check = (text: string) => lint(text, { rules }).findings;
+/** [line, column, text, severity] of each finding, in report order. */
+const where = (fs: TestFinding[]) => fs.map((f) => [f.line, f.column, f.text, f.severity]);
+
+// Line numbers in comments are 1-based after dedent (the leading newline is dropped).
+const deployment = `
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: shop
+spec:
+  replicas: "3"                 # line 7
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      hostNetwork: "true"       # line 12
+      containers:
+        - name: web
+          image: nginx
+          ports:
+            - containerPort: 8080
+              hostPort: "9100"  # line 18
+            - containerPort: abc # line 19
+`;
+
+describe('pod-spec-invalid', () => {
+  it('reports wrongly typed replicas, hostNetwork, hostPort and containerPort of a Deployment with the decoder\'s message', () => {
+    const fs = check(deployment);
+    assert.deepEqual(where(fs), [
+      [7, 13, '"3"', 'error'],
+      [12, 20, '"true"', 'error'],
+      [18, 25, '"9100"', 'error'],
+      [19, 30, 'abc', 'error'],
+    ]);
+    assert.equal(fs[0].message, 'replicas "3" is a string, not an integer: the API server cannot decode Deployment shop/web ("json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32"); remove the quotes');
+    assert.equal(fs[1].message, 'hostNetwork "true" is a string, not a boolean: the API server cannot decode Deployment shop/web ("json: cannot unmarshal string into Go struct field PodSpec.spec.template.spec.hostNetwork of type bool"); remove the quotes');
+    assert.equal(fs[2].message, 'hostPort "9100" is a string, not an integer: the API server cannot decode Deployment shop/web ("json: cannot unmarshal string into Go struct field ContainerPort.spec.template.spec.containers.ports.hostPort of type int32"); remove the quotes');
+    assert.equal(fs[3].message, 'containerPort "abc" is a string, not an integer: the API server cannot decode Deployment shop/web ("json: cannot unmarshal string into Go struct field ContainerPort.spec.template.spec.containers.ports.containerPort of type int32")');
+    assert.equal(fs[3].object, 'Deployment shop/web');
+    assert.deepEqual(fs[3].fixes, [], 'no fix when the value is not a quoted number');
+    // No "Required value" for the port whose containerPort is there but undecodable.
+    assert.ok(!fs.some((f) => f.message.includes('Required value')));
+  });
+
+  it('fixes quoted numbers and booleans by removing the quotes, keeping comments, and the result is clean', () => {
+    let text = dedent(deployment);
+    for (let i = 0; i < 3; i++) {
+      const f = lint(text, { rules }).findings.find((x) => x.fixes.length);
+      if (!f) break;
+      text = applyEdits(text, f.fixes[0].edits);
+    }
+    assert.match(text, /replicas: 3 {17}# line 7\n/);
+    assert.match(text, /hostNetwork: true {7}# line 12\n/);
+    assert.match(text, /hostPort: 9100 {2}# line 18\n/);
+    assert.deepEqual(where(check(text)), [[19, 30, 'abc', 'error']]);
+    assert.equal(check(deployment)[2].fixes[0].title, 'Change hostPort "9100" to 9100');
+  });
+
+  it('offers no fix for an anchored value (the edit would change every alias too), but still reports it', () => {
+    const fs = check(`
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: p}
+      spec:
+        containers:
+          - name: a
+            ports: [{containerPort: 80, hostPort: &hp "8080"}]
+    `);
+    assert.deepEqual(where(fs), [[7, 49, '"8080"', 'error']]);
+    assert.deepEqual(fs[0].fixes, []);
+  });
+
+  it('reports ports that are not a list and port entries that are not mappings', () => {
+    const fs = check(`
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: p, namespace: ns}
+      spec:
+        containers:
+          - name: a
+            ports: 80
+          - name: b
+            ports: ["8080:80"]
+    `);
+    assert.deepEqual(where(fs), [[7, 14, '80', 'error'], [9, 15, '"8080:80"', 'error']]);
+    assert.equal(fs[0].message, 'ports 80 is a number, not a list of port entries: the API server cannot decode Pod ns/p ("json: cannot unmarshal number into Go struct field Container.spec.containers.ports of type []v1.ContainerPort")');
+    assert.equal(fs[1].message, 'port entry #0 "8080:80" is a string, not a mapping (containerPort, hostPort, …): the API server cannot decode Pod ns/p ("json: cannot unmarshal string into Go struct field Container.spec.containers.ports of type v1.ContainerPort")');
+  });
+
+  it('checks DaemonSet port numbers (1–65535) and protocols with the API\'s wording; hostPort 0 and protocol "" are valid', () => {
+    const fs = check(`
+      apiVersion: apps/v1
+      kind: DaemonSet
+      metadata: {name: agent, namespace: kube-system}
+      spec:
+        template:
+          spec:
+            containers:
+              - name: agent
+                ports:
+                  - {containerPort: 70000}
+                  - {containerPort: 80, hostPort: 65536}
+                  - {containerPort: 81, hostPort: -1}
+                  - {containerPort: 82, protocol: tcp}
+                  - {containerPort: 83, protocol: HTTP}
+                  - {containerPort: 84, hostPort: 0, protocol: ""}
+                  - {containerPort: 65535, hostPort: 1, protocol: SCTP}
+    `);
+    assert.deepEqual(where(fs), [
+      [10, 31, '70000', 'error'],
+      [11, 45, '65536', 'error'],
+      [12, 45, '-1', 'error'],
+      [13, 45, 'tcp', 'error'],
+      [14, 45, 'HTTP', 'error'],
+    ]);
+    assert.equal(fs[0].message, 'containerPort 70000 of container "agent" is not a port number: the API server rejects DaemonSet kube-system/agent with "spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive"');
+    assert.ok(fs[1].message.includes('"spec.template.spec.containers[0].ports[1].hostPort: Invalid value: 65536: must be between 1 and 65535, inclusive"'));
+    assert.ok(fs[2].message.includes('"spec.template.spec.containers[0].ports[2].hostPort: Invalid value: -1: must be between 1 and 65535, inclusive"'));
+    assert.equal(fs[3].message, 'protocol "tcp" of container "agent" is not one of SCTP, TCP, UDP: the API server rejects DaemonSet kube-system/agent with "spec.template.spec.containers[0].ports[3].protocol: Unsupported value: "tcp": supported values: "SCTP", "TCP", "UDP""');
+    assert.deepEqual(fs[3].fixes.map((f) => [f.title, f.edits[0].newText]), [['Change protocol "tcp" to "TCP"', 'TCP']]);
+    assert.deepEqual(fs[4].fixes, [], 'HTTP is no protocol in any case');
+  });
+
+  it('requires containerPort in CronJob init containers and containers, pointing at the entry\'s hostPort or name', () => {
+    const fs = check(`
+      apiVersion: batch/v1
+      kind: CronJob
+      metadata: {name: backup, namespace: ops}
+      spec:
+        schedule: "0 3 * * *"
+        jobTemplate:
+          spec:
+            template:
+              spec:
+                initContainers:
+                  - name: wait
+                    ports:
+                      - hostPort: 9000
+                containers:
+                  - name: run
+                    ports:
+                      - name: metrics
+                      - containerPort: 0
+    `);
+    assert.deepEqual(where(fs), [[13, 29, '9000', 'error'], [17, 25, 'metrics', 'error'], [18, 34, '0', 'error']]);
+    assert.equal(fs[0].message, 'port entry #0 of init container "wait" has no containerPort: the API server rejects CronJob ops/backup with "spec.jobTemplate.spec.template.spec.initContainers[0].ports[0].containerPort: Required value"');
+    assert.ok(fs[1].message.startsWith('port entry #0 of container "run" has no containerPort'));
+    assert.ok(fs[1].message.endsWith('"spec.jobTemplate.spec.template.spec.containers[0].ports[0].containerPort: Required value"'));
+    assert.ok(fs[2].message.startsWith('containerPort 0 of container "run" means "not set"'));
+    assert.ok(fs[2].message.endsWith('"spec.jobTemplate.spec.template.spec.containers[0].ports[1].containerPort: Required value"'));
+  });
+
+  it('checks port names (IANA_SVC_NAME) and duplicates inside one container, including restartable init containers', () => {
+    const fs = check(`
+      apiVersion: apps/v1
+      kind: StatefulSet
+      metadata: {name: db, namespace: data}
+      spec:
+        template:
+          spec:
+            initContainers:
+              - name: proxy
+                restartPolicy: Always
+                ports:
+                  - {name: metrics, containerPort: 9100}
+                  - {name: metrics, containerPort: 9101}
+            containers:
+              - name: db
+                ports:
+                  - {name: postgres-replication, containerPort: 5432}
+                  - {name: metrics, containerPort: 9187}
+    `);
+    assert.deepEqual(where(fs), [[12, 22, 'metrics', 'error'], [16, 22, 'postgres-replication', 'error']]);
+    assert.equal(fs[0].message, 'port name "metrics" is used twice in sidecar "proxy": the API server rejects StatefulSet data/db with "spec.template.spec.initContainers[0].ports[1].name: Duplicate value: "metrics""');
+    assert.deepEqual(fs[0].related.map((r) => [r.line, r.message]), [[11, 'first port named "metrics"']]);
+    assert.equal(fs[1].message, 'port name "postgres-replication" of container "db" is not a valid port name (IANA_SVC_NAME): the API server rejects StatefulSet data/db with "spec.template.spec.containers[0].ports[0].name: Invalid value: "postgres-replication": must be no more than 15 characters"');
+    assert.deepEqual(fs[1].fixes, []);
+    // Upper case breaks two of the API's checks (one finding each); lower-casing fixes both.
+    const upper = check('apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: a, ports: [{name: HTTP, containerPort: 80}]}]');
+    assert.deepEqual(upper.map((f) => [f.line, f.column, f.text]), [[5, 41, 'HTTP'], [5, 41, 'HTTP']]);
+    assert.deepEqual(upper.map((f) => f.message.slice(f.message.indexOf('Invalid value'))).sort(), [
+      'Invalid value: "HTTP": must contain at least one letter (a-z)"',
+      'Invalid value: "HTTP": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)"',
+    ]);
+    assert.deepEqual(upper[0].fixes.map((f) => [f.title, f.edits[0].newText]), [['Change "HTTP" to "http"', 'http']]);
+  });
+
+  it('warns about hostIP without hostPort (hostPort 0 counts as unset), except on a hostNetwork Pod whose hostPort is defaulted', () => {
+    const fs = lint({
+      'pod.yaml': `
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: exporter, namespace: mon}
+        spec:
+          containers:
+            - name: node-exporter
+              ports:
+                - {name: metrics, containerPort: 9100, hostIP: 10.0.0.5}
+                - {containerPort: 9101, hostPort: 0, hostIP: "::1", protocol: UDP}
+      `,
+      'hostnet.yaml': `
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: hostnet}
+        spec:
+          hostNetwork: true
+          containers:
+            - name: a
+              ports: [{containerPort: 9100, hostIP: 10.0.0.5}]
+      `,
+      'hostnet-ds.yaml': `
+        apiVersion: apps/v1
+        kind: DaemonSet
+        metadata: {name: hostnet-ds}
+        spec:
+          template:
+            spec:
+              hostNetwork: yes
+              containers:
+                - name: a
+                  ports: [{containerPort: 9100, hostIP: 10.0.0.5}]
+      `,
+    }, { rules }).findings;
+    assert.deepEqual(fs.map((f) => [f.file, f.line, f.column, f.text, f.severity]), [
+      ['hostnet-ds.yaml', 10, 49, '10.0.0.5', 'warning'],
+      ['pod.yaml', 8, 56, '10.0.0.5', 'warning'],
+      ['pod.yaml', 9, 54, '"::1"', 'warning'],
+    ]);
+    assert.equal(fs[1].message, 'hostIP "10.0.0.5" of container "node-exporter" is set without a hostPort, so it does nothing (only a hostPort is bound to a node address): the API server warns "spec.containers[0].ports[0]: hostIP set without hostPort: {Name:metrics HostPort:0 ContainerPort:9100 Protocol:TCP HostIP:10.0.0.5}"');
+    assert.ok(fs[2].message.endsWith('hostIP set without hostPort: {Name: HostPort:0 ContainerPort:9101 Protocol:UDP HostIP:::1}"'));
+    assert.ok(fs[0].message.includes('"spec.template.spec.containers[0].ports[0]: hostIP set without hostPort: {Name: HostPort:0 ContainerPort:9100 Protocol:TCP HostIP:10.0.0.5}"'));
+  });
+
+  it('reads unquoted YAML 1.1 booleans as kubectl does (hostNetwork: yes is true, not an error)', () => {
+    const { findings, analysis } = lint('apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  hostNetwork: yes\n  containers: [{name: a, ports: [{containerPort: 80}]}]', { rules });
+    assert.deepEqual(findings, []);
+    const w = analysis.model.workloads[0] as WorkloadObject;
+    assert.equal(w.pod.hostNetwork?.value, true);
+    assert.equal(w.invalidFields, undefined);
+  });
+
+  it('flags a hostIP that is not an IP address when a hostPort is set (portmap skips it), accepting IPv4, IPv6 and 0.0.0.0', () => {
+    const fs = check(`
+      apiVersion: apps/v1
+      kind: ReplicaSet
+      metadata: {name: rs, namespace: x}
+      spec:
+        replicas: -1
+        template:
+          spec:
+            containers:
+              - name: a
+                ports:
+                  - {containerPort: 80, hostPort: 8080, hostIP: node-1}
+                  - {containerPort: 81, hostPort: 8081, hostIP: 0.0.0.0}
+                  - {containerPort: 82, hostPort: 8082, hostIP: "fd00::1"}
+                  - {containerPort: 83, hostPort: 8083, hostIP: 192.168.1.10}
+    `);
+    assert.deepEqual(where(fs), [[5, 13, '-1', 'error'], [11, 59, 'node-1', 'error']]);
+    assert.equal(fs[0].message, 'replicas -1 is negative: the API server rejects ReplicaSet x/rs with "spec.replicas: Invalid value: -1: must be greater than or equal to 0"');
+    assert.equal(fs[1].message, 'hostIP "node-1" of container "a" is not an IP address: the API server stores it (hostIP is not validated), but the CNI portmap plugin cannot parse it and skips the mapping on IPv4 pods, so hostPort 8080 is never opened on the node');
+  });
+
+  it('stays silent on valid manifests of every kind', () => {
+    const valid = `
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: ok}
+      spec:
+        replicas: 0
+        template:
+          spec:
+            initContainers:
+              - name: init
+                ports: [{containerPort: 8443, name: webhook}]
+            containers:
+              - name: app
+                ports:
+                  - {name: http, containerPort: 8080, protocol: TCP}
+                  - {name: dns, containerPort: 53, protocol: UDP, hostPort: 0}
+                  - {name: dns-tcp, containerPort: 53, protocol: TCP, hostPort: 53, hostIP: ""}
+                  - {name: sctp, containerPort: 9899, protocol: SCTP, hostPort: 9899, hostIP: 10.1.2.3}
+              - name: sidecar
+                ports: [{name: http, containerPort: 9090}]
+      ---
+      apiVersion: batch/v1
+      kind: Job
+      metadata: {name: job}
+      spec:
+        template:
+          spec:
+            hostNetwork: false
+            containers: [{name: j, ports: [{containerPort: 80, hostPort: 80}]}]
+      ---
+      apiVersion: v1
+      kind: ReplicationController
+      metadata: {name: rc}
+      spec:
+        replicas: 2
+        template:
+          spec:
+            containers: [{name: c, ports: []}]
+    `;
+    assert.deepEqual(check(valid), []);
+  });
+});
