@@ -38,6 +38,9 @@ export interface LoadOptions {
   readonly defaultNamespace?: string;
 }
 
+/** The `yaml` parse options of every load (whole files and single documents alike). */
+export const PARSE_OPTIONS = { merge: true, prettyErrors: false, strict: false } as const;
+
 /** Aliases one document may expand to before it is refused (yaml's own default is 100). */
 const MAX_ALIAS_COUNT = 100;
 
@@ -50,7 +53,7 @@ const MAX_ALIAS_COUNT = 100;
  */
 export function loadFile(file: string, text: string, options: LoadOptions = {}): LoadedFile {
   const counter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: counter, merge: true, prettyErrors: false, strict: false });
+  const docs = parseAllDocuments(text, { lineCounter: counter, ...PARSE_OPTIONS });
   const lines = new LineIndex(counter, text.length);
   const problems: LoadProblem[] = [];
   const objects: K8sObject[] = [];
@@ -63,19 +66,25 @@ export function loadFile(file: string, text: string, options: LoadOptions = {}):
       problems.push({ span: { file, start: e.pos[0], end: e.pos[1] }, message: e.message, code: e.code, severity: 'error' });
     }
   }
-  list.forEach((doc, docIndex) => {
-    for (const e of doc.errors) {
-      problems.push({ span: { file, start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1) }, message: firstLine(e.message), code: e.code, severity: 'error' });
-    }
-    if (doc.errors.length) return;
-    try {
-      readDocument(doc, docIndex, file, options, objects);
-    } catch (err) {
-      // toJS throws for alias bombs and unresolved aliases; report it on the document (or the alias).
-      problems.push(documentReadProblem(doc, file, err));
-    }
-  });
+  list.forEach((doc, docIndex) => loadDocument(doc, docIndex, file, options, objects, problems));
   return { file, text, lines, objects, problems, suppressions: findLineSuppressions(text, lines), ...(role ? { role } : {}) };
+}
+
+/**
+ * Reads one parsed document of `file` into `objects` / `problems` (what {@link loadFile} does for each
+ * document; exported for the incremental loader, which re-parses single documents of a file).
+ */
+export function loadDocument(doc: Document.Parsed, docIndex: number, file: string, options: LoadOptions, objects: K8sObject[], problems: LoadProblem[]): void {
+  for (const e of doc.errors) {
+    problems.push({ span: { file, start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1) }, message: firstLine(e.message), code: e.code, severity: 'error' });
+  }
+  if (doc.errors.length) return;
+  try {
+    readDocument(doc, docIndex, file, options, objects);
+  } catch (err) {
+    // toJS throws for alias bombs and unresolved aliases; report it on the document (or the alias).
+    problems.push(documentReadProblem(doc, file, err));
+  }
 }
 
 /** A Go template file: kept (so it is listed and its chart can be named) but with no objects and no problems. */

@@ -1,6 +1,7 @@
 import type { CoreConfig } from '../config/config';
 import type { LoadedFile, LoadProblem } from '../load/load-file';
-import { HostPortClaim, hostPortClaims, NodePortClaim, ServicePortClaim } from './claims';
+import type { HostPortClaim, NodePortClaim, ServicePortClaim } from './claims';
+import { buildIndexes, ModelIndexes, selectWorkloads } from './model-indexes';
 import { ClusterSettings, deriveClusterSettings } from './cluster-settings';
 import type { K8sObject, NodeObject, ServiceObject, WorkloadObject } from './objects';
 
@@ -75,49 +76,67 @@ export function buildModel(files: readonly LoadedFile[], config: CoreConfig, ext
 }
 
 export function buildModelFromObjects(objects: readonly K8sObject[], problems: readonly LoadProblem[], config: CoreConfig): WorkspaceModel {
+  return modelFromIndexes(objects, problems, deriveClusterSettings(objects, config), buildIndexes(objects));
+}
+
+const INDEXES = new WeakMap<WorkspaceModel, ModelIndexes>();
+
+/** The indexes a model was built with (for incremental updates, see core/workspace/incremental.ts). */
+export function indexesOf(model: WorkspaceModel): ModelIndexes | undefined {
+  return INDEXES.get(model);
+}
+
+/**
+ * A model over `objects` with indexes built (or patched) beforehand. Selector matches are computed on
+ * first use per Service / workload, through the label index (never pairwise over all objects).
+ */
+export function modelFromIndexes(objects: readonly K8sObject[], problems: readonly LoadProblem[], settings: ClusterSettings, indexes: ModelIndexes, lazy = false): WorkspaceModel {
   const services: ServiceObject[] = [];
   const workloads: WorkloadObject[] = [];
   const nodes: NodeObject[] = [];
-  const nodePorts = new Map<number, NodePortClaim[]>();
-  const hostPorts = new Map<number, HostPortClaim[]>();
-  const servicePorts = new Map<number, ServicePortClaim[]>();
-  // Selector index: label "k=v" → workloads carrying it, so selector matching is not pairwise.
-  const byLabel = new Map<string, WorkloadObject[]>();
   for (const obj of objects) {
-    if (obj.category === 'service') {
-      services.push(obj);
-      for (const sp of obj.ports) {
-        if (sp.nodePort) push(nodePorts, sp.nodePort.value, { port: sp.nodePort.value, field: 'nodePort', service: obj, servicePort: sp, protocol: sp.protocol.value.toUpperCase(), span: sp.nodePort.span });
-        if (sp.port) push(servicePorts, sp.port.value, { port: sp.port.value, protocol: sp.protocol.value.toUpperCase(), service: obj, servicePort: sp, span: sp.port.span });
-      }
-      if (obj.healthCheckNodePort) {
-        const hc = obj.healthCheckNodePort;
-        push(nodePorts, hc.value, { port: hc.value, field: 'healthCheckNodePort', service: obj, protocol: 'TCP', span: hc.span });
-      }
-    } else if (obj.category === 'workload') {
-      workloads.push(obj);
-      for (const claim of hostPortClaims(obj)) push(hostPorts, claim.port, claim);
-      for (const [k, v] of Object.entries(obj.pod.labels)) push(byLabel, `${k}=${v}`, obj);
-    } else if (obj.category === 'node') {
-      nodes.push(obj);
+    if (obj.category === 'service') services.push(obj);
+    else if (obj.category === 'workload') workloads.push(obj);
+    else if (obj.category === 'node') nodes.push(obj);
+  }
+  let selected: Map<ServiceObject, readonly WorkloadObject[]> | undefined;
+  let selecting: Map<WorkloadObject, ServiceObject[]> | undefined;
+  const selection = (): void => {
+    selected = new Map();
+    selecting = new Map();
+    for (const svc of services) {
+      if (!svc.selector || Object.keys(svc.selector).length === 0) continue;
+      const matches = selectWorkloads(svc, indexes.byLabel);
+      selected.set(svc, matches);
+      for (const w of matches) push(selecting, w, svc);
     }
-  }
-  const selected = new Map<ServiceObject, WorkloadObject[]>();
-  const selecting = new Map<WorkloadObject, ServiceObject[]>();
-  for (const svc of services) {
-    if (!svc.selector || Object.keys(svc.selector).length === 0) continue;
-    const [firstKey, ...rest] = Object.keys(svc.selector);
-    const candidates = byLabel.get(`${firstKey}=${svc.selector[firstKey]}`) ?? [];
-    const matches = candidates.filter((w) => w.namespace === svc.namespace && rest.every((k) => w.pod.labels[k] === svc.selector![k]));
-    // A Job or bare Pod template labelled like a Deployment's pods is still a backend; keep all kinds.
-    selected.set(svc, matches);
-    for (const w of matches) push(selecting, w, svc);
-  }
-  return {
-    objects, services, workloads, nodes, problems,
-    settings: deriveClusterSettings(objects, config),
-    nodePorts, hostPorts, servicePorts,
-    selectedWorkloads: (svc) => selected.get(svc) ?? [],
-    selectingServices: (w) => selecting.get(w) ?? [],
   };
+  // Lazy mode answers per object (a selector lookup, or one pass over the Services), for models that only a
+  // few objects are asked about (incremental re-checks); eager mode matches every Service once.
+  const lazySelected = new Map<ServiceObject, readonly WorkloadObject[]>();
+  const lazySelecting = new Map<WorkloadObject, ServiceObject[]>();
+  const model: WorkspaceModel = {
+    objects, services, workloads, nodes, problems, settings,
+    nodePorts: indexes.nodePorts, hostPorts: indexes.hostPorts, servicePorts: indexes.servicePorts,
+    selectedWorkloads: (svc) => {
+      if (lazy) {
+        let found = lazySelected.get(svc);
+        if (!found) lazySelected.set(svc, (found = selectWorkloads(svc, indexes.byLabel)));
+        return found;
+      }
+      if (!selected) selection();
+      return selected!.get(svc) ?? [];
+    },
+    selectingServices: (w) => {
+      if (lazy) {
+        let found = lazySelecting.get(w);
+        if (!found) lazySelecting.set(w, (found = services.filter((svc) => svc.namespace === w.namespace && selectorMatches(svc.selector, w.pod.labels))));
+        return found;
+      }
+      if (!selecting) selection();
+      return selecting!.get(w) ?? [];
+    },
+  };
+  INDEXES.set(model, indexes);
+  return model;
 }

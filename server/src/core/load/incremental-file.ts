@@ -1,0 +1,172 @@
+import { Composer, Document, LineCounter, parseAllDocuments, Parser } from 'yaml';
+import type { K8sObject } from '../model/objects';
+import { repoFileRole } from '../repo/repo-files';
+import { LineIndex } from '../source/line-index';
+import { loadDocument, loadFile, LoadedFile, LoadOptions, LoadProblem, PARSE_OPTIONS } from './load-file';
+import { moveSpans } from './shift-spans';
+import { DISABLE_NEXT_LINE, findLineSuppressions } from './suppressions';
+
+/** One document of a file: `[start, end)` UTF-16 offsets (documents tile the file) and what was read from it. */
+interface Chunk {
+  readonly start: number;
+  readonly end: number;
+  readonly objects: readonly K8sObject[];
+  readonly problems: readonly LoadProblem[];
+  /** The document starts with an explicit `---` (so an edit before it cannot merge it into its predecessor). */
+  readonly explicitStart: boolean;
+}
+
+/** What an {@link IncrementalFile.update} did. */
+export interface FileUpdate {
+  readonly loaded: LoadedFile;
+  /** `document`: one document was parsed again; `file`: the whole file; `none`: the text did not change. */
+  readonly reparsed: 'none' | 'document' | 'file';
+  /** Objects that are gone or changed (old versions) and objects that are new or changed (new versions). */
+  readonly removed: readonly K8sObject[];
+  readonly added: readonly K8sObject[];
+  /**
+   * For `document`: spans at or after `from` (offset in the OLD text) moved by `delta`; the span objects of
+   * the reused documents were moved in place and are listed in `moved` (see {@link moveSpans}).
+   */
+  readonly shift?: { readonly from: number; readonly delta: number; readonly moved: Set<object> };
+}
+
+/**
+ * One file kept loaded across edits (language server). An edit inside one document of a multi-document
+ * file re-parses only that document: the text before it is unchanged, the results of the documents after
+ * it are reused with their spans moved (in place) by the edit's length change, so LoadedFile objects handed
+ * out earlier must not be relied on for offsets after an update. The outcome is always identical to
+ * `loadFile(file, text)` on the new text (tested); whenever that cannot be guaranteed — the edit crosses a
+ * document boundary, adds or removes a `---`, the file uses `%` directives, Go templates or is a
+ * kustomization/Chart.yaml — the whole file is parsed again.
+ */
+export class IncrementalFile {
+  private chunks: Chunk[] | undefined;
+  private current: LoadedFile;
+
+  constructor(readonly file: string, text: string, private readonly options: LoadOptions = {}) {
+    this.current = this.loadWhole(text);
+  }
+
+  get loaded(): LoadedFile {
+    return this.current;
+  }
+
+  /** Moves to `text` (the whole new content, e.g. an editor buffer after an edit). */
+  update(text: string): FileUpdate {
+    const before = this.current;
+    if (text === before.text) return { loaded: before, reparsed: 'none', removed: [], added: [] };
+    const fast = this.updateOneDocument(text);
+    if (fast) return fast;
+    this.current = this.loadWhole(text);
+    return { loaded: this.current, reparsed: 'file', removed: before.objects, added: this.current.objects };
+  }
+
+  private loadWhole(text: string): LoadedFile {
+    this.chunks = undefined;
+    if (text.includes('{{') || repoFileRole(this.file, text)) return loadFile(this.file, text, this.options);
+    const counter = new LineCounter();
+    const docs = parseAllDocuments(text, { lineCounter: counter, ...PARSE_OPTIONS });
+    if (!Array.isArray(docs) || docs.length === 0 || docs.some(hasDirectives)) return loadFile(this.file, text, this.options);
+    const chunks = docs.map((doc, i): Chunk => {
+      const objects: K8sObject[] = [];
+      const problems: LoadProblem[] = [];
+      loadDocument(doc, i, this.file, this.options, objects, problems);
+      const start = i === 0 ? 0 : doc.range[0];
+      const end = i + 1 < docs.length ? docs[i + 1].range[0] : text.length;
+      return { start, end, objects, problems, explicitStart: doc.directives?.docStart === true };
+    });
+    this.chunks = chunks;
+    return this.assemble(text, chunks, new LineIndex(counter, text.length));
+  }
+
+  /** The fast path, or undefined when the edit is not confined to one document. */
+  private updateOneDocument(text: string): FileUpdate | undefined {
+    const chunks = this.chunks;
+    const old = this.current.text;
+    if (!chunks || text.includes('{{')) return undefined;
+    const prefix = commonPrefix(old, text);
+    const suffix = commonSuffix(old, text, Math.min(old.length, text.length) - prefix);
+    const editEnd = old.length - suffix;
+    const k = chunkAt(chunks, prefix);
+    const chunk = chunks[k];
+    if (editEnd > chunk.end) return undefined;
+    const delta = text.length - old.length;
+    const newEnd = chunk.end + delta;
+    const last = k === chunks.length - 1;
+    const source = text.slice(chunk.start, newEnd);
+    if (!last && (!source.endsWith('\n') || !chunks[k + 1].explicitStart)) return undefined;
+    const parser = new Parser();
+    parser.offset = chunk.start; // node ranges and error positions come out as offsets in the whole file
+    const docs = [...new Composer(PARSE_OPTIONS).compose(parser.parse(source))];
+    if (docs.length !== 1 || hasDirectives(docs[0]) || (k > 0 && docs[0].range[0] !== chunk.start)) return undefined;
+    const objects: K8sObject[] = [];
+    const problems: LoadProblem[] = [];
+    loadDocument(docs[0], k, this.file, this.options, objects, problems);
+    const replaced: Chunk = { start: chunk.start, end: newEnd, objects, problems, explicitStart: docs[0].directives?.docStart === true };
+    const next = chunks.slice(0, k);
+    next.push(replaced);
+    // The documents after the edit keep their results; only their offsets move (in place: copying every
+    // object of a 2,000-document file on each keystroke would cost more than the parse it saves).
+    const moved = new Set<object>();
+    for (const c of chunks.slice(k + 1)) {
+      if (delta !== 0) {
+        moveSpans(c.objects, delta, this.file, moved);
+        moveSpans(c.problems, delta, this.file, moved);
+      }
+      next.push(delta === 0 ? c : { ...c, start: c.start + delta, end: c.end + delta });
+    }
+    this.chunks = next;
+    this.current = this.assemble(text, next, LineIndex.of(text));
+    return { loaded: this.current, reparsed: 'document', removed: chunk.objects, added: objects, shift: { from: chunk.end, delta, moved } };
+  }
+
+  private assemble(text: string, chunks: readonly Chunk[], lines: LineIndex): LoadedFile {
+    const objects = chunks.length === 1 ? chunks[0].objects : chunks.flatMap((c) => c.objects);
+    const problems = chunks.flatMap((c) => c.problems);
+    // Suppression comments are rare: the lexer pass runs only when the directive is in the text.
+    const suppressions = text.includes(DISABLE_NEXT_LINE) ? findLineSuppressions(text, lines) : new Map();
+    return { file: this.file, text, lines, objects, problems, suppressions };
+  }
+}
+
+function hasDirectives(doc: Document.Parsed): boolean {
+  const d = doc.directives as unknown as { yaml?: { explicit?: boolean }; tags?: Record<string, string> } | undefined;
+  return !!d && (d.yaml?.explicit === true || Object.keys(d.tags ?? {}).length > 1);
+}
+
+/** Index of the chunk holding `offset` (binary search; chunks tile the text). */
+function chunkAt(chunks: readonly Chunk[], offset: number): number {
+  let lo = 0;
+  let hi = chunks.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (chunks[mid].start <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Length of the common prefix, by binary search over slice comparisons (native memcmp, no per-char loop). */
+function commonPrefix(a: string, b: string): number {
+  let lo = 0;
+  let hi = Math.min(a.length, b.length);
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (a.slice(lo, mid) === b.slice(lo, mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Length of the common suffix, at most `max` (so it never overlaps the common prefix). */
+function commonSuffix(a: string, b: string, max: number): number {
+  let lo = 0;
+  let hi = max;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (a.slice(a.length - mid, a.length - lo) === b.slice(b.length - mid, b.length - lo)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

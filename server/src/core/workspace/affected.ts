@@ -1,0 +1,70 @@
+import type { CoreConfig } from '../config/config';
+import { deriveClusterSettings } from '../model/cluster-settings';
+import { contributionOf, ModelIndexes } from '../model/model-indexes';
+import type { K8sObject } from '../model/objects';
+import type { WorkspaceModel } from '../model/workspace-model';
+import { workloadComponents } from '../rules/helpers/components';
+
+const environmentCache = new WeakMap<K8sObject, boolean>();
+
+/**
+ * True for objects whose presence shapes how rules judge OTHER objects, so a change to them needs a full
+ * re-check: everything that is neither a Service nor a pod workload (Nodes, ConfigMaps such as kube-proxy's
+ * or cilium-config, KubeProxyConfiguration, Calico Installation, MetalLB resources…), workloads that are a
+ * cluster component (kube-proxy, a CNI, MetalLB, node-exporter… as rules/helpers/components.ts knows them),
+ * workloads that set a cluster setting (kube-apiserver `--service-node-port-range`, kube-proxy
+ * `--proxy-mode`), and the Service default/kubernetes. Cached per object (objects are immutable).
+ */
+export function isEnvironment(obj: K8sObject, config: CoreConfig): boolean {
+  let env = environmentCache.get(obj);
+  if (env !== undefined) return env;
+  if (obj.category === 'service') env = obj.identity === '/Service/default/kubernetes';
+  else if (obj.category === 'workload') {
+    const settings = deriveClusterSettings([obj], { ...config, nodePortRange: undefined, kubeProxyMode: undefined });
+    env = workloadComponents(obj).size > 0 || settings.nodePortRange.source !== 'default' || settings.kubeProxyMode !== undefined;
+  } else env = true;
+  environmentCache.set(obj, env);
+  return env;
+}
+
+/**
+ * The objects whose findings a change can alter: the changed objects (new versions), every object
+ * claiming one of their port numbers in any index (nodePort, healthCheckNodePort, hostPort, Service port —
+ * collisions, shadowing and externalIP conflicts are all keyed by number), the workloads a changed Service
+ * selects and the Services selecting a changed workload (before and after the change), and the other
+ * variants of a changed object (same identity). Port numbers and selectors of `removed` (old versions) count
+ * too, so a collision that an edit resolves is re-checked on both sides.
+ */
+export function affectedObjects(
+  removed: readonly K8sObject[],
+  added: readonly K8sObject[],
+  before: WorkspaceModel,
+  after: WorkspaceModel,
+  indexes: ModelIndexes,
+): Set<K8sObject> {
+  const out = new Set<K8sObject>(added);
+  const numbers = new Set<number>();
+  for (const obj of [...removed, ...added]) {
+    const c = contributionOf(obj);
+    for (const claim of c.nodePorts) numbers.add(claim.port);
+    for (const claim of c.hostPorts) numbers.add(claim.port);
+    for (const claim of c.servicePorts) numbers.add(claim.port);
+  }
+  for (const n of numbers) {
+    for (const claim of indexes.nodePorts.get(n) ?? []) out.add(claim.service);
+    for (const claim of indexes.hostPorts.get(n) ?? []) out.add(claim.workload);
+    for (const claim of indexes.servicePorts.get(n) ?? []) out.add(claim.service);
+  }
+  const relate = (model: WorkspaceModel, obj: K8sObject): void => {
+    if (obj.category === 'service') for (const w of model.selectedWorkloads(obj)) out.add(w);
+    if (obj.category === 'workload') for (const s of model.selectingServices(obj)) out.add(s);
+  };
+  for (const obj of removed) relate(before, obj);
+  for (const obj of added) relate(after, obj);
+  const identities = new Set([...removed, ...added].map((o) => o.identity));
+  for (const obj of after.objects) if (identities.has(obj.identity)) out.add(obj);
+  // Old versions that are gone are not in the new model.
+  const present = new Set(after.objects);
+  for (const obj of out) if (!present.has(obj)) out.delete(obj);
+  return out;
+}
