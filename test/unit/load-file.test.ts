@@ -77,6 +77,10 @@ describe('loadFile', () => {
       ['http', 80, 'TCP', undefined],
       ['again', 8080, 'TCP', undefined],
     ]);
+    // A value taken through a merge key points at the value where it is written (in the anchored map),
+    // so an edit there stays valid YAML; the port entry itself spans the merging map.
+    assert.equal(at(f, a.ports[1].protocol.span), '7:46 TCP');
+    assert.match(at(f, a.ports[1].span), /^8:7 <<: \*http\n/);
     // A scalar alias: the value is the anchor's, the span is the alias where it is written.
     assert.equal(at(f, a.ports[3].port?.span), '13:27 *p');
     // The merged protocol is found through `<<`; the third port is an alias: its span is the alias `*http` itself.
