@@ -52,12 +52,12 @@ describe('readCluster (live cluster, against a local HTTPS API server)', () => {
   });
 
   it('gives up on a list that answers later than the timeout, keeps the others', async () => {
-    server = await startFakeApiServer({ ...clusterRoutes(), '/api/v1/pods': { body: {}, delayMs: 8000 } });
+    server = await startFakeApiServer({ ...clusterRoutes(), '/api/v1/pods': { body: {}, delayMs: 10000 } });
     const started = Date.now();
-    const snap = await readCluster({ path: writeKubeconfig(server.url), timeoutMs: 1500 });
-    assert.ok(Date.now() - started < 6000, `took ${Date.now() - started} ms`);
+    const snap = await readCluster({ path: writeKubeconfig(server.url), timeoutMs: 2500 });
+    assert.ok(Date.now() - started < 8000, `took ${Date.now() - started} ms`);
     assert.equal(snap.status.state, 'partial');
-    assert.deepEqual(snap.status.resources.find((r) => r.id === 'pods'), { id: 'pods', label: 'Pods', count: 0, state: 'timeout', detail: 'no answer within 1.5 s' });
+    assert.deepEqual(snap.status.resources.find((r) => r.id === 'pods'), { id: 'pods', label: 'Pods', count: 0, state: 'timeout', detail: 'no answer within 2.5 s' });
     assert.equal(snap.objects.filter((o) => o.kind === 'Service').length, 5);
   });
 
