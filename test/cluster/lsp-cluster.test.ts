@@ -73,6 +73,10 @@ describe('language server with the live cluster', function () {
     assert.deepEqual(node3?.findings.map((f) => [f.ruleId, f.severity]), [['calico-node-address-mismatch', 'warning']]);
     assert.deepEqual([node3?.kind, node3?.namespace, node3?.name], ['Node', '', 'node-3']);
 
+    client.open(join(dir, 'payments.yaml'));
+    const hover = await client.hover(join(dir, 'payments.yaml'), 11, 18);
+    assert.match((hover?.contents as { value: string }).value, /\[cluster:prod-admin\/Service\/shop\/checkout\]\(kube-netlint-cluster:\/prod-admin\/Service\/shop\/checkout\.yaml\)/);
+
     const yaml = (await client.connection.sendRequest(CLUSTER_OBJECT_REQUEST, { file: 'cluster:prod-admin/Service/shop/checkout' })) as string;
     assert.match(yaml, /^# cluster:prod-admin\/Service\/shop\/checkout \(read-only: live cluster object\)\n/);
     assert.match(yaml, /nodePort: 31234/);

@@ -6,6 +6,7 @@ import { ruleById } from '../core/rules/index';
 import type { Finding } from '../core/rules/rule';
 import type { Span } from '../core/source/span';
 import { isVirtualFile } from '../core/source/span';
+import { clusterUri } from '../protocol/cluster-messages';
 import { explainField, HOVER_FIELDS } from './hover-fields';
 import { fieldAt } from './yaml-field';
 
@@ -92,6 +93,8 @@ function isHostNetwork(obj: K8sObject): boolean {
 
 /** `[file.yaml:12](file:///…/file.yaml#L12)`; built-in objects have no file to link. */
 function link(ctx: HoverContext, span: Span): string {
+  // Live-cluster objects link to their read-only YAML view (issue 7).
+  if (span.file.startsWith('cluster:')) return `[${span.file}](${clusterUri(span.file)})`;
   if (isVirtualFile(span.file)) return span.file.startsWith('builtin:') ? '(built in to every cluster)' : span.file;
   const file = ctx.loadedFile(span.file);
   const line = file ? file.lines.position(span.start).line : 1;
