@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readCluster } from '../../server/out/cluster/read-cluster';
-import { clusterRoutes } from './cluster-fixtures';
+import { clusterRoutes, fixture } from './cluster-fixtures';
 import { FakeApiServer, startFakeApiServer, statusBody, TOKEN, writeKubeconfig } from './fake-api-server';
 import { assertNoSecrets } from './secrets';
 
@@ -25,11 +25,32 @@ describe('readCluster (live cluster, against a local HTTPS API server)', () => {
     assert.equal(snap.objects.length, 18);
     assert.ok(server.requests.every((r) => r.method === 'GET' && r.authorized));
     assert.deepEqual(server.requests.map((r) => r.path).sort(), [
-      '/api/v1/namespaces/kube-system/configmaps?fieldSelector=metadata.name%3Dkube-proxy',
-      '/api/v1/nodes',
-      '/api/v1/pods',
-      '/api/v1/services',
-      '/apis/apps/v1/namespaces/kube-system/daemonsets',
+      '/api/v1/namespaces/kube-system/configmaps?fieldSelector=metadata.name%3Dkube-proxy&limit=500',
+      '/api/v1/nodes?limit=500',
+      '/api/v1/pods?limit=500',
+      '/api/v1/services?limit=500',
+      '/apis/apps/v1/namespaces/kube-system/daemonsets?limit=500',
+    ]);
+  });
+
+  it('reads big lists in chunks (limit + continue), each chunk within the timeout', async () => {
+    const pods = fixture('pods');
+    server = await startFakeApiServer({
+      ...clusterRoutes(),
+      '/api/v1/pods': (_req, res, url) => {
+        const second = url.searchParams.get('continue') === 'eyJydiI6NTAzNDIsInN0YXJ0IjoiZGVmYXVsdCJ9';
+        const body = second
+          ? { ...pods, items: pods.items.slice(4) }
+          : { ...pods, metadata: { resourceVersion: '50342', continue: 'eyJydiI6NTAzNDIsInN0YXJ0IjoiZGVmYXVsdCJ9', remainingItemCount: 3 }, items: pods.items.slice(0, 4) };
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      },
+    });
+    const snap = await readCluster({ path: writeKubeconfig(server.url) });
+    assert.equal(snap.objects.filter((o) => o.kind === 'Pod').length, 7);
+    assert.deepEqual(server.requests.filter((r) => r.path.startsWith('/api/v1/pods')).map((r) => r.path), [
+      '/api/v1/pods?limit=500',
+      '/api/v1/pods?continue=eyJydiI6NTAzNDIsInN0YXJ0IjoiZGVmYXVsdCJ9&limit=500',
     ]);
   });
 
@@ -37,7 +58,7 @@ describe('readCluster (live cluster, against a local HTTPS API server)', () => {
     server = await startFakeApiServer({ ...clusterRoutes(), '/api/v1/namespaces/shop/services': { body: { kind: 'ServiceList', apiVersion: 'v1', metadata: { resourceVersion: '7' }, items: [] } }, '/api/v1/namespaces/shop/pods': { body: { kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: '7' }, items: [] } } });
     const snap = await readCluster({ path: writeKubeconfig(server.url), namespaces: ['shop'] });
     assert.match(snap.status.message, /read 0 Services in shop, 0 Pods in shop, 3 Nodes/);
-    assert.ok(!server.requests.some((r) => r.path === '/api/v1/services' || r.path === '/api/v1/pods'));
+    assert.ok(!server.requests.some((r) => r.path.startsWith('/api/v1/services') || r.path.startsWith('/api/v1/pods')));
   });
 
   it('continues with what it could read when a list is Forbidden, and says what is missing', async () => {

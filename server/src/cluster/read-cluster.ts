@@ -1,7 +1,7 @@
 import { fromApiObject } from '../core/model/from-api-object';
 import type { K8sObject } from '../core/model/objects';
 import { KubeconfigError, KubeconfigOptions, LoadedKubeconfig, loadKubeconfig } from './kubeconfig';
-import { Apis, makeApis, ResourceSpec, resourceSpecs, timeoutOptions, toApiJson } from './resources';
+import { Apis, listAllPages, makeApis, ResourceSpec, resourceSpecs, toApiJson } from './resources';
 import { classifyError, ClusterStatus, ResourceStatus, summarize } from './status';
 
 /** Default client-side timeout of one API call, in milliseconds. */
@@ -37,13 +37,12 @@ export function convertItems(items: readonly unknown[], spec: Pick<ResourceSpec,
  * timeout, unreachable) leaves that resource out and says so in the status; the others are kept.
  */
 export async function listOnce(loaded: LoadedKubeconfig, apis: Apis, specs: readonly ResourceSpec[], timeoutMs: number): Promise<{ objects: K8sObject[]; resources: ResourceStatus[]; resourceVersions: Map<string, string> }> {
-  const options = timeoutOptions(timeoutMs);
   const objects: K8sObject[] = [];
   const resourceVersions = new Map<string, string>();
   const resources = await Promise.all(
     specs.map(async (spec): Promise<ResourceStatus> => {
       try {
-        const list = await spec.list(apis, options);
+        const list = await listAllPages(spec, apis, timeoutMs);
         const converted = convertItems(list.items ?? [], spec, loaded.context);
         objects.push(...converted);
         if (list.metadata?.resourceVersion) resourceVersions.set(spec.id, list.metadata.resourceVersion);

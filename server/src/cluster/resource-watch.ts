@@ -3,7 +3,7 @@ import type { K8sObject } from '../core/model/objects';
 import { clientNode } from './client-node';
 import type { LoadedKubeconfig } from './kubeconfig';
 import { convertItems } from './read-cluster';
-import { Apis, ResourceSpec, timeoutOptions } from './resources';
+import { Apis, listAllPages, ResourceSpec } from './resources';
 import { classifyError, ResourceStatus } from './status';
 
 /** Backoff between attempts after a failure: doubles from `initialMs` up to `maxMs`. */
@@ -38,7 +38,7 @@ export class ResourceWatch {
   ) {
     const k8s = clientNode();
     this.state = { id: spec.id, label: spec.label, state: 'pending', count: 0 };
-    const list = async () => (await spec.list(apis, timeoutOptions(timeoutMs))) as never;
+    const list = async () => (await listAllPages(spec, apis, timeoutMs)) as never;
     this.informer = new k8s.ListWatch(spec.path, new k8s.Watch(loaded.kc), list, false, undefined, spec.fieldSelector);
     const dirty = (): void => {
       this.converted = undefined;

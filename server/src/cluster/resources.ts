@@ -4,8 +4,18 @@ import { clientNode } from './client-node';
 /** A List response, as far as we read it. */
 export interface ApiList {
   readonly items: readonly unknown[];
-  readonly metadata?: { readonly resourceVersion?: string };
+  /** `_continue` is client-node's name of ListMeta `continue` (more pages to read). */
+  readonly metadata?: { readonly resourceVersion?: string; readonly _continue?: string };
 }
+
+/** One page of a chunked list: https://kubernetes.io/docs/reference/using-api/api-concepts/#retrieving-large-results-sets-in-chunks (v1.33). */
+export interface Page {
+  readonly limit: number;
+  readonly _continue?: string;
+}
+
+/** Objects per page: big clusters answer in chunks, each within the per-request timeout. */
+export const PAGE_SIZE = 500;
 
 /** The typed API clients a list call uses. */
 export interface Apis {
@@ -29,7 +39,7 @@ export interface ResourceSpec {
   /** URL path of the collection (watch requests add `?watch=true`). */
   readonly path: string;
   readonly fieldSelector?: string;
-  list(apis: Apis, options: ConfigurationOptions): Promise<ApiList>;
+  list(apis: Apis, options: ConfigurationOptions, page: Page): Promise<ApiList>;
 }
 
 /** API clients for a loaded kubeconfig (no request is sent here). */
@@ -51,17 +61,17 @@ export function resourceSpecs(namespaces: readonly string[] = []): ResourceSpec[
       ? [{ id: plural, label: `${kind}s`, permission: `list ${plural} at the cluster scope`, kind, apiVersion: 'v1', path: `/api/v1/${plural}`, list: all }]
       : namespaces.map((ns) => ({ id: `${plural}/${ns}`, label: `${kind}s in ${ns}`, permission: `list ${plural} in namespace ${ns}`, kind, apiVersion: 'v1', path: `/api/v1/namespaces/${ns}/${plural}`, list: one(ns) }));
   return [
-    ...perNamespace('services', 'Service', (a, o) => a.core.listServiceForAllNamespaces({}, o), (namespace) => (a, o) => a.core.listNamespacedService({ namespace }, o)),
-    ...perNamespace('pods', 'Pod', (a, o) => a.core.listPodForAllNamespaces({}, o), (namespace) => (a, o) => a.core.listNamespacedPod({ namespace }, o)),
-    { id: 'nodes', label: 'Nodes', permission: 'list nodes (cluster-scoped)', kind: 'Node', apiVersion: 'v1', path: '/api/v1/nodes', list: (a, o) => a.core.listNode({}, o) },
+    ...perNamespace('services', 'Service', (a, o, p) => a.core.listServiceForAllNamespaces({ ...p }, o), (namespace) => (a, o, p) => a.core.listNamespacedService({ namespace, ...p }, o)),
+    ...perNamespace('pods', 'Pod', (a, o, p) => a.core.listPodForAllNamespaces({ ...p }, o), (namespace) => (a, o, p) => a.core.listNamespacedPod({ namespace, ...p }, o)),
+    { id: 'nodes', label: 'Nodes', permission: 'list nodes (cluster-scoped)', kind: 'Node', apiVersion: 'v1', path: '/api/v1/nodes', list: (a, o, p) => a.core.listNode({ ...p }, o) },
     {
       id: 'kube-proxy-config', label: 'kube-proxy ConfigMap', permission: 'list configmaps in namespace kube-system', kind: 'ConfigMap', apiVersion: 'v1',
       path: '/api/v1/namespaces/kube-system/configmaps', fieldSelector: 'metadata.name=kube-proxy',
-      list: (a, o) => a.core.listNamespacedConfigMap({ namespace: 'kube-system', fieldSelector: 'metadata.name=kube-proxy' }, o),
+      list: (a, o, p) => a.core.listNamespacedConfigMap({ namespace: 'kube-system', fieldSelector: 'metadata.name=kube-proxy', ...p }, o),
     },
     {
       id: 'kube-system-daemonsets', label: 'DaemonSets in kube-system', permission: 'list daemonsets.apps in namespace kube-system', kind: 'DaemonSet', apiVersion: 'apps/v1',
-      path: '/apis/apps/v1/namespaces/kube-system/daemonsets', list: (a, o) => a.apps.listNamespacedDaemonSet({ namespace: 'kube-system' }, o),
+      path: '/apis/apps/v1/namespaces/kube-system/daemonsets', list: (a, o, p) => a.apps.listNamespacedDaemonSet({ namespace: 'kube-system', ...p }, o),
     },
   ];
 }
@@ -79,6 +89,23 @@ export function timeoutOptions(timeoutMs: number): ConfigurationOptions {
     }],
     middlewareMergeStrategy: 'append',
   };
+}
+
+/**
+ * Lists every page of a resource (`limit` + `continue`), each request bounded by `timeoutMs`.
+ * @returns all items, with the resourceVersion of the list (the same on every page)
+ * @throws the client's error of the first page that failed
+ */
+export async function listAllPages(spec: ResourceSpec, apis: Apis, timeoutMs: number): Promise<ApiList> {
+  const items: unknown[] = [];
+  let page: Page = { limit: PAGE_SIZE };
+  for (;;) {
+    const list = await spec.list(apis, timeoutOptions(timeoutMs), page);
+    items.push(...(list.items ?? []));
+    const next = list.metadata?._continue;
+    if (!next) return { items, metadata: { resourceVersion: list.metadata?.resourceVersion } };
+    page = { limit: PAGE_SIZE, _continue: next };
+  }
 }
 
 /** A list item as plain API JSON (typed client models hold Dates; items of a List carry no kind). */
