@@ -79,6 +79,20 @@ describe('service-spec-invalid', () => {
     assert.ok(hc[0].message.includes('ServiceSpec.spec.healthCheckNodePort'));
   });
 
+  it('flags values of the wrong JSON type the decoder refuses: numbers for strings, mappings or strings for lists', () => {
+    const fs = check('  selector: {app: web, version: 1}\n  externalIPs: 203.0.113.10\n  ports:\n    - {name: 8080, port: 80, protocol: 6}\n    -\n');
+    assert.deepEqual(fs.map((f) => [f.line, f.column, f.text]), [[7, 13, '{app: web, version: 1}'], [8, 16, '203.0.113.10'], [10, 14, '8080'], [10, 40, '6'], [11, 6, '']]);
+    assert.ok(fs[0].message.startsWith('selector value version: 1 is not a string; quote it: the API server cannot decode Service shop/web ("json: cannot unmarshal number into Go struct field ServiceSpec.spec.selector of type string")'));
+    assert.ok(fs[1].message.includes('"json: cannot unmarshal string into Go struct field ServiceSpec.spec.externalIPs of type []string"'));
+    assert.ok(fs[2].message.includes('cannot unmarshal number into Go struct field ServicePort.spec.ports.name of type string"); quote it'));
+    assert.ok(fs[3].message.includes('ServicePort.spec.ports.protocol of type v1.Protocol'));
+    assert.ok(fs[4].message.includes('port entry #1 is empty: the API server rejects Service shop/web with "spec.ports[1].port: Invalid value: 0'));
+    const map = check('  ports:\n    http: {port: 80}');
+    assert.deepEqual(map.map((f) => [f.line, f.message.split(':')[0]]), [[8, 'ports is a mapping, not a list']]);
+    // A null label value decodes to "" and is accepted.
+    assert.deepEqual(check('  selector: {app: }\n  ports:\n    - {port: 80}'), []);
+  });
+
   it('forbids nodePort on ClusterIP Services, also when type is not written', () => {
     const fs = check('  ports:\n    - {name: a, port: 80, nodePort: 30080}');
     assert.deepEqual(fs.map((f) => [f.line, f.text]), [[8, '30080']]);

@@ -2,6 +2,7 @@ import type { Span } from '../source/span';
 import { describe, ServiceObject } from '../model/objects';
 import { checkServiceFields, checkServicePort, SERVICE, SpecProblem } from './helpers/service-spec-checks';
 import { isPatchFile, patchFileNames } from './helpers/patch-files';
+import { checkServiceShapes } from './helpers/service-shape-checks';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 
@@ -45,7 +46,9 @@ export const serviceSpecInvalid: Rule = {
     '  no `--`, no `-` at either end) — a quoted number such as `targetPort: "8080"` is a *name*, and an invalid one;',
     '- port and targetPort numbers outside 1–65535 (nodePorts out of range: `nodeport-out-of-range`);',
     '- values that are not integers where the API needs one (`nodePort: "30080"`, `port: http`): the decoder refuses',
-    '  the whole object (`json: cannot unmarshal string into Go struct field … of type int32`);',
+    '  the whole object (`json: cannot unmarshal string into Go struct field … of type int32`); likewise values of the',
+    '  wrong type elsewhere: numbers or booleans where strings are needed (`selector: {version: 1}`, `name: 8080`),',
+    '  a mapping or a string where a list is needed (`ports`, `externalIPs`);',
     "- `nodePort` on a ClusterIP Service (also when `type` is not written: it defaults to ClusterIP);",
     '- `healthCheckNodePort` unless `type: LoadBalancer` with `externalTrafficPolicy: Local`;',
     '- `externalTrafficPolicy` on a Service that is not externally accessible (NodePort, LoadBalancer, or — since',
@@ -74,7 +77,7 @@ export const serviceSpecInvalid: Rule = {
       if (svc.origin.type !== 'file') continue;
       const partial = isPatchFile(patches, svc.file);
       const names = new Map<string, Span>();
-      const problems = [...checkServiceFields(svc, partial), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names, partial)), ...duplicatePorts(svc)];
+      const problems = [...checkServiceShapes(svc), ...checkServiceFields(svc, partial), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names, partial)), ...duplicatePorts(svc)];
       for (const p of problems) {
         findings.push({
           ruleId: id,

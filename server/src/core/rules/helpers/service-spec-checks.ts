@@ -20,8 +20,9 @@ export const SERVICE = '{service}';
 
 type Raw = Record<string, unknown>;
 const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
-const jsonType = (v: unknown): string =>
-  typeof v === 'number' ? `number ${v}` : typeof v === 'boolean' ? 'bool' : Array.isArray(v) ? 'array' : typeof v === 'string' ? 'string' : 'object';
+/** Go's name for a JSON value in decode errors: `string`, `number` (`number 80.5` when decoding into an integer), `bool`, `array`, `object`. */
+export const jsonType = (v: unknown, intTarget = false): string =>
+  typeof v === 'number' ? (intTarget ? `number ${v}` : 'number') : typeof v === 'boolean' ? 'bool' : Array.isArray(v) ? 'array' : typeof v === 'string' ? 'string' : v === null ? 'null' : 'object';
 
 /** The API's wording: `<what>: the API server rejects Service ns/name with "<path>: <detail>"`. */
 const rejects = (what: string, path: string, detail: string): string => `${what}: the API server rejects ${SERVICE} with "${path}: ${detail}"`;
@@ -50,8 +51,14 @@ function notAnInteger(value: unknown, span: Span | undefined, goField: string, f
   if (value === undefined || value === null || Number.isInteger(value) || !span) return [];
   return [{
     span,
-    message: `${field} ${JSON.stringify(value)} is not an integer: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(value)} into Go struct field ${goField} of type int32")${typeof value === 'string' && /^\d+$/.test(value) ? '; remove the quotes' : ''}`,
+    message: `${field} ${JSON.stringify(value)} is not an integer: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(value, true)} into Go struct field ${goField} of type int32")${typeof value === 'string' && /^\d+$/.test(value) ? '; remove the quotes' : ''}`,
   }];
+}
+
+/** A value the decoder refuses where the API needs a string (`name: 5`, `protocol: 6`); quote it. */
+export function notAString(value: unknown, span: Span | undefined, goField: string, goType: string, field: string): SpecProblem[] {
+  if (value === undefined || value === null || typeof value === 'string' || !span) return [];
+  return [{ span, message: `${field} ${JSON.stringify(value)} is not a string: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(value)} into Go struct field ${goField} of type ${goType}"); quote it` }];
 }
 
 /**
@@ -62,14 +69,19 @@ export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map
   const rawItem = (svc.raw.spec as Raw | undefined)?.ports as unknown[] | undefined;
   const raw = rawItem?.[sp.index];
   const path = `spec.ports[${sp.index}]`;
+  if (raw === null || raw === undefined) {
+    // JSON null decodes to an empty ServicePort, which validation then refuses for its port 0.
+    return [{ span: sp.span, message: rejects(`port entry #${sp.index} is empty`, `${path}.port`, 'Invalid value: 0: must be between 1 and 65535, inclusive') }];
+  }
   if (!isObject(raw)) {
-    return [{ span: sp.span, message: `port entry #${sp.index} is a ${jsonType(raw).split(' ')[0]}, not a mapping with port, targetPort, …: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(raw).split(' ')[0]} into Go struct field ServiceSpec.spec.ports of type v1.ServicePort")` }];
+    return [{ span: sp.span, message: `port entry #${sp.index} is a ${jsonType(raw)}, not a mapping with port, targetPort, …: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(raw)} into Go struct field ServiceSpec.spec.ports of type v1.ServicePort")` }];
   }
   const span = (key: string): Span | undefined => svc.fieldSpans.get(`ports.${sp.index}.${key}`);
   const out: SpecProblem[] = [];
   const portName = sp.name?.value;
-  if (raw.name !== undefined && raw.name !== null && typeof raw.name !== 'string') {
-    out.push({ span: span('name') ?? sp.span, message: `port name ${JSON.stringify(raw.name)} is not a string: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(raw.name)} into Go struct field ServicePort.spec.ports.name of type string")` });
+  const badName = notAString(raw.name, span('name') ?? sp.span, 'ServicePort.spec.ports.name', 'string', 'port name');
+  if (badName.length) {
+    out.push(...badName);
   } else if (!portName && svc.ports.length > 1 && !partial) {
     out.push({ span: sp.port?.span ?? sp.span, message: rejects(`port #${sp.index} has no name, but a Service with more than one port must name each`, `${path}.name`, 'Required value') });
   } else if (portName && sp.name) {
@@ -86,7 +98,8 @@ export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map
     out.push({ span: sp.span, message: rejects(`port #${sp.index} has no port number`, `${path}.port`, 'Invalid value: 0: must be between 1 and 65535, inclusive') });
   }
   out.push(...notAnInteger(raw.port, span('port'), 'ServicePort.spec.ports.port', 'port'));
-  if (raw.protocol !== undefined && !PORT_PROTOCOLS.includes(sp.protocol.value)) out.push(unsupported(sp.protocol, PORT_PROTOCOLS, 'protocol', `${path}.protocol`));
+  if (typeof raw.protocol === 'string' && !PORT_PROTOCOLS.includes(sp.protocol.value)) out.push(unsupported(sp.protocol, PORT_PROTOCOLS, 'protocol', `${path}.protocol`));
+  out.push(...notAString(raw.protocol, span('protocol'), 'ServicePort.spec.ports.protocol', 'v1.Protocol', 'protocol'));
   out.push(...checkTargetPort(raw.targetPort, sp, span('targetPort'), path));
   out.push(...notAnInteger(raw.nodePort, span('nodePort'), 'ServicePort.spec.ports.nodePort', 'nodePort'));
   if (sp.nodePort && svc.type.value === 'ClusterIP' && (svc.typeWritten || !partial)) {
@@ -116,7 +129,7 @@ function checkTargetPort(value: unknown, sp: ServicePort, span: Span | undefined
       fixes: hint && sp.targetPort ? [{ title: `Change targetPort "${value}" to the number ${value}`, edits: [{ span, newText: String(Number(value)) }], preferred: true }] : lowerCaseFix({ value, span }, portNameErrors),
     }));
   }
-  return [{ span, message: `targetPort ${JSON.stringify(value)} is neither a port number nor a port name: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(value)} into Go value of type int32")` }];
+  return [{ span, message: `targetPort ${JSON.stringify(value)} is neither a port number nor a port name: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(value, true)} into Go value of type int32")` }];
 }
 
 /** Checks of the Service-level fields: type, traffic policies, healthCheckNodePort, externalIPs, ports (`partial`: see {@link checkServicePort}). */
@@ -154,7 +167,7 @@ export function checkServiceFields(svc: ServiceObject, partial = false): SpecPro
     for (const detail of externalIpErrors(ip.value)) out.push({ span: ip.span, message: rejects(`externalIP "${ip.value}" is not usable`, `spec.externalIPs[${i}]`, `Invalid value: "${ip.value}": ${detail}`) });
   });
   const headless = svc.clusterIP?.value === 'None';
-  if (svc.ports.length === 0 && !headless && !partial && svc.type.value !== 'ExternalName' && (spec.ports === undefined || spec.ports === null || Array.isArray(spec.ports))) {
+  if (svc.ports.length === 0 && !headless && !partial && !Array.isArray(svc.raw.spec) && svc.type.value !== 'ExternalName' && (spec.ports === undefined || spec.ports === null || Array.isArray(spec.ports))) {
     out.push({ span: svc.span, message: rejects(`${svc.type.value} Service has no ports`, 'spec.ports', 'Required value') });
   }
   return out;
