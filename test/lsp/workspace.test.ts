@@ -120,6 +120,25 @@ describe('language server: settings, config file, watched files, bad input', fun
     assert.match(d.message, /above the 5\.0 MiB limit/);
   });
 
+  it('analyses open documents outside every folder together, from memory, and clears them when closed', async () => {
+    const dir = workspace({ 'a.yaml': service('a', 30080) });
+    const outside = workspace({});
+    const c = await start([dir]);
+    dirs.push(outside);
+    await waitForStatus(c);
+    const x = join(outside, 'x.yaml');
+    const y = join(outside, 'y.yaml');
+    c.open(x, service('x', 30090));
+    c.open(y, service('y', 30090));
+    await c.waitFor(x, collision);
+    const [d] = await c.waitFor(y, collision);
+    assert.match(d.message, /Service default\/x/);
+    assert.equal(c.diagnostics.get(uriOf(join(dir, 'a.yaml'))), undefined, 'the folder is a separate analysis');
+    c.close(x);
+    await c.waitFor(y, empty);
+    await c.waitFor(x, empty);
+  });
+
   it('analyses two workspace folders separately (each its own cluster and settings)', async () => {
     const one = workspace({ 'a.yaml': service('a', 30080) });
     const two = workspace({ 'b.yaml': service('b', 30080), 'c.yaml': service('c', 30080) });
