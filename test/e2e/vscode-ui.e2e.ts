@@ -14,6 +14,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { nodeportDuplicate } from '../../server/out/core/rules/nodeport-duplicate';
 import { CodeServer, installExtension, startCodeServer } from './code-server';
 import { activationState, extensionActivated, logExcerpt } from './logs';
 import { BrowserContext, launchBrowser, Page } from './playwright';
@@ -163,8 +164,9 @@ describe('VS Code workbench (code-server + Chromium)', function () {
     await editorToken(page, NODE_PORT_LINE, '30080').hover({ timeout: STEP_TIMEOUT_MS });
     const hover = await visibleHoverText(page, 'payments');
     assert.match(hover, /shop\/payments/);
-    // The rule's explanation (from the rule itself), not only the diagnostic message.
-    assert.match(hover, /cluster-wide allocator/, `hover:\n${hover}`);
+    // The rule's explanation (its first sentence, as rendered from markdown), not only the diagnostic message.
+    const sentence = nodeportDuplicate.explanation.split(/[:.]/)[0].replace(/\*\*|`/g, '').replace(/\s+/g, ' ');
+    assert.ok(hover.replace(/\s+/g, ' ').includes(sentence), `hover lacks "${sentence}":\n${hover}`);
   });
 
   step('the quick fix from the lightbulb changes the value and clears both findings', 'quick-fix', async () => {
