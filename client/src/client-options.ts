@@ -32,6 +32,8 @@ export function clientOptions(outputChannel: vscode.OutputChannel): LanguageClie
       fileEvents: [
         vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}'),
         vscode.workspace.createFileSystemWatcher('**/.kube-netlint.yaml'),
+        // Folders created or deleted (a watcher reports a folder once, not each YAML file in it).
+        vscode.workspace.createFileSystemWatcher('**/*', false, true, false),
       ],
     },
     outputChannel,

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Diagnostic, DiagnosticSeverity, FileChangeType } from 'vscode-languageserver-protocol/node';
@@ -97,6 +97,22 @@ describe('language server: settings, config file, watched files, bad input', fun
     unlinkSync(b);
     c.diskChanged(b, FileChangeType.Deleted);
     await c.waitFor(b, empty);
+    await c.waitFor(join(dir, 'a.yaml'), empty);
+  });
+
+  it('follows folders created and deleted on disk (reported once for the folder)', async () => {
+    const dir = workspace({ 'a.yaml': service('a', 30080) });
+    const c = await start([dir]);
+    await waitForStatus(c);
+    const sub = join(dir, 'team-b');
+    mkdirSync(join(sub, 'deep'), { recursive: true });
+    writeFileSync(join(sub, 'deep', 'b.yaml'), service('b', 30080));
+    c.diskChanged(sub, FileChangeType.Created);
+    await c.waitFor(join(sub, 'deep', 'b.yaml'), collision);
+    await c.waitFor(join(dir, 'a.yaml'), collision);
+    rmSync(sub, { recursive: true });
+    c.diskChanged(sub, FileChangeType.Deleted);
+    await c.waitFor(join(sub, 'deep', 'b.yaml'), empty);
     await c.waitFor(join(dir, 'a.yaml'), empty);
   });
 

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { discoverFiles } from '../node/discover-files';
@@ -87,17 +88,36 @@ export class Workspace {
   }
 
   /**
-   * A file changed on disk (workspace/didChangeWatchedFiles). Open documents keep their buffer.
+   * A file or folder changed on disk (workspace/didChangeWatchedFiles). Open documents keep their buffer.
+   * Watchers report a deleted or created folder once, not each file in it: a deleted path drops every
+   * known file below it, a created folder is searched for YAML files.
    * @returns true when a `.kube-netlint.yaml` changed (the caller re-reads folder settings)
    */
-  diskChanged(file: string, deleted: boolean, openFiles: ReadonlySet<string>): boolean {
-    if (file.endsWith(sep + CONFIG_FILE_NAME)) return true;
-    if (openFiles.has(file) || !YAML_FILE.test(file)) return false;
-    const folder = this.folderOf(file);
-    if (!folder.path) return false;
-    if (deleted || folder.isExcluded(file)) folder.host.remove(file);
-    else folder.host.updateFromDisk(file);
+  diskChanged(path: string, deleted: boolean, openFiles: ReadonlySet<string>): boolean {
+    if (path.endsWith(sep + CONFIG_FILE_NAME)) return true;
+    if (deleted) {
+      for (const folder of this.folders) {
+        for (const file of folder.host.files()) if ((file === path || file.startsWith(path + sep)) && !openFiles.has(file)) folder.host.remove(file);
+      }
+      return false;
+    }
+    const files = YAML_FILE.test(path) ? [path] : isDirectory(path) ? this.yamlFilesBelow(path) : [];
+    for (const file of files) {
+      const folder = this.folderOf(file);
+      if (!folder.path || openFiles.has(file)) continue;
+      if (folder.isExcluded(file)) folder.host.remove(file);
+      else folder.host.updateFromDisk(file);
+    }
     return false;
+  }
+
+  private yamlFilesBelow(dir: string): string[] {
+    try {
+      return discoverFiles([dir], [], dir);
+    } catch (err) {
+      this.log(`kube-netlint: cannot list ${dir}: ${(err as Error).message}`);
+      return [];
+    }
   }
 
   private async scan(folder: Folder, openFiles: ReadonlySet<string> = new Set()): Promise<void> {
@@ -140,6 +160,14 @@ function excluder(settings: FolderConfig): (file: string) => boolean {
     }
     return false;
   };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function isInside(file: string, folder: string): boolean {
