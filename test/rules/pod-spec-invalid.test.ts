@@ -268,6 +268,21 @@ describe('pod-spec-invalid', () => {
     assert.equal(fs[1].message, 'hostIP "node-1" of container "a" is not an IP address: the API server stores it (hostIP is not validated), but the CNI portmap plugin cannot parse it and skips the mapping on IPv4 pods, so hostPort 8080 is never opened on the node');
   });
 
+  it('does not ask kustomize patches for a containerPort or hostPort they leave to the base, but checks the values they set', () => {
+    const patch = 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n  template:\n    spec:\n      containers:\n        - name: agent\n          ports:\n            - {name: metrics, hostIP: 10.0.0.5}\n            - {containerPort: 9101, protocol: tcp}\n';
+    const files = {
+      'base/kustomization.yaml': 'resources: [ds.yaml]\n',
+      'base/ds.yaml': 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n  template:\n    spec:\n      containers:\n        - name: agent\n          ports: [{name: metrics, containerPort: 9100, hostPort: 9100}]\n',
+      'overlay/kustomization.yaml': 'resources: [../base]\npatches:\n  - path: ds-patch.yaml\n',
+      'overlay/ds-patch.yaml': patch,
+    };
+    const fs = lint(files, { rules }).findings;
+    assert.deepEqual(fs.map((f) => [f.file, f.line, f.column, f.text, f.severity]), [['overlay/ds-patch.yaml', 11, 47, 'tcp', 'error']]);
+    // The same partial DaemonSet outside a kustomization is an object of its own: containerPort is missing there.
+    const alone = lint({ 'ds.yaml': patch }, { rules }).findings;
+    assert.deepEqual(alone.map((f) => [f.line, f.text, f.severity]), [[10, 'metrics', 'error'], [10, '10.0.0.5', 'warning'], [11, 'tcp', 'error']]);
+  });
+
   it('stays silent on valid manifests of every kind', () => {
     const valid = `
       apiVersion: apps/v1

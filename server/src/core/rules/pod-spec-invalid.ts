@@ -1,4 +1,5 @@
 import { describe } from '../model/objects';
+import { isPatchFile, patchFileNames } from './helpers/patch-files';
 import { containerPortProblems, decodeProblems, PodSpecProblem } from './helpers/pod-spec-checks';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
@@ -43,6 +44,10 @@ export const podSpecInvalid: Rule = {
     '- **error**: a `hostIP` that is not an IP address (with a hostPort, without hostNetwork). The API server does not',
     '  validate hostIP, but the CNI portmap plugin parses it with `net.ParseIP`; for an IPv4 pod the unparsable address',
     '  counts as "other family" and the mapping is silently skipped, so the hostPort never opens.',
+    '',
+    'Workloads in kustomize patch files (listed under `patches` / `patchesStrategicMerge` of a kustomization in the',
+    'workspace) are partial on purpose: there, a missing `containerPort` and a hostIP without hostPort (both may come',
+    'from the base) are not reported. Live cluster objects are skipped (the API server already accepted them).',
   ].join('\n'),
   sources: [
     'kubernetes pkg/apis/core/validation/validation.go (validateContainerPorts, v1.33)',
@@ -56,12 +61,13 @@ export const podSpecInvalid: Rule = {
     'containernetworking/plugins plugins/meta/portmap/portmap_iptables.go (fillDnatRules: hostIP parsed with net.ParseIP, entries of the other address family skipped, v1.6)',
     'https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#ports (v1.33)',
   ],
-  check({ model }) {
+  check({ model, files }) {
     const findings: Finding[] = [];
+    const patches = patchFileNames(files);
     for (const w of model.workloads) {
       // Live cluster objects were already accepted by the API server (as service-spec-invalid does).
       if (w.origin.type !== 'file') continue;
-      const problems: PodSpecProblem[] = [...decodeProblems(w), ...containerPortProblems(w)];
+      const problems: PodSpecProblem[] = [...decodeProblems(w), ...containerPortProblems(w, isPatchFile(patches, w.file))];
       const replicas = w.replicas;
       if (replicas && replicas.value < 0) {
         problems.push({ span: replicas.span, message: `replicas ${replicas.value} is negative: the API server rejects ${describe(w)} with "spec.replicas: Invalid value: ${replicas.value}: must be greater than or equal to 0"` });

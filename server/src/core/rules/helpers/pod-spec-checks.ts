@@ -65,8 +65,10 @@ function who(c: Container): string {
  * validateContainerPorts (per container: port names, containerPort required and 1–65535, hostPort 1–65535
  * unless 0/unset, protocol TCP/UDP/SCTP with "" defaulted to TCP), the API warning "hostIP set without
  * hostPort", and hostIPs that are not IP addresses. Ports whose entry could not be decoded are skipped.
+ * `partial` (a kustomize patch, merged into its base by containerPort) skips the checks of fields that may
+ * come from the base: a missing containerPort and hostIP without hostPort.
  */
-export function containerPortProblems(w: WorkloadObject): PodSpecProblem[] {
+export function containerPortProblems(w: WorkloadObject, partial = false): PodSpecProblem[] {
   const out: PodSpecProblem[] = [];
   const invalid = new Set((w.invalidFields ?? []).map((f) => f.path));
   const rejects = (what: string, path: string, detail: string): string => `${what}: the API server rejects ${describe(w)} with "${path}: ${detail}"`;
@@ -88,7 +90,7 @@ export function containerPortProblems(w: WorkloadObject): PodSpecProblem[] {
       const cp = p.containerPort;
       if (cp && cp.value !== 0) {
         for (const detail of portNumErrors(cp.value)) out.push({ span: cp.span, message: rejects(`containerPort ${cp.value} of ${who(c)} is not a port number`, `${path}.containerPort`, `Invalid value: ${cp.value}: ${detail}`) });
-      } else if (!invalid.has(`${path}.containerPort`)) {
+      } else if (!invalid.has(`${path}.containerPort`) && !partial) {
         const what = cp ? `containerPort 0 of ${who(c)} means "not set"` : `port entry #${p.index} of ${who(c)} has no containerPort`;
         out.push({ span: cp?.span ?? p.hostPort?.span ?? p.name?.span ?? p.span, message: rejects(what, `${path}.containerPort`, 'Required value') });
       }
@@ -99,7 +101,7 @@ export function containerPortProblems(w: WorkloadObject): PodSpecProblem[] {
       if (proto.value !== '' && !PORT_PROTOCOLS.includes(proto.value)) {
         out.push({ span: proto.span, message: rejects(`protocol "${proto.value}" of ${who(c)} is not one of ${PORT_PROTOCOLS.join(', ')}`, `${path}.protocol`, `Unsupported value: "${proto.value}": supported values: ${supportedValues(PORT_PROTOCOLS)}`), fixes: caseFix(proto, PORT_PROTOCOLS, 'protocol') });
       }
-      out.push(...hostIpProblems(w, c, p, path, defaultsHostPort || invalid.has(`${path}.hostPort`)));
+      out.push(...hostIpProblems(w, c, p, path, partial || defaultsHostPort || invalid.has(`${path}.hostPort`)));
     }
   }
   return out;
