@@ -7,7 +7,7 @@
  * saves a screenshot under test-results/e2e/ (CI keeps the folder as an artifact); a failure also saves one and
  * attaches the extension host, output channel and remote agent logs to the error.
  *
- * Environment: KUBE_NETLINT_E2E_HOME (tool cache), E2E_TIMEOUT_MS (per step, default 60000),
+ * Environment: KUBE_NETLINT_E2E_HOME (tool cache), E2E_OUT (output folder), E2E_TIMEOUT_MS (per step, default 60000),
  * E2E_BREAK=server|client (negative control: replaces the installed dist/server.js or dist/extension.js with
  * a module that throws, so the suite must fail).
  */
@@ -21,7 +21,8 @@ import { BrowserContext, launchBrowser, Page } from './playwright';
 import { installedFolderName, extensionId, repoRoot, sha256, vsixEntries, vsixEntry, vsixPath } from './vsix';
 import { editorLine, editorToken, Fatal, goToLine, openFromExplorer, problemsRows, problemsText, renderedLine, STEP_TIMEOUT_MS, until, visibleHoverText } from './workbench';
 
-const OUT = path.join(repoRoot, 'test-results', 'e2e');
+/** Screenshots and logs (the CI artifact); E2E_OUT moves it, e.g. for two runs in one working tree. */
+const OUT = path.resolve(process.env.E2E_OUT || path.join(repoRoot, 'test-results', 'e2e'));
 const RULE = 'nodeport-duplicate';
 const NODE_PORT_LINE = 'nodePort: 30080 # the quick fix';
 /** 1-based line and column of the `30080` value on the first line of a fixture file containing `lineText`. */
