@@ -309,6 +309,7 @@ describe('pod-spec-invalid', () => {
       kind: Job
       metadata: {name: job}
       spec:
+        replicas: -1
         template:
           spec:
             hostNetwork: false

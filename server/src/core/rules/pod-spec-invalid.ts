@@ -5,6 +5,7 @@ import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 
 const id = 'pod-spec-invalid';
+const REPLICA_KINDS: ReadonlySet<string> = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'ReplicationController']);
 
 /**
  * What the API server refuses (or warns about) in the networking fields of a pod template: wrongly typed
@@ -68,7 +69,8 @@ export const podSpecInvalid: Rule = {
       // Live cluster objects were already accepted by the API server (as service-spec-invalid does).
       if (w.origin.type !== 'file') continue;
       const problems: PodSpecProblem[] = [...decodeProblems(w), ...containerPortProblems(w, isPatchFile(patches, w.file))];
-      const replicas = w.replicas;
+      // Only these kinds have spec.replicas; elsewhere it is an unknown field the API server drops.
+      const replicas = REPLICA_KINDS.has(w.kind) ? w.replicas : undefined;
       if (replicas && replicas.value < 0) {
         problems.push({ span: replicas.span, message: `replicas ${replicas.value} is negative: the API server rejects ${describe(w)} with "spec.replicas: Invalid value: ${replicas.value}: must be greater than or equal to 0"` });
       }
