@@ -1,4 +1,7 @@
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fixture, TestClient, uriOf } from './lsp-client';
 
 const AGENTS = fixture('hostports', 'agents.yaml');
@@ -57,5 +60,27 @@ describe('language server hovers on port-bearing fields', function () {
   it('answers hovers on files that are not open (from the on-disk text) and nothing off the fields', async () => {
     assert.equal(await client.hover(WEB, 3, 8), null); // metadata.name
     assert.match(await hover(WEB, 12, 8), /^\*\*nodePort 30080\*\*/); // on the key
+  });
+});
+
+describe('language server hovers: long "Also used by" lists', function () {
+  this.timeout(30000);
+  it('shows at most 10 other claims of a Service port, then how many more', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kube-netlint-hover-'));
+    const services = Array.from({ length: 13 }, (_, i) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: s${i}\nspec:\n  ports:\n    - port: 80\n`).join('---\n');
+    writeFileSync(join(dir, 'services.yaml'), services);
+    const client = await TestClient.start([dir]);
+    try {
+      while (!client.statuses.length) await new Promise((r) => setTimeout(r, 20));
+      const h = await client.hover(join(dir, 'services.yaml'), 6, 13);
+      const text = (h?.contents as { value: string }).value;
+      const lines = text.split('\n').filter((l) => l.startsWith('- '));
+      assert.equal(lines.length, 11, text);
+      assert.equal(lines[0], `- port 80/TCP of Service default/s1 — [services.yaml:15](${uriOf(join(dir, 'services.yaml'))}#L15)`);
+      assert.equal(lines[10], '- … and 2 more');
+    } finally {
+      await client.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

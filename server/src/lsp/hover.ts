@@ -45,7 +45,7 @@ export function hoverAt(ctx: HoverContext): Hover | null {
         parts.push(text);
         range = field;
         const users = typeof field.value === 'number' ? alsoUsedBy(ctx, field.key, field.value, { file: ctx.file, start: field.start, end: field.end }, obj) : [];
-        if (users.length) parts.push(`Also used by:\n\n${users.map((u) => `- ${u}`).join('\n')}`);
+        if (users.length) parts.push(`Also used by:\n\n${alsoUsedByList(users)}`);
       }
     }
   }
@@ -85,6 +85,15 @@ function alsoUsedBy(ctx: HoverContext, key: string, port: number, here: Span, ob
     }
   }
   return out;
+}
+
+/** Lines shown in "Also used by" (e.g. Service port 80 is in most Services of a workspace). */
+export const MAX_ALSO_USED_BY = 10;
+
+function alsoUsedByList(users: readonly string[]): string {
+  const shown = users.slice(0, MAX_ALSO_USED_BY).map((u) => `- ${u}`);
+  if (users.length > MAX_ALSO_USED_BY) shown.push(`- … and ${users.length - MAX_ALSO_USED_BY} more`);
+  return shown.join('\n');
 }
 
 function isHostNetwork(obj: K8sObject): boolean {
