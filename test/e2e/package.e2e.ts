@@ -4,6 +4,7 @@
  * client. The UI suite (vscode-ui.e2e.ts) installs this same file and checks the installed copy byte for byte.
  */
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repoRoot, vsixEntries, vsixEntry, vsixPath } from './vsix';
@@ -57,6 +58,25 @@ describe('packaged extension (.vsix)', () => {
         .filter((m) => m !== 'vscode' && !m.startsWith('node:') && !isBuiltin(m) && !optional.has(m)
           && !entries.includes(shippedApart[m]));
       assert.deepEqual([...new Set(bare)], [], `${bundle} requires modules that are not in the package`);
+    }
+  });
+});
+
+describe('npm package of the CLI and language server (npm pack, for npx)', () => {
+  it('ships the bins with the bundles they load, and no sources, tests or source maps', () => {
+    const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'],
+      { cwd: repoRoot, encoding: 'utf8' })) as { files: { path: string }[] }[];
+    const files = pack.files.map((f) => f.path).sort();
+    const allowed = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^bin\/[a-z-]+\.js$/,
+      /^dist\/(cli|load-worker|server|kube-client)\.js$/, /^docs\/rules\/[A-Za-z0-9-]+\.md$/];
+    assert.deepEqual(files.filter((f) => !allowed.some((re) => re.test(f))), [], 'files that .npmignore should keep out');
+    const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    for (const bin of Object.values(manifest.bin)) {
+      assert.ok(files.includes(bin.replace(/^\.\//, '')), `bin ${bin} missing from the npm package`);
+      // Each bin is a one-line loader of a dist/ bundle: that bundle must ship too.
+      for (const [, target] of fs.readFileSync(path.join(repoRoot, bin), 'utf8').matchAll(/require\('\.\.\/(dist\/[^']+)'\)/g)) {
+        assert.ok(files.includes(target), `${bin} loads ${target}, which is missing from the npm package`);
+      }
     }
   });
 });
