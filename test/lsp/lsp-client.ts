@@ -13,7 +13,7 @@ import {
 export const SERVER_MAIN = process.env.KUBE_NETLINT_SERVER ?? resolve(__dirname, '../../server/out/lsp/main.js');
 export const FIXTURES = resolve(__dirname, '../../test/fixtures/lsp');
 
-export const uriOf = (path: string): string => pathToFileURL(path).href;
+export const uriOf = (path: string): string => (/^[a-z]+:/.test(path) ? path : pathToFileURL(path).href);
 
 /**
  * A real LSP client for tests: spawns the server over stdio and talks to it with
@@ -94,6 +94,7 @@ export class TestClient {
     });
   }
 
+  /** Opens a document: a file path, or a URI such as `untitled:Untitled-1`. */
   open(path: string, text = readFileSync(path, 'utf8')): void {
     this.versions.set(path, 1);
     void this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: uriOf(path), languageId: 'yaml', version: 1, text } });

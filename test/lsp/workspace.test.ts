@@ -153,6 +153,12 @@ describe('language server: settings, config file, watched files, bad input', fun
     c.close(x);
     await c.waitFor(y, empty);
     await c.waitFor(x, empty);
+    const untitled = 'untitled:Untitled-1';
+    c.open(untitled, 'kind: Service\napiVersion: v1\nmetadata: {name: u\n');
+    const [syntax] = await c.waitFor(untitled, (d) => d.length > 0);
+    assert.equal(syntax.code, 'yaml-syntax');
+    c.close(untitled);
+    await c.waitFor(untitled, empty);
   });
 
   it('analyses two workspace folders separately (each its own cluster and settings)', async () => {

@@ -69,6 +69,7 @@ export class Workspace {
 
   /** The folder a file is analysed with. */
   folderOf(file: string): Folder {
+    if (!isAbsolute(file)) return this.loose; // untitled: and other non-file documents
     return this.folders.find((f) => f.path && isInside(file, f.path)) ?? this.loose;
   }
 
