@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   CodeAction, CodeActionRequest, ConfigurationRequest, createProtocolConnection, Diagnostic, DidChangeTextDocumentNotification,
-  DidChangeWatchedFilesNotification, DidCloseTextDocumentNotification, DidOpenTextDocumentNotification, ExitNotification,
+  DidChangeWatchedFilesNotification, DidChangeWorkspaceFoldersNotification, DidCloseTextDocumentNotification, DidOpenTextDocumentNotification, ExitNotification,
   FileChangeType, Hover, HoverRequest, InitializedNotification, InitializeRequest, ProtocolConnection, PublishDiagnosticsNotification,
   Range, RegistrationRequest, ShutdownRequest, StreamMessageReader, StreamMessageWriter, TextDocumentContentChangeEvent,
 } from 'vscode-languageserver-protocol/node';
@@ -114,6 +114,11 @@ export class TestClient {
 
   diskChanged(path: string, type: FileChangeType): void {
     void this.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uriOf(path), type }] });
+  }
+
+  foldersChanged(added: string[], removed: string[]): void {
+    const folders = (list: string[]): { uri: string; name: string }[] => list.map((f) => ({ uri: uriOf(f), name: f }));
+    void this.connection.sendNotification(DidChangeWorkspaceFoldersNotification.type, { event: { added: folders(added), removed: folders(removed) } });
   }
 
   hover(path: string, line: number, character: number): Promise<Hover | null> {

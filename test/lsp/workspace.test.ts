@@ -161,6 +161,20 @@ describe('language server: settings, config file, watched files, bad input', fun
     await c.waitFor(untitled, empty);
   });
 
+  it('follows workspace folders added and removed, a nested folder taking its files over', async () => {
+    const dir = workspace({ 'a.yaml': service('a', 30080) });
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'sub', 'b.yaml'), service('b', 30080));
+    const c = await start([dir]);
+    await c.waitFor(join(dir, 'sub', 'b.yaml'), collision);
+    c.foldersChanged([join(dir, 'sub')], []);
+    await c.waitFor(join(dir, 'sub', 'b.yaml'), empty);
+    await c.waitFor(join(dir, 'a.yaml'), empty);
+    c.foldersChanged([], [join(dir, 'sub')]);
+    await c.waitFor(join(dir, 'sub', 'b.yaml'), collision);
+    await c.waitFor(join(dir, 'a.yaml'), collision);
+  });
+
   it('analyses two workspace folders separately (each its own cluster and settings)', async () => {
     const one = workspace({ 'a.yaml': service('a', 30080) });
     const two = workspace({ 'b.yaml': service('b', 30080), 'c.yaml': service('c', 30080) });

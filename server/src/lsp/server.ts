@@ -133,7 +133,7 @@ export function startServer(connection: Connection): void {
     if (hasDynamicConfiguration) connection.client.register(DidChangeConfigurationNotification.type, { section: 'kubeNetlint' }).catch((err) => log(`kube-netlint: cannot register for configuration changes: ${err}`));
     if (hasFolderEvents) {
       connection.workspace.onDidChangeWorkspaceFolders(async (e) => {
-        e.removed.forEach((f) => workspace.removeFolder(f.uri));
+        for (const f of e.removed) await workspace.removeFolder(f.uri);
         for (const f of e.added) await workspace.addFolder(f.uri, await settingsFor(f.uri));
         documents.all().forEach((d) => pending.add(d.uri));
         scheduler.request();

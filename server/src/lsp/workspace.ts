@@ -47,14 +47,21 @@ export class Workspace {
     const folder = makeFolder(uri, pathOfUri(uri), resolveFolderConfig(pathOfUri(uri), settings));
     this.folders.push(folder);
     this.folders.sort((a, b) => (b.path?.length ?? 0) - (a.path?.length ?? 0));
+    // A folder nested in another one (or holding loose documents) takes its files over.
+    for (const other of this.all()) {
+      if (other !== folder) for (const file of other.host.files()) if (this.folderOf(file) !== other) other.host.remove(file);
+    }
     this.reportProblems(folder);
     await this.scan(folder);
     return folder;
   }
 
-  removeFolder(uri: string): void {
+  /** Removes a folder; an enclosing folder takes its files back. */
+  async removeFolder(uri: string): Promise<void> {
     const i = this.folders.findIndex((f) => f.uri === uri);
-    if (i >= 0) this.folders.splice(i, 1);
+    if (i < 0) return;
+    const [removed] = this.folders.splice(i, 1);
+    for (const other of this.folders) if (removed.path && other.path && isInside(removed.path, other.path)) await this.scan(other);
   }
 
   /** Re-reads a folder's settings and `.kube-netlint.yaml`, then rescans it (exclude globs may have changed). */
