@@ -53,7 +53,9 @@ export function fromApiObject(json: unknown, context: string, defaults: { kind?:
   const namespace = CLUSTER_SCOPED_KINDS.has(kind) ? '' : str(metadata.namespace) || 'default';
   const file = clusterFile(context, kind, namespace, name);
   const span: Span = { file, start: 0, end: 0 };
-  const raw = cleanRaw({ ...json, kind, apiVersion });
+  // apiVersion and kind first, as kubectl prints objects (the read-only YAML view shows raw).
+  const raw = cleanRaw({ apiVersion, kind, ...json });
+  Object.assign(raw, { apiVersion, kind });
   const base: ObjectBase = {
     uid: `${file}#0`, apiVersion, group, kind, name, namespace,
     identity: `${group}/${kind}/${namespace}/${name}`,
