@@ -78,7 +78,7 @@ describe('language server with the live cluster', function () {
     assert.match((hover?.contents as { value: string }).value, /\[cluster:prod-admin\/Service\/shop\/checkout\]\(kube-netlint-cluster:\/prod-admin\/Service\/shop\/checkout\.yaml\)/);
 
     const yaml = (await client.connection.sendRequest(CLUSTER_OBJECT_REQUEST, { file: 'cluster:prod-admin/Service/shop/checkout' })) as string;
-    assert.match(yaml, /^# cluster:prod-admin\/Service\/shop\/checkout \(read-only: live cluster object\)\n/);
+    assert.match(yaml, /^# cluster:prod-admin\/Service\/shop\/checkout \(read-only: live cluster object\)\napiVersion: v1\nkind: Service\nmetadata:\n/);
     assert.match(yaml, /nodePort: 31234/);
     assert.equal(await client.connection.sendRequest(CLUSTER_OBJECT_REQUEST, { file: 'cluster:prod-admin/Service/x/y' }), null);
 
