@@ -61,6 +61,17 @@ function Run()
       out('HOVER ' .. (r.result.contents.value or ''):gsub('\n', ' | '))
     end
   end
+  -- Code actions for the diagnostic on line 15, as Neovim hands them back (Diagnostic.data included).
+  local actions = vim.lsp.buf_request_sync(buf, 'textDocument/codeAction', {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    range = { start = { line = 14, character = 16 }, ['end'] = { line = 14, character = 21 } },
+    context = { diagnostics = vim.lsp.diagnostic.get_line_diagnostics(buf, 14) },
+  }, timeout_ms)
+  for _, r in pairs(actions or {}) do
+    for _, a in ipairs(r.result or {}) do
+      out(string.format('ACTION %s preferred=%s', a.title, tostring(a.isPreferred)))
+    end
+  end
   -- Edit: move the nodePort away; both files must clear.
   vim.api.nvim_buf_set_lines(buf, 14, 15, false, { '      nodePort: 30081' })
   local cleared = vim.wait(timeout_ms, function()

@@ -62,6 +62,14 @@ describe('Neovim as an LSP client (headless)', function () {
     assert.match(hover, /Service team-b\/web-b — \[b\.yaml:14\]/);
   });
 
+  it('gets the quick fix and the two ignore actions for the diagnostic it stored', () => {
+    assert.deepEqual(lines('ACTION '), [
+      'ACTION Change nodePort 30080 to free port 30000 preferred=true',
+      'ACTION Ignore nodeport-duplicate for this object preferred=nil',
+      'ACTION Ignore nodeport-duplicate on this line preferred=nil',
+    ]);
+  });
+
   it('sees both files clear after an edit in the buffer', () => {
     assert.match(output, /AFTER EDIT opened=0 other=0/);
     assert.match(output, /NVIM DONE/);
