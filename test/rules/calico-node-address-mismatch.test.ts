@@ -22,7 +22,7 @@ status:
       address: ${name}
 `;
 
-const calicoDaemonSet = (env: string) => `
+const calicoDaemonSet = (env: string, tag = 'v3.24.1') => `
 apiVersion: apps/v1
 kind: DaemonSet
 metadata:
@@ -36,7 +36,7 @@ spec:
       hostNetwork: true
       containers:
         - name: calico-node
-          image: docker.io/calico/node:v3.24.1
+          image: docker.io/calico/node:${tag}
           env:
 ${env}
 `;
@@ -48,7 +48,7 @@ describe('calico-node-address-mismatch', () => {
     const [f] = findings;
     assert.deepEqual([f.file, f.line, f.column, f.text, f.severity, f.object], ['nodes.yaml', 6, 36, '172.18.0.1/16', 'warning', 'Node node-2']);
     assert.match(f.message, /^Node node-2: Calico uses 172\.18\.0\.1 \(annotation projectcalico\.org\/IPv4Address: 172\.18\.0\.1\/16\) but the Node's InternalIP is 10\.0\.0\.12 \(172\.18\.0\.1 is in Docker's default bridge pools/);
-    assert.match(f.message, /IP_AUTODETECTION_METHOD=kubernetes-internal-ip/);
+    assert.match(f.message, /Set IP_AUTODETECTION_METHOD=kubernetes-internal-ip \(calico\/node v3\.22 or later/);
   });
 
   it('reports on the calico-node IP_AUTODETECTION_METHOD value when the DaemonSet is in the workspace, naming the Node', () => {
@@ -71,6 +71,13 @@ describe('calico-node-address-mismatch', () => {
     const { findings } = lint({ 'calico.yaml': calicoDaemonSet('            - {name: IP, value: autodetect}'), 'n.yaml': node('n1', '172.17.0.1/16', '10.0.0.5') }, { rules });
     assert.deepEqual(findings.map((f) => [f.file, f.line, f.text, f.severity]), [['calico.yaml', 16, 'autodetect', 'warning']]);
     assert.match(findings[0].message, /method: first-found, the default/);
+  });
+
+  it('suggests interface= or cidr= instead of kubernetes-internal-ip for calico/node older than v3.22', () => {
+    const { findings } = lint({ 'calico.yaml': calicoDaemonSet('            - {name: IP, value: autodetect}', 'v3.11.2'), 'n.yaml': node('n1', '172.17.0.1/16', '10.0.0.5') }, { rules });
+    assert.equal(findings.length, 1);
+    assert.match(findings[0].message, /Set IP_AUTODETECTION_METHOD=interface=<the NIC of the InternalIP> or cidr=<the nodes' subnet>: calico\/node v3\.11\.2 predates kubernetes-internal-ip \(v3\.22\)/);
+    assert.doesNotMatch(findings[0].message, /=kubernetes-internal-ip/);
   });
 
   it('is info when an explicit method other than first-found is set (the address may be intended)', () => {

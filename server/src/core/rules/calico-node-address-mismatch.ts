@@ -1,12 +1,14 @@
 import ipaddr from 'ipaddr.js';
 import { describe, K8sObject, WorkloadObject } from '../model/objects';
 import type { Span } from '../source/span';
-import { parseImage } from './helpers/images';
+import { ImageVersion, imageVersion, isOlderThan, parseImage } from './helpers/images';
 import type { Finding, RelatedLocation, Rule } from './rule';
 import { refOf } from './rule';
 
 const id = 'calico-node-address-mismatch';
 const ANNOTATION = 'projectcalico.org/IPv4Address';
+/** First calico/node release with IP_AUTODETECTION_METHOD=kubernetes-internal-ip (projectcalico/node PR #1242, v3.22). */
+const HAS_K8S_INTERNAL_IP = '3.22.0';
 
 /** Where the calico-node address autodetection is configured in the workspace, and how. */
 interface CalicoManifest {
@@ -40,19 +42,22 @@ export const calicoNodeAddressMismatch: Rule = {
     'exported Node manifest provides. It is a warning; when an explicit method other than first-found is set',
     '(`interface=`, `cidr=`, `can-reach=`…), a different address may be intended and the finding is info.',
     '',
-    'Fix: set `IP_AUTODETECTION_METHOD=kubernetes-internal-ip` on calico-node (operator:',
-    '`nodeAddressAutodetectionV4: {kubernetes: NodeInternalIP}`), or `interface=`/`cidr=` naming the right network,',
-    'then restart calico-node on the node.',
+    'Fix: set `IP_AUTODETECTION_METHOD=kubernetes-internal-ip` on calico-node (v3.22 or later; operator:',
+    '`nodeAddressAutodetectionV4: {kubernetes: NodeInternalIP}`), or `interface=`/`cidr=` naming the right network',
+    '(older calico/node releases, whose image tag the message checks: an unknown method stops calico-node), then',
+    'restart calico-node on the node.',
   ].join('\n'),
   sources: [
     'projectcalico/calico libcalico-go/lib/backend/k8s/resources/node.go (annotation projectcalico.org/IPv4Address)',
     'projectcalico/calico node/pkg/lifecycle/startup/autodetection/autodetection_methods.go (first-found, kubernetes-internal-ip)',
+    'projectcalico/node PR #1242 (kubernetes-internal-ip, released in v3.22)',
     'projectcalico/calico node/pkg/lifecycle/startup/autodetection/autodetection_linux.go (default exclusions; ^br-.* since v3.25)',
     'https://docs.tigera.io/calico/latest/networking/ipam/ip-autodetection (IP autodetection methods)',
     'moby/moby libnetwork/ipamutils/utils.go (Docker bridge default pools 172.17.0.0/16-172.31.0.0/16)',
   ],
   check({ model }) {
     const manifest = findCalicoManifest(model.objects);
+    const advice = fixAdvice(calicoVersion(model.objects));
     const findings: Finding[] = [];
     for (const node of model.nodes) {
       const annotation = node.annotations[ANNOTATION];
@@ -67,7 +72,7 @@ export const calicoNodeAddressMismatch: Rule = {
       const message =
         `${describe(node)}: Calico uses ${calico} (annotation ${ANNOTATION}: ${annotation}) but the Node's InternalIP is ${internalText}${bridge}: ` +
         `calico-node autodetected another interface${manifest ? ` (method: ${manifest.method || 'first-found, the default'})` : ''}, so BGP peers and tunnels to this node use an address other nodes may not reach. ` +
-        'Set IP_AUTODETECTION_METHOD=kubernetes-internal-ip (operator: nodeAddressAutodetectionV4.kubernetes: NodeInternalIP)';
+        advice;
       const nodeRelated: RelatedLocation = { span: annotationSpan, message: `${describe(node)}: ${ANNOTATION} ${annotation}, InternalIP ${internalText}` };
       findings.push(
         manifest
@@ -78,6 +83,24 @@ export const calicoNodeAddressMismatch: Rule = {
     return findings;
   },
 };
+
+/** The calico/node image version of the first calico-node container (workspace or cluster), if any. */
+function calicoVersion(objects: readonly K8sObject[]): ImageVersion | undefined {
+  for (const o of objects) {
+    if (o.category !== 'workload') continue;
+    const c = o.pod.containers.find((x) => parseImage(x.image?.value ?? '').path.endsWith('calico/node'));
+    if (c?.image) return imageVersion(c.image.value);
+  }
+  return undefined;
+}
+
+/** The fix to suggest: kubernetes-internal-ip exists from calico/node v3.22 on; an unknown method terminates calico-node. */
+function fixAdvice(version: ImageVersion | undefined): string {
+  if (version?.known && isOlderThan(version, HAS_K8S_INTERNAL_IP)) {
+    return `Set IP_AUTODETECTION_METHOD=interface=<the NIC of the InternalIP> or cidr=<the nodes' subnet>: calico/node ${version.tag} predates kubernetes-internal-ip (v3.22), and an unknown method stops calico-node`;
+  }
+  return 'Set IP_AUTODETECTION_METHOD=kubernetes-internal-ip (calico/node v3.22 or later; operator: nodeAddressAutodetectionV4.kubernetes: NodeInternalIP)';
+}
 
 /** The IPv4 address of `10.0.0.5/24` or `10.0.0.5`, normalised; undefined when not IPv4. */
 function ipv4Of(text: string): string | undefined {
