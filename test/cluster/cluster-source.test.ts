@@ -89,6 +89,24 @@ describe('ClusterSource (kept current for the language server)', () => {
     assert.ok(podLists >= 2 && podLists <= 6, `${podLists} pod lists`);
   });
 
+  it('says when RBAC allows list but not watch, and how to do without watch', async () => {
+    const denied = statusBody(403, 'Forbidden', 'nodes is forbidden: User "dev" cannot watch resource "nodes" in API group "" at the cluster scope');
+    server = await startFakeApiServer({
+      ...clusterRoutes(),
+      'WATCH /api/v1/nodes': (_req, res) => {
+        res.writeHead(403, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(denied));
+      },
+    });
+    source = new ClusterSource({ path: writeKubeconfig(server.url), backoff: { initialMs: 5000, maxMs: 5000 } });
+    await source.start();
+    const nodes = source.status.resources.find((r) => r.id === 'nodes');
+    assert.equal(nodes?.state, 'forbidden');
+    assert.match(nodes?.detail ?? '', /^forbidden: RBAC does not allow watch nodes \(cluster-scoped\); set kubeNetlint\.cluster\.refreshSeconds to re-list instead/);
+    // The objects of the successful list are kept.
+    assert.equal(source.snapshot().objects.filter((o) => o.kind === 'Node').length, 3);
+  });
+
   it('reports a kubeconfig without the chosen context once, and reads nothing', async () => {
     server = await startFakeApiServer(clusterRoutes());
     const path = writeKubeconfig(server.url);

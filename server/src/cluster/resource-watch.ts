@@ -25,6 +25,8 @@ export class ResourceWatch {
   private converted: K8sObject[] | undefined = [];
   private attempt = 0;
   private errors = 0;
+  /** True while the list runs: an error then is the list's, otherwise the watch's. */
+  private listing = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private stopped = false;
 
@@ -38,7 +40,12 @@ export class ResourceWatch {
   ) {
     const k8s = clientNode();
     this.state = { id: spec.id, label: spec.label, state: 'pending', count: 0 };
-    const list = async () => (await listAllPages(spec, apis, timeoutMs)) as never;
+    const list = async () => {
+      this.listing = true;
+      const result = await listAllPages(spec, apis, timeoutMs);
+      this.listing = false;
+      return result as never;
+    };
     this.informer = new k8s.ListWatch(spec.path, new k8s.Watch(loaded.kc), list, false, undefined, spec.fieldSelector);
     const dirty = (): void => {
       this.converted = undefined;
@@ -87,7 +94,10 @@ export class ResourceWatch {
   private failed(err: unknown): void {
     this.errors++;
     if (this.stopped) return;
-    this.setState(classifyError(err, this.spec, this.timeoutMs, this.loaded.redactor));
+    // RBAC may allow list but not watch: say which verb, and how to do without watch.
+    const spec = this.listing ? this.spec : { ...this.spec, permission: `${this.spec.permission.replace(/^list/, 'watch')}; set kubeNetlint.cluster.refreshSeconds to re-list instead` };
+    this.listing = false;
+    this.setState(classifyError(err, spec, this.timeoutMs, this.loaded.redactor));
     const delay = Math.min(this.backoff.maxMs, this.backoff.initialMs * 2 ** this.attempt++);
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => void this.start().catch((e) => this.failed(e)), delay);
