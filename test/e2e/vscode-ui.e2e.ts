@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { nodeportDuplicate } from '../../server/out/core/rules/nodeport-duplicate';
 import { CodeServer, installExtension, startCodeServer } from './code-server';
+import { breakInstalledExtension, FIXTURE_DIR, fixtureLine } from './fixture';
 import { activationState, extensionActivated, logExcerpt } from './logs';
 import { BrowserContext, launchBrowser, Page } from './playwright';
 import { installedFolderName, extensionId, repoRoot, sha256, vsixEntries, vsixEntry, vsixPath } from './vsix';
@@ -25,15 +26,8 @@ import { editorLine, editorToken, Fatal, goToLine, openFromExplorer, problemsRow
 const OUT = path.resolve(process.env.E2E_OUT || path.join(repoRoot, 'test-results', 'e2e'));
 const RULE = 'nodeport-duplicate';
 const NODE_PORT_LINE = 'nodePort: 30080 # the quick fix';
-/** 1-based line and column of the `30080` value on the first line of a fixture file containing `lineText`. */
-function positionIn(file: string, lineText: string): { line: number; column: number } {
-  const lines = fs.readFileSync(path.join(repoRoot, 'test', 'e2e', 'workspace', file), 'utf8').split('\n');
-  const line = lines.findIndex((l) => l.includes(lineText));
-  assert.ok(line >= 0, `${lineText} not found in the fixture ${file}`);
-  return { line: line + 1, column: lines[line].indexOf('30080') + 1 };
-}
-const NODE_PORT_AT = positionIn('frontend.yaml', NODE_PORT_LINE);
-const OTHER_NODE_PORT_AT = positionIn('payments.yaml', 'nodePort: 30080');
+const NODE_PORT_AT = fixtureLine('frontend.yaml', NODE_PORT_LINE);
+const OTHER_NODE_PORT_AT = fixtureLine('payments.yaml', 'nodePort: 30080');
 
 describe('VS Code workbench (code-server + Chromium)', function () {
   this.timeout(STEP_TIMEOUT_MS * 2 + 60_000);
@@ -81,7 +75,7 @@ describe('VS Code workbench (code-server + Chromium)', function () {
     fs.rmSync(OUT, { recursive: true, force: true });
     fs.mkdirSync(runDir, { recursive: true });
     // A fresh copy: the quick fix edits the buffer, and the fixture must stay as committed.
-    fs.cpSync(path.join(repoRoot, 'test', 'e2e', 'workspace'), workspace, { recursive: true });
+    fs.cpSync(FIXTURE_DIR, workspace, { recursive: true });
     installExtension(vsixPath(), runDir);
     breakInstalledExtension(path.join(runDir, 'extensions', installedFolderName));
     server = await startCodeServer(runDir, workspace, {
@@ -163,11 +157,15 @@ describe('VS Code workbench (code-server + Chromium)', function () {
     await page.keyboard.press('Escape');
     await goToLine(page, NODE_PORT_AT.line, NODE_PORT_AT.column); // reveals the line (only visible lines are in the DOM)
     await editorToken(page, NODE_PORT_LINE, '30080').hover({ timeout: STEP_TIMEOUT_MS });
-    const hover = await visibleHoverText(page, 'payments');
-    assert.match(hover, /shop\/payments/);
     // The rule's explanation (its first sentence, as rendered from markdown), not only the diagnostic message.
+    // The diagnostic part of the hover shows first; the server's hover arrives a moment later: wait for both.
     const sentence = nodeportDuplicate.explanation.split(/[:.]/)[0].replace(/\*\*|`/g, '').replace(/\s+/g, ' ');
-    assert.ok(hover.replace(/\s+/g, ' ').includes(sentence), `hover lacks "${sentence}":\n${hover}`);
+    let last = '';
+    const hover = await until(`the hover to contain "${sentence}"`, async () => {
+      last = (await visibleHoverText(page, 'payments', 2000)).replace(/\s+/g, ' ');
+      return last.includes(sentence) ? last : undefined;
+    }).catch((err: Error) => { throw new Error(`${err.message}; the hover showed: ${last}`); });
+    assert.match(hover, /shop\/payments/);
   });
 
   step('the quick fix from the lightbulb changes the value and clears both findings', 'quick-fix', async () => {
@@ -194,19 +192,11 @@ describe('VS Code workbench (code-server + Chromium)', function () {
       const l = await renderedLine(page, '# the quick fix');
       return l.includes(`nodePort: ${newPort}`) ? l : undefined;
     });
-    // Only the value changed: the comment and indentation stay.
-    assert.equal(line.trim(), `nodePort: ${newPort} # the quick fix changes only this value`);
+    // Only the value changed: the indentation and the comment stay.
+    assert.equal(line.trimEnd(), NODE_PORT_AT.text.replace('30080', newPort));
     const rows = await problemsRows(page);
     await until(`${RULE} to disappear from both files`,
       async () => ((await rows.filter({ hasText: RULE }).count()) === 0 ? true : undefined));
     assert.equal(await editorLine(page, 'nodePort: 30080').count(), 0);
   });
 });
-
-/** Negative control (E2E_BREAK=server|client): the suite must fail when the server or client cannot start. */
-function breakInstalledExtension(installed: string): void {
-  const which = process.env.E2E_BREAK;
-  if (!which) return;
-  const file = path.join(installed, 'dist', which === 'client' ? 'extension.js' : 'server.js');
-  fs.writeFileSync(file, `throw new Error('kube-netlint ${which} deliberately broken by E2E_BREAK');\n`);
-}

@@ -68,9 +68,9 @@ export async function renderedLine(page: Page, text: string): Promise<string> {
 }
 
 /** Visible hover widgets' text (VS Code keeps several `.monaco-hover` elements; only the shown ones count). */
-export async function visibleHoverText(page: Page, mustContain: string): Promise<string> {
+export async function visibleHoverText(page: Page, mustContain: string, timeoutMs = STEP_TIMEOUT_MS): Promise<string> {
   const hover = page.locator('.monaco-editor .monaco-hover', { hasText: mustContain }).first();
-  await hover.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+  await hover.waitFor({ state: 'visible', timeout: timeoutMs });
   return hover.innerText();
 }
 
