@@ -59,8 +59,12 @@ if [ ! -x "$CS_BIN" ] || [ ! -x "$RG_BIN" ] || [ ! -f "$E2E_HOME/.install-comple
   # npm_config_dangerously_allow_all_scripts: npm 11.19 with strict-allow-scripts (announced future default)
   #   refuses the native builds of code-server and of the nested `npm install` its postinstall runs.
   # TMPDIR: where @vscode/ripgrep looks for the seeded archive.
+  # The running node's own headers (Debian: /usr/include/node; nvm/tarball installs: <prefix>/include/node).
+  node_prefix=$(node -p "require('path').resolve(process.execPath, '..', '..')")
+  nodedir=${npm_config_nodedir:-$node_prefix}
+  [ -f "$nodedir/include/node/node.h" ] || log "warning: no node headers in $nodedir/include/node; node-gyp will try to download them"
   TMPDIR="$E2E_HOME/tmp" npm_config_unsafe_perm=true npm_config_yes=true \
-    npm_config_nodedir="${npm_config_nodedir:-/usr}" npm_config_dangerously_allow_all_scripts=true \
+    npm_config_nodedir="$nodedir" npm_config_dangerously_allow_all_scripts=true \
     npm install --no-audit --no-fund --loglevel=error \
       "code-server@$CODE_SERVER_VERSION" "playwright-core@$PLAYWRIGHT_CORE_VERSION"
   test -x "$RG_BIN" || { log "ripgrep was not installed into code-server ($RG_BIN)"; exit 1; }
