@@ -89,9 +89,19 @@ describe('mergeClusterObjects (workspace over cluster)', () => {
     assert.equal(merge.podsFolded, 5);
   });
 
+  it('matches twins by API group: extensions/v1beta1 is apps, a Knative Service is not a core Service', () => {
+    const workspace = loadFile('w.yaml', [
+      'apiVersion: extensions/v1beta1\nkind: DaemonSet\nmetadata: {name: kube-proxy, namespace: kube-system}\nspec: {template: {spec: {containers: [{name: c, image: x}]}}}',
+      'apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: checkout, namespace: shop}\nspec: {}',
+    ].join('\n---\n')).objects;
+    const merge = mergeClusterObjects(workspace, clusterObjects());
+    assert.deepEqual(merge.shadowed, ['DaemonSet kube-system/kube-proxy']);
+    assert.ok(merge.objects.some((o) => o.kind === 'Service' && o.name === 'checkout' && o.group === ''));
+  });
+
   it('finds the Deployment behind a ReplicaSet-owned Pod from the pod-template-hash', () => {
     const pod = fromApiObject(item('pods', 'checkout-7d9f8c6b5-2xkqv'), 'c', { kind: 'Pod', apiVersion: 'v1' })!;
-    assert.equal(podController(pod), 'Deployment/shop/checkout');
+    assert.equal(podController(pod), 'apps/Deployment/shop/checkout');
     const bare = fromApiObject(item('pods', 'netshoot-debug'), 'c', { kind: 'Pod', apiVersion: 'v1' })!;
     assert.equal(podController(bare), undefined);
   });

@@ -3,9 +3,10 @@ import type { K8sObject, WorkloadObject } from './objects';
 /**
  * Merging live-cluster objects with workspace objects (issue 7). Pure data.
  *
- * - A workspace object with the same kind, namespace and name replaces its cluster twin: that is what
- *   `kubectl apply` of the workspace would do (the API group is ignored, so `extensions/v1beta1` and
- *   `apps/v1` DaemonSets of one name are twins).
+ * - A workspace object with the same API group, kind, namespace and name replaces its cluster twin: that
+ *   is what `kubectl apply` of the workspace would do (the legacy group `extensions` counts as `apps`, so
+ *   `extensions/v1beta1` and `apps/v1` DaemonSets of one name are twins; a Knative `Service` is not a twin
+ *   of a core Service).
  * - Pods are instances of a controller's pod template. A Pod whose controller (Deployment through its
  *   ReplicaSet, DaemonSet, StatefulSet, Job, ReplicationController) is itself in the workspace or in
  *   the cluster objects is dropped: the controller already carries the template, and the workspace
@@ -24,12 +25,16 @@ export interface ClusterMerge {
   readonly podsFolded: number;
 }
 
-/** `Kind/namespace/name`, the key `kubectl apply` matches on (API group ignored). */
-export function twinKey(o: Pick<K8sObject, 'kind' | 'namespace' | 'name'>): string {
-  return `${o.kind}/${o.namespace}/${o.name}`;
+/** Groups that served today's `apps` kinds before apps/v1 (Kubernetes ≤ 1.15): the same objects. */
+const LEGACY_GROUPS: Readonly<Record<string, string>> = { extensions: 'apps' };
+
+/** `group/Kind/namespace/name`, the key `kubectl apply` matches on (legacy `extensions` = `apps`). */
+export function twinKey(o: Pick<K8sObject, 'group' | 'kind' | 'namespace' | 'name'>): string {
+  return `${LEGACY_GROUPS[o.group] ?? o.group}/${o.kind}/${o.namespace}/${o.name}`;
 }
 
 interface OwnerRef {
+  apiVersion?: unknown;
   kind?: unknown;
   name?: unknown;
   controller?: unknown;
@@ -44,11 +49,13 @@ export function podController(pod: K8sObject): string | undefined {
   if (!Array.isArray(refs)) return undefined;
   const ref = (refs as OwnerRef[]).find((r) => r && r.controller === true) ?? (refs as OwnerRef[])[0];
   if (!ref || typeof ref.kind !== 'string' || typeof ref.name !== 'string' || ref.kind === 'Node') return undefined;
+  const apiVersion = typeof ref.apiVersion === 'string' ? ref.apiVersion : '';
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.lastIndexOf('/')) : '';
   const hash = pod.labels['pod-template-hash'];
   if (ref.kind === 'ReplicaSet' && hash && ref.name.endsWith(`-${hash}`)) {
-    return twinKey({ kind: 'Deployment', namespace: pod.namespace, name: ref.name.slice(0, -hash.length - 1) });
+    return twinKey({ group, kind: 'Deployment', namespace: pod.namespace, name: ref.name.slice(0, -hash.length - 1) });
   }
-  return twinKey({ kind: ref.kind, namespace: pod.namespace, name: ref.name });
+  return twinKey({ group, kind: ref.kind, namespace: pod.namespace, name: ref.name });
 }
 
 /** Merges cluster objects under workspace objects (see {@link ClusterMerge}). Linear in objects. */
