@@ -88,8 +88,13 @@ describe('VS Code workbench (code-server + Chromium)', function () {
     page = browser.pages()[0] ?? (await browser.newPage());
     page.on('console', (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
     page.on('pageerror', (e) => consoleLines.push(`[pageerror] ${e.message}`));
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`, { waitUntil: 'domcontentloaded' });
-    await page.locator('.monaco-workbench').first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    try {
+      await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`, { waitUntil: 'domcontentloaded' });
+      await page.locator('.monaco-workbench').first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    } catch (err) {
+      const file = await screenshot('workbench-FAILED').catch(() => '(screenshot failed)');
+      throw new Error(`the workbench did not load: ${String(err)}\nscreenshot: ${file}\n${logExcerpt(server.userDataDir, [server.logFile])}`);
+    }
   });
 
   after(async function () {
