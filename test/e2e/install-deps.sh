@@ -17,6 +17,11 @@ RG_ASSET=ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz
 
 log() { echo "[e2e-install] $*"; }
 
+# One installer at a time per cache folder (two test runs on one machine would otherwise race in npm/apt).
+mkdir -p "$E2E_HOME"
+exec 9>"$E2E_HOME/.install.lock"
+flock 9
+
 # 1. Debian packages (binary:package). libkrb5-dev: headers for the kerberos native module in code-server.
 need_apt=()
 for pair in chromium:chromium rg:ripgrep krb5-config:libkrb5-dev g++:build-essential make:build-essential \
