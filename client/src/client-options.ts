@@ -22,7 +22,7 @@ export function serverOptions(context: vscode.ExtensionContext): ServerOptions {
  * workspace is trusted: in Restricted Mode it only analyses files.
  */
 export function clientOptions(outputChannel: vscode.OutputChannel): LanguageClientOptions {
-  const initializationOptions: InitializationOptions = { workspaceTrusted: vscode.workspace.isTrusted };
+  const initializationOptions: InitializationOptions = { workspaceTrusted: vscode.workspace.isTrusted, watchesFiles: true };
   return {
     documentSelector: [
       { scheme: 'file', language: 'yaml' },

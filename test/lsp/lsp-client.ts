@@ -23,6 +23,8 @@ export class TestClient {
   readonly diagnostics = new Map<string, Diagnostic[]>();
   readonly publishCount = new Map<string, number>();
   readonly statuses: unknown[] = [];
+  /** client/registerCapability registrations received. */
+  readonly registrations: { method: string; registerOptions?: unknown }[] = [];
   /** window/showMessage notifications: `type message`. */
   readonly messages: string[] = [];
   readonly stderr: string[] = [];
@@ -33,7 +35,7 @@ export class TestClient {
   private constructor(readonly proc: ChildProcess, readonly connection: ProtocolConnection) {}
 
   /** Starts the server and completes initialize/initialized on `folders` with optional settings. */
-  static async start(folders: string[], options: { settings?: Record<string, unknown>; initializationOptions?: unknown; server?: string } = {}): Promise<TestClient> {
+  static async start(folders: string[], options: { settings?: Record<string, unknown>; initializationOptions?: unknown; server?: string; dynamicWatchers?: boolean } = {}): Promise<TestClient> {
     const proc = spawn(process.execPath, [options.server ?? SERVER_MAIN, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     const connection = createProtocolConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
     const client = new TestClient(proc, connection);
@@ -51,7 +53,10 @@ export class TestClient {
     connection.onNotification('window/logMessage', () => undefined);
     connection.onNotification('window/showMessage', (p: { type: number; message: string }) => client.messages.push(`${p.type} ${p.message}`));
     connection.onRequest(ConfigurationRequest.type, (p) => p.items.map(() => options.settings ?? null));
-    connection.onRequest(RegistrationRequest.type, () => null);
+    connection.onRequest(RegistrationRequest.type, (p) => {
+      client.registrations.push(...p.registrations);
+      return null;
+    });
     connection.onRequest('window/showMessageRequest', (p: { type: number; message: string }) => {
       client.messages.push(`${p.type} ${p.message}`);
       return null;
@@ -62,7 +67,7 @@ export class TestClient {
       rootUri: folders[0] ? uriOf(folders[0]) : null,
       workspaceFolders: folders.map((f) => ({ uri: uriOf(f), name: f })),
       capabilities: {
-        workspace: { configuration: true, workspaceFolders: true, didChangeWatchedFiles: { dynamicRegistration: false } },
+        workspace: { configuration: true, workspaceFolders: true, didChangeWatchedFiles: { dynamicRegistration: options.dynamicWatchers ?? false } },
         textDocument: { publishDiagnostics: { relatedInformation: true }, hover: { contentFormat: ['markdown'] } },
       },
       initializationOptions: options.initializationOptions,

@@ -100,6 +100,18 @@ describe('language server: settings, config file, watched files, bad input', fun
     await c.waitFor(join(dir, 'a.yaml'), empty);
   });
 
+  it('asks clients that can watch files to do so, unless the client says it already does (VS Code)', async () => {
+    const dir = workspace({ 'a.yaml': service('a', 30080) });
+    const c = await start([dir], { dynamicWatchers: true });
+    await waitForStatus(c);
+    const watch = c.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles');
+    assert.deepEqual(watch?.registerOptions, { watchers: [{ globPattern: '**/*.{yaml,yml}' }, { globPattern: '**/.kube-netlint.yaml' }] });
+    await c.stop();
+    const vscodeLike = await start([dir], { dynamicWatchers: true, initializationOptions: { watchesFiles: true } });
+    await waitForStatus(vscodeLike);
+    assert.equal(vscodeLike.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles'), undefined);
+  });
+
   it('follows folders created and deleted on disk (reported once for the folder)', async () => {
     const dir = workspace({ 'a.yaml': service('a', 30080) });
     const c = await start([dir]);

@@ -1,5 +1,5 @@
 import {
-  CodeActionKind, Connection, DidChangeConfigurationNotification, FileChangeType, InitializeResult, MessageType, ShowMessageNotification,
+  CodeActionKind, Connection, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, FileChangeType, InitializeResult, MessageType, ShowMessageNotification,
   TextDocuments, TextDocumentSyncKind, WorkspaceFolder,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -44,6 +44,7 @@ export function startServer(connection: Connection): void {
   let hasConfiguration = false;
   let hasDynamicConfiguration = false;
   let hasFolderEvents = false;
+  let registerWatcher = false; // the client can watch files for us and does not already
   let initSettings: Record<string, unknown> = {};
   let initialFolders: WorkspaceFolder[] = [];
   let lastFailures = '';
@@ -112,12 +113,12 @@ export function startServer(connection: Connection): void {
     hasConfiguration = !!caps.workspace?.configuration;
     hasDynamicConfiguration = !!caps.workspace?.didChangeConfiguration?.dynamicRegistration;
     hasFolderEvents = !!caps.workspace?.workspaceFolders;
+    registerWatcher = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration && !(params.initializationOptions as InitializationOptions | undefined)?.watchesFiles;
     const init = (params.initializationOptions ?? {}) as InitializationOptions & Record<string, unknown>;
     initSettings = (init.kubeNetlint ?? init) as Record<string, unknown>;
     initialFolders = params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : []);
     // Cluster settings only from the client's user-level settings or initializationOptions, never workspace/configuration.
     cluster = new ClusterIntegration(connection, init.workspaceTrusted !== false, () => scheduler.request());
-    cluster.configure((initSettings as { cluster?: ClusterSettings }).cluster);
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -130,7 +131,12 @@ export function startServer(connection: Connection): void {
   });
 
   connection.onInitialized(async () => {
+    cluster?.configure((initSettings as { cluster?: ClusterSettings }).cluster); // other editors: initializationOptions
     if (hasDynamicConfiguration) connection.client.register(DidChangeConfigurationNotification.type, { section: 'kubeNetlint' }).catch((err) => log(`kube-netlint: cannot register for configuration changes: ${err}`));
+    if (registerWatcher) {
+      const watchers = ['**/*.{yaml,yml}', '**/.kube-netlint.yaml'].map((globPattern) => ({ globPattern }));
+      connection.client.register(DidChangeWatchedFilesNotification.type, { watchers }).catch((err) => log(`kube-netlint: cannot watch files: ${err}`));
+    }
     if (hasFolderEvents) {
       connection.workspace.onDidChangeWorkspaceFolders(async (e) => {
         for (const f of e.removed) await workspace.removeFolder(f.uri);

@@ -44,5 +44,10 @@ export interface KubeNetlintSettings {
 export interface InitializationOptions {
   /** False in an untrusted (Restricted Mode) workspace: only file analysis runs, nothing that reaches a cluster. */
   readonly workspaceTrusted?: boolean;
+  /**
+   * True when the client watches YAML files itself and sends workspace/didChangeWatchedFiles (the VS Code
+   * client does); otherwise the server registers a watcher with clients that support dynamic registration.
+   */
+  readonly watchesFiles?: boolean;
   readonly kubeNetlint?: KubeNetlintSettings;
 }
