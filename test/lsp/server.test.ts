@@ -149,3 +149,21 @@ function waitForStatus(client: TestClient, accept: (s: Status) => boolean): Prom
     poll();
   });
 }
+
+describe('language server code actions: several diagnostics at once', function () {
+  this.timeout(30000);
+  it('offers each distinct edit once when the request carries diagnostics of one rule on one line', async () => {
+    const client = await TestClient.start([fixture('collision')]);
+    try {
+      const [diag] = await client.waitFor(A, hasCollision);
+      const actions = await client.codeActions(A, diag.range, [diag, { ...diag }]);
+      assert.deepEqual(actions.map((a) => a.title), [
+        'Change nodePort 30080 to free port 30000',
+        'Ignore nodeport-duplicate for this object',
+        'Ignore nodeport-duplicate on this line',
+      ]);
+    } finally {
+      await client.stop();
+    }
+  });
+});

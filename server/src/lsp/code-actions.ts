@@ -47,7 +47,12 @@ export function codeActions(params: CodeActionParams, ctx: CodeActionContext): C
     const lineEdit = checkedLineEdit(ctx, finding);
     if (lineEdit) out.push(action(`Ignore ${finding.ruleId} on this line`, diagnostic, ctx, lineEdit));
   }
-  return out;
+  // Several diagnostics of one rule on one line or object would offer the same ignore edit twice.
+  const seen = new Set<string>();
+  return out.filter((a) => {
+    const key = `${a.title}\n${JSON.stringify(a.edit)}`;
+    return !seen.has(key) && !!seen.add(key);
+  });
 }
 
 function action(title: string, diagnostic: Diagnostic, ctx: CodeActionContext, edit: OffsetEdit): CodeAction {
