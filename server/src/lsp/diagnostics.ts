@@ -31,7 +31,8 @@ export interface FileLookup {
 interface FileEntry {
   readonly text: string;
   readonly findings: ReadonlyMap<string, Finding>;
-  readonly json: string;
+  /** Everything the published diagnostics were built from (see {@link DiagnosticPublisher.fingerprint}). */
+  readonly fingerprint: string;
 }
 
 /**
@@ -54,18 +55,50 @@ export class DiagnosticPublisher {
       const loaded = lookup.loadedFile(file);
       const findings = findingsByFile.get(file) ?? [];
       if (!loaded) continue;
+      const previous = this.entries.get(file);
+      if (!findings.length) {
+        if (previous) {
+          this.entries.delete(file);
+          this.send(lookup.uriOf(file), []);
+        }
+        continue;
+      }
       const byKey = new Map<string, Finding>();
-      const diagnostics = findings.map((f) => {
+      const keys = findings.map((f) => {
         const key = uniqueKey(byKey, `${f.ruleId}|${file}|${f.span.start}|${f.span.end}`);
         byKey.set(key, f);
-        return toDiagnostic(f, key, loaded, lookup);
+        return key;
       });
-      const json = JSON.stringify(diagnostics);
-      const previous = this.entries.get(file);
-      if (!diagnostics.length) this.entries.delete(file);
-      else this.entries.set(file, { text: loaded.text, findings: byKey, json });
-      if ((previous?.json ?? '[]') !== json) this.send(lookup.uriOf(file), diagnostics);
+      // Fixes may change without the diagnostics changing (a free port taken elsewhere): keep the new findings.
+      const fingerprint = this.fingerprint(findings, loaded, lookup);
+      this.entries.set(file, { text: loaded.text, findings: byKey, fingerprint });
+      if (previous?.fingerprint === fingerprint) continue;
+      this.send(lookup.uriOf(file), findings.map((f, i) => toDiagnostic(f, keys[i], loaded, lookup)));
     }
+  }
+
+  private readonly fileIds = new WeakMap<LoadedFile, number>();
+  private nextFileId = 0;
+
+  /**
+   * A string that changes whenever the diagnostics built from these findings would: their rule,
+   * severity, offsets and message, the related locations, and the identity of every file whose line
+   * index converts those offsets (a new LoadedFile object = new text = possibly new positions).
+   * Comparing it skips building and sending unchanged diagnostics for most files on each edit.
+   */
+  private fingerprint(findings: readonly Finding[], loaded: LoadedFile, lookup: FileLookup): string {
+    const id = (file: LoadedFile | undefined): number => {
+      if (!file) return -1;
+      let n = this.fileIds.get(file);
+      if (n === undefined) this.fileIds.set(file, (n = this.nextFileId++));
+      return n;
+    };
+    const parts: (string | number)[] = [id(loaded)];
+    for (const f of findings) {
+      parts.push(f.ruleId, f.severity, f.span.start, f.span.end, f.message, f.related.length);
+      for (const r of f.related) parts.push(r.span.file, lookup.uriOf(r.span.file), id(lookup.loadedFile(r.span.file)), r.span.start, r.span.end, r.message);
+    }
+    return parts.join('\u0000');
   }
 
   /** Clears the diagnostics of files that left the workspace (deleted, excluded, folder removed). */
