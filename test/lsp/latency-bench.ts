@@ -48,6 +48,7 @@ async function main(): Promise<void> {
   console.log(JSON.stringify({
     server, workspace, files: status.files, objects: status.objects, findings: status.findings,
     initializeMs: round(tInit - t0), initialDiagnosticsMs: round(initial), serverAnalysisMs: status.durationMs,
+    serverLog: client.logs.filter((l) => / YAML files /.test(l)),
     editedFile: path, edits, editToPublishMedianMs: round(times[Math.floor(times.length / 2)]), editToPublishP90Ms: round(times[Math.floor(times.length * 0.9)]),
     editToPublishMs: times.map(round),
   }));

@@ -23,6 +23,8 @@ export class TestClient {
   readonly diagnostics = new Map<string, Diagnostic[]>();
   readonly publishCount = new Map<string, number>();
   readonly statuses: unknown[] = [];
+  /** window/logMessage lines (the server's output channel). */
+  readonly logs: string[] = [];
   /** client/registerCapability registrations received. */
   readonly registrations: { method: string; registerOptions?: unknown }[] = [];
   /** window/showMessage notifications: `type message`. */
@@ -50,7 +52,7 @@ export class TestClient {
       client.statuses.push(p);
       client.listeners.forEach((l) => l());
     });
-    connection.onNotification('window/logMessage', () => undefined);
+    connection.onNotification('window/logMessage', (p: { message: string }) => client.logs.push(p.message));
     connection.onNotification('window/showMessage', (p: { type: number; message: string }) => client.messages.push(`${p.type} ${p.message}`));
     connection.onRequest(ConfigurationRequest.type, (p) => p.items.map(() => options.settings ?? null));
     connection.onRequest(RegistrationRequest.type, (p) => {
