@@ -1,6 +1,7 @@
 import { analyze, Analysis } from '../core/analyze';
 import type { CoreConfig } from '../core/config/config';
-import { loadFile, LoadedFile } from '../core/load/load-file';
+import type { LoadedFile } from '../core/load/load-file';
+import { IncrementalWorkspace } from '../core/workspace/incremental';
 import { mergeClusterObjects } from '../core/model/merge-cluster-objects';
 import type { K8sObject } from '../core/model/objects';
 import { skippedFile } from '../core/load/skipped-file';
@@ -38,15 +39,22 @@ export class AnalysisHost {
   private dirty = true;
   private loading = 0;
   private cluster: readonly K8sObject[] = [];
+  /** Keeps the same files as `loaded` (same order): re-parses edited documents only, re-checks only what an edit affects. */
+  private incremental: IncrementalWorkspace;
 
-  constructor(private config: CoreConfig, private readonly maxBytes: number = DEFAULT_MAX_FILE_BYTES) {}
+  constructor(private config: CoreConfig, private readonly maxBytes: number = DEFAULT_MAX_FILE_BYTES) {
+    this.incremental = new IncrementalWorkspace(config);
+  }
 
   /** Replaces the configuration; reloads every file when the default namespace changed. */
   setConfig(config: CoreConfig): void {
     const reload = config.namespace !== this.config.namespace;
     this.config = config;
     this.dirty = true;
-    if (reload) for (const file of [...this.sources.keys()]) this.load(file);
+    if (reload) {
+      this.incremental = new IncrementalWorkspace(config);
+      for (const file of [...this.sources.keys()]) this.load(file);
+    } else this.incremental.setConfig(config);
   }
 
   get currentConfig(): CoreConfig {
@@ -93,7 +101,7 @@ export class AnalysisHost {
         loaded = files.map((f) => readManifestFile(f, f, options)); // a worker failed: load on this thread
       }
       files.forEach((file, i) => {
-        if (this.sources.get(file) === sources[i]) this.loaded.set(file, loaded[i]);
+        if (this.sources.get(file) === sources[i]) this.setLoaded(file, loaded[i]);
       });
       this.dirty = true;
     } finally {
@@ -110,6 +118,7 @@ export class AnalysisHost {
   remove(file: string): void {
     if (this.sources.delete(file)) {
       this.loaded.delete(file);
+      this.incremental.remove(file);
       this.dirty = true;
     }
   }
@@ -148,7 +157,7 @@ export class AnalysisHost {
     const started = performance.now();
     const files = [...this.loaded.values()];
     const extraObjects = this.cluster.length ? mergeClusterObjects(files.flatMap((f) => f.objects), this.cluster).objects : undefined;
-    const analysis = analyze(files, this.config, { extraObjects });
+    const analysis = extraObjects ? analyze(files, this.config, { extraObjects }) : this.incremental.analyze();
     const findingsByFile = new Map<string, Finding[]>();
     for (const f of analysis.findings) {
       if (!this.loaded.has(f.span.file)) continue;
@@ -165,16 +174,24 @@ export class AnalysisHost {
     const source = this.sources.get(file);
     if (!source) return;
     const options = { defaultNamespace: this.config.namespace, maxBytes: this.maxBytes };
-    this.loaded.set(file, source.kind === 'disk' ? readManifestFile(file, file, options) : this.loadText(file, source.text));
+    if (source.kind === 'disk') this.setLoaded(file, readManifestFile(file, file, options));
+    else this.loaded.set(file, this.loadText(file, source.text));
     this.dirty = true;
+  }
+
+  private setLoaded(file: string, loaded: LoadedFile): void {
+    this.loaded.set(file, loaded);
+    this.incremental.setLoaded(file, loaded);
   }
 
   private loadText(file: string, text: string): LoadedFile {
     if (this.maxBytes > 0 && Buffer.byteLength(text, 'utf8') > this.maxBytes) {
       const mib = (n: number): string => (n / 1048576).toFixed(1);
-      return skippedFile(file, 'too-large', `not analysed: the file is ${mib(Buffer.byteLength(text, 'utf8'))} MiB, above the ${mib(this.maxBytes)} MiB limit`);
+      const skipped = skippedFile(file, 'too-large', `not analysed: the file is ${mib(Buffer.byteLength(text, 'utf8'))} MiB, above the ${mib(this.maxBytes)} MiB limit`);
+      this.incremental.setLoaded(file, skipped);
+      return skipped;
     }
     // The text is kept as is (offsets must match the editor's buffer); yaml itself skips a BOM.
-    return loadFile(file, text, { defaultNamespace: this.config.namespace });
+    return this.incremental.setText(file, text);
   }
 }

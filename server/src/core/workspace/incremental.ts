@@ -147,8 +147,7 @@ export class IncrementalWorkspace {
     const prevIndexes = this.lastIndexes;
     if (!last || !prevIndexes) return undefined;
     const config = this.config;
-    const changed = [...this.removed, ...this.added];
-    if (changed.some((o) => isEnvironment(o, config))) return undefined;
+    if (!sameEnvironment(this.removed, this.added, config)) return undefined;
     // Cluster groups and Helm charts change which files are analysed together: those workspaces run in full.
     const repoPath = this.options.repoPath ?? ((f: string) => f.split('\\').join('/'));
     const layout = computeLayout([...this.files.values()], config, repoPath);
@@ -191,4 +190,16 @@ export class IncrementalWorkspace {
     const findings = kept.concat(run.findings.filter(owned)).sort(compareFindings);
     return { analysis: { model, clusterModels: new Map(), layout, findings, failures: [], files }, mode: 'incremental', checked: affected.size };
   }
+}
+
+/**
+ * True when the change leaves every environment object's content as it was: an edit that only moved an
+ * environment object (a newline above it) or touched its comments re-checks it without a full run.
+ */
+function sameEnvironment(removed: readonly K8sObject[], added: readonly K8sObject[], config: CoreConfig): boolean {
+  const before = new Map(removed.map((o) => [o.uid, o]));
+  const after = new Map(added.map((o) => [o.uid, o]));
+  const same = (a: K8sObject | undefined, b: K8sObject | undefined): boolean =>
+    !!a && !!b && a.identity === b.identity && a.apiVersion === b.apiVersion && JSON.stringify(a.raw) === JSON.stringify(b.raw);
+  return removed.every((o) => !isEnvironment(o, config) || same(o, after.get(o.uid))) && added.every((o) => !isEnvironment(o, config) || same(before.get(o.uid), o));
 }

@@ -1,0 +1,232 @@
+#!/usr/bin/env node
+// run.mjs — `npm run bench`: kube-netlint side by side with the parse baseline and the peers, in ONE run
+// (absolute times drift on shared machines; the targets are ratios within a run).
+//
+//   node bench/run.mjs [--reps 3] [--edits 20] [--large] [--peers] [--install-peers] [--monokle]
+//                      [--only cli|lsp|startup] [--out .bench/results.json]
+//
+//   --large          also the 10,000-file corpus (CLI vs baseline; several minutes)
+//   --peers          yaml-language-server on the 2,000-document file (needs bench/node_modules: --install-peers)
+//   --monokle        @monokle/validation over the medium corpus, once (about 100 s)
+//   --install-peers  `npm install` in bench/ first (benchmark-only dependencies, never the product's)
+//
+// Corpora are generated once by bench/gen-corpus.mjs (a copy of shared/bench/gen-corpus.mjs) into .bench/
+// (git-ignored). Every measured command is a fresh process; repetitions alternate between the tools.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { checkFindings } from './lib/check-findings.mjs';
+import { middleLine, startSession } from './lib/lsp-session.mjs';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const args = process.argv.slice(2);
+const arg = (n, d) => (args.includes(n) ? args[args.indexOf(n) + 1] : d);
+const has = (n) => args.includes(n);
+const reps = Number(arg('--reps', 3));
+const nEdits = Number(arg('--edits', 20));
+const only = arg('--only');
+const outFile = path.resolve(root, arg('--out', '.bench/results.json'));
+const benchDir = path.join(root, '.bench');
+const node = process.execPath;
+const log = (m) => process.stderr.write(`[bench] ${m}\n`);
+
+const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN; };
+const pct = (a, p) => { const s = [...a].sort((x, y) => x - y); return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]; };
+const stat = (a) => ({ median: +median(a).toFixed(1), min: +Math.min(...a).toFixed(1), max: +Math.max(...a).toFixed(1), n: a.length });
+
+// ---------------------------------------------------------------- setup
+if (!fs.existsSync(path.join(root, 'dist/cli.js')) || !fs.existsSync(path.join(root, 'dist/server.js')) || has('--build')) {
+  log('building (npm run build)');
+  const b = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (b.status !== 0) process.exit(b.status ?? 1);
+}
+const peersDir = path.join(root, 'bench');
+if (has('--install-peers')) {
+  log('installing benchmark peers into bench/node_modules');
+  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: peersDir, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+const yamlLs = path.join(peersDir, 'node_modules/yaml-language-server/bin/yaml-language-server');
+const haveYamlLs = fs.existsSync(yamlLs);
+const haveMonokle = fs.existsSync(path.join(peersDir, 'node_modules/@monokle/validation'));
+
+function corpus(name, genArgs) {
+  const dir = path.join(benchDir, 'corpus', name);
+  if (!fs.existsSync(path.join(dir, 'corpus-manifest.json'))) {
+    log(`generating corpus ${name} (${genArgs.join(' ')})`);
+    const r = spawnSync(node, [path.join(peersDir, 'gen-corpus.mjs'), ...genArgs, '--out', dir, '--force', '--quiet'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    if (r.status !== 0) throw new Error(`gen-corpus failed for ${name}`);
+  }
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'corpus-manifest.json'), 'utf8'));
+  return { name, dir, manifest };
+}
+
+/** Runs a command to completion; wall ms (spawn → exit), peak RSS MB of the whole process (all threads), stdout. */
+function timed(cmd, cmdArgs, cwd) {
+  return new Promise((resolve, reject) => {
+    const rssFile = path.join(os.tmpdir(), `knl-bench-rss-${process.pid}-${Math.random().toString(36).slice(2)}`);
+    const started = performance.now();
+    const p = spawn(cmd, ['--require', path.join(peersDir, 'lib/report-rss.cjs'), ...cmdArgs], { cwd, env: { ...process.env, KNL_BENCH_RSS_FILE: rssFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = [];
+    let err = '';
+    p.stdout.on('data', (d) => out.push(d));
+    p.stderr.on('data', (d) => { err += d; });
+    p.on('error', reject);
+    p.on('exit', (code) => {
+      const ms = performance.now() - started;
+      let rss = null;
+      try { rss = Math.round(Number(fs.readFileSync(rssFile, 'utf8')) / 1024); fs.rmSync(rssFile); } catch { /* no report */ }
+      if (code !== 0 && code !== 1) reject(new Error(`${cmdArgs.join(' ')} exited ${code}: ${err.slice(0, 500)}`));
+      else resolve({ ms, rssMB: rss, stdout: Buffer.concat(out).toString('utf8') });
+    });
+  });
+}
+
+const results = { date: new Date().toISOString(), machine: machineInfo(), reps, sections: {} };
+
+function machineInfo() {
+  const cpus = os.cpus();
+  return { cpu: cpus[0]?.model, cores: cpus.length, memGB: Math.round(os.totalmem() / 2 ** 30), node: process.version, os: `${os.type()} ${os.release()}`, loadavg: os.loadavg().map((x) => +x.toFixed(2)) };
+}
+
+// ---------------------------------------------------------------- start-up
+async function startup() {
+  const version = [], bare = [];
+  for (let i = 0; i < Math.max(5, reps); i++) {
+    bare.push((await timed(node, ['-e', '0'], root)).ms);
+    version.push((await timed(node, [path.join(root, 'bin/kube-netlint.js'), '--version'], root)).ms);
+  }
+  results.sections.startup = { nodeBare: stat(bare), version: stat(version) };
+}
+
+// ---------------------------------------------------------------- CLI vs baseline
+async function cli(c) {
+  const base = [], browser = [], run = [], baseRss = [], runRss = [];
+  let check;
+  for (let i = 0; i < reps; i++) {
+    const b = await timed(node, [path.join(peersDir, 'lib/parse-baseline.mjs'), c.dir], root);
+    base.push(b.ms); baseRss.push(b.rssMB);
+    const r = await timed(node, [path.join(root, 'bin/kube-netlint.js'), '--format', 'json', '.'], c.dir);
+    run.push(r.ms); runRss.push(r.rssMB);
+    if (!check) check = checkFindings(c.manifest, JSON.parse(r.stdout));
+    if (i === 0) browser.push((await timed(node, [path.join(peersDir, 'lib/parse-baseline.mjs'), c.dir, '--variant', 'browser'], root)).ms);
+    log(`${c.name} rep ${i + 1}: baseline ${b.ms.toFixed(0)} ms, cli ${r.ms.toFixed(0)} ms (${r.rssMB} MB)`);
+  }
+  results.sections[`cli-${c.name}`] = {
+    corpus: c.manifest.totals, baseline: stat(base), baselineBrowserBuild: stat(browser), cli: stat(run),
+    ratio: +(median(run) / median(base)).toFixed(2), cliPeakRssMB: Math.max(...runRss), baselinePeakRssMB: Math.max(...baseRss),
+    findings: check,
+  };
+}
+
+// ---------------------------------------------------------------- language servers
+const ours = () => ({ kind: 'kube-netlint', command: [path.join(root, 'dist/server.js'), '--stdio'] });
+const theirs = () => ({ kind: 'yaml-ls', command: ['--max-old-space-size=8192', yamlLs, '--stdio'] });
+
+async function lspWorkspace(c) {
+  const initial = [], edits = [], rss = [];
+  // The edited file: one with findings, edited at its first line (every diagnostic of the file moves).
+  const cliOut = JSON.parse((await timed(node, [path.join(root, 'bin/kube-netlint.js'), '--format', 'json', '.'], c.dir)).stdout);
+  const file = path.join(c.dir, cliOut.findings.find((f) => f.ruleId === 'nodeport-duplicate')?.file ?? cliOut.findings[0].file);
+  for (let i = 0; i < reps; i++) {
+    const s = await startSession({ ...ours(), folder: c.dir });
+    const init = await s.initial();
+    initial.push(init.ms);
+    await s.open(file, fs.readFileSync(file, 'utf8'), false);
+    await s.settle(file);
+    edits.push(...(await s.edits(file, 0, nEdits)));
+    rss.push(await s.stop());
+    log(`lsp ${c.name} rep ${i + 1}: initial ${init.ms.toFixed(0)} ms (${init.status.files} files), edit median ${median(edits.slice(-nEdits)).toFixed(1)} ms`);
+  }
+  results.sections[`lsp-${c.name}`] = { editedFile: path.relative(c.dir, file), initial: stat(initial), edit: { ...stat(edits), p95: +pct(edits, 95).toFixed(1) }, peakRssMB: Math.max(...rss) };
+}
+
+async function lspBigFile(c) {
+  const file = fs.readdirSync(c.dir, { recursive: true }).map((f) => path.join(c.dir, f)).find((f) => /\.ya?ml$/.test(f));
+  const text = fs.readFileSync(file, 'utf8');
+  const line = middleLine(text);
+  const servers = [ours(), ...(has('--peers') && haveYamlLs ? [theirs()] : [])];
+  const acc = Object.fromEntries(servers.map((s) => [s.kind, { open: [], edits: [], rss: [] }]));
+  for (let i = 0; i < reps; i++) {
+    for (const server of servers) { // alternating
+      const s = await startSession({ ...server, folder: path.dirname(file) });
+      // kube-netlint analyses the folder (this one file) at start: its open → diagnostics is the first status.
+      const init = server.kind === 'kube-netlint' ? await s.initial() : undefined;
+      const o = init ? { ...(await s.open(file, text, false)), ms: init.ms, diagnostics: init.status.findings } : await s.open(file, text);
+      await s.settle(file);
+      const e = await s.edits(file, line, server.kind === 'yaml-ls' ? Math.min(nEdits, 6) : nEdits, server.kind === 'yaml-ls' ? 400 : 300);
+      const rss = await s.stop();
+      acc[server.kind].open.push(o.ms); acc[server.kind].edits.push(...e); acc[server.kind].rss.push(rss);
+      log(`${server.kind} ${c.name} rep ${i + 1}: open ${o.ms.toFixed(0)} ms (${o.diagnostics} diagnostics), edit median ${median(e).toFixed(1)} ms, peak ${rss} MB`);
+    }
+  }
+  const section = { file: path.relative(c.dir, file), editLine: line + 1, documents: c.manifest.totals.documents };
+  for (const [kind, a] of Object.entries(acc)) section[kind] = { open: stat(a.open), edit: { ...stat(a.edits), p95: +pct(a.edits, 95).toFixed(1) }, peakRssMB: Math.max(...a.rss) };
+  if (section['yaml-ls']) section.editSpeedup = +(section['yaml-ls'].edit.median / section['kube-netlint'].edit.median).toFixed(1);
+  results.sections[`lsp-${c.name}`] = section;
+}
+
+async function monokle(c) {
+  const r = await timed(node, [path.join(peersDir, 'peers/monokle-bench.mjs'), '--dir', c.dir, '--config', 'default-localschema', '--schema-dir', path.join(peersDir, 'peers/schema')], peersDir);
+  results.sections[`monokle-${c.name}`] = { wallMs: +r.ms.toFixed(0), ...JSON.parse(r.stdout.trim().split('\n').pop()) };
+}
+
+// ---------------------------------------------------------------- main
+const medium = corpus('medium', ['--preset', 'medium']);
+const one2000 = corpus('one2000', ['--files', '1', '--docs-per-file', '2000']);
+const large = has('--large') ? corpus('large', ['--preset', 'large']) : undefined;
+if (!only || only === 'startup') await startup();
+if (!only || only === 'cli') {
+  await cli(medium);
+  if (large) await cli(large);
+  const m = results.sections['cli-medium'], l = results.sections['cli-large'];
+  if (m && l) results.sections.linearity = { cliLargeOverMedium: +(l.cli.median / m.cli.median).toFixed(2), baselineLargeOverMedium: +(l.baseline.median / m.baseline.median).toFixed(2) };
+}
+if (!only || only === 'lsp') {
+  await lspWorkspace(medium);
+  await lspBigFile(one2000);
+  const cm = results.sections['cli-medium'], lm = results.sections['lsp-medium'];
+  if (cm && lm) lm.initialOverCli = +(lm.initial.median / cm.cli.median).toFixed(2);
+}
+if (has('--monokle') && haveMonokle) await monokle(medium);
+results.machine.loadavgAfter = os.loadavg().map((x) => +x.toFixed(2));
+fs.mkdirSync(path.dirname(outFile), { recursive: true });
+fs.writeFileSync(outFile, JSON.stringify(results, null, 2) + '\n');
+process.stdout.write(table(results) + `\nJSON: ${path.relative(root, outFile)}\n`);
+
+function table(r) {
+  const rows = [['measure', 'median', 'min–max', 'ratio / note']];
+  const ms = (s) => [`${s.median.toFixed(0)} ms`, `${s.min.toFixed(0)}–${s.max.toFixed(0)}`];
+  const S = r.sections;
+  if (S.startup) rows.push(['node -e 0', ...ms(S.startup.nodeBare), ''], ['kube-netlint --version', ...ms(S.startup.version), 'target < 150 ms']);
+  for (const name of ['medium', 'large']) {
+    const c = S[`cli-${name}`];
+    if (!c) continue;
+    rows.push([`${name}: parseAllDocuments baseline (${c.corpus.files} files, ${c.corpus.documents} docs)`, ...ms(c.baseline), `peak ${c.baselinePeakRssMB} MB`]);
+    rows.push([`${name}: same, yaml browser build`, ...ms(c.baselineBrowserBuild), '1 run']);
+    rows.push([`${name}: kube-netlint --format json`, ...ms(c.cli), `${c.ratio}× baseline (target ≤ 1.0), peak ${c.cliPeakRssMB} MB`]);
+    rows.push([`${name}: planted collisions`, c.findings.ok ? 'all found' : 'MISMATCH', '', `${c.findings.expected} expected, missing ${c.findings.missing.length}, unexpected ${c.findings.unexpected.length}`]);
+  }
+  if (S.linearity) rows.push(['large ÷ medium (CLI)', `${S.linearity.cliLargeOverMedium}×`, '', `baseline ${S.linearity.baselineLargeOverMedium}× (target ≤ 12×)`]);
+  if (S['lsp-medium']) {
+    const l = S['lsp-medium'];
+    rows.push(['LSP medium: initial diagnostics', ...ms(l.initial), `${l.initialOverCli ?? '?'}× CLI (target ≤ 1.5)`]);
+    rows.push(['LSP medium: edit → publishDiagnostics', ...ms(l.edit), `p95 ${l.edit.p95} ms (targets < 30 / < 60), peak ${l.peakRssMB} MB`]);
+  }
+  const b = S['lsp-one2000'];
+  if (b) {
+    rows.push([`LSP 2,000-doc file: open → diagnostics`, ...ms(b['kube-netlint'].open), `peak ${b['kube-netlint'].peakRssMB} MB`]);
+    rows.push([`LSP 2,000-doc file: edit → publishDiagnostics`, ...ms(b['kube-netlint'].edit), `p95 ${b['kube-netlint'].edit.p95} ms (target < 100)`]);
+    if (b['yaml-ls']) {
+      rows.push([`yaml-language-server: open → diagnostics`, ...ms(b['yaml-ls'].open), `peak ${b['yaml-ls'].peakRssMB} MB`]);
+      rows.push([`yaml-language-server: edit → publishDiagnostics`, ...ms(b['yaml-ls'].edit), `kube-netlint ${b.editSpeedup}× faster (target > 20×)`]);
+    }
+  }
+  if (S['monokle-medium']) rows.push(['@monokle/validation medium', `${S['monokle-medium'].wallMs} ms`, '1 run', `peak ${S['monokle-medium'].maxRssMB} MB`]);
+  const w = rows[0].map((_, i) => Math.max(...rows.map((x) => String(x[i]).length)));
+  return rows.map((x, j) => {
+    const line = `| ${x.map((c, i) => String(c).padEnd(w[i])).join(' | ')} |`;
+    return j === 0 ? `${line}\n|${w.map((n) => '-'.repeat(n + 2)).join('|')}|` : line;
+  }).join('\n');
+}
