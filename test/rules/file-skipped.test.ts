@@ -36,3 +36,18 @@ describe('file-skipped', () => {
     assert.deepEqual(run('ok.yaml', '\uFEFFapiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n'), []);
   });
 });
+
+describe('file-skipped: Go templates outside a Helm chart', () => {
+  it('names the file and the first template action instead of skipping it silently', () => {
+    const { lint } = require('../helpers/lint') as typeof import('../helpers/lint');
+    const text = 'apiVersion: v1\nkind: Service\nmetadata: {name: a}\nspec:\n  clusterIP: {{ .Values.ip }}\n';
+    const { findings } = lint({ 'svc.yaml': text });
+    assert.deepEqual(findings.map((f) => [f.ruleId, f.severity, f.line, f.column, f.text]), [['file-skipped', 'info', 5, 14, '{{']]);
+    assert.match(findings[0].message, /^not analysed: Go template actions \(\{\{ … \}\}, line 5\) make this a template/);
+  });
+  it('gives chart templates no finding of their own (the chart has one)', () => {
+    const { lint } = require('../helpers/lint') as typeof import('../helpers/lint');
+    const { findings } = lint({ 'c/Chart.yaml': 'apiVersion: v2\nname: c\nversion: 1.0.0\n', 'c/templates/svc.yaml': 'port: {{ .Values.port }}\n' });
+    assert.deepEqual(findings.map((f) => [f.ruleId, f.file]), [['helm-chart-not-rendered', 'c/Chart.yaml']]);
+  });
+});

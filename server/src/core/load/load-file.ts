@@ -1,4 +1,4 @@
-import { Document, LineCounter, parseAllDocuments } from 'yaml';
+import { Document, LineCounter, parseAllDocuments, Tags } from 'yaml';
 import { LineIndex } from '../source/line-index';
 import type { Span } from '../source/span';
 import { CLUSTER_SCOPED_KINDS, K8sObject, ObjectBase, POD_SPEC_PATHS } from '../model/objects';
@@ -38,8 +38,19 @@ export interface LoadOptions {
   readonly defaultNamespace?: string;
 }
 
-/** The `yaml` parse options of every load (whole files and single documents alike). */
-export const PARSE_OPTIONS = { merge: true, prettyErrors: false, strict: false } as const;
+/**
+ * The `yaml` parse options of every load (whole files and single documents alike). Kubernetes reads
+ * manifests with sigs.k8s.io/yaml on go-yaml v2, i.e. YAML 1.1 scalars: `yes`/`on` are booleans,
+ * `031502` is octal, `3_1503` and `0b1…` are integers. The 1.1 schema gives the values kubectl sees;
+ * timestamps are left as strings (the JSON conversion turns them back into strings anyway).
+ */
+export const PARSE_OPTIONS = {
+  version: '1.1',
+  merge: true,
+  prettyErrors: false,
+  strict: false,
+  customTags: (tags: Tags) => tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp'),
+} as const;
 
 /** Aliases one document may expand to before it is refused (yaml's own default is 100). */
 const MAX_ALIAS_COUNT = 100;
@@ -59,7 +70,18 @@ export function loadFile(file: string, text: string, options: LoadOptions = {}):
   const objects: K8sObject[] = [];
   const list = Array.isArray(docs) ? docs : [];
   const role = repoFileRole(file, text);
-  if (looksLikeGoTemplate(text, list)) return templateFile(file, text, lines, role);
+  if (looksLikeGoTemplate(text, list)) {
+    // Not silently: outside a Helm chart (whose Chart.yaml gets one finding instead) the file is named.
+    const at = text.indexOf('{{');
+    const line = lines.position(at).line;
+    const problem: LoadProblem = {
+      span: { file, start: at, end: at + 2 },
+      message: `not analysed: Go template actions ({{ … }}, line ${line}) make this a template, not a manifest; lint the rendered output instead (e.g. helm template RELEASE CHART | kube-netlint -)`,
+      code: 'FILE_TEMPLATE',
+      severity: 'info',
+    };
+    return { ...templateFile(file, text, lines, role), problems: [problem] };
+  }
   if (!Array.isArray(docs)) {
     // An empty stream parses to an EmptyStream with possible errors.
     for (const e of (docs as { errors?: { pos: [number, number]; message: string; code: string }[] }).errors ?? []) {
@@ -87,7 +109,7 @@ export function loadDocument(doc: Document.Parsed, docIndex: number, file: strin
   }
 }
 
-/** A Go template file: kept (so it is listed and its chart can be named) but with no objects and no problems. */
+/** A Go template file: kept (so it is listed and its chart can be named) but with no objects; its only problem says why (see loadFile). */
 export function templateFile(file: string, text: string, lines: LineIndex, role?: RepoFileRole): LoadedFile {
   return { file, text, lines, objects: [], problems: [], suppressions: new Map(), template: true, ...(role ? { role } : {}) };
 }

@@ -90,12 +90,13 @@ function kustomizeGroups(files: readonly LoadedFile[], repoPath: RepoPath, paths
 
 /**
  * The files to analyse: Helm chart templates are replaced by empty template files (no objects, no
- * YAML errors), whatever their content.
+ * YAML errors, no finding), whatever their content.
  */
 export function withoutChartTemplates(files: readonly LoadedFile[], layout: RepoLayout): LoadedFile[] {
   const templates = new Set(layout.charts.flatMap((c) => c.templates));
   if (templates.size === 0) return [...files];
-  return files.map((f) => (templates.has(f.file) && !f.template ? templateFile(f.file, f.text, f.lines, f.role) : f));
+  // A chart's templates get no finding of their own: the chart's Chart.yaml has one.
+  return files.map((f) => (templates.has(f.file) ? templateFile(f.file, f.text, f.lines, f.role) : f));
 }
 
 /** Files of one group: its own plus every file that no group claims. */

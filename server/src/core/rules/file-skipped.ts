@@ -1,6 +1,6 @@
 import type { Rule } from './rule';
 
-/** Files that were found but not analysed (too large, binary, not UTF-8, unreadable). */
+/** Files that were found but not analysed (too large, binary, not UTF-8, unreadable, Go templates outside a Helm chart). */
 export const fileSkipped: Rule = {
   id: 'file-skipped',
   title: 'File not analysed',
@@ -11,7 +11,10 @@ export const fileSkipped: Rule = {
     '- **too large**: files above the size limit (default 5 MiB) are not parsed, to keep the editor responsive;',
     '  lint them with the CLI, which has no limit unless `--max-file-size` is given;',
     '- **binary / not UTF-8**: Kubernetes manifests are UTF-8 text; the file has NUL bytes or invalid UTF-8;',
-    '- **unreadable**: the file could not be read (permissions, a broken link).',
+    '- **unreadable**: the file could not be read (permissions, a broken link);',
+    '- **Go template**: the file has Go template actions (`{{ .Values.port }}`) where YAML expects a value, so it is',
+    '  a template, not a manifest (files under a Helm chart\'s `templates/` get one `helm-chart-not-rendered` finding on',
+    '  the chart instead). Lint the rendered output: `helm template RELEASE CHART | kube-netlint -`.',
     '',
     'Objects in a skipped file take no part in cross-file checks, so collisions with them are not reported.',
   ].join('\n'),
