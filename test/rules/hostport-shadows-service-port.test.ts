@@ -33,6 +33,37 @@ spec:
           ports:
 ${port}`;
 
+/** The ingress-nginx layout: an admission Service whose port equals the HTTPS hostPort of its own DaemonSet. */
+const ingress = (target: string, webhookProtocol = 'TCP') => `
+apiVersion: v1
+kind: Service
+metadata:
+  name: ing-admission
+  namespace: ingress-nginx
+spec:
+  selector: {app: ing}
+  ports:
+    - {name: https-webhook, port: 9443${target ? `, ${target}` : ''}}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: ing
+  namespace: ingress-nginx
+spec:
+  selector: {matchLabels: {app: ing}}
+  template:
+    metadata: {labels: {app: ing}}
+    spec:
+      containers:
+        - name: controller
+          image: registry.k8s.io/ingress-nginx/controller:v1.11.2
+          ports:
+            - {name: http, containerPort: 80, hostPort: 80}
+            - {name: https, containerPort: 9443, hostPort: 9443}
+            - {name: webhook, containerPort: 8443, protocol: ${webhookProtocol}}
+`;
+
 describe('hostport-shadows-service-port', () => {
   it('is an error under IPVS when the hostPort shadows another Service (the MySQL story), naming every Service', () => {
     const { findings } = lint(
@@ -42,8 +73,8 @@ describe('hostport-shadows-service-port', () => {
     assert.equal(findings.length, 1);
     const [f] = findings;
     assert.deepEqual([f.file, f.line, f.column, f.text, f.severity], ['b.yaml', 26, 25, '3306', 'error']);
-    assert.match(f.message, /^hostPort 3306\/TCP equals ClusterIP port 3306\/TCP of Service team-a\/db-a, Service team-b\/db-b \(this pod's own Service\): under kube-proxy IPVS \(config\)/);
-    assert.match(f.message, /reach the wrong backend/);
+    assert.match(f.message, /^hostPort 3306\/TCP equals ClusterIP port 3306\/TCP of Service team-a\/db-a and Service team-b\/db-b \(this pod's own Service\): under kube-proxy IPVS \(config\)/);
+    assert.match(f.message, /send them to containerPort 3306 of this pod, so clients on that node reach the wrong backend$/);
     assert.deepEqual(f.related.map((r) => [r.file, r.line]), [['a.yaml', 9], ['b.yaml', 9]]);
     assert.equal(f.fixes[0].title, 'Remove hostPort 3306 (stop shadowing the Service port)');
   });
@@ -51,7 +82,7 @@ describe('hostport-shadows-service-port', () => {
   it('is a warning under IPVS when the only shadowed Service is the pod\'s own', () => {
     const { findings } = lint(service('db-b', 'team-b') + '---' + db('db-b', 'team-b'), { rules, config: ipvs });
     assert.deepEqual(findings.map((f) => f.severity), ['warning']);
-    assert.match(findings[0].message, /bypassing load balancing/);
+    assert.match(findings[0].message, /send them to containerPort 3306 of this pod, bypassing load balancing from that node$/);
   });
 
   it('includes the implicit Service default/kubernetes (443) without a related location', () => {
@@ -73,14 +104,49 @@ describe('hostport-shadows-service-port', () => {
     assert.deepEqual(own.map((f) => f.severity), ['info']);
   });
 
-  it('names variants of one Service once, other Services before its own, and at most four names', () => {
+  it('names variants of one Service once, other Services before its own, and at most five names', () => {
     const variants = lint({ 'base/a.yaml': service('db-a', 'team-a'), 'overlay/a.yaml': service('db-a', 'team-a'), 'b.yaml': service('db-b', 'team-b') + '---' + db('db-b', 'team-b') }, { rules, config: ipvs }).findings;
     assert.equal(variants.length, 1);
-    assert.match(variants[0].message, /of Service team-a\/db-a, Service team-b\/db-b \(this pod's own Service\): /);
+    assert.match(variants[0].message, /of Service team-a\/db-a and Service team-b\/db-b \(this pod's own Service\): /);
     const many = ['a', 'b', 'c', 'd', 'e', 'f'].map((n, i) => [`${i}.yaml`, service(`db-${n}`, 'x')]);
     const f = lint({ ...Object.fromEntries(many), 'p.yaml': db('db-b', 'team-b') }, { rules, config: ipvs }).findings;
-    assert.match(f[0].message, /Service x\/db-d and 2 more: /);
+    assert.match(f[0].message, /of Service x\/db-a, Service x\/db-b, Service x\/db-c, Service x\/db-d, Service x\/db-e and 1 more: /);
     assert.equal(f[0].related.length, 6);
+  });
+
+  it('is an error under IPVS when its own Service port targets another containerPort (ingress-nginx admission webhook)', () => {
+    const { findings } = lint({ 'ing.yaml': ingress('targetPort: webhook') }, { rules, config: ipvs });
+    assert.equal(findings.length, 1);
+    const [f] = findings;
+    assert.deepEqual([f.line, f.column, f.text, f.severity, f.object], [26, 60, '9443', 'error', 'DaemonSet ingress-nginx/ing']);
+    assert.equal(f.message, "hostPort 9443/TCP equals ClusterIP port 9443/TCP of Service ingress-nginx/ing-admission (this pod's own Service, targetPort webhook = containerPort 8443): " +
+      'under kube-proxy IPVS (config) every ClusterIP is a local address on each node (kube-ipvs0), so the CNI portmap DNAT (--dst-type LOCAL) can catch connections from this pod\'s node to those ClusterIPs on 9443 ' +
+      'and send them to containerPort 9443 of this pod, so connections to Service ingress-nginx/ing-admission meant for targetPort webhook (containerPort 8443) reach containerPort 9443 instead');
+    assert.deepEqual(f.related.map((r) => [r.line, r.message]), [[9, 'port 9443/TCP of Service ingress-nginx/ing-admission']]);
+  });
+
+  it('rates a misrouted own Service like another Service: warning when the mode is unknown, info under iptables', () => {
+    assert.deepEqual(lint(ingress('targetPort: webhook'), { rules }).findings.map((f) => f.severity), ['warning']);
+    assert.deepEqual(lint(ingress('targetPort: webhook'), { rules, config: { kubeProxyMode: 'iptables' } }).findings.map((f) => f.severity), ['info']);
+  });
+
+  it('resolves numeric targetPorts and names a targetPort the pod does not declare', () => {
+    const numeric = lint(ingress('targetPort: 8443'), { rules, config: ipvs }).findings;
+    assert.deepEqual(numeric.map((f) => f.severity), ['error']);
+    assert.match(numeric[0].message, /\(this pod's own Service, targetPort 8443\): .* meant for targetPort 8443 reach containerPort 9443 instead$/);
+    const undeclared = lint(ingress('targetPort: admission'), { rules, config: ipvs }).findings;
+    assert.match(undeclared[0].message, /meant for targetPort admission, which this pod does not declare \(TCP\) reach containerPort 9443 instead$/);
+    // A name of the right container port but another protocol does not resolve (FindPort matches name and protocol).
+    const udp = lint(ingress('targetPort: webhook', 'UDP'), { rules, config: ipvs }).findings;
+    assert.match(udp[0].message, /targetPort webhook, which this pod does not declare/);
+  });
+
+  it('stays a warning when its own Service targets the mapped containerPort, by name, by number or by default', () => {
+    for (const target of ['targetPort: https', 'targetPort: 9443', '']) {
+      const { findings } = lint(ingress(target), { rules, config: ipvs });
+      assert.deepEqual(findings.map((f) => f.severity), ['warning'], target);
+      assert.match(findings[0].message, /\(this pod's own Service\): .*send them to containerPort 9443 of this pod, bypassing load balancing from that node$/);
+    }
   });
 
   it('reads the mode from a KubeProxyConfiguration in the workspace', () => {

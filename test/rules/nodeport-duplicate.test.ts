@@ -32,6 +32,16 @@ describe('nodeport-duplicate', () => {
     assert.deepEqual(a.related.map((r) => [r.file, r.line]), [['b.yaml', 10]]);
   });
 
+  it('names at most five other Services in the message and "and N more", while related locations list all of them', () => {
+    const files = Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((n) => [`${n}.yaml`, svc(`app-${n}`, 'x', '    - {name: http, port: 80, nodePort: 30080}')]));
+    const { findings } = lint(files, { rules });
+    assert.equal(findings.length, 8);
+    assert.match(findings[0].message, /^nodePort 30080 is also claimed by Service x\/app-b, Service x\/app-c, Service x\/app-d, Service x\/app-e, Service x\/app-f and 2 more: /);
+    assert.equal(findings[0].related.length, 7);
+    const six = lint(Object.fromEntries(Object.entries(files).slice(0, 6)), { rules }).findings;
+    assert.match(six[0].message, /^nodePort 30080 is also claimed by Service x\/app-b, Service x\/app-c, Service x\/app-d, Service x\/app-e and Service x\/app-f: /);
+  });
+
   it('offers a fix to a free port of the static band that no object uses', () => {
     const text = svc('a', 'x', '    - {name: http, port: 80, nodePort: 30000}') + '\n---' + svc('b', 'x', '    - {name: http, port: 80, nodePort: 30000}\n    - {name: h2, port: 81, nodePort: 30001}');
     const { findings } = lint(text, { rules });

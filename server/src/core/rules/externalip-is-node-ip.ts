@@ -5,6 +5,7 @@ import type { Span } from '../source/span';
 import { describe } from '../model/objects';
 import type { Finding, RelatedLocation, Rule } from './rule';
 import { refOf } from './rule';
+import { joinNames } from './helpers/collisions';
 
 const id = 'externalip-is-node-ip';
 
@@ -77,7 +78,7 @@ export const externalipIsNodeIp: Rule = {
       for (const ip of svc.externalIPs) {
         const owners = index.get(addressKey(ip.value));
         if (!owners) continue;
-        const names = owners.map((o) => `Node ${o.node} (${o.type === 'config' ? 'config nodes' : o.type})`).join(', ');
+        const names = owners.map((o) => `Node ${o.node} (${o.type === 'config' ? 'config nodes' : o.type})`);
         const consequence = ipvs
           ? `kube-proxy is in IPVS mode (${mode!.source}), so it binds ${ip.value} to kube-ipvs0 on every node: every other node then treats ${ip.value} as a local address and can no longer reach ${owners[0].node} at it`
           : `the Service is reachable only through that one node and goes dark when the node is down or its address changes${mode ? '' : ' (kube-proxy mode unknown; under IPVS this is an error)'}`;
@@ -85,7 +86,7 @@ export const externalipIsNodeIp: Rule = {
         findings.push({
           ruleId: id,
           severity: ipvs ? 'error' : 'warning',
-          message: `externalIP ${ip.value} of ${describe(svc)} is the address of ${names}: ${consequence}`,
+          message: `externalIP ${ip.value} of ${describe(svc)} is the address of ${joinNames(names)}: ${consequence}`,
           span: ip.span,
           object: refOf(svc),
           related,

@@ -1,6 +1,6 @@
 import type { NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
-import { areVariants } from './helpers/collisions';
+import { areVariants, joinNames } from './helpers/collisions';
 import { allocatesNodePorts, needsHealthCheck } from './helpers/api-validation';
 import { freeNodePort } from './helpers/free-node-port';
 import type { Finding, Fix, Rule } from './rule';
@@ -76,7 +76,7 @@ export const healthcheckNodeportDuplicate: Rule = {
         findings.push({
           ruleId: id,
           severity: 'error',
-          message: `${side.field} ${port} of ${describe(side.service)} is also ${names.join(', ')}: healthCheckNodePorts and nodePorts come from one allocator keyed on the number, so ${why}`,
+          message: `${side.field} ${port} of ${describe(side.service)} is also ${joinNames(names)}: healthCheckNodePorts and nodePorts come from one allocator keyed on the number, so ${why}`,
           span: side.span,
           object: refOf(side.service),
           related: others.map((o) => ({ span: o.span, message: label(o) })),

@@ -1,7 +1,7 @@
 import type { HostPortClaim } from '../model/claims';
 import { describe, WorkloadObject } from '../model/objects';
 import { podController, twinKey } from '../model/merge-cluster-objects';
-import { areVariants } from './helpers/collisions';
+import { areVariants, joinNames } from './helpers/collisions';
 import { claimLabel, hostIPsOverlap, portPhrase, runningClaims } from './helpers/host-level-ports';
 import { canShareNode, Meeting, nodeLabelsOf } from './helpers/placement';
 import { duplicatesInPod } from './helpers/hostport-in-pod';
@@ -87,7 +87,7 @@ function sameController(a: WorkloadObject, b: WorkloadObject): boolean {
 function crossFinding(claim: HostPortClaim, others: { other: HostPortClaim; meeting: Meeting }[], port: number): Finding {
   const certain = others.filter((o) => o.meeting === 'certain');
   const shown = certain.length ? certain : others;
-  const names = [...new Set(shown.map((o) => describe(o.other.workload)))].join(', ');
+  const names = joinNames([...new Set(shown.map((o) => describe(o.other.workload)))]);
   const where = certain.length
     ? `they certainly share nodes, so on every shared node one pod stays Pending ("node(s) didn't have free ports for the requested pod ports")`
     : `they may land on the same node; the scheduler then keeps one pod Pending ("node(s) didn't have free ports for the requested pod ports") unless another node has the port free`;

@@ -1,9 +1,10 @@
 import type { Severity } from '../config/config';
-import type { ServicePortClaim } from '../model/claims';
-import { describe, ServiceObject } from '../model/objects';
+import type { HostPortClaim, ServicePortClaim } from '../model/claims';
+import { describe, ServiceObject, WorkloadObject } from '../model/objects';
 import { portPhrase, removeHostPortFix, runningClaims } from './helpers/host-level-ports';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
+import { joinNames, MESSAGE_LIST_MAX } from './helpers/collisions';
 
 const id = 'hostport-shadows-service-port';
 const RANK: Record<Severity, number> = { hint: 0, info: 1, warning: 2, error: 3 };
@@ -14,14 +15,60 @@ export function hasClusterIP(svc: ServiceObject): boolean {
 }
 
 /**
- * Severity for one shadowed Service: kube-proxy IPVS makes every ClusterIP a local address, so the
- * hijack is real (error for another Service, warning for the pod's own Service); iptables/nftables
- * do not (info); unknown mode: warning / info.
+ * How a shadowed Service relates to the hostPort pod: `other` (the pod is not its backend), `own` (the pod
+ * is a backend and the Service port targets the very containerPort the hostPort maps to: only load
+ * balancing is bypassed), `misrouted` (the pod is a backend, but the Service port's targetPort is another
+ * containerPort, or a name this pod does not declare: portmap delivers the traffic to the wrong port).
  */
-function severityFor(mode: string | undefined, own: boolean): Severity {
+type Relation = 'other' | 'own' | 'misrouted';
+
+/**
+ * Severity for one shadowed Service: kube-proxy IPVS makes every ClusterIP a local address, so the
+ * hijack is real (error for another Service or a misrouted own Service, warning for the pod's own Service
+ * on the right port); iptables/nftables do not (info); unknown mode: warning / info.
+ */
+function severityFor(mode: string | undefined, relation: Relation): Severity {
+  const own = relation === 'own';
   if (mode === 'ipvs') return own ? 'warning' : 'error';
   if (mode === 'iptables' || mode === 'nftables') return 'info';
   return own ? 'info' : 'warning';
+}
+
+/** What a Service port's targetPort means in this pod: the containerPort it resolves to, if any. */
+interface TargetInPod {
+  /** `webhook`, `8443`: the targetPort as written (the Service `port` when targetPort is absent). */
+  readonly text: string;
+  /** The containerPort (1–65535) it resolves to in this pod; undefined for a name the pod does not declare. */
+  readonly containerPort?: number;
+}
+
+/**
+ * Resolves a Service port's targetPort against the hostPort pod the way the endpoints controller does:
+ * a number is the container port itself; a name is looked up by name **and** protocol among the ports of
+ * the regular containers and restartable init containers (sidecars); absent, 0 or '' means the Service
+ * `port`. Source: kubernetes pkg/api/v1/pod/util.go FindPort (v1.33).
+ */
+export function targetInPod(sp: ServicePortClaim, workload: WorkloadObject): TargetInPod {
+  const raw = sp.servicePort.targetPort?.value;
+  if (typeof raw === 'number' && raw > 0) return { text: String(raw), containerPort: raw };
+  if (typeof raw !== 'string' || raw === '') return { text: String(sp.port), containerPort: sp.port };
+  const protocol = sp.protocol.toUpperCase();
+  for (const c of workload.pod.containers) {
+    if (c.role === 'init') continue;
+    const p = c.ports.find((cp) => cp.name?.value === raw && cp.protocol.value.toUpperCase() === protocol && cp.containerPort);
+    if (p) return { text: raw, containerPort: p.containerPort!.value };
+  }
+  return { text: raw };
+}
+
+/** Relation of a shadowed Service to the claim's pod (see {@link Relation}). */
+function relationOf(sp: ServicePortClaim, h: HostPortClaim, own: ReadonlySet<ServiceObject>): { relation: Relation; target?: TargetInPod } {
+  if (!own.has(sp.service)) return { relation: 'other' };
+  const mapped = h.containerPort.containerPort?.value;
+  const target = targetInPod(sp, h.workload);
+  // Without a containerPort the hostPort maps to nothing knowable: keep the milder reading.
+  if (mapped === undefined || target.containerPort === mapped) return { relation: 'own', target };
+  return { relation: 'misrouted', target };
 }
 
 /** A hostPort (pod not hostNetwork) equal to the `port` of a Service with a ClusterIP. */
@@ -45,10 +92,18 @@ export const hostportShadowsServicePort: Rule = {
     'Severity depends on the kube-proxy mode (config `kubeProxyMode`, or read from the workspace):',
     '- IPVS: **error** when the Service is another one — the MySQL story (case s3): db-b publishes hostPort 3306, and',
     "  clients on db-b's node that connect to db-a's ClusterIP log in to db-b, the wrong database; **warning** when the",
-    '  hostPort pod is itself a backend of the Service (load balancing is bypassed from that node).',
+    '  hostPort pod is itself a backend of the Service and the Service port\'s `targetPort` is the containerPort the',
+    '  hostPort maps to (load balancing is bypassed from that node, the traffic still reaches the right port);',
+    '  **error** again when the pod is a backend but the `targetPort` (a number, or a name resolved against this pod\'s',
+    '  containers by name and protocol, as the endpoints controller does) is **another** containerPort, or a name the',
+    '  pod does not declare: portmap sends `ClusterIP:port` to the containerPort of the hostPort, not to the targetPort.',
+    '  The ingress-nginx case: ports `https` (containerPort 9443, hostPort 9443) and `webhook` (containerPort 8443), and',
+    '  Service `ing-admission` port 9443 with `targetPort: webhook` — admission requests from that node reach the HTTPS',
+    '  listener on 9443 instead of the webhook on 8443. The message names both containerPorts.',
     '- iptables / nftables: **info** — ClusterIPs are not local addresses, portmap does not match them; it becomes a',
     '  hijack if the cluster moves to IPVS.',
-    '- unknown: **warning** for another Service, **info** for its own; set `kubeProxyMode` to make it exact.',
+    '- unknown: **warning** for another Service or a misrouted own Service, **info** for its own Service on the right',
+    '  port; set `kubeProxyMode` to make it exact.',
     '',
     'Only hostPorts on all addresses (no `hostIP`) are reported: portmap adds `-d <hostIP>` for a specific hostIP.',
     'hostNetwork pods are not concerned (portmap serves only CNI pods). Headless and ExternalName Services have no',
@@ -67,6 +122,7 @@ export const hostportShadowsServicePort: Rule = {
     'https://github.com/containernetworking/plugins/issues/222',
     'CVE-2019-9946 (https://github.com/containernetworking/plugins/pull/269)',
     'https://github.com/siderolabs/talos/issues/9223',
+    'kubernetes pkg/api/v1/pod/util.go FindPort (named targetPort resolved by name and protocol, v1.33)',
   ],
   check({ model }) {
     const findings: Finding[] = [];
@@ -79,14 +135,16 @@ export const hostportShadowsServicePort: Rule = {
         const shadowed = uniqueServices(servicePorts.filter((sp) => sp.protocol === h.protocol && hasClusterIP(sp.service)));
         if (!shadowed.length) continue;
         const own = new Set(model.selectingServices(h.workload));
-        const rated = shadowed.map((sp) => ({ sp, own: own.has(sp.service), severity: severityFor(mode?.value, own.has(sp.service)) })).sort((a, b) => Number(a.own) - Number(b.own));
+        const rated = shadowed
+          .map((sp) => ({ sp, ...relationOf(sp, h, own) }))
+          .map((r) => ({ ...r, severity: severityFor(mode?.value, r.relation) }))
+          .sort((a, b) => ORDER[a.relation] - ORDER[b.relation]);
         const severity = rated.reduce<Severity>((s, r) => (RANK[r.severity] > RANK[s] ? r.severity : s), 'hint');
-        const names = listNames(rated.map((r) => `${describe(r.sp.service)}${r.own ? ' (this pod\'s own Service)' : ''}`));
-        const anyOther = rated.some((r) => !r.own);
+        const names = joinNames(rated.map((r) => `${describe(r.sp.service)}${nameNote(r.relation, r.target)}`));
         findings.push({
           ruleId: id,
           severity,
-          message: `${portPhrase(h)} equals ClusterIP port ${port}/${h.protocol} of ${names}: ${effect(mode?.value, mode?.source, port, anyOther)}`,
+          message: `${portPhrase(h)} equals ClusterIP port ${port}/${h.protocol} of ${names}: ${effect(mode?.value, mode?.source, port, h, rated)}`,
           span: h.span,
           object: refOf(h.workload),
           related: rated.filter((r) => r.sp.service.origin.type !== 'builtin').map((r) => ({ span: r.sp.span, message: `port ${port}/${r.sp.protocol} of ${describe(r.sp.service)}` })),
@@ -104,13 +162,35 @@ function uniqueServices(ports: readonly ServicePortClaim[]): ServicePortClaim[] 
   return ports.filter((sp) => !seen.has(sp.service.identity) && !!seen.add(sp.service.identity));
 }
 
-/** At most four names in the message; the related locations list every Service. */
-function listNames(names: readonly string[]): string {
-  return names.length <= 4 ? names.join(', ') : `${names.slice(0, 4).join(', ')} and ${names.length - 4} more`;
+
+const ORDER: Record<Relation, number> = { other: 0, misrouted: 1, own: 2 };
+
+/** ` (this pod's own Service)`, or with the targetPort it resolves to when that is not the mapped containerPort. */
+function nameNote(relation: Relation, target: TargetInPod | undefined): string {
+  if (relation === 'other') return '';
+  if (relation === 'own' || !target) return ' (this pod\'s own Service)';
+  return ` (this pod's own Service, targetPort ${target.text}${target.containerPort !== undefined && target.text !== String(target.containerPort) ? ` = containerPort ${target.containerPort}` : ''})`;
 }
 
-function effect(mode: string | undefined, source: string | undefined, port: number, anyOther: boolean): string {
-  const hijack = `the CNI portmap DNAT (--dst-type LOCAL) can catch connections from this pod's node to those ClusterIPs on ${port} and send them to this pod${anyOther ? ', so clients on that node reach the wrong backend' : ', bypassing load balancing from that node'}`;
+/** What goes wrong: the wrong backend (another Service), the wrong container port (misrouted), or no load balancing. */
+function consequence(h: HostPortClaim, rated: readonly { sp: ServicePortClaim; relation: Relation; target?: TargetInPod }[]): string {
+  const mapped = h.containerPort.containerPort?.value;
+  const parts: string[] = [];
+  if (rated.some((r) => r.relation === 'other')) parts.push('clients on that node reach the wrong backend');
+  for (const r of rated.filter((x) => x.relation === 'misrouted').slice(0, MESSAGE_LIST_MAX)) {
+    const meant = r.target!.containerPort === undefined
+      ? `targetPort ${r.target!.text}, which this pod does not declare (${r.sp.protocol})`
+      : r.target!.text === String(r.target!.containerPort) ? `targetPort ${r.target!.text}` : `targetPort ${r.target!.text} (containerPort ${r.target!.containerPort})`;
+    parts.push(`connections to ${describe(r.sp.service)} meant for ${meant} reach containerPort ${mapped} instead`);
+  }
+  if (parts.length === 0) return 'bypassing load balancing from that node';
+  return `so ${parts.join('; ')}`;
+}
+
+function effect(mode: string | undefined, source: string | undefined, port: number, h: HostPortClaim, rated: readonly { sp: ServicePortClaim; relation: Relation; target?: TargetInPod }[]): string {
+  const mapped = h.containerPort.containerPort?.value;
+  const to = mapped === undefined ? 'this pod' : `containerPort ${mapped} of this pod`;
+  const hijack = `the CNI portmap DNAT (--dst-type LOCAL) can catch connections from this pod's node to those ClusterIPs on ${port} and send them to ${to}, ${consequence(h, rated)}`;
   if (mode === 'ipvs') return `under kube-proxy IPVS (${source}) every ClusterIP is a local address on each node (kube-ipvs0), so ${hijack}`;
   if (mode) return `harmless under kube-proxy ${mode} (${source}), where ClusterIPs are not local addresses; under IPVS ${hijack}`;
   return `the kube-proxy mode is unknown: under IPVS, where every ClusterIP is a local address, ${hijack}; under iptables or nftables it is harmless (set kubeProxyMode to be exact)`;

@@ -3,6 +3,7 @@ import { describe } from '../model/objects';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 import { isPatchFile, patchFileNames } from './helpers/patch-files';
+import { joinNames } from './helpers/collisions';
 
 const id = 'service-targetport-unresolved';
 
@@ -24,7 +25,7 @@ function declaredNames(w: WorkloadObject): string {
 
 function listWorkloads(ws: readonly WorkloadObject[]): string {
   const names = ws.map(describe);
-  return names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+  return joinNames(names);
 }
 
 /**

@@ -52,8 +52,20 @@ export function reportCollision(
   return out;
 }
 
-/** "Service a/b" list for messages: `Service x/y and Service z/w`. */
-export function listObjects(sides: readonly { object: K8sObject }[]): string {
-  const names = [...new Set(sides.map((s) => describe(s.object)))];
+/** How many names a message lists before "and N more" (related locations still list every one). */
+export const MESSAGE_LIST_MAX = 5;
+
+/**
+ * Joins names for a message: `a`, `a and b`, `a, b and c`; beyond {@link MESSAGE_LIST_MAX} names the first
+ * five and `and N more` (`a, b, c, d, e and 54 more`), so a finding on a port shared by dozens of objects
+ * stays readable. Duplicates are kept: callers deduplicate when they need to.
+ */
+export function joinNames(names: readonly string[], max = MESSAGE_LIST_MAX): string {
+  if (names.length > max) return `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
   return names.length <= 2 ? names.join(' and ') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/** "Service a/b" list for messages: `Service x/y and Service z/w`, each object once, at most five names (see {@link joinNames}). */
+export function listObjects(sides: readonly { object: K8sObject }[]): string {
+  return joinNames([...new Set(sides.map((s) => describe(s.object)))]);
 }

@@ -3,6 +3,7 @@ import type { ServiceObject, WorkloadObject } from '../../model/objects';
 import { describe } from '../../model/objects';
 import type { WorkspaceModel } from '../../model/workspace-model';
 import type { Fix, RelatedLocation } from '../rule';
+import { joinNames } from './collisions';
 
 /** Kinds whose `spec.replicas` sets the pod count (default 1 when not written). */
 const REPLICATED_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'ReplicationController']);
@@ -39,13 +40,13 @@ export function totalPods(backends: readonly WorkloadObject[]): number | undefin
   return total;
 }
 
-/** `Deployment ns/x (2 replicas)` for each backend, joined with commas and "and". */
+/** `Deployment ns/x (2 replicas)` for each backend, joined with commas and "and", at most five (see joinNames). */
 export function describeBackends(backends: readonly WorkloadObject[]): string {
   const names = backends.map((w) => {
     const count = podCount(w);
     return count ? `${describe(w)} (${count})` : describe(w);
   });
-  return names.length <= 2 ? names.join(' and ') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return joinNames(names);
 }
 
 /** Related locations pointing at each backend (its metadata.name, or its replicas value when written). */
