@@ -28,16 +28,27 @@ describe('hostport-replicas', () => {
     assert.equal(findings.length, 1);
     const [f] = findings;
     assert.deepEqual([f.line, f.column, f.text, f.severity, f.object], [17, 25, '80', 'warning', 'Deployment shop/web']);
-    assert.match(f.message, /^Deployment web has replicas: 3 and hostPort 80\/TCP: at most one pod per node, so it needs 3 nodes with the port free, and a rolling update \(maxSurge\) needs one more spare node/);
+    assert.match(f.message, /^Deployment shop\/web has replicas: 3 and hostPort 80\/TCP: at most one pod per node, so it needs 3 nodes with the port free, and a rolling update \(maxSurge\) needs one more spare node/);
     assert.deepEqual(f.related.map((r) => r.line), [7]);
   });
 
   it('covers StatefulSets with hostNetwork ports (listing every port)', () => {
     const { findings } = lint(workload('StatefulSet', '\n  replicas: 2', '            - containerPort: 9092\n            - containerPort: 9093', '\n      hostNetwork: true'), { rules });
     assert.equal(findings.length, 1);
-    assert.match(findings[0].message, /^StatefulSet web has replicas: 2 and hostNetwork ports 9092\/TCP, 9093\/TCP: .*replicas beyond that stay Pending/);
+    assert.match(findings[0].message, /^StatefulSet shop\/web has replicas: 2 and hostNetwork ports 9092\/TCP, 9093\/TCP: .*replicas beyond that stay Pending/);
     const rc = lint(workload('ReplicationController', '\n  replicas: 2', hostPort80).replace('apps/v1', 'v1'), { rules }).findings;
     assert.deepEqual(rc.map((f) => [f.severity, f.text]), [['warning', '80']]);
+  });
+
+  it('quotes the containerPort a hostNetwork pod binds, not a differing (invalid) hostPort', () => {
+    const { findings } = lint(workload('Deployment', '\n  replicas: 2', '            - containerPort: 8080\n              hostPort: 80', '\n      hostNetwork: true'), { rules });
+    assert.equal(findings.length, 1);
+    assert.deepEqual([findings[0].line, findings[0].text], [18, '80']);
+    assert.match(findings[0].message, /^Deployment shop\/web has replicas: 2 and hostNetwork port 8080\/TCP: /);
+    assert.doesNotMatch(findings[0].message, /port 80\//);
+    // Without hostNetwork the hostPort is what the node holds.
+    const portmap = lint(workload('Deployment', '\n  replicas: 2', '            - containerPort: 8080\n              hostPort: 80'), { rules }).findings;
+    assert.match(portmap[0].message, /^Deployment shop\/web has replicas: 2 and hostPort 80\/TCP: /);
   });
 
   it('is an error when pinned to one node: the other replicas never run', () => {

@@ -1,4 +1,5 @@
-import { hostPortClaims } from '../model/claims';
+import { HostPortClaim, hostPortClaims } from '../model/claims';
+import { describe } from '../model/objects';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 import { pinnedNode } from './helpers/placement';
@@ -25,6 +26,9 @@ export const hostportReplicas: Rule = {
     'required affinity with a single value): only one replica can ever run there, the others stay Pending (or, with',
     '`nodeName`, are rejected by the kubelet: `Predicate NodePorts failed`). Warning otherwise.',
     '',
+    'The message quotes the port the node actually holds: the hostPort, or for a hostNetwork pod its containerPort (a',
+    'differing hostPort is invalid there and binds nothing).',
+    '',
     'A workload that should run once per node is a DaemonSet; one that only needs to be reachable should use a',
     'Service (NodePort/LoadBalancer) instead of a hostPort.',
   ].join('\n'),
@@ -42,7 +46,7 @@ export const hostportReplicas: Rule = {
       if (replicas <= 1) continue;
       const claims = hostPortClaims(w).filter((c) => c.container.role === 'container');
       if (!claims.length) continue;
-      const ports = [...new Set(claims.map((c) => `${c.port}/${c.protocol}`))].join(', ');
+      const ports = [...new Set(claims.map((c) => `${boundPort(c)}/${c.protocol}`))].join(', ');
       const what = claims[0].hostNetwork ? 'hostNetwork port' : 'hostPort';
       const node = pinnedNode(w);
       const consequence = node
@@ -53,7 +57,7 @@ export const hostportReplicas: Rule = {
       findings.push({
         ruleId: id,
         severity: node ? 'error' : 'warning',
-        message: `${w.kind} ${w.name} has replicas: ${replicas} and ${what}${claims.length > 1 ? 's' : ''} ${ports}: ${consequence} ("node(s) didn't have free ports for the requested pod ports")`,
+        message: `${describe(w)} has replicas: ${replicas} and ${what}${claims.length > 1 ? 's' : ''} ${ports}: ${consequence} ("node(s) didn't have free ports for the requested pod ports")`,
         span: claims[0].span,
         object: refOf(w),
         related: w.replicas ? [{ span: w.replicas.span, message: `replicas: ${replicas}` }] : [],
@@ -63,3 +67,12 @@ export const hostportReplicas: Rule = {
     return findings;
   },
 };
+
+/**
+ * The port the pod actually holds on the node: the hostPort, except on a hostNetwork pod, whose process
+ * binds its containerPort on the node's addresses whatever hostPort says (a hostPort different from the
+ * containerPort is invalid there — kubernetes pkg/apis/core/validation/validation.go validatePodHostNetworkDeps, v1.33).
+ */
+function boundPort(c: HostPortClaim): number {
+  return c.hostNetwork ? c.containerPort.containerPort?.value ?? c.port : c.port;
+}
