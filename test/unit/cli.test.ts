@@ -149,7 +149,7 @@ describe('CLI', () => {
     const r = await cli(dir, ['--node-port-range', '20000-22767', '--format', 'json', 'a.yaml']);
     const [f] = JSON.parse(r.out).findings;
     assert.equal(f.ruleId, 'nodeport-out-of-range');
-    assert.match(f.message, /outside the NodePort range 20000-22767 \(from the kube-netlint config/);
+    assert.match(f.message, /outside the NodePort range 20000-22767 \(from the --node-port-range flag\)/);
   });
 
   it('bin/kube-netlint.js runs as a process with the exit code and output of the CLI', function () {

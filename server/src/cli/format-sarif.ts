@@ -1,10 +1,25 @@
-import type { Log, ReportingDescriptor, Result } from 'sarif';
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ArtifactLocation, Log, ReportingDescriptor, Result } from 'sarif';
 import { isVirtualFile } from '../core/source/span';
 import type { Region, ResolvedFinding } from '../core/output/resolve';
 import type { Rule } from '../core/rules/rule';
 import { ruleDocsUrl } from '../core/rules/docs-url';
 
 const LEVEL: Record<string, Result.level> = { error: 'error', warning: 'warning', info: 'note', hint: 'note' };
+
+/**
+ * Where a finding is, as a SARIF artifact location: relative paths as URI references against
+ * `%SRCROOT%` (the folder the CLI ran in, which code scanning maps to the repository root), absolute
+ * paths as `file://` URIs, virtual files (`builtin:…`, `cluster:…`) as they are (valid URIs), and
+ * standard input by description only (it has no URI).
+ */
+function artifactLocation(file: string): ArtifactLocation {
+  if (file === '<stdin>') return { description: { text: 'standard input' } };
+  if (isVirtualFile(file)) return { uri: file };
+  if (isAbsolute(file)) return { uri: pathToFileURL(file).href };
+  return { uri: file.split(/[\\/]/).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
+}
 
 /** SARIF 2.1.0 for code-scanning upload: every rule with its help text, results with regions and related locations. */
 export function formatSarif(findings: readonly ResolvedFinding[], rules: readonly Rule[], version: string): string {
@@ -21,7 +36,7 @@ export function formatSarif(findings: readonly ResolvedFinding[], rules: readonl
   const location = (region: Region, message?: string, id?: number) => ({
     ...(id !== undefined ? { id } : {}),
     physicalLocation: {
-      artifactLocation: { uri: isVirtualFile(region.file) ? region.file : region.file.split('\\').join('/') },
+      artifactLocation: artifactLocation(region.file),
       region: { startLine: region.line, startColumn: region.column, endLine: region.endLine, endColumn: region.endColumn },
     },
     ...(message ? { message: { text: message } } : {}),
@@ -37,7 +52,7 @@ export function formatSarif(findings: readonly ResolvedFinding[], rules: readonl
   const log: Log = {
     version: '2.1.0',
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    runs: [{ tool: { driver: { name: 'kube-netlint', version, informationUri: 'https://github.com/kube-netlint/kube-netlint', rules: descriptors } }, results }],
+    runs: [{ tool: { driver: { name: 'kube-netlint', version, informationUri: 'https://github.com/kube-netlint/kube-netlint', rules: descriptors } }, invocations: [{ executionSuccessful: true }], results }],
   };
   return JSON.stringify(log, null, 2) + '\n';
 }

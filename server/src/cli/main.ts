@@ -2,6 +2,13 @@
 import { packageVersion } from '../node/version';
 
 const argv = process.argv.slice(2);
+// `kube-netlint ... | head`: the reader went away; stop quietly instead of crashing on EPIPE.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    throw err;
+  });
+}
 if (argv.length === 1 && argv[0] === '--version') {
   // Fast path: answer without loading the YAML parser, the rules and the formatters (start-up budget 150 ms).
   process.stdout.write(`${packageVersion()}\n`);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { clusterObjectsForCli, keepClusterFinding } from '../cluster/cli-cluster';
 import { analyze } from '../core/analyze';
@@ -64,18 +64,24 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 async function lint(options: CliOptions, io: CliIo): Promise<number> {
   const absolute = (p: string): string => (isAbsolute(p) ? p : resolve(io.cwd, p));
   const diskPaths = options.paths.filter((p) => p !== '-').map(absolute);
-  const configPath = options.config ? absolute(options.config) : findConfigFile(diskPaths[0] ?? io.cwd);
+  // One config per run, whatever the order of the paths: the one of the deepest folder holding them all, or above.
+  const configPath = options.config ? absolute(options.config) : findConfigFile(commonFolder(diskPaths) ?? io.cwd);
   const fileConfig: CoreConfig = configPath ? readConfigFile(configPath) : DEFAULT_CONFIG;
-  const config: CoreConfig = {
-    ...fileConfig,
-    nodePortRange: options.nodePortRange ?? fileConfig.nodePortRange,
-    kubeProxyMode: options.kubeProxyMode ?? fileConfig.kubeProxyMode,
-  };
-  const baseDir = configPath ? dirname(configPath) : io.cwd;
   const display = (p: string): string => {
     const rel = relative(io.cwd, p);
     return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
   };
+  const configName = configPath ? display(configPath) : '';
+  const config: CoreConfig = {
+    ...fileConfig,
+    nodePortRange: options.nodePortRange ?? fileConfig.nodePortRange,
+    kubeProxyMode: options.kubeProxyMode ?? fileConfig.kubeProxyMode,
+    settingSources: {
+      nodePortRange: options.nodePortRange ? '--node-port-range flag' : `nodePortRange in ${configName}`,
+      kubeProxyMode: options.kubeProxyMode ? '--kube-proxy-mode flag' : `kubeProxyMode in ${configName}`,
+    },
+  };
+  const baseDir = configPath ? dirname(configPath) : io.cwd;
   const files: LoadedFile[] = [];
   const loadOptions = { defaultNamespace: config.namespace, maxBytes: options.maxFileBytes };
   if (options.paths.includes('-')) {
@@ -106,4 +112,21 @@ function toBytes(input: string | Uint8Array): Uint8Array {
 /** Reads all of standard input (fd 0) synchronously. */
 export function readStdinSync(): Uint8Array {
   return readFileSync(0);
+}
+
+/** The deepest folder that contains every path (a file counts as its folder); undefined for no paths. */
+export function commonFolder(paths: readonly string[]): string | undefined {
+  if (paths.length === 0) return undefined;
+  const folders = paths.map((p) => {
+    try {
+      return statSync(p).isDirectory() ? p : dirname(p);
+    } catch {
+      return dirname(p);
+    }
+  });
+  let common = folders[0];
+  for (const f of folders.slice(1)) {
+    while (common !== dirname(common) && !(f === common || f.startsWith(common.endsWith(sep) ? common : common + sep))) common = dirname(common);
+  }
+  return common;
 }

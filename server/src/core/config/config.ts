@@ -37,6 +37,8 @@ export interface CoreConfig {
   readonly cni: readonly string[];
   /** Named groups of globs, one per cluster (issue 6); undefined = the workspace is one cluster. */
   readonly clusters?: Readonly<Record<string, readonly string[]>>;
+  /** Where nodePortRange / kubeProxyMode were set (for messages), e.g. `--kube-proxy-mode flag`, `.kube-netlint.yaml`. */
+  readonly settingSources?: { readonly nodePortRange?: string; readonly kubeProxyMode?: string };
 }
 
 /** The Kubernetes default NodePort range. Source: kubernetes pkg/kubeapiserver/options/options.go (DefaultServiceNodePortRange, v1.33). */

@@ -41,8 +41,9 @@ export function flagValue(workload: WorkloadObject, flag: string): { value: stri
  * kube-proxy config (https://kubernetes.io/docs/reference/config-api/kube-proxy-config.v1alpha1/).
  */
 export function deriveClusterSettings(objects: readonly K8sObject[], config: CoreConfig): ClusterSettings {
-  let range: Sourced<PortRange> | undefined = config.nodePortRange ? { value: config.nodePortRange, source: 'config' } : undefined;
-  let mode: Sourced<KubeProxyMode> | undefined = config.kubeProxyMode ? { value: config.kubeProxyMode, source: 'config' } : undefined;
+  const from = config.settingSources ?? {};
+  let range: Sourced<PortRange> | undefined = config.nodePortRange ? { value: config.nodePortRange, source: from.nodePortRange ?? 'config' } : undefined;
+  let mode: Sourced<KubeProxyMode> | undefined = config.kubeProxyMode ? { value: config.kubeProxyMode, source: from.kubeProxyMode ?? 'config' } : undefined;
   for (const obj of objects) {
     if (!range) range = nodePortRangeFrom(obj);
     if (!mode) mode = proxyModeFrom(obj);
@@ -80,19 +81,34 @@ function nodePortRangeFrom(obj: K8sObject): Sourced<PortRange> | undefined {
   return undefined;
 }
 
+/**
+ * kube-proxy's mode from one object. An empty or absent `mode` in a kube-proxy configuration means the
+ * platform default, iptables on Linux (kubeadm writes `mode: ""`); the same holds for a kube-proxy
+ * container that has neither `--proxy-mode` nor a `--config` file. Source: kube-proxy config API
+ * (https://kubernetes.io/docs/reference/config-api/kube-proxy-config.v1alpha1/, `mode`, v1.33) and
+ * kubernetes pkg/proxy/apis/config/v1alpha1/defaults.go.
+ */
 function proxyModeFrom(obj: K8sObject): Sourced<KubeProxyMode> | undefined {
   const asMode = (v: unknown): KubeProxyMode | undefined => (KUBE_PROXY_MODES.includes(v as KubeProxyMode) ? (v as KubeProxyMode) : undefined);
+  const fromConfig = (config: Record<string, unknown> | null | undefined, source: string, span?: Span): Sourced<KubeProxyMode> | undefined => {
+    if (!config || typeof config !== 'object') return undefined;
+    // Only a file that says it is a KubeProxyConfiguration is known to leave the mode to its default.
+    if (config.mode === undefined || config.mode === null || config.mode === '') {
+      return config.kind === 'KubeProxyConfiguration' ? { value: 'iptables', source: `${source} (mode not set: the Linux default)`, span } : undefined;
+    }
+    const m = asMode(config.mode);
+    return m ? { value: m, source, span } : undefined;
+  };
   if (obj.kind === 'KubeProxyConfiguration') {
-    const m = asMode(obj.raw.mode);
-    if (m) return { value: m, source: 'KubeProxyConfiguration', span: obj.paths?.get('mode') };
+    return fromConfig(obj.raw, 'KubeProxyConfiguration', obj.paths?.get('mode') ?? obj.span);
   }
   if (obj.kind === 'ConfigMap' && obj.name === 'kube-proxy') {
     const data = (obj.raw.data ?? {}) as Record<string, unknown>;
     for (const [key, text] of Object.entries(data)) {
       if (typeof text !== 'string') continue;
       try {
-        const m = asMode((parseYaml(text) as Record<string, unknown> | null)?.mode);
-        if (m) return { value: m, source: `ConfigMap ${obj.namespace}/kube-proxy`, span: obj.paths?.get(`data.${key}`) };
+        const found = fromConfig(parseYaml(text) as Record<string, unknown> | null, `ConfigMap ${obj.namespace}/kube-proxy`, obj.paths?.get(`data.${key}`));
+        if (found) return found;
       } catch {
         // Not YAML: not a kube-proxy config file.
       }
@@ -102,6 +118,9 @@ function proxyModeFrom(obj: K8sObject): Sourced<KubeProxyMode> | undefined {
     const flag = flagValue(obj, '--proxy-mode');
     const m = flag && asMode(flag.value);
     if (m && flag) return { value: m, source: `--proxy-mode flag in ${obj.kind} ${obj.namespace}/${obj.name}`, span: flag.span };
+    if (!flag && !flagValue(obj, '--config')) {
+      return { value: 'iptables', source: `${obj.kind} ${obj.namespace}/${obj.name} (no --proxy-mode and no --config: the Linux default)`, span: obj.span };
+    }
   }
   return undefined;
 }
