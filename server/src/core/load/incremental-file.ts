@@ -24,11 +24,8 @@ export interface FileUpdate {
   /** Objects that are gone or changed (old versions) and objects that are new or changed (new versions). */
   readonly removed: readonly K8sObject[];
   readonly added: readonly K8sObject[];
-  /**
-   * For `document`: spans at or after `from` (offset in the OLD text) moved by `delta`; the span objects of
-   * the reused documents were moved in place and are listed in `moved` (see {@link moveSpans}).
-   */
-  readonly shift?: { readonly from: number; readonly delta: number; readonly moved: Set<object> };
+  /** For `document`: spans at or after `from` (offset in the OLD text) moved by `delta` (see {@link moveSpans}). */
+  readonly shift?: { readonly from: number; readonly delta: number };
 }
 
 /**
@@ -52,11 +49,14 @@ export class IncrementalFile {
     return this.current;
   }
 
-  /** Moves to `text` (the whole new content, e.g. an editor buffer after an edit). */
-  update(text: string): FileUpdate {
+  /**
+   * Moves to `text` (the whole new content, e.g. an editor buffer after an edit). `alsoMove`: more values
+   * holding spans of this file (e.g. earlier findings) to move with the reused documents, in the same pass.
+   */
+  update(text: string, alsoMove: readonly unknown[] = []): FileUpdate {
     const before = this.current;
     if (text === before.text) return { loaded: before, reparsed: 'none', removed: [], added: [] };
-    const fast = this.updateOneDocument(text);
+    const fast = this.updateOneDocument(text, alsoMove);
     if (fast) return fast;
     this.current = this.loadWhole(text);
     return { loaded: this.current, reparsed: 'file', removed: before.objects, added: this.current.objects };
@@ -81,7 +81,7 @@ export class IncrementalFile {
   }
 
   /** The fast path, or undefined when the edit is not confined to one document. */
-  private updateOneDocument(text: string): FileUpdate | undefined {
+  private updateOneDocument(text: string, alsoMove: readonly unknown[]): FileUpdate | undefined {
     const chunks = this.chunks;
     const old = this.current.text;
     if (!chunks || text.includes('{{')) return undefined;
@@ -94,12 +94,17 @@ export class IncrementalFile {
     const delta = text.length - old.length;
     const newEnd = chunk.end + delta;
     const last = k === chunks.length - 1;
-    const source = text.slice(chunk.start, newEnd);
-    if (!last && (!source.endsWith('\n') || !chunks[k + 1].explicitStart)) return undefined;
+    // The document is parsed with the next document's `---` line after it, so it ends the way it does in the
+    // whole stream (an unclosed quote or flow collection stops at the marker, with the same errors), and the
+    // parse proves the boundary still holds: the next document must start right there, with its `---`.
+    const markerEnd = last ? text.length : text.indexOf('\n', newEnd) + 1 || text.length;
     const parser = new Parser();
     parser.offset = chunk.start; // node ranges and error positions come out as offsets in the whole file
-    const docs = [...new Composer(PARSE_OPTIONS).compose(parser.parse(source))];
-    if (docs.length !== 1 || hasDirectives(docs[0]) || (k > 0 && docs[0].range[0] !== chunk.start)) return undefined;
+    const docs = [...new Composer(PARSE_OPTIONS).compose(parser.parse(text.slice(chunk.start, markerEnd)))];
+    if (docs.length !== (last ? 1 : 2) || hasDirectives(docs[0])) return undefined;
+    if (!last && (docs[1].range[0] !== newEnd || docs[1].directives?.docStart !== true)) return undefined;
+    // Later documents must still start with their own `---` at the chunk start (a `---:` is a key, not a marker).
+    if (k > 0 && (docs[0].range[0] !== chunk.start || docs[0].directives?.docStart !== true)) return undefined;
     const objects: K8sObject[] = [];
     const problems: LoadProblem[] = [];
     loadDocument(docs[0], k, this.file, this.options, objects, problems);
@@ -108,17 +113,23 @@ export class IncrementalFile {
     next.push(replaced);
     // The documents after the edit keep their results; only their offsets move (in place: copying every
     // object of a 2,000-document file on each keystroke would cost more than the parse it saves).
-    const moved = new Set<object>();
-    for (const c of chunks.slice(k + 1)) {
-      if (delta !== 0) {
-        moveSpans(c.objects, delta, this.file, moved);
-        moveSpans(c.problems, delta, this.file, moved);
-      }
-      next.push(delta === 0 ? c : { ...c, start: c.start + delta, end: c.end + delta });
-    }
+    const after = chunks.slice(k + 1);
+    moveSpans([...after.map((c) => c.objects), ...after.map((c) => c.problems), ...alsoMove], delta, this.file, chunk.end);
+    for (const c of after) next.push(delta === 0 ? c : { ...c, start: c.start + delta, end: c.end + delta });
     this.chunks = next;
-    this.current = this.assemble(text, next, LineIndex.of(text));
-    return { loaded: this.current, reparsed: 'document', removed: chunk.objects, added: objects, shift: { from: chunk.end, delta, moved } };
+    this.current = this.assemble(text, next, this.patchLines(old, text, prefix, editEnd, delta));
+    return { loaded: this.current, reparsed: 'document', removed: chunk.objects, added: objects, shift: { from: chunk.end, delta } };
+  }
+
+  /** The new text's line index from the old one: starts before the edit kept, inside re-scanned, after moved. */
+  private patchLines(old: string, text: string, editStart: number, oldEditEnd: number, delta: number): LineIndex {
+    const lines = this.current.lines;
+    const counter = new LineCounter();
+    let line = 1;
+    for (; line <= lines.lineCount && lines.lineStart(line) <= editStart; line++) counter.addNewLine(lines.lineStart(line));
+    for (let i = text.indexOf('\n', editStart); i !== -1 && i < oldEditEnd + delta; i = text.indexOf('\n', i + 1)) counter.addNewLine(i + 1);
+    for (; line <= lines.lineCount; line++) if (lines.lineStart(line) > oldEditEnd) counter.addNewLine(lines.lineStart(line) + delta);
+    return new LineIndex(counter, text.length);
   }
 
   private assemble(text: string, chunks: readonly Chunk[], lines: LineIndex): LoadedFile {

@@ -9,42 +9,51 @@ const PLAIN_KEYS = new Set(['raw', 'labels', 'annotations', 'selector', 'nodeSel
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-function isSpan(value: object, file: string): value is Span {
+function isSpan(value: object, file: string): value is Mutable<Span> {
   const v = value as Partial<Span>;
   return v.file === file && typeof v.start === 'number' && typeof v.end === 'number';
 }
 
-/**
- * Moves every {@link Span} of `file` found in `value` (loader output: objects, problems; or findings) by
- * `delta` UTF-16 code units, IN PLACE. Used when an edit earlier in a file moves the documents after it:
- * their parsed results are reused instead of parsed again, which is what keeps a keystroke in a
- * 2,000-document file cheap. A span object reachable twice (e.g. an object's anchor also listed in its
- * `paths`) is moved once: `moved` records the span objects already moved in this pass, and can be passed
- * to later calls of the same pass (e.g. findings that point at those same span objects). Only spans starting
- * at or after `from` move.
- */
-export function moveSpans(value: unknown, delta: number, file: string, moved: Set<object>, from = 0): void {
-  if (delta === 0) return;
+function walkSpans(value: unknown, file: string, visit: (span: Mutable<Span>) => void): void {
   const walk = (v: unknown): void => {
     if (v === null || typeof v !== 'object') return;
     if (Array.isArray(v)) {
       for (const item of v) walk(item);
-      return;
-    }
-    if (v instanceof Map) {
+    } else if (v instanceof Map) {
       for (const item of v.values()) walk(item);
-      return;
+    } else if (!(v instanceof Set)) {
+      if (isSpan(v, file)) visit(v);
+      else for (const key in v) if (!PLAIN_KEYS.has(key)) walk((v as Record<string, unknown>)[key]);
     }
-    if (v instanceof Set) return;
-    if (isSpan(v, file)) {
-      if (moved.has(v) || v.start < from) return;
-      moved.add(v);
-      const span = v as Mutable<Span>;
-      span.start += delta;
-      span.end += delta;
-      return;
-    }
-    for (const key in v) if (!PLAIN_KEYS.has(key)) walk((v as Record<string, unknown>)[key]);
   };
   walk(value);
+}
+
+/**
+ * Moves every {@link Span} of `file` that starts at or after `from` by `delta` UTF-16 code units, IN PLACE,
+ * in all of `roots` (loader output: objects, problems; findings). Used when an edit earlier in a file moves
+ * the documents after it: their parsed results (and the findings about them) are reused instead of computed
+ * again, which keeps a keystroke in a 2,000-document file cheap.
+ *
+ * A span object reachable twice (an object's anchor reused as a defaulted field's span, a finding pointing
+ * at an object's span) must move once. Rather than a visited set (costly for tens of thousands of spans),
+ * the first pass marks moved spans by storing their new offsets bitwise-negated (always negative), the
+ * second pass restores them.
+ */
+export function moveSpans(roots: readonly unknown[], delta: number, file: string, from = 0): void {
+  if (delta === 0) return;
+  for (const root of roots) {
+    walkSpans(root, file, (span) => {
+      if (span.start < from) return; // before the edit, or already marked in this pass (negative)
+      span.start = ~(span.start + delta);
+      span.end = ~(span.end + delta);
+    });
+  }
+  for (const root of roots) {
+    walkSpans(root, file, (span) => {
+      if (span.start >= 0) return;
+      span.start = ~span.start;
+      span.end = ~span.end;
+    });
+  }
 }

@@ -115,6 +115,21 @@ export function modelFromIndexes(objects: readonly K8sObject[], problems: readon
   // few objects are asked about (incremental re-checks); eager mode matches every Service once.
   const lazySelected = new Map<ServiceObject, readonly WorkloadObject[]>();
   const lazySelecting = new Map<WorkloadObject, ServiceObject[]>();
+  let bySelectorLabel: Map<string, ServiceObject[]> | undefined; // first selector `key=value` → Services
+  const servicesSelecting = (w: WorkloadObject): ServiceObject[] => {
+    if (!bySelectorLabel) {
+      bySelectorLabel = new Map();
+      for (const svc of services) {
+        const first = svc.selector && Object.keys(svc.selector)[0];
+        if (first !== undefined) push(bySelectorLabel, `${first}=${svc.selector![first]}`, svc);
+      }
+    }
+    const found = new Set<ServiceObject>();
+    for (const [k, v] of Object.entries(w.pod.labels)) {
+      for (const svc of bySelectorLabel.get(`${k}=${v}`) ?? []) if (svc.namespace === w.namespace && selectorMatches(svc.selector, w.pod.labels)) found.add(svc);
+    }
+    return found.size ? services.filter((svc) => found.has(svc)) : []; // in Service order, as the eager index gives
+  };
   const model: WorkspaceModel = {
     objects, services, workloads, nodes, problems, settings,
     nodePorts: indexes.nodePorts, hostPorts: indexes.hostPorts, servicePorts: indexes.servicePorts,
@@ -130,7 +145,7 @@ export function modelFromIndexes(objects: readonly K8sObject[], problems: readon
     selectingServices: (w) => {
       if (lazy) {
         let found = lazySelecting.get(w);
-        if (!found) lazySelecting.set(w, (found = services.filter((svc) => svc.namespace === w.namespace && selectorMatches(svc.selector, w.pod.labels))));
+        if (!found) lazySelecting.set(w, (found = servicesSelecting(w)));
         return found;
       }
       if (!selecting) selection();

@@ -4,7 +4,6 @@ import type { CoreConfig } from '../config/config';
 import { compareFindings, runRules } from '../engine/run-rules';
 import { IncrementalFile } from '../load/incremental-file';
 import type { LoadedFile } from '../load/load-file';
-import { moveSpans } from '../load/shift-spans';
 import { ModelIndexes, patchIndexes } from '../model/model-indexes';
 import type { K8sObject } from '../model/objects';
 import { builtinKubernetesService, indexesOf, modelFromIndexes, WorkspaceModel } from '../model/workspace-model';
@@ -18,13 +17,6 @@ export interface RunInfo {
   /** Objects whose rules ran again (incremental), or all objects (full). */
   readonly checkedObjects: number;
   readonly durationMs: number;
-}
-
-interface Shift {
-  readonly file: string;
-  readonly from: number;
-  readonly delta: number;
-  readonly moved: Set<object>;
 }
 
 /**
@@ -48,7 +40,6 @@ export class IncrementalWorkspace {
   private removed: K8sObject[] = [];
   private added: K8sObject[] = [];
   private changedFiles = new Set<string>();
-  private shifts: Shift[] = [];
   private needsFull = true;
   private last: Analysis | undefined;
   private lastIndexes: ModelIndexes | undefined;
@@ -71,10 +62,12 @@ export class IncrementalWorkspace {
   setText(file: string, text: string): LoadedFile {
     const existing = this.editable.get(file);
     if (existing && this.files.get(file) === existing.loaded) {
-      const update = existing.update(text);
+      // The last findings about this file move with the documents after the edit (same pass, in place).
+      const findings = this.last?.findings.filter((f) => f.span.file === file || f.related.some((r) => r.span.file === file)) ?? [];
+      const update = existing.update(text, findings);
       if (update.reparsed === 'none') return update.loaded;
       this.record(file, update.removed, update.added, update.loaded);
-      if (update.shift && update.shift.delta !== 0) this.shifts.push({ file, ...update.shift });
+      if (update.reparsed === 'file') this.needsFull = true; // the kept findings of this file were not moved
       return update.loaded;
     }
     const inc = new IncrementalFile(file, text, { defaultNamespace: this.config.namespace });
@@ -122,7 +115,6 @@ export class IncrementalWorkspace {
     this.removed = [];
     this.added = [];
     this.changedFiles = new Set();
-    this.shifts = [];
     this.needsFull = false;
     this.last = result.analysis;
     this.lastIndexes = indexesOf(result.analysis.model);
@@ -186,7 +178,6 @@ export class IncrementalWorkspace {
     for (const o of this.removed) uids.add(o.uid);
     const owned = (f: Finding): boolean => (f.object ? uids.has(f.object.uid) : this.changedFiles.has(f.span.file));
     const kept = last.findings.filter((f) => !owned(f));
-    for (const s of this.shifts) moveSpans(kept.filter((f) => f.span.file === s.file || f.related.some((r) => r.span.file === s.file)), s.delta, s.file, s.moved, s.from);
     const findings = kept.concat(run.findings.filter(owned)).sort(compareFindings);
     return { analysis: { model, clusterModels: new Map(), layout, findings, failures: [], files }, mode: 'incremental', checked: affected.size };
   }

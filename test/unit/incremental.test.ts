@@ -1,0 +1,149 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { analyze } from '../../server/out/core/analyze';
+import { DEFAULT_CONFIG } from '../../server/out/core/config/config';
+import { IncrementalFile } from '../../server/out/core/load/incremental-file';
+import { loadFile, LoadedFile } from '../../server/out/core/load/load-file';
+import type { Finding } from '../../server/out/core/rules/rule';
+import { IncrementalWorkspace } from '../../server/out/core/workspace/incremental';
+import { dedent } from '../helpers/lint';
+
+// The incremental paths must give exactly what a full load / full analysis gives (no timing here: speed is
+// measured by `npm run bench`). Edits are pseudo-random but deterministic (fixed seed).
+
+function random(seed: number): () => number {
+  let s = seed;
+  return () => (s = (s * 48271) % 2147483647) / 2147483647;
+}
+
+/** A LoadedFile as comparable plain data (Maps and the line index spelled out). */
+function plain(f: LoadedFile): string {
+  const starts = Array.from({ length: f.lines.lineCount }, (_, i) => f.lines.lineStart(i + 1));
+  return JSON.stringify({ o: f.objects, p: f.problems, s: [...f.suppressions].map(([k, v]) => [k, [...v]]), starts, text: f.text }, (_k, v: unknown) =>
+    v instanceof Map ? [...v] : v instanceof Set ? [...v] : v);
+}
+
+const key = (f: Finding): string => JSON.stringify([f.ruleId, f.severity, f.message, f.span, f.object, f.related, f.fixes]);
+
+const MULTI = dedent(`
+  # leading comment
+  apiVersion: v1
+  kind: Service
+  metadata: {name: a, namespace: team}
+  spec:
+    type: NodePort
+    ports:
+      - &p {name: http, port: 80, nodePort: 30080}
+  ---
+  apiVersion: apps/v1
+  kind: DaemonSet
+  metadata:
+    name: agent
+  spec:
+    template:
+      metadata: {labels: {app: agent}}
+      spec:
+        containers:
+          - name: c
+            image: "quay.io/x/agent:1.0" # kube-netlint-disable-next-line hostport-usage
+            ports:
+              - containerPort: 9100
+                hostPort: 9100
+  ...
+  ---
+  apiVersion: v1
+  kind: List
+  items:
+    - apiVersion: v1
+      kind: Service
+      metadata: {name: b}
+      spec: {type: NodePort, ports: [{port: 81, nodePort: 30080}]}
+  ---
+  apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: cm}
+  data:
+    text: |
+      --- not a marker inside a block scalar? it is at column 2
+`);
+
+describe('IncrementalFile', () => {
+  it('equals loadFile after every edit, re-parsing one document when the edit stays inside it', () => {
+    const rnd = random(42);
+    const inserts = ['x', '', '\n', ': ', '---\n', '"', '- ', '#', '{', '7', '...\n'];
+    let text = MULTI;
+    const inc = new IncrementalFile('m.yaml', text);
+    const seen = new Set<string>();
+    for (let i = 0; i < 300; i++) {
+      const pos = Math.floor(rnd() * (text.length + 1));
+      const del = rnd() < 0.3 ? 1 + Math.floor(rnd() * 3) : 0;
+      text = text.slice(0, pos) + inserts[Math.floor(rnd() * inserts.length)] + text.slice(pos + del);
+      const update = inc.update(text);
+      seen.add(update.reparsed);
+      assert.equal(plain(update.loaded), plain(loadFile('m.yaml', text)), `edit ${i} at ${pos}`);
+      if (i % 60 === 59) text = MULTI; // back to valid YAML now and then
+    }
+    assert.ok(seen.has('document') && seen.has('file'), `paths taken: ${[...seen]}`);
+  });
+
+  it('keeps spans of the documents after the edit pointing at the same text', () => {
+    const inc = new IncrementalFile('m.yaml', MULTI);
+    const at = MULTI.indexOf('nodePort: 30080') + 'nodePort: '.length;
+    const text = MULTI.slice(0, at) + '3' + MULTI.slice(at); // 330080: inside document 0
+    const update = inc.update(text);
+    assert.equal(update.reparsed, 'document');
+    assert.deepEqual(update.removed.map((o) => o.name), ['a']);
+    const b = update.loaded.objects.find((o) => o.name === 'b');
+    assert.ok(b && b.category === 'service');
+    const np = b.ports[0].nodePort!;
+    assert.equal(text.slice(np.span.start, np.span.end), '30080');
+  });
+});
+
+describe('IncrementalWorkspace', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'knl-incremental-'));
+    const gen = spawnSync(process.execPath, [join(__dirname, '../../bench/gen-corpus.mjs'), '--files', '40', '--collisions', '4', '--hostport-collisions', '2', '--out', join(dir, 'c'), '--quiet']);
+    assert.equal(gen.status, 0, String(gen.stderr));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gives the findings of a full analysis after every edit, re-checking only affected objects', () => {
+    const root = join(dir, 'c');
+    const paths = (readdirSync(root, { recursive: true }) as string[]).filter((f) => /\.ya?ml$/.test(f)).sort();
+    const texts = new Map(paths.map((p) => [p, readFileSync(join(root, p), 'utf8')]));
+    const ws = new IncrementalWorkspace(DEFAULT_CONFIG);
+    for (const [p, t] of texts) ws.setText(p, t);
+    assert.equal(ws.analyze().findings.length > 0, true);
+    const rnd = random(7);
+    const modes = new Set<string>();
+    for (let i = 0; i < 120; i++) {
+      const p = paths[Math.floor(rnd() * paths.length)];
+      let t = texts.get(p)!;
+      const ports = [...t.matchAll(/(nodePort|hostPort|port|containerPort|healthCheckNodePort): (\d+)/g)];
+      const r = rnd();
+      if (r < 0.5 && ports.length) {
+        const m = ports[Math.floor(rnd() * ports.length)];
+        const at = m.index! + m[0].length - 1 - Math.floor(rnd() * 2);
+        t = t.slice(0, at) + String(Math.floor(rnd() * 10)) + t.slice(at + 1);
+      } else if (r < 0.8) {
+        const line = t.indexOf('\n', Math.floor(rnd() * t.length));
+        t = line < 0 ? t + '\n' : t.slice(0, line + 1) + '\n' + t.slice(line + 1);
+      } else {
+        const at = Math.floor(rnd() * t.length);
+        t = t.slice(0, at) + 'x' + t.slice(at);
+      }
+      texts.set(p, t);
+      ws.setText(p, t);
+      const got = ws.analyze().findings.map(key);
+      modes.add(ws.lastRun.mode);
+      const want = analyze(ws.fileNames().map((f) => ws.get(f)!), DEFAULT_CONFIG).findings.map(key);
+      assert.deepEqual(got, want, `edit ${i} in ${p} (${ws.lastRun.mode})`);
+    }
+    assert.ok(modes.has('incremental'), `modes: ${[...modes]}`);
+  });
+});
