@@ -30,6 +30,29 @@ spec:${replicas}
       containers: [{name: controller, ports: [{containerPort: 8080}]}]
 `;
 
+/** A DaemonSet backend with extra pod spec lines (nodeSelector, affinity). */
+const daemonSet = (name: string, podSpec: string) => `
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: ${name}
+  namespace: edge
+spec:
+  selector: {matchLabels: {app: ingress}}
+  template:
+    metadata: {labels: {app: ingress}}
+    spec:${podSpec}
+      containers: [{name: controller, ports: [{containerPort: 8080}]}]
+`;
+const roleAffinity = `
+      affinity:
+        nodeAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+            nodeSelectorTerms:
+              - matchExpressions: [{key: node-role, operator: In, values: [ingress, edge]}]
+              - matchExpressions: [{key: dedicated, operator: Exists}]`;
+
 describe('externaltrafficpolicy-local-coverage', () => {
   it('warns on a NodePort Service backed by a Deployment, at the Local value, naming it with its replicas', () => {
     const { findings } = lint(svc('NodePort') + workload('Deployment', '\n  replicas: 2'), { rules });
@@ -83,6 +106,32 @@ describe('externaltrafficpolicy-local-coverage', () => {
     const fixed = applyEdits(dedent(text), fix.edits);
     assert.ok(fixed.includes('  externalTrafficPolicy: Cluster  # keep client IPs\n'));
     assert.deepEqual(lint(fixed, { rules }).findings, []);
+  });
+
+  it('treats a DaemonSet restricted by nodeSelector as partial coverage and names its selection', () => {
+    const { findings } = lint(svc('NodePort') + daemonSet('ing', '\n      nodeSelector: {node-role: ingress, kubernetes.io/os: linux}'), { rules });
+    assert.equal(findings.length, 1);
+    const [f] = findings;
+    assert.deepEqual([f.line, f.text, f.severity], [8, 'Local', 'warning']);
+    assert.equal(f.message, 'externalTrafficPolicy Local on Service edge/ingress, whose backends are DaemonSet edge/ing, which runs only on nodes matching node-role=ingress: ' +
+      'traffic to nodePort 30480 arriving at a node that runs none of these pods is dropped by kube-proxy (no local endpoint): only nodes running them answer, and clients that pick another node time out');
+    assert.deepEqual(f.related.map((r) => [r.line, r.message]), [[17, 'backend DaemonSet edge/ing (only on nodes matching node-role=ingress)']]);
+    const lb = lint(svc('LoadBalancer') + daemonSet('ing', '\n      nodeSelector: {node-role: ingress}'), { rules }).findings;
+    assert.deepEqual(lb.map((x) => x.severity), ['info']);
+  });
+
+  it('reads required node affinity terms (ORed) and mixes restricted DaemonSets with Deployments', () => {
+    const affinity = lint(svc('NodePort') + daemonSet('ing', roleAffinity), { rules }).findings;
+    assert.match(affinity[0].message, /DaemonSet edge\/ing, which runs only on nodes matching node-role in \(ingress, edge\) or dedicated: /);
+    const mixed = lint(svc('NodePort') + workload('Deployment', '\n  replicas: 2') + daemonSet('ing', '\n      nodeSelector: {node-role: ingress}'), { rules }).findings;
+    assert.match(mixed[0].message, /whose backends are Deployment edge\/ingress \(2 replicas\) and DaemonSet edge\/ing \(only on nodes matching node-role=ingress\), not on every node: /);
+  });
+
+  it('stays silent for a DaemonSet selecting only OS/architecture, excluding nodes only, or beside another on every node', () => {
+    assert.deepEqual(lint(svc('NodePort') + daemonSet('ing', '\n      nodeSelector: {kubernetes.io/os: linux, kubernetes.io/arch: amd64}'), { rules }).findings, []);
+    const notIn = '\n      affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: eks.amazonaws.com/compute-type, operator: NotIn, values: [fargate]}]}]}}}';
+    assert.deepEqual(lint(svc('NodePort') + daemonSet('ing', notIn), { rules }).findings, []);
+    assert.deepEqual(lint(svc('NodePort') + workload('Deployment') + daemonSet('ing', ''), { rules }).findings, []);
   });
 
   it('stays silent for DaemonSet backends, no selected workload, Cluster policy, and variants counted once', () => {

@@ -35,6 +35,19 @@ describe('internaltrafficpolicy-local-coverage', () => {
     assert.match(f.message, /^internalTrafficPolicy Local on Service data\/cache, whose backends are Deployment data\/cache \(2 replicas\), not a DaemonSet: a client pod on a node that runs none of these pods gets no endpoint/);
   });
 
+  it('treats a DaemonSet restricted by nodeSelector or required affinity as partial coverage', () => {
+    const ds = (podSpec: string) => workload('DaemonSet').replace('  replicas: 2\n', '').replace('    spec: {containers: [{name: redis}]}', `    spec: {${podSpec}containers: [{name: redis}]}`);
+    const { findings } = lint(svc() + ds('nodeSelector: {pool: cache}, '), { rules });
+    assert.equal(findings.length, 1);
+    assert.deepEqual([findings[0].line, findings[0].severity], [7, 'warning']);
+    assert.equal(findings[0].message, 'internalTrafficPolicy Local on Service data/cache, whose backends are DaemonSet data/cache, which runs only on nodes matching pool=cache: ' +
+      'a client pod on a node that runs none of these pods gets no endpoint, and kube-proxy drops its traffic to the ClusterIP');
+    assert.deepEqual(findings[0].related.map((r) => r.message), ['backend DaemonSet data/cache (only on nodes matching pool=cache)']);
+    const affinity = lint(svc() + ds('affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: gpu, operator: Exists}]}]}}}, '), { rules }).findings;
+    assert.match(affinity[0].message, /DaemonSet data\/cache, which runs only on nodes matching gpu: /);
+    assert.deepEqual(lint(svc() + ds('nodeSelector: {kubernetes.io/os: linux}, '), { rules }).findings, []);
+  });
+
   it('fixes to Cluster', () => {
     const text = svc() + workload('StatefulSet');
     const fix = lint(text, { rules }).findings[0].fixes[0];

@@ -1,6 +1,6 @@
 import { describe } from '../model/objects';
 import type { ServiceObject } from '../model/objects';
-import { backendLocations, describeBackends, nonDaemonSetBackends, setToCluster, totalPods } from './helpers/traffic-policy';
+import { backendLocations, backendsShortfall, partialCoverageBackends, setToCluster, totalPods } from './helpers/traffic-policy';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 
@@ -14,7 +14,8 @@ function nodePortsText(svc: ServiceObject): string {
 }
 
 /**
- * `externalTrafficPolicy: Local` on a Service whose selected workloads are not DaemonSets: nodes without
+ * `externalTrafficPolicy: Local` on a Service whose selected workloads do not run on every node (not DaemonSets,
+ * or DaemonSets restricted by nodeSelector / required node affinity): nodes without
  * a local endpoint drop external traffic. Warning for NodePort (and ClusterIP with externalIPs), info for
  * LoadBalancer (its health check steers the load balancer away from those nodes).
  * Sources: kubernetes pkg/proxy/iptables/proxier.go ("has no local endpoints" DROP, v1.33);
@@ -30,7 +31,10 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
     'a local endpoint drops that traffic (iptables: a DROP rule commented `<svc> has no local endpoints`). The API',
     'reference says: "Traffic mistakenly sent to a node with no endpoints will be dropped."',
     '',
-    'Only a DaemonSet puts a backend on every node. With a Deployment or StatefulSet:',
+    'Only a DaemonSet **without** a nodeSelector or required node affinity puts a backend on every node. A DaemonSet',
+    'restricted to some nodes (`nodeSelector: {node-role: ingress}`) covers only those, like a Deployment or',
+    'StatefulSet (selectors on `kubernetes.io/os` / `kubernetes.io/arch` are taken to match every node, and a',
+    'selection that only excludes nodes with `NotIn` / `DoesNotExist` counts as every node). With such backends:',
     '',
     '- **NodePort** (and ClusterIP with `externalIPs`): **warning**. Clients (or an external load balancer that does',
     '  not health-check) that pick a node without a pod get timeouts; with 1 replica, every node but one drops.',
@@ -40,9 +44,12 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
     '  those few nodes, pods on one node share that node\'s share (imbalance), and during rollouts nodes fail the',
     '  check until the load balancer notices. Clients hitting the nodePorts directly are still dropped elsewhere.',
     '',
-    'Silent when every selected workload is a DaemonSet, or when the Service selects nothing in the workspace.',
+    'The message names the DaemonSet\'s selection ("DaemonSet ing/ing, which runs only on nodes matching',
+    'node-role=ingress"). Silent when one selected workload is a DaemonSet on every node, or when the Service selects',
+    'nothing in the workspace. Taints and tolerations are not considered.',
     '',
-    'Fixes: run the backends as a DaemonSet (or on every node the traffic reaches); or set',
+    'Fixes: run the backends as a DaemonSet on every node the traffic reaches (or send the traffic only to the',
+    'selected nodes: a load balancer or DNS naming just those); or set',
     '`externalTrafficPolicy: Cluster` (quick fix) — every node then forwards to any endpoint, but kube-proxy SNATs',
     'the traffic, so the backends see a node IP instead of the **client source IP**.',
   ].join('\n'),
@@ -53,6 +60,7 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
     'kubernetes pkg/proxy/iptables/proxier.go (no local endpoints → DROP, v1.33)',
     'kubernetes pkg/proxy/healthcheck/service_health.go (200 with local endpoints, else 503, v1.33)',
     'https://github.com/metallb/metallb/issues/322 (layer2 with Local announces only from nodes with a local endpoint)',
+    'https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/#running-pods-on-select-nodes (v1.33)',
   ],
   check({ model }) {
     const findings: Finding[] = [];
@@ -62,9 +70,9 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
       const type = svc.type.value;
       const viaExternalIPs = type === 'ClusterIP' && svc.externalIPs.length > 0;
       if (type !== 'NodePort' && type !== 'LoadBalancer' && !viaExternalIPs) continue;
-      const backends = nonDaemonSetBackends(model, svc);
+      const backends = partialCoverageBackends(model, svc);
       if (backends.length === 0) continue;
-      const who = describeBackends(backends);
+      const who = backendsShortfall(backends);
       const noNodePorts = svc.allocateLoadBalancerNodePorts?.value === false && svc.ports.every((p) => !p.nodePort);
       const total = totalPods(backends);
       // Concrete node counts when the replicas are known: N pods are on at most N nodes.
@@ -73,11 +81,11 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
       const entry = viaExternalIPs ? `its externalIPs (${svc.externalIPs.map((ip) => ip.value).join(', ')})` : nodePortsText(svc);
       const message =
         type === 'LoadBalancer'
-          ? `externalTrafficPolicy Local on ${describe(svc)}, whose backends are ${who}, not a DaemonSet: the load balancer only sends ` +
+          ? `externalTrafficPolicy Local on ${describe(svc)}, whose backends are ${who}: the load balancer only sends ` +
             `traffic to nodes running one of these pods (cloud load balancers probe the healthCheckNodePort, which answers 503 elsewhere; ` +
             `MetalLB announces only from such nodes), so all external traffic lands on ${landing}` +
             (noNodePorts ? '' : `, and clients reaching ${nodePortsText(svc)} on other nodes are dropped`)
-          : `externalTrafficPolicy Local on ${describe(svc)}, whose backends are ${who}, not a DaemonSet: traffic to ${entry} ` +
+          : `externalTrafficPolicy Local on ${describe(svc)}, whose backends are ${who}: traffic to ${entry} ` +
             `arriving at a node that runs none of these pods is dropped by kube-proxy (no local endpoint): ${answering}, and clients that pick another node time out`;
       findings.push({
         ruleId: id,

@@ -1,12 +1,13 @@
 import { describe } from '../model/objects';
-import { backendLocations, describeBackends, nonDaemonSetBackends, setToCluster } from './helpers/traffic-policy';
+import { backendLocations, backendsShortfall, partialCoverageBackends, setToCluster } from './helpers/traffic-policy';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 
 const id = 'internaltrafficpolicy-local-coverage';
 
 /**
- * `internalTrafficPolicy: Local` on a Service whose selected workloads are not DaemonSets: in-cluster
+ * `internalTrafficPolicy: Local` on a Service whose selected workloads do not run on every node (not DaemonSets,
+ * or DaemonSets restricted by nodeSelector / required node affinity): in-cluster
  * clients on nodes without a local endpoint get their traffic dropped.
  * Source: https://kubernetes.io/docs/concepts/services-networking/service-traffic-policy/ (v1.33).
  */
@@ -21,18 +22,21 @@ export const internaltrafficpolicyLocalCoverage: Rule = {
     'nodes" (KEP-2086: "only route to node-local endpoints, drop otherwise"): a client pod on a node without a',
     'backend gets connection failures, not a fallback.',
     '',
-    'That suits node-local agents run as DaemonSets (log shippers, node caches). When the selected workloads are',
-    'Deployments or StatefulSets, every node without one of their pods is a black hole for in-cluster clients.',
-    'Silent when every selected workload is a DaemonSet, when the Service selects nothing in the workspace, and for',
+    'That suits node-local agents run as DaemonSets on every node (log shippers, node caches). When the selected',
+    'workloads are Deployments or StatefulSets, or a DaemonSet restricted by a nodeSelector or required node affinity',
+    '(it runs only on the nodes it selects; `kubernetes.io/os` / `kubernetes.io/arch` selectors are taken to match',
+    'every node), every node without one of their pods is a black hole for in-cluster clients. Silent when one',
+    'selected workload is a DaemonSet on every node, when the Service selects nothing in the workspace, and for',
     'headless Services (no ClusterIP, kube-proxy is not involved).',
     '',
     'Fix: set `internalTrafficPolicy: Cluster` (quick fix), or run the backends as a DaemonSet on every node where',
-    'clients run.',
+    'clients run (no nodeSelector, or one that matches every client node).',
   ].join('\n'),
   sources: [
     'https://kubernetes.io/docs/concepts/services-networking/service-traffic-policy/ (v1.33)',
     'https://kubernetes.io/docs/reference/networking/virtual-ips/#internal-traffic-policy (v1.33)',
     'https://github.com/kubernetes/enhancements/tree/master/keps/sig-network/2086-service-internal-traffic-policy (KEP-2086)',
+    'https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/#running-pods-on-select-nodes (v1.33)',
   ],
   check({ model }) {
     const findings: Finding[] = [];
@@ -40,13 +44,13 @@ export const internaltrafficpolicyLocalCoverage: Rule = {
       const policy = svc.internalTrafficPolicy;
       if (policy?.value !== 'Local' || svc.origin.type === 'builtin') continue;
       if (svc.clusterIP?.value === 'None' || svc.type.value === 'ExternalName') continue;
-      const backends = nonDaemonSetBackends(model, svc);
+      const backends = partialCoverageBackends(model, svc);
       if (backends.length === 0) continue;
       findings.push({
         ruleId: id,
         severity: 'warning',
         message:
-          `internalTrafficPolicy Local on ${describe(svc)}, whose backends are ${describeBackends(backends)}, not a DaemonSet: ` +
+          `internalTrafficPolicy Local on ${describe(svc)}, whose backends are ${backendsShortfall(backends)}: ` +
           `a client pod on a node that runs none of these pods gets no endpoint, and kube-proxy drops its traffic to the ClusterIP`,
         span: policy.span,
         object: refOf(svc),
