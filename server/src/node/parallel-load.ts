@@ -37,28 +37,33 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
   const runWorker = (): Promise<void> =>
     new Promise((resolve, reject) => {
       // A bigger young generation means fewer scavenges: parsing allocates many short-lived CST tokens.
-      const worker = new Worker(join(__dirname, 'load-worker.js'), { resourceLimits: { maxYoungGenerationSizeMb: 48 } });
-      let busy = false;
+      const worker = new Worker(join(__dirname, 'load-worker.js'), { resourceLimits: { maxYoungGenerationSizeMb: 64 } });
+      let inFlight = 0;
       const send = (): void => {
-        busy = next < batches.length;
-        if (!busy) {
+        // Two batches in flight per worker, so a worker never waits for the next one.
+        while (inFlight < 2 && next < batches.length) {
+          const request: LoadRequest = { batch: next, files: batches[next++], options: loadOptions };
+          worker.postMessage(request);
+          inFlight++;
+        }
+        if (inFlight === 0) {
           void worker.terminate();
           resolve();
-          return;
         }
-        const request: LoadRequest = { batch: next, files: batches[next++], options: loadOptions };
-        worker.postMessage(request);
       };
       worker.on('message', (response: LoadResponse) => {
+        inFlight--;
         results[response.batch] = response.files.map(deserializeLoadedFile);
         send();
       });
       worker.on('error', reject);
       worker.on('exit', (code) => {
-        if (busy) reject(new Error(`load worker stopped (exit code ${code}) before finishing`));
+        if (inFlight > 0) reject(new Error(`load worker stopped (exit code ${code}) before finishing`));
       });
       send();
     });
+  // This thread does not parse too: measured on 2 vCPUs, a third parsing thread made runs slower (it delays
+  // handing out batches and competes with the workers), see docs/performance.md.
   await Promise.all(Array.from({ length: count }, runWorker));
   return results.flat();
 }
