@@ -21,6 +21,12 @@ ${podExtra}      containers:
           ports:
 ${ports}`;
 
+/** A pod holding the ports of Calico's optional features: BGP 179, VXLAN 4789, WireGuard 51820, Typha 5473. */
+const hostPorts = workload('DaemonSet', 'ports', 'example/ports:1', [179, 4789, 51820, 5473].map((p) => `            - {containerPort: ${p}, hostPort: ${p}${p === 4789 || p === 51820 ? ', protocol: UDP' : ''}}`).join('\n'));
+/** A calico-node DaemonSet with the given env (flow sequence). */
+const calicoNode = (env: string) => workload('DaemonSet', 'calico-node', 'docker.io/calico/node:v3.26.1', '            - {containerPort: 9099}', '      hostNetwork: true\n', 'calico-node')
+  .replace('          ports:', `          env: ${env}\n          ports:`);
+
 describe('host-port-reserved', () => {
   it('flags a hostNetwork containerPort on the kubelet port (case 11) as an error at the containerPort', () => {
     const { findings } = lint(workload('Deployment', 'op', 'example/op:1.0', '            - name: https\n              containerPort: 10250', '      hostNetwork: true\n'), { rules });
@@ -55,13 +61,64 @@ describe('host-port-reserved', () => {
     const alone = lint(pod, { rules }).findings;
     assert.equal(alone.length, 1);
     assert.equal(alone[0].severity, 'warning');
-    assert.match(alone[0].message, /Calico BGP \(BIRD\) port \(179\/TCP, on every Calico node\) and the kube-router BGP port/);
-    assert.match(alone[0].message, /Calico is not in the workspace/);
+    assert.equal(alone[0].message, 'hostPort 179/TCP of DaemonSet ns/bgp is a port commonly used by Calico BGP (BIRD) (179/TCP) and kube-router BGP (179/TCP): ' +
+      'where one of them runs, the CNI portmap plugin DNATs that port on every node address to this pod, taking the traffic meant for the component. ' +
+      'Reported as a warning because Calico and kube-router are not in the workspace (add `calico` and `kube-router` to the config\'s `cni` list if the cluster runs one of them, to make this an error).');
     const configured = lint(pod, { rules, config: { cni: ['calico'] } }).findings;
     assert.equal(configured[0].severity, 'error');
+    assert.match(configured[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is the Calico BGP \(BIRD\) port \(179\/TCP, on every Calico node\): the CNI portmap/);
+    assert.doesNotMatch(configured[0].message, /kube-router/);
+    const router = lint(pod, { rules, config: { cni: ['kube-router'] } }).findings;
+    assert.match(router[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is the kube-router BGP port \(179\/TCP, on every kube-router node\): /);
+    assert.doesNotMatch(router[0].message, /Calico/);
     const calicoNode = workload('DaemonSet', 'calico-node', 'docker.io/calico/node:v3.26.1', '            - {containerPort: 9099}', '      hostNetwork: true\n', 'calico-node');
     const withManifest = lint({ 'bgp.yaml': pod, 'calico.yaml': calicoNode }, { rules }).findings;
     assert.deepEqual(withManifest.map((f) => [f.file, f.severity]), [['bgp.yaml', 'error']]);
+    assert.match(withManifest[0].message, /the Calico BGP \(BIRD\) port \(179\/TCP, on every Calico node; CALICO_NETWORKING_BACKEND=bird \(the default\) in DaemonSet ns\/calico-node\): /);
+  });
+
+  it('frees Calico ports whose feature the calico-node environment turns off (literal or configMapKeyRef)', () => {
+    const vxlanBackend = lint({ 'p.yaml': hostPorts, 'c.yaml': calicoNode('[{name: CALICO_NETWORKING_BACKEND, value: vxlan}]') }, { rules }).findings;
+    // 179 is free of Calico now; kube-router (not deployed) is only named as a common user, at warning level.
+    assert.deepEqual(vxlanBackend.map((f) => [f.line, f.text, f.severity]), [[15, '179', 'warning'], [16, '4789', 'error']]);
+    assert.match(vxlanBackend[0].message, /commonly used by kube-router BGP/);
+    assert.doesNotMatch(vxlanBackend[0].message, /Calico/);
+    assert.match(vxlanBackend[1].message, /^hostPort 4789\/UDP of DaemonSet ns\/ports is the Calico VXLAN port \(4789\/UDP, on every Calico node; CALICO_NETWORKING_BACKEND=vxlan in DaemonSet ns\/calico-node\): /);
+    const ref = '[{name: CALICO_NETWORKING_BACKEND, valueFrom: {configMapKeyRef: {name: calico-config, key: calico_backend}}}]';
+    const cm = (backend: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: calico-config, namespace: ns}\ndata: {calico_backend: "${backend}"}\n`;
+    assert.deepEqual(lint({ 'p.yaml': hostPorts, 'c.yaml': calicoNode(ref), 'cm.yaml': cm('none') }, { rules }).findings.map((f) => [f.text, f.severity]), [['179', 'warning']]);
+    const bird = lint({ 'p.yaml': hostPorts, 'c.yaml': calicoNode(ref), 'cm.yaml': cm('bird') }, { rules }).findings;
+    assert.deepEqual(bird.map((f) => f.text), ['179']);
+    assert.match(bird[0].message, /CALICO_NETWORKING_BACKEND=bird in DaemonSet ns\/calico-node/);
+  });
+
+  it('reports Calico VXLAN only when a pool uses it, WireGuard only when enabled, Typha only when deployed', () => {
+    const texts = (env: string, extra: Record<string, string> = {}) => lint({ 'p.yaml': hostPorts, 'c.yaml': calicoNode(env), ...extra }, { rules }).findings.map((f) => f.text);
+    assert.deepEqual(texts('[{name: CALICO_IPV4POOL_VXLAN, value: Never}]'), ['179']);
+    assert.deepEqual(texts('[{name: CALICO_IPV4POOL_VXLAN, value: CrossSubnet}, {name: CALICO_IPV4POOL_IPIP, value: Never}]'), ['179', '4789']);
+    assert.deepEqual(texts('[{name: FELIX_WIREGUARDENABLED, value: "true"}]'), ['179', '51820']);
+    const typha = workload('Deployment', 'calico-typha', 'docker.io/calico/typha:v3.26.1', '            - {containerPort: 5473}', '      hostNetwork: true\n', 'calico-typha');
+    const withTypha = lint({ 'p.yaml': hostPorts, 'c.yaml': calicoNode('[]'), 't.yaml': typha }, { rules }).findings;
+    assert.deepEqual(withTypha.map((f) => f.text), ['179', '5473']);
+    assert.match(withTypha[1].message, /the Calico Typha port \(5473\/TCP, on the nodes running calico-typha; Deployment ns\/calico-typha\)/);
+  });
+
+  it('reads the operator Installation: bgp Disabled, ipPools encapsulation, Typha always', () => {
+    const installation = (network: string) => `apiVersion: operator.tigera.io/v1\nkind: Installation\nmetadata: {name: default}\nspec:\n  calicoNetwork: ${network}\n`;
+    const texts = (network: string) => lint({ 'p.yaml': hostPorts, 'i.yaml': installation(network) }, { rules }).findings.map((f) => `${f.text} ${f.severity}`);
+    // bgp: Disabled frees 179 of Calico: only the kube-router warning ("commonly used by") is left.
+    assert.deepEqual(texts('{bgp: Disabled, ipPools: [{cidr: 10.244.0.0/16, encapsulation: VXLAN}]}'), ['179 warning', '4789 error', '5473 error']);
+    assert.deepEqual(texts('{bgp: Enabled, ipPools: [{cidr: 10.244.0.0/16, encapsulation: IPIPCrossSubnet}]}'), ['179 error', '5473 error']);
+    assert.deepEqual(texts('{ipPools: [{cidr: 10.244.0.0/16, encapsulation: VXLANCrossSubnet}]}'), ['179 error', '4789 error', '5473 error']);
+    const vx = lint({ 'p.yaml': hostPorts, 'i.yaml': installation('{bgp: Disabled, ipPools: [{cidr: 10.244.0.0/16, encapsulation: VXLAN}]}') }, { rules }).findings;
+    assert.match(vx[1].message, /\(4789\/UDP, on every Calico node; ipPools encapsulation VXLAN in Installation default\)/);
+  });
+
+  it('names only absent components, as "commonly used by", when Calico is deployed with BGP off', () => {
+    const bgpOnly = workload('DaemonSet', 'bgp', 'example/bgpd:1', '            - {containerPort: 179, hostPort: 179}');
+    const { findings } = lint({ 'p.yaml': bgpOnly, 'c.yaml': calicoNode('[{name: CALICO_NETWORKING_BACKEND, value: vxlan}]') }, { rules });
+    assert.deepEqual(findings.map((f) => f.severity), ['warning']);
+    assert.match(findings[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is a port commonly used by kube-router BGP \(179\/TCP\): where it runs, .* because kube-router is not in the workspace \(add `kube-router` to the config's `cni` list if the cluster runs it, to make this an error\)\.$/);
   });
 
   it('exempts the component\'s own workloads (calico-node 9099/179, kube-router 179, kube-proxy 10256)', () => {

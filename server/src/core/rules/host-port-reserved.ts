@@ -3,6 +3,8 @@ import type { HostPortClaim, NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
 import { ComponentPort, componentPortsAt, COMPONENT_PORTS } from './data/component-ports';
 import { KubeProxyReplacement, kubeProxyReplacement, PresentComponents, presentComponents, runsOnControlPlane, workloadComponents } from './helpers/components';
+import { CalicoFeatures, calicoFeatures } from './helpers/calico-features';
+import { joinNames } from './helpers/collisions';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 
@@ -15,9 +17,17 @@ interface Judgement {
   readonly row: ComponentPort;
   readonly severity: Severity;
   readonly why?: string;
+  /** The optional component is not in the workspace: the port is only "commonly used by" it. */
+  readonly absent?: boolean;
+  /** The workspace setting that turns the row's feature on, for the message. */
+  readonly evidence?: string;
 }
 
-function judge(row: ComponentPort, present: PresentComponents, replacement: KubeProxyReplacement | undefined, onControlPlane: boolean | 'nodePort'): Judgement {
+/**
+ * Judges one row, or returns undefined when the workspace turns the row's Calico feature off (BGP with
+ * `CALICO_NETWORKING_BACKEND=vxlan`, VXLAN with `CALICO_IPV4POOL_VXLAN=Never`, …): that port is free.
+ */
+function judge(row: ComponentPort, present: PresentComponents, features: CalicoFeatures, replacement: KubeProxyReplacement | undefined, onControlPlane: boolean | 'nodePort'): Judgement | undefined {
   if (row.scope === 'every-node') {
     if (row.owner === 'kube-proxy' && replacement) return { row, severity: 'warning', why: `the workspace shows a kube-proxy replacement (${replacement.evidence}), so kube-proxy may not run` };
     return { row, severity: 'error' };
@@ -26,34 +36,52 @@ function judge(row: ComponentPort, present: PresentComponents, replacement: Kube
     if (onControlPlane) return { row, severity: 'error' };
     return { row, severity: 'warning', why: 'the port is open on control-plane nodes only, and these pods do not tolerate the control-plane taint (they still collide where control-plane nodes are untainted, e.g. single-node clusters)' };
   }
-  const evidence = present.get(row.scope);
-  if (evidence) return { row, severity: 'error' };
-  return { row, severity: 'warning', why: `${COMPONENT_NAMES[row.scope]} is not in the workspace (add \`${row.scope}\` to the config's \`cni\` list if the cluster runs it, to make this an error)` };
+  if (!present.get(row.scope)) return { row, severity: 'warning', absent: true };
+  const feature = row.feature ? features.get(row.feature) : undefined;
+  if (feature && !feature.enabled) return undefined;
+  return { row, severity: 'error', evidence: feature?.evidence };
+}
+
+/**
+ * The judgements a finding reports: rows of components the workspace runs (or that are always there) win;
+ * rows of absent components are kept only when nothing else is, so a port shared by Calico and kube-router
+ * names only the one deployed.
+ */
+function reported(judgements: readonly Judgement[]): Judgement[] {
+  const known = judgements.filter((j) => !j.absent);
+  return known.length ? known : [...judgements];
 }
 
 const rank = (s: Severity) => ['error', 'warning', 'info', 'hint'].indexOf(s);
 
+function rangeText(row: ComponentPort): string {
+  return `${row.min === row.max ? `${row.min}` : `${row.min}-${row.max}`}/${row.protocol}`;
+}
+
 function describeRows(judgements: readonly Judgement[]): string {
   return judgements.map((j) => {
-    const where = j.row.scope === 'every-node' ? 'on every node' : j.row.scope === 'control-plane' ? 'on control-plane nodes' : `on every ${COMPONENT_NAMES[j.row.scope]} node`;
-    const range = j.row.min === j.row.max ? `${j.row.min}` : `${j.row.min}-${j.row.max}`;
-    return `the ${j.row.component} port (${range}/${j.row.protocol}, ${where})`;
+    const where = j.row.scope === 'every-node' ? 'on every node' : j.row.scope === 'control-plane' ? 'on control-plane nodes'
+      : j.row.feature === 'typha' ? 'on the nodes running calico-typha' : `on every ${COMPONENT_NAMES[j.row.scope]} node`;
+    return `the ${j.row.component} port (${rangeText(j.row)}, ${where}${j.evidence ? `; ${j.evidence}` : ''})`;
   }).join(' and ');
 }
 
 function finding(span: HostPortClaim['span'], obj: HostPortClaim['workload'] | NodePortClaim['service'], what: string, consequence: string, judgements: Judgement[]): Finding {
   judgements.sort((a, b) => rank(a.severity) - rank(b.severity));
   const worst = judgements[0];
-  const why = worst.severity === 'error' ? '' : ` Reported as a warning because ${worst.why}.`;
-  return {
-    ruleId: id,
-    severity: worst.severity,
-    message: `${what} of ${describe(obj)} is ${describeRows(judgements)}: ${consequence}.${why}`,
-    span,
-    object: refOf(obj),
-    related: [],
-    fixes: [],
-  };
+  let message: string;
+  if (worst.absent) {
+    // Only components the workspace does not show use the port: name them as common users, at warning level.
+    const names = [...new Set(judgements.map((j) => `${j.row.component} (${rangeText(j.row)})`))];
+    const scopes = [...new Set(judgements.map((j) => j.row.scope))];
+    const missing = joinNames(scopes.map((s) => COMPONENT_NAMES[s]));
+    message = `${what} of ${describe(obj)} is a port commonly used by ${joinNames(names)}: where ${scopes.length > 1 ? 'one of them runs' : 'it runs'}, ${consequence}. ` +
+      `Reported as a warning because ${missing} ${scopes.length > 1 ? 'are' : 'is'} not in the workspace (add ${joinNames(scopes.map((s) => `\`${s}\``))} to the config's \`cni\` list if the cluster runs ${scopes.length > 1 ? 'one of them' : 'it'}, to make this an error).`;
+  } else {
+    const why = worst.severity === 'error' ? '' : ` Reported as a warning because ${worst.why}.`;
+    message = `${what} of ${describe(obj)} is ${describeRows(judgements)}: ${consequence}.${why}`;
+  }
+  return { ruleId: id, severity: worst.severity, message, span, object: refOf(obj), related: [], fixes: [] };
 }
 
 /** A host-level port or a nodePort on a port a node component already listens on. */
@@ -76,9 +104,27 @@ export const hostPortReserved: Rule = {
     'Severity: **error** for ports open on every node of every cluster (kubelet; kube-proxy unless the workspace shows a',
     'kube-proxy replacement such as Cilium `kube-proxy-replacement`, Calico eBPF or kube-router\'s service proxy, then',
     'warning); **error** for a CNI or add-on port when that component\'s manifest is in the workspace or the config\'s',
-    '`cni` lists it, **warning** otherwise; control-plane ports are an **error** for pods that run on control-plane nodes',
-    '(a DaemonSet tolerating the control-plane taint, or pods selecting control-plane nodes) and for nodePorts (open on',
-    'every node), a **warning** for other pods.',
+    '`cni` lists it; control-plane ports are an **error** for pods that run on control-plane nodes (a DaemonSet',
+    'tolerating the control-plane taint, or pods selecting control-plane nodes) and for nodePorts (open on every node),',
+    'a **warning** for other pods.',
+    '',
+    'Only components that are deployed are named. A port several components share (179: Calico BGP and kube-router',
+    'BGP; 8472/UDP: Flannel and Cilium VXLAN) names the ones the workspace shows; when it shows none of them the finding',
+    'is a **warning** saying the port is "commonly used by" them (list them in `cni` to make it an error).',
+    '',
+    'Calico ports follow Calico\'s configuration when it is in the workspace (a feature the workspace turns **off** frees',
+    'its port, and the port is **not reported** — not even as info, since nothing listens there; a feature nothing',
+    'configures counts as on):',
+    '- BGP 179/TCP only with `CALICO_NETWORKING_BACKEND=bird` (the default) on calico-node — `vxlan` and `none` run no',
+    '  BIRD — and not with the operator\'s `Installation.spec.calicoNetwork.bgp: Disabled`;',
+    '- VXLAN 4789/UDP only when VXLAN is used: `CALICO_IPV4POOL_VXLAN` / `CALICO_IPV6POOL_VXLAN` `Always` or',
+    '  `CrossSubnet` (default `Never`), `CALICO_NETWORKING_BACKEND=vxlan`, an `IPPool` with `vxlanMode` Always/CrossSubnet, or',
+    '  Installation `ipPools[].encapsulation` `VXLAN` / `VXLANCrossSubnet` (`IPIP`, `IPIPCrossSubnet`, `None` do not);',
+    '- WireGuard 51820-51821/UDP only with `FELIX_WIREGUARDENABLED=true` or FelixConfiguration `wireguardEnabled`;',
+    '- Typha 5473/TCP and 9098/TCP only when a calico-typha workload is in the workspace or the operator installs',
+    '  Calico (the stock calico.yaml has no Typha).',
+    'Env values are read literally or through `configMapKeyRef` to a ConfigMap of the workspace (calico.yaml takes',
+    '`calico_backend` from ConfigMap calico-config). The message quotes the setting that turns the feature on.',
     '',
     'The component\'s own workload is exempt (recognised by its image or container name): calico-node may use 9099 and',
     '179, kube-proxy 10256, a kube-proxy replacement the kube-proxy ports. The finding points at the `hostPort` value when',
@@ -98,12 +144,15 @@ export const hostPortReserved: Rule = {
     'kubernetes pkg/cluster/ports/ports.go (v1.33)',
     'containernetworking/plugins plugins/meta/portmap/portmap_iptables.go (DNAT for --dst-type LOCAL)',
     'https://docs.tigera.io/calico/latest/getting-started/kubernetes/requirements#network-requirements',
+    'https://docs.tigera.io/calico/latest/reference/configure-calico-node (CALICO_NETWORKING_BACKEND, CALICO_IPV4POOL_VXLAN, FELIX_WIREGUARDENABLED)',
+    'https://docs.tigera.io/calico/latest/reference/installation/api (Installation calicoNetwork.bgp, EncapsulationType)',
     'cilium Documentation/operations/system_requirements.rst',
     'flannel Documentation/backends.md',
     ...[...new Set(COMPONENT_PORTS.map((r) => r.source))].filter((s) => !/ports-and-protocols|ports\.go \(v1\.33\)$/.test(s)),
   ],
   check({ model, config }) {
     const present = presentComponents(model.objects, config);
+    const features = calicoFeatures(model.objects);
     const replacement = kubeProxyReplacement(model.objects);
     const findings: Finding[] = [];
     for (const [port, claims] of model.hostPorts) {
@@ -118,7 +167,8 @@ export const hostPortReserved: Rule = {
         const relevant = rows.filter((r) => !(r.owner === 'kube-proxy' && replacement && own.has(replacement.component)) && !(r.loopbackOnly && boundElsewhere));
         if (relevant.length === 0) continue;
         const onCp = runsOnControlPlane(claim.workload);
-        const judgements = relevant.map((r) => judge(r, present, replacement, onCp));
+        const judgements = reported(relevant.flatMap((r) => judge(r, present, features, replacement, onCp) ?? []));
+        if (judgements.length === 0) continue;
         const what = claim.containerPort.hostPort ? `hostPort ${port}/${claim.protocol}` : `containerPort ${port}/${claim.protocol} of a hostNetwork pod`;
         const consequence = claim.containerPort.hostPort && !claim.hostNetwork
           ? 'the CNI portmap plugin DNATs that port on every node address to this pod, taking the traffic meant for the component'
@@ -132,7 +182,8 @@ export const hostPortReserved: Rule = {
       for (const claim of claims) {
         const rows = componentPortsAt(port, claim.protocol);
         if (rows.length === 0) continue;
-        const judgements = rows.map((r) => judge(r, present, replacement, 'nodePort'));
+        const judgements = reported(rows.flatMap((r) => judge(r, present, features, replacement, 'nodePort') ?? []));
+        if (judgements.length === 0) continue;
         const consequence = `the node-port range (${range.min}-${range.max}, from ${model.settings.nodePortRange.source}) includes it, and kube-proxy DNATs that port on every node address to the Service`;
         findings.push(finding(claim.span, claim.service, `${claim.field} ${port}/${claim.protocol}`, consequence, judgements));
       }

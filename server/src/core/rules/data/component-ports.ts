@@ -1,4 +1,5 @@
 import type { ComponentId } from '../helpers/components';
+import type { CalicoFeature } from '../helpers/calico-features';
 
 /**
  * Where a component's port is open:
@@ -22,6 +23,11 @@ export interface ComponentPort {
   readonly source: string;
   /** The component listens on 127.0.0.1 only by default (a hostPort bound to another hostIP does not reach it). */
   readonly loopbackOnly?: boolean;
+  /**
+   * The Calico feature that opens the port (BGP, VXLAN, WireGuard, Typha): when the workspace configures the
+   * feature off, the port is free (see helpers/calico-features.ts). Absent for ports open whenever the component runs.
+   */
+  readonly feature?: CalicoFeature;
 }
 
 const PORTS_AND_PROTOCOLS = 'https://kubernetes.io/docs/reference/networking/ports-and-protocols/ (v1.33)';
@@ -32,9 +38,9 @@ const CILIUM_REQS = 'cilium Documentation/operations/system_requirements.rst (Fi
 const METALLB = 'metallb manifests/metallb.yaml v0.10.2 (speaker hostPorts 7472 and 7946; memberlist --ml-bindport default 7946)';
 const WEAVE = 'https://www.weave.works/docs/net/latest/faq/#ports; weaveworks/weave commit ff220138 (router port 6783, control 6784)';
 
-const row = (component: string, owner: ComponentId, ports: number | [number, number], protocol: 'TCP' | 'UDP', scope: PortScope, source: string): ComponentPort => {
+const row = (component: string, owner: ComponentId, ports: number | [number, number], protocol: 'TCP' | 'UDP', scope: PortScope, source: string, feature?: CalicoFeature): ComponentPort => {
   const [min, max] = typeof ports === 'number' ? [ports, ports] : ports;
-  return { component, owner, min, max, protocol, scope, source, loopbackOnly: component.includes('(127.0.0.1)') || undefined };
+  return { component, owner, min, max, protocol, scope, source, loopbackOnly: component.includes('(127.0.0.1)') || undefined, feature };
 };
 
 /** The well-known ports of node components, one row per component port, each with its source. */
@@ -48,12 +54,12 @@ export const COMPONENT_PORTS: readonly ComponentPort[] = [
   row('kube-scheduler', 'kube-scheduler', 10259, 'TCP', 'control-plane', `${PORTS_AND_PROTOCOLS}; kubeadm constants KubeSchedulerPort`),
   row('kube-controller-manager', 'kube-controller-manager', 10257, 'TCP', 'control-plane', `${PORTS_AND_PROTOCOLS}; ${K8S_PORTS} KubeControllerManagerPort`),
   row('cloud-controller-manager', 'cloud-controller-manager', 10258, 'TCP', 'control-plane', `${K8S_PORTS} CloudControllerManagerPort`),
-  row('Calico BGP (BIRD)', 'calico', 179, 'TCP', 'calico', CALICO_REQS),
-  row('Calico Typha', 'calico', 5473, 'TCP', 'calico', CALICO_REQS),
-  row('Calico VXLAN', 'calico', 4789, 'UDP', 'calico', CALICO_REQS),
-  row('Calico WireGuard', 'calico', [51820, 51821], 'UDP', 'calico', CALICO_REQS),
+  row('Calico BGP (BIRD)', 'calico', 179, 'TCP', 'calico', CALICO_REQS, 'bgp'),
+  row('Calico Typha', 'calico', 5473, 'TCP', 'calico', CALICO_REQS, 'typha'),
+  row('Calico VXLAN', 'calico', 4789, 'UDP', 'calico', CALICO_REQS, 'vxlan'),
+  row('Calico WireGuard', 'calico', [51820, 51821], 'UDP', 'calico', CALICO_REQS, 'wireguard'),
   row('Calico Felix health (127.0.0.1)', 'calico', 9099, 'TCP', 'calico', 'calico felix/config/config_params.go HealthPort'),
-  row('Calico Typha health', 'calico', 9098, 'TCP', 'calico', 'calico typha/pkg/config/config_params.go HealthPort'),
+  row('Calico Typha health', 'calico', 9098, 'TCP', 'calico', 'calico typha/pkg/config/config_params.go HealthPort', 'typha'),
   row('Flannel VXLAN (Linux kernel default)', 'flannel', 8472, 'UDP', 'flannel', 'flannel Documentation/backends.md (vxlan Port)'),
   row('Flannel UDP backend', 'flannel', 8285, 'UDP', 'flannel', 'flannel Documentation/backends.md (udp Port)'),
   row('Cilium health', 'cilium', 4240, 'TCP', 'cilium', CILIUM_REQS),
