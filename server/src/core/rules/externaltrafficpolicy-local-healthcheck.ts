@@ -2,6 +2,7 @@ import type { HostPortClaim } from '../model/claims';
 import { describe } from '../model/objects';
 import type { Finding, RelatedLocation, Rule } from './rule';
 import { refOf } from './rule';
+import { joinNames } from './helpers/collisions';
 
 const id = 'externaltrafficpolicy-local-healthcheck';
 /** How many host-level ports a message lists before "and N more" (all of them are related locations, up to RELATED_MAX). */
@@ -68,7 +69,7 @@ export const externaltrafficpolicyLocalHealthcheck: Rule = {
       const answers = 'it answers 200 only on nodes with a local endpoint (503 elsewhere), so the load balancer sends traffic only to those nodes';
       let where: string;
       if (hc) {
-        where = meets.length ? `; host-level port ${meets.map(claimText).join(', ')} is the same port on the node` : '';
+        where = meets.length ? `; host-level port ${joinNames(meets.map(claimText))} is the same port on the node` : '';
       } else if (meets.length) {
         const listed = meets.slice(0, LIST_MAX).map(claimText).join(', ');
         where = `; host-level ports of the workspace in that range it could land on: ${listed}${meets.length > LIST_MAX ? ` and ${meets.length - LIST_MAX} more` : ''}`;
