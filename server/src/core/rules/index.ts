@@ -1,11 +1,8 @@
 import type { Rule } from './rule';
-import { nodeportRangeOverlapsEphemeral } from './nodeport-range-overlaps-ephemeral';
-import { kubeProxyIpvsStrictArp } from './kube-proxy-ipvs-strict-arp';
-import { kubeProxyIpvsNodeportInterfaces } from './kube-proxy-ipvs-nodeport-interfaces';
-import { calicoIpAutodetection } from './calico-ip-autodetection';
 import { calicoNodeAddressMismatch } from './calico-node-address-mismatch';
 import { fileSkipped } from './file-skipped';
 import { helmChartNotRendered } from './helm-chart-not-rendered';
+import { calicoIpAutodetection } from './calico-ip-autodetection';
 import { externalipIsNodeIp } from './externalip-is-node-ip';
 import { externalipPortConflict } from './externalip-port-conflict';
 import { externalipUsage } from './externalip-usage';
@@ -24,7 +21,10 @@ import { hostnetworkUndeclaredPorts } from './hostnetwork-undeclared-ports';
 import { hostnetworkUsage } from './hostnetwork-usage';
 import { hostportUsage } from './hostport-usage';
 import { internaltrafficpolicyLocalCoverage } from './internaltrafficpolicy-local-coverage';
+import { kubeProxyIpvsNodeportInterfaces } from './kube-proxy-ipvs-nodeport-interfaces';
+import { kubeProxyIpvsStrictArp } from './kube-proxy-ipvs-strict-arp';
 import { nodeportDuplicate } from './nodeport-duplicate';
+import { nodeportRangeOverlapsEphemeral } from './nodeport-range-overlaps-ephemeral';
 import { healthcheckNodeportDuplicate } from './healthcheck-nodeport-duplicate';
 import { nodeportOutOfRange } from './nodeport-out-of-range';
 import { podSpecInvalid } from './pod-spec-invalid';
@@ -34,13 +34,10 @@ import { yamlSyntax } from './yaml-syntax';
 
 /** Every rule, sorted by id. This list is the only registry: docs, SARIF rules and config validation read it. */
 export const allRules: readonly Rule[] = [
-  nodeportRangeOverlapsEphemeral,
-  kubeProxyIpvsStrictArp,
-  kubeProxyIpvsNodeportInterfaces,
-  calicoIpAutodetection,
   calicoNodeAddressMismatch,
   fileSkipped,
   helmChartNotRendered,
+  calicoIpAutodetection,
   externalipIsNodeIp,
   externalipPortConflict,
   externalipUsage,
@@ -59,7 +56,10 @@ export const allRules: readonly Rule[] = [
   hostnetworkUsage,
   hostportUsage,
   internaltrafficpolicyLocalCoverage,
+  kubeProxyIpvsNodeportInterfaces,
+  kubeProxyIpvsStrictArp,
   nodeportDuplicate,
+  nodeportRangeOverlapsEphemeral,
   healthcheckNodeportDuplicate,
   nodeportOutOfRange,
   podSpecInvalid,
