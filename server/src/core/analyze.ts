@@ -71,3 +71,15 @@ export function analyze(inputFiles: readonly LoadedFile[], config: CoreConfig, o
     .sort(compareFindings);
   return { model, clusterModels, layout, findings, failures, files: fileMap };
 }
+
+/**
+ * The models a file takes part in: the union model for a one-cluster workspace, else the model of every
+ * cluster group that holds the file (every group when none claims it). Used where a feature must stay
+ * within the file's cluster(s), e.g. the hover's "also used by" lines.
+ */
+export function modelsForFile(analysis: Analysis, file: string): WorkspaceModel[] {
+  const groups = analysis.layout.groups;
+  if (!groups || analysis.clusterModels.size === 0) return [analysis.model];
+  const holding = groups.filter((g) => g.files.has(file));
+  return (holding.length ? holding : groups).map((g) => analysis.clusterModels.get(g.name)).filter((m): m is WorkspaceModel => m !== undefined);
+}

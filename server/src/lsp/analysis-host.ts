@@ -2,6 +2,7 @@ import { analyze, Analysis } from '../core/analyze';
 import type { CoreConfig } from '../core/config/config';
 import type { LoadedFile } from '../core/load/load-file';
 import { IncrementalWorkspace } from '../core/workspace/incremental';
+import type { RepoPath } from '../core/repo/layout';
 import { mergeClusterObjects } from '../core/model/merge-cluster-objects';
 import type { K8sObject } from '../core/model/objects';
 import { skippedFile } from '../core/load/skipped-file';
@@ -42,8 +43,12 @@ export class AnalysisHost {
   /** Keeps the same files as `loaded` (same order): re-parses edited documents only, re-checks only what an edit affects. */
   private incremental: IncrementalWorkspace;
 
-  constructor(private config: CoreConfig, private readonly maxBytes: number = DEFAULT_MAX_FILE_BYTES) {
-    this.incremental = new IncrementalWorkspace(config);
+  /**
+   * @param repoPath maps a file to its `/` path relative to the folder's config (for `clusters:` globs and
+   *   kustomize paths, as the CLI does); default: the path as it is
+   */
+  constructor(private config: CoreConfig, private readonly maxBytes: number = DEFAULT_MAX_FILE_BYTES, private readonly repoPath?: RepoPath) {
+    this.incremental = new IncrementalWorkspace(config, { repoPath });
   }
 
   /** Replaces the configuration; reloads every file when the default namespace changed. */
@@ -52,7 +57,7 @@ export class AnalysisHost {
     this.config = config;
     this.dirty = true;
     if (reload) {
-      this.incremental = new IncrementalWorkspace(config);
+      this.incremental = new IncrementalWorkspace(config, { repoPath: this.repoPath });
       for (const file of [...this.sources.keys()]) this.load(file);
     } else this.incremental.setConfig(config);
   }
@@ -157,7 +162,7 @@ export class AnalysisHost {
     const started = performance.now();
     const files = [...this.loaded.values()];
     const extraObjects = this.cluster.length ? mergeClusterObjects(files.flatMap((f) => f.objects), this.cluster).objects : undefined;
-    const analysis = extraObjects ? analyze(files, this.config, { extraObjects }) : this.incremental.analyze();
+    const analysis = extraObjects ? analyze(files, this.config, { extraObjects, repoPath: this.repoPath }) : this.incremental.analyze();
     const findingsByFile = new Map<string, Finding[]>();
     for (const f of analysis.findings) {
       if (!this.loaded.has(f.span.file)) continue;

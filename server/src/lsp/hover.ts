@@ -1,5 +1,6 @@
 import { Hover, MarkupKind } from 'vscode-languageserver';
-import type { Analysis } from '../core/analyze';
+import { Analysis, modelsForFile } from '../core/analyze';
+import type { WorkspaceModel } from '../core/model/workspace-model';
 import type { LoadedFile } from '../core/load/load-file';
 import { describe, K8sObject, WorkloadObject } from '../core/model/objects';
 import { ruleById } from '../core/rules/index';
@@ -62,13 +63,21 @@ export function hoverAt(ctx: HoverContext): Hover | null {
 
 /** Lines naming the other claims of the same number, each with a file:line link. */
 function alsoUsedBy(ctx: HoverContext, key: string, port: number, here: Span, obj: K8sObject): string[] {
-  const model = ctx.analysis?.model;
-  if (!model) return [];
+  if (!ctx.analysis) return [];
   const out: string[] = [];
+  const seen = new Set<string>([`${here.file}#${here.start}`]);
   const add = (span: Span, what: string): void => {
-    if (span.file === here.file && span.start === here.start) return;
+    const key = `${span.file}#${span.start}`;
+    if (seen.has(key)) return;
+    seen.add(key);
     out.push(`${what} — ${link(ctx, span)}`);
   };
+  // Only objects of the file's own cluster(s) count (issue 6: dev's Service is not "also used by" prod's).
+  for (const model of modelsForFile(ctx.analysis, ctx.file)) alsoUsedIn(model, key, port, obj, add);
+  return out;
+}
+
+function alsoUsedIn(model: WorkspaceModel, key: string, port: number, obj: K8sObject, add: (span: Span, what: string) => void): void {
   const nodePorts = (): void => model.nodePorts.get(port)?.forEach((c) => add(c.span, `${c.field} ${port}/${c.protocol} of ${describe(c.service)}`));
   const hostPorts = (): void =>
     model.hostPorts.get(port)?.forEach((c) => add(c.span, `${c.hostNetwork ? 'hostNetwork port' : 'hostPort'} ${port}/${c.protocol} of ${describe(c.workload)} (container ${c.container.name})`));
@@ -84,7 +93,6 @@ function alsoUsedBy(ctx: HoverContext, key: string, port: number, here: Span, ob
       }
     }
   }
-  return out;
 }
 
 /** Lines shown in "Also used by" (e.g. Service port 80 is in most Services of a workspace). */

@@ -149,7 +149,14 @@ export class Workspace {
 }
 
 function makeFolder(uri: string, path: string | undefined, settings: FolderConfig): Folder {
-  return { uri, path, host: new AnalysisHost(settings.config), settings, isExcluded: excluder(settings) };
+  // Cluster globs and kustomize paths are relative to the folder's config file (else the folder), as in the
+  // CLI; read at each use, since the settings (and the config file) of a folder change in place.
+  const repoPath = (file: string): string => {
+    const base = folder.settings.baseDir ?? path;
+    return base && isAbsolute(file) ? relative(base, file).split(sep).join('/') : file.split('\\').join('/');
+  };
+  const folder: Folder = { uri, path, host: new AnalysisHost(settings.config, undefined, repoPath), settings, isExcluded: excluder(settings) };
+  return folder;
 }
 
 /** Matches a file against the folder's `exclude` globs the way discover-files does (the file or any parent folder). */
