@@ -14,7 +14,8 @@ function isSpan(value: object, file: string): value is Mutable<Span> {
   return v.file === file && typeof v.start === 'number' && typeof v.end === 'number';
 }
 
-function walkSpans(value: unknown, file: string, visit: (span: Mutable<Span>) => void): void {
+/** Calls `visit` for every {@link Span} of `file` inside `value` (skipping plain manifest data, see PLAIN_KEYS). */
+export function walkSpans(value: unknown, file: string, visit: (span: Mutable<Span>) => void): void {
   const walk = (v: unknown): void => {
     if (v === null || typeof v !== 'object') return;
     if (Array.isArray(v)) {
