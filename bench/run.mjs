@@ -84,6 +84,11 @@ function timed(cmd, cmdArgs, cwd) {
 }
 
 const results = { date: new Date().toISOString(), machine: machineInfo(), reps, sections: {} };
+/** Written after every section, so a later failure never loses what was measured. */
+function save() {
+  fs.mkdirSync(path.dirname(outFile), { recursive: true });
+  fs.writeFileSync(outFile, JSON.stringify(results, null, 2) + '\n');
+}
 
 function machineInfo() {
   const cpus = os.cpus();
@@ -168,31 +173,37 @@ async function lspBigFile(c) {
 }
 
 async function monokle(c) {
-  const r = await timed(node, [path.join(peersDir, 'peers/monokle-bench.mjs'), '--dir', c.dir, '--config', 'default-localschema', '--schema-dir', path.join(peersDir, 'peers/schema')], peersDir);
-  results.sections[`monokle-${c.name}`] = { wallMs: +r.ms.toFixed(0), ...JSON.parse(r.stdout.trim().split('\n').pop()) };
+  let r;
+  try {
+    r = await timed(node, [path.join(peersDir, 'peers/monokle-bench.mjs'), '--dir', c.dir, '--config', 'default-localschema', '--schema-dir', path.join(peersDir, 'peers/schema')], peersDir);
+    results.sections[`monokle-${c.name}`] = { wallMs: +r.ms.toFixed(0), ...JSON.parse(r.stdout.trim().split('\n').pop()) };
+  } catch (err) {
+    log(`@monokle/validation failed: ${String(err.message ?? err).slice(0, 300)}`);
+  }
 }
 
 // ---------------------------------------------------------------- main
 const medium = corpus('medium', ['--preset', 'medium']);
 const one2000 = corpus('one2000', ['--files', '1', '--docs-per-file', '2000']);
 const large = has('--large') ? corpus('large', ['--preset', 'large']) : undefined;
-if (!only || only === 'startup') await startup();
+if (!only || only === 'startup') { await startup(); save(); }
 if (!only || only === 'cli') {
   await cli(medium);
-  if (large) await cli(large);
+  save();
+  if (large) { await cli(large); save(); }
   const m = results.sections['cli-medium'], l = results.sections['cli-large'];
   if (m && l) results.sections.linearity = { cliLargeOverMedium: +(l.cli.median / m.cli.median).toFixed(2), baselineLargeOverMedium: +(l.baseline.median / m.baseline.median).toFixed(2) };
 }
 if (!only || only === 'lsp') {
   await lspWorkspace(medium);
+  save();
   await lspBigFile(one2000);
   const cm = results.sections['cli-medium'], lm = results.sections['lsp-medium'];
   if (cm && lm) lm.initialOverCli = +(lm.initial.median / cm.cli.median).toFixed(2);
 }
 if (has('--monokle') && haveMonokle) await monokle(medium);
 results.machine.loadavgAfter = os.loadavg().map((x) => +x.toFixed(2));
-fs.mkdirSync(path.dirname(outFile), { recursive: true });
-fs.writeFileSync(outFile, JSON.stringify(results, null, 2) + '\n');
+save();
 process.stdout.write(table(results) + `\nJSON: ${path.relative(root, outFile)}\n`);
 
 function table(r) {
