@@ -41,6 +41,8 @@ export class IncrementalWorkspace {
   private added: K8sObject[] = [];
   private changedFiles = new Set<string>();
   private needsFull = true;
+  /** A file came or went, or a kustomization / Chart.yaml / template changed: the repository layout is recomputed. */
+  private layoutChanged = true;
   private last: Analysis | undefined;
   private lastIndexes: ModelIndexes | undefined;
   private info: RunInfo = { mode: 'full', checkedObjects: 0, durationMs: 0 };
@@ -87,6 +89,7 @@ export class IncrementalWorkspace {
     if (!old) return;
     this.editable.delete(file);
     this.files.delete(file);
+    this.layoutChanged = true;
     this.removed.push(...old.objects);
     this.changedFiles.add(file);
   }
@@ -116,6 +119,7 @@ export class IncrementalWorkspace {
     this.added = [];
     this.changedFiles = new Set();
     this.needsFull = false;
+    this.layoutChanged = false;
     this.last = result.analysis;
     this.lastIndexes = indexesOf(result.analysis.model);
     this.info = { mode: result.mode, checkedObjects: result.checked, durationMs: performance.now() - started };
@@ -123,6 +127,8 @@ export class IncrementalWorkspace {
   }
 
   private record(file: string, removed: readonly K8sObject[], added: readonly K8sObject[], loaded: LoadedFile): void {
+    const old = this.files.get(file);
+    if (!old || old.role || old.template || loaded.role || loaded.template) this.layoutChanged = true;
     this.files.set(file, loaded);
     this.removed.push(...removed);
     this.added.push(...added);
@@ -142,7 +148,7 @@ export class IncrementalWorkspace {
     if (!sameEnvironment(this.removed, this.added, config)) return undefined;
     // Cluster groups and Helm charts change which files are analysed together: those workspaces run in full.
     const repoPath = this.options.repoPath ?? ((f: string) => f.split('\\').join('/'));
-    const layout = computeLayout([...this.files.values()], config, repoPath);
+    const layout = this.layoutChanged ? computeLayout([...this.files.values()], config, repoPath) : last.layout;
     if (layout.groups || last.layout.groups || layout.charts.length || last.layout.charts.length) return undefined;
     if ([...this.changedFiles].some((f) => this.files.get(f)?.role || this.files.get(f)?.template)) return undefined;
 
