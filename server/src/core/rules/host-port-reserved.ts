@@ -151,14 +151,16 @@ export const hostPortReserved: Rule = {
     ...[...new Set(COMPONENT_PORTS.map((r) => r.source))].filter((s) => !/ports-and-protocols|ports\.go \(v1\.33\)$/.test(s)),
   ],
   check({ model, config }) {
-    const present = presentComponents(model.objects, config);
-    const features = calicoFeatures(model.objects);
-    const replacement = kubeProxyReplacement(model.objects);
+    // These scan every object: computed only once a host-level port lands on a component port (rare), so an
+    // edit in a workspace without such ports does not pay for them (the language server runs this per edit).
+    let scanned: { present: ReturnType<typeof presentComponents>; features: ReturnType<typeof calicoFeatures>; replacement: ReturnType<typeof kubeProxyReplacement> } | undefined;
+    const workspace = () => (scanned ??= { present: presentComponents(model.objects, config), features: calicoFeatures(model.objects), replacement: kubeProxyReplacement(model.objects) });
     const findings: Finding[] = [];
     for (const [port, claims] of model.hostPorts) {
       for (const claim of claims) {
         const rows = componentPortsAt(port, claim.protocol);
         if (rows.length === 0) continue;
+        const { present, features, replacement } = workspace();
         const own = workloadComponents(claim.workload);
         // The component's own workload (or a component sharing the port, e.g. kube-router and Calico on 179) is exempt.
         if (rows.some((r) => own.has(r.owner))) continue;
@@ -182,6 +184,7 @@ export const hostPortReserved: Rule = {
       for (const claim of claims) {
         const rows = componentPortsAt(port, claim.protocol);
         if (rows.length === 0) continue;
+        const { present, features, replacement } = workspace();
         const judgements = reported(rows.flatMap((r) => judge(r, present, features, replacement, 'nodePort') ?? []));
         if (judgements.length === 0) continue;
         const consequence = `the node-port range (${range.min}-${range.max}, from ${model.settings.nodePortRange.source}) includes it, and kube-proxy DNATs that port on every node address to the Service`;
