@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { parseAllDocuments } from 'yaml';
 import { applyEdits, dedent, lint } from '../helpers/lint';
+import { podWorkload } from '../helpers/manifests';
 
 const rules = ['host-port-conflicts-nodeport'];
 
@@ -19,22 +20,7 @@ spec:
       nodePort: ${nodePort}
 `;
 
-const deployment = (name: string, ports: string, extra = '') => `
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${name}
-  namespace: web
-spec:
-  selector: {matchLabels: {app: ${name}}}
-  template:
-    metadata: {labels: {app: ${name}}}
-    spec:${extra}
-      containers:
-        - name: app
-          image: nginx
-          ports:
-${ports}`;
+const deployment = (name: string, ports: string, extra = '') => podWorkload({ name, ns: 'web', container: 'app', image: 'nginx', ports, spec: extra });
 
 describe('host-port-conflicts-nodeport', () => {
   it('flags a hostPort equal to a nodePort on both sides, each naming the other', () => {

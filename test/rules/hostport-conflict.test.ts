@@ -1,24 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { lint } from '../helpers/lint';
+import { podWorkload } from '../helpers/manifests';
 
 const rules = ['hostport-conflict'];
 
-const workload = (kind: string, name: string, ns: string, ports: string, spec = '') => `
-apiVersion: apps/v1
-kind: ${kind}
-metadata:
-  name: ${name}
-  namespace: ${ns}
-spec:
-  selector: {matchLabels: {app: ${name}}}
-  template:
-    metadata: {labels: {app: ${name}}}
-    spec:${spec}
-      containers:
-        - name: main
-          image: img
-          ports:
-${ports}`;
+const workload = (kind: string, name: string, ns: string, ports: string, spec = '') => podWorkload({ kind, name, ns, ports, spec });
 
 const port9100 = '            - containerPort: 9100\n              hostPort: 9100';
 

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { lint } from '../helpers/lint';
+import { podWorkload } from '../helpers/manifests';
 
 const rules = ['hostport-shadows-service-port'];
 const ipvs = { kubeProxyMode: 'ipvs' as const };
@@ -16,22 +17,8 @@ spec:${spec}
     - {name: mysql, port: 3306}
 `;
 
-const db = (name: string, ns: string, port = '            - containerPort: 3306\n              hostPort: 3306', extra = '') => `
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${name}
-  namespace: ${ns}
-spec:
-  selector: {matchLabels: {app: ${name}}}
-  template:
-    metadata: {labels: {app: ${name}}}
-    spec:${extra}
-      containers:
-        - name: mysql
-          image: mysql
-          ports:
-${port}`;
+const db = (name: string, ns: string, port = '            - containerPort: 3306\n              hostPort: 3306', extra = '') =>
+  podWorkload({ name, ns, container: 'mysql', image: 'mysql', ports: port, spec: extra });
 
 /** The ingress-nginx layout: an admission Service whose port equals the HTTPS hostPort of its own DaemonSet. */
 const ingress = (target: string, webhookProtocol = 'TCP') => `

@@ -1,0 +1,28 @@
+/**
+ * Manifest builders shared by rule tests. The text they produce is part of the tests' expectations
+ * (lines and columns), so change it only together with those tests.
+ */
+
+/**
+ * A workload whose pod template has one container with the given `ports` lines (already indented by
+ * 12 spaces, e.g. `'            - containerPort: 9100\n              hostPort: 9100'`); `spec` is inserted
+ * right after `spec:` of the pod template (e.g. `'\n      hostNetwork: true'`). Ports start at line 16.
+ */
+export function podWorkload(o: { kind?: string; name: string; ns: string; container?: string; image?: string; ports: string; spec?: string }): string {
+  return `
+apiVersion: apps/v1
+kind: ${o.kind ?? 'Deployment'}
+metadata:
+  name: ${o.name}
+  namespace: ${o.ns}
+spec:
+  selector: {matchLabels: {app: ${o.name}}}
+  template:
+    metadata: {labels: {app: ${o.name}}}
+    spec:${o.spec ?? ''}
+      containers:
+        - name: ${o.container ?? 'main'}
+          image: ${o.image ?? 'img'}
+          ports:
+${o.ports}`;
+}
