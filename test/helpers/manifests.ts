@@ -26,3 +26,24 @@ spec:
           ports:
 ${o.ports}`;
 }
+
+/** The calico-node DaemonSet (hostNetwork) with one container and the given `env` lines (indented by 12 spaces). */
+export function calicoNodeDaemonSet(image: string, env: string, containerName = 'calico-node'): string {
+  return `
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: calico-node
+  namespace: kube-system
+spec:
+  selector: {matchLabels: {k8s-app: calico-node}}
+  template:
+    metadata: {labels: {k8s-app: calico-node}}
+    spec:
+      hostNetwork: true
+      containers:
+        - name: ${containerName}
+          image: ${image}
+          env:
+${env}`;
+}

@@ -1,25 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { loadFile } from '../../server/out/core/load/load-file';
 import { applyEdits, dedent, lint } from '../helpers/lint';
+import { calicoNodeDaemonSet } from '../helpers/manifests';
 
 const rules = ['calico-ip-autodetection'];
-const ds = (image: string, env: string, containerName = 'calico-node') => `
-apiVersion: apps/v1
-kind: DaemonSet
-metadata:
-  name: calico-node
-  namespace: kube-system
-spec:
-  selector: {matchLabels: {k8s-app: calico-node}}
-  template:
-    metadata: {labels: {k8s-app: calico-node}}
-    spec:
-      hostNetwork: true
-      containers:
-        - name: ${containerName}
-          image: ${image}
-          env:
-${env}`;
+const ds = (image: string, env: string, containerName = 'calico-node') => calicoNodeDaemonSet(image, env, containerName);
 const AUTODETECT = '            - name: DATASTORE_TYPE\n              value: kubernetes\n            # Auto-detect the BGP IP address.\n            - name: IP\n              value: "autodetect" # keep me\n            - name: CALICO_IPV4POOL_IPIP\n              value: Always';
 
 /** The env of the calico-node container after loading `text`. */

@@ -4,6 +4,7 @@ import { DEFAULT_CONFIG } from '../../server/out/core/config/config';
 import { fromApiObject } from '../../server/out/core/model/from-api-object';
 import { allRules } from '../../server/out/core/rules/index';
 import { lint } from '../helpers/lint';
+import { calicoNodeDaemonSet } from '../helpers/manifests';
 
 const rules = ['calico-node-address-mismatch'];
 
@@ -22,24 +23,7 @@ status:
       address: ${name}
 `;
 
-const calicoDaemonSet = (env: string, tag = 'v3.24.1') => `
-apiVersion: apps/v1
-kind: DaemonSet
-metadata:
-  name: calico-node
-  namespace: kube-system
-spec:
-  selector: {matchLabels: {k8s-app: calico-node}}
-  template:
-    metadata: {labels: {k8s-app: calico-node}}
-    spec:
-      hostNetwork: true
-      containers:
-        - name: calico-node
-          image: docker.io/calico/node:${tag}
-          env:
-${env}
-`;
+const calicoDaemonSet = (env: string, tag = 'v3.24.1') => `${calicoNodeDaemonSet(`docker.io/calico/node:${tag}`, env)}\n`;
 
 describe('calico-node-address-mismatch', () => {
   it('reports a Node whose Calico address is a Docker bridge address, on the annotation value', () => {
