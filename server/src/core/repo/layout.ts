@@ -22,6 +22,12 @@ export interface RepoLayout {
   readonly groups?: readonly ClusterGroup[];
   readonly groupSource: 'config' | 'kustomize' | 'none';
   readonly charts: readonly HelmChart[];
+  /**
+   * Files (names as loaded) that kustomizations use as patches (`patchesStrategicMerge`, `patches`,
+   * `patchesJson6902`): their objects are partial on purpose (a patch Service may carry only a
+   * `nodePort`), so rules about fields that must be present skip them.
+   */
+  readonly patchFiles: ReadonlySet<string>;
 }
 
 /** Maps a file name as loaded to a `/`-separated path relative to the repository root (for globs and kustomize paths). */
@@ -46,15 +52,24 @@ export function computeLayout(files: readonly LoadedFile[], config: CoreConfig, 
       const templates = files.filter((t) => repoPath(t.file).startsWith(prefix)).map((t) => t.file);
       return { file: f.file, name: f.role?.type === 'helm-chart' ? f.role.name : '', templates };
     });
+  const patchFiles = new Set<string>();
+  for (const f of files) {
+    if (f.role?.type !== 'kustomization') continue;
+    const dir = dirOf(repoPath(f.file));
+    for (const p of f.role.patches) {
+      const file = paths.get(posix.normalize(posix.join(dir, p)));
+      if (file !== undefined) patchFiles.add(file);
+    }
+  }
   if (config.clusters && Object.keys(config.clusters).length) {
     const groups = Object.entries(config.clusters).map(([name, globs]) => {
       const match = picomatch(globs as string[], { dot: true });
       return { name, files: new Set([...paths].filter(([p]) => match(p)).map(([, f]) => f)) };
     });
-    return { groups, groupSource: 'config', charts };
+    return { groups, groupSource: 'config', charts, patchFiles };
   }
   const groups = kustomizeGroups(files, repoPath, paths);
-  return groups.length ? { groups, groupSource: 'kustomize', charts } : { groupSource: 'none', charts };
+  return groups.length ? { groups, groupSource: 'kustomize', charts, patchFiles } : { groupSource: 'none', charts, patchFiles };
 }
 
 function kustomizeGroups(files: readonly LoadedFile[], repoPath: RepoPath, paths: ReadonlyMap<string, string>): ClusterGroup[] {

@@ -1,5 +1,4 @@
 import { describe } from '../model/objects';
-import { isPatchFile, patchFileNames } from './helpers/patch-files';
 import { containerPortProblems, decodeProblems, PodSpecProblem } from './helpers/pod-spec-checks';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
@@ -62,13 +61,13 @@ export const podSpecInvalid: Rule = {
     'containernetworking/plugins plugins/meta/portmap/portmap_iptables.go (fillDnatRules: hostIP parsed with net.ParseIP, entries of the other address family skipped, v1.6)',
     'https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#ports (v1.33)',
   ],
-  check({ model, files }) {
+  check({ model, layout }) {
     const findings: Finding[] = [];
-    const patches = patchFileNames(files);
+    const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
     for (const w of model.workloads) {
       // Live cluster objects were already accepted by the API server (as service-spec-invalid does).
       if (w.origin.type !== 'file') continue;
-      const problems: PodSpecProblem[] = [...decodeProblems(w), ...containerPortProblems(w, isPatchFile(patches, w.file))];
+      const problems: PodSpecProblem[] = [...decodeProblems(w), ...containerPortProblems(w, patches.has(w.file))];
       // Only these kinds have spec.replicas; elsewhere it is an unknown field the API server drops.
       const replicas = REPLICA_KINDS.has(w.kind) ? w.replicas : undefined;
       if (replicas && replicas.value < 0) {

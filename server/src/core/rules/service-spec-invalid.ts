@@ -1,7 +1,6 @@
 import type { Span } from '../source/span';
 import { describe, ServiceObject } from '../model/objects';
 import { checkServiceFields, checkServicePort, SERVICE, SpecProblem } from './helpers/service-spec-checks';
-import { isPatchFile, patchFileNames } from './helpers/patch-files';
 import { checkServiceShapes } from './helpers/service-shape-checks';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
@@ -69,13 +68,13 @@ export const serviceSpecInvalid: Rule = {
     'https://github.com/kubernetes/kubernetes/pull/119150 (externalTrafficPolicy allowed on ClusterIP with externalIPs, v1.29)',
     'https://kubernetes.io/docs/reference/kubernetes-api/service-resources/service-v1/ (v1.33)',
   ],
-  check({ model, files }) {
+  check({ model, layout }) {
     const findings: Finding[] = [];
-    const patches = patchFileNames(files);
+    const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
     for (const svc of model.services) {
       // Built-in and live (cluster) Services have passed the API server's validation already.
       if (svc.origin.type !== 'file') continue;
-      const partial = isPatchFile(patches, svc.file);
+      const partial = patches.has(svc.file);
       const names = new Map<string, Span>();
       const problems = [...checkServiceShapes(svc), ...checkServiceFields(svc, partial), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names, partial)), ...duplicatePorts(svc)];
       for (const p of problems) {

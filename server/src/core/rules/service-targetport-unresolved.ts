@@ -2,7 +2,6 @@ import type { Container, ServicePort, WorkloadObject } from '../model/objects';
 import { describe } from '../model/objects';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
-import { isPatchFile, patchFileNames } from './helpers/patch-files';
 import { joinNames } from './helpers/collisions';
 
 const id = 'service-targetport-unresolved';
@@ -56,12 +55,12 @@ export const serviceTargetportUnresolved: Rule = {
     'kubernetes pkg/controller/endpointslice (no endpoint for a Pod without the named port, v1.33)',
     'https://kubernetes.io/docs/concepts/services-networking/service/#field-spec-ports (named targetPort, v1.33)',
   ],
-  check({ model, files }) {
+  check({ model, layout }) {
     const findings: Finding[] = [];
-    const patches = patchFileNames(files);
+    const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
     for (const svc of model.services) {
       // Kustomize patches are partial: a patch Deployment lists only the containers it changes.
-      const selected = model.selectedWorkloads(svc).filter((w) => !isPatchFile(patches, w.file));
+      const selected = model.selectedWorkloads(svc).filter((w) => !patches.has(w.file));
       if (selected.length === 0) continue;
       for (const sp of svc.ports) {
         const target = sp.targetPort;
