@@ -41,7 +41,8 @@ export function contributionOf(obj: K8sObject): Contribution {
   return EMPTY;
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+/** Appends `value` to the list of `key` (multimap insert). */
+export function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);

@@ -1,7 +1,7 @@
 import type { CoreConfig } from '../config/config';
 import type { LoadedFile, LoadProblem } from '../load/load-file';
 import type { HostPortClaim, NodePortClaim, ServicePortClaim } from './claims';
-import { buildIndexes, ModelIndexes, selectWorkloads } from './model-indexes';
+import { buildIndexes, ModelIndexes, push, selectWorkloads } from './model-indexes';
 import { ClusterSettings, deriveClusterSettings } from './cluster-settings';
 import type { K8sObject, NodeObject, ServiceObject, WorkloadObject } from './objects';
 
@@ -46,12 +46,6 @@ export function builtinKubernetesService(): ServiceObject {
     ports: [{ index: 0, span, name: { value: 'https', span }, protocol: { value: 'TCP', span }, port: { value: 443, span }, targetPort: { value: 6443, span } }],
     externalIPs: [], fieldSpans: new Map(),
   };
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }
 
 /** True when every selector key/value is among the labels (an empty selector selects nothing for Services). */
