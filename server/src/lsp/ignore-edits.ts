@@ -1,5 +1,5 @@
 import { isMap, isScalar, isSeq, Node, parseAllDocuments, Scalar, YAMLMap } from 'yaml';
-import { DISABLE_NEXT_LINE, IGNORE_ANNOTATION } from '../core/engine/suppress';
+import { DISABLE_NEXT_LINE, disableDirectiveRules, IGNORE_ANNOTATION } from '../core/engine/suppress';
 import { ignoreListHas } from '../core/engine/run-rules';
 
 /** A text edit on one file: the text in `[start, end)` (UTF-16 offsets) becomes `newText`. */
@@ -100,9 +100,8 @@ export function ignoreLineEdit(text: string, offset: number, ruleId: string): Of
   if (lineStart > 0) {
     const prevStart = text.lastIndexOf('\n', lineStart - 2) + 1;
     const prev = text.slice(prevStart, lineStart - 1).replace(/\r$/, '');
-    const body = prev.trim();
-    if (body.startsWith(`# ${DISABLE_NEXT_LINE}`) || body.startsWith(`#${DISABLE_NEXT_LINE}`)) {
-      const ids = body.replace(/^#\s*/, '').slice(DISABLE_NEXT_LINE.length).split(/[\s,]+/).filter(Boolean);
+    const ids = disableDirectiveRules(prev);
+    if (ids) {
       if (!ids.length || ids.includes(ruleId) || ids.includes('*')) return undefined;
       const end = prevStart + prev.trimEnd().length;
       return { start: end, end, newText: ` ${ruleId}` };
