@@ -46,12 +46,20 @@ export function containerComponent(c: Container): ComponentId | undefined {
   return undefined;
 }
 
+// Per object: rules and the incremental analysis ask on every run, and the image parsing is not free.
+// Objects are immutable in what this reads (an edit re-creates the object), so the answer never goes stale.
+const componentsOf = new WeakMap<WorkloadObject, ReadonlySet<ComponentId>>();
+
 /** Every component any container (init containers included) of the workload runs. */
-export function workloadComponents(w: WorkloadObject): Set<ComponentId> {
-  const out = new Set<ComponentId>();
-  for (const c of w.pod.containers) {
-    const id = containerComponent(c);
-    if (id) out.add(id);
+export function workloadComponents(w: WorkloadObject): ReadonlySet<ComponentId> {
+  let out = componentsOf.get(w);
+  if (!out) {
+    const ids = new Set<ComponentId>();
+    for (const c of w.pod.containers) {
+      const id = containerComponent(c);
+      if (id) ids.add(id);
+    }
+    componentsOf.set(w, (out = ids));
   }
   return out;
 }
