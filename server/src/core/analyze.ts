@@ -3,7 +3,7 @@ import { compareFindings, runRules, RuleFailure } from './engine/run-rules';
 import type { LoadedFile } from './load/load-file';
 import type { K8sObject } from './model/objects';
 import { buildModel, WorkspaceModel } from './model/workspace-model';
-import { computeLayout, filesOfGroup, RepoLayout, RepoPath, withoutChartTemplates } from './repo/layout';
+import { computeLayout, defaultRepoPath, filesOfGroup, RepoLayout, RepoPath, withoutChartTemplates } from './repo/layout';
 import { allRules } from './rules/index';
 import type { Finding, Rule } from './rules/rule';
 
@@ -35,7 +35,7 @@ export interface AnalyzeOptions {
  * says which ("in cluster prod"), one found in all groups is reported once without a suffix.
  */
 export function analyze(inputFiles: readonly LoadedFile[], config: CoreConfig, options: AnalyzeOptions = {}): Analysis {
-  const repoPath = options.repoPath ?? ((f: string) => f.split('\\').join('/'));
+  const repoPath = options.repoPath ?? defaultRepoPath;
   const layout = computeLayout(inputFiles, config, repoPath);
   const files = withoutChartTemplates(inputFiles, layout);
   const fileMap = new Map(files.map((f) => [f.file, f]));

@@ -6,6 +6,7 @@ import { CONFIG_FILE_NAME } from '../node/config-file';
 import { AnalysisHost } from './analysis-host';
 import { FolderConfig, resolveFolderConfig } from './settings';
 import { pathOfUri } from './uris';
+import { defaultRepoPath } from '../core/repo/layout';
 
 /** A workspace folder (or the "loose files" pseudo-folder, `path` undefined) with its own config and analysis. */
 export interface Folder {
@@ -153,7 +154,7 @@ function makeFolder(uri: string, path: string | undefined, settings: FolderConfi
   // CLI; read at each use, since the settings (and the config file) of a folder change in place.
   const repoPath = (file: string): string => {
     const base = folder.settings.baseDir ?? path;
-    return base && isAbsolute(file) ? relative(base, file).split(sep).join('/') : file.split('\\').join('/');
+    return base && isAbsolute(file) ? relative(base, file).split(sep).join('/') : defaultRepoPath(file);
   };
   const folder: Folder = { uri, path, host: new AnalysisHost(settings.config, undefined, repoPath), settings, isExcluded: excluder(settings) };
   return folder;

@@ -33,6 +33,9 @@ export interface RepoLayout {
 /** Maps a file name as loaded to a `/`-separated path relative to the repository root (for globs and kustomize paths). */
 export type RepoPath = (file: string) => string;
 
+/** The {@link RepoPath} used when the caller gives none: the name as loaded, with `/` separators. */
+export const defaultRepoPath: RepoPath = (file) => file.split('\\').join('/');
+
 const dirOf = (p: string): string => posix.dirname(p);
 
 /**

@@ -1,5 +1,5 @@
 import { analyze, Analysis, AnalyzeOptions } from '../analyze';
-import { computeLayout, withoutChartTemplates } from '../repo/layout';
+import { computeLayout, defaultRepoPath, withoutChartTemplates } from '../repo/layout';
 import type { CoreConfig } from '../config/config';
 import { compareFindings, runRules } from '../engine/run-rules';
 import { IncrementalFile } from '../load/incremental-file';
@@ -147,7 +147,7 @@ export class IncrementalWorkspace {
     const config = this.config;
     if (!sameEnvironment(this.removed, this.added, config)) return undefined;
     // Cluster groups and Helm charts change which files are analysed together: those workspaces run in full.
-    const repoPath = this.options.repoPath ?? ((f: string) => f.split('\\').join('/'));
+    const repoPath = this.options.repoPath ?? defaultRepoPath;
     const layout = this.layoutChanged ? computeLayout([...this.files.values()], config, repoPath) : last.layout;
     if (layout.groups || last.layout.groups || layout.charts.length || last.layout.charts.length) return undefined;
     if ([...this.changedFiles].some((f) => this.files.get(f)?.role || this.files.get(f)?.template)) return undefined;
