@@ -3,7 +3,7 @@ import { compareFindings, runRules, RuleFailure } from './engine/run-rules';
 import type { LoadedFile } from './load/load-file';
 import type { K8sObject } from './model/objects';
 import { buildModel, WorkspaceModel } from './model/workspace-model';
-import { computeLayout, defaultRepoPath, filesOfGroup, RepoLayout, RepoPath, withoutChartTemplates } from './repo/layout';
+import { computeLayout, defaultRepoPath, filesOfGroup, RepoLayout, unclaimedFiles, RepoPath, withoutChartTemplates } from './repo/layout';
 import { allRules } from './rules/index';
 import type { Finding, Rule } from './rules/rule';
 
@@ -49,8 +49,9 @@ export function analyze(inputFiles: readonly LoadedFile[], config: CoreConfig, o
   const clusterModels = new Map<string, WorkspaceModel>();
   const merged = new Map<string, { finding: Finding; clusters: string[] }>();
   const failures: RuleFailure[] = [];
+  const unclaimed = unclaimedFiles(files, layout.groups);
   for (const group of layout.groups) {
-    const groupModel = buildModel(filesOfGroup(files, layout.groups, group), config, extra);
+    const groupModel = buildModel(filesOfGroup(files, unclaimed, group), config, extra);
     clusterModels.set(group.name, groupModel);
     const run = runRules(rules, groupModel, config, fileMap, layout);
     failures.push(...run.failures.filter((f) => !failures.some((g) => g.ruleId === f.ruleId)));

@@ -117,7 +117,12 @@ export function withoutChartTemplates(files: readonly LoadedFile[], layout: Repo
   return files.map((f) => (templates.has(f.file) ? templateFile(f.file, f.text, f.lines, f.role) : f));
 }
 
-/** Files of one group: its own plus every file that no group claims. */
-export function filesOfGroup(files: readonly LoadedFile[], groups: readonly ClusterGroup[], group: ClusterGroup): LoadedFile[] {
-  return files.filter((f) => group.files.has(f.file) || !groups.some((g) => g.files.has(f.file)));
+/** Names of the files that no group claims (they belong to every group). */
+export function unclaimedFiles(files: readonly LoadedFile[], groups: readonly ClusterGroup[]): ReadonlySet<string> {
+  return new Set(files.filter((f) => !groups.some((g) => g.files.has(f.file))).map((f) => f.file));
+}
+
+/** Files of one group, in load order: its own plus the {@link unclaimedFiles}. */
+export function filesOfGroup(files: readonly LoadedFile[], unclaimed: ReadonlySet<string>, group: ClusterGroup): LoadedFile[] {
+  return files.filter((f) => group.files.has(f.file) || unclaimed.has(f.file));
 }
