@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { joinNames, MESSAGE_LIST_MAX } from '../../server/out/core/rules/helpers/collisions';
+import { joinNames, MESSAGE_LIST_MAX } from '../../server/out/core/rules/report/collisions';
 
 describe('joinNames (message lists)', () => {
   it('joins one, two and up to five names with commas and "and"', () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { canShareNode, nodeLabelsOf, pinnedNode } from '../../server/out/core/rules/helpers/placement';
+import { canShareNode, nodeLabelsOf, pinnedNode } from '../../server/out/core/kubernetes/scheduler/placement';
 import { lint } from '../helpers/lint';
 
 /** A workload of `kind` whose pod spec carries `spec` (YAML lines at pod-spec indentation). */

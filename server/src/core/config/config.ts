@@ -2,7 +2,7 @@
  * The analysis configuration (`.kube-netlint.yaml`, CLI flags, editor settings), validated.
  * Pure: the CLI and the language server read the file; this module only checks the value.
  */
-import { parseIpSloppy } from '../rules/helpers/api-validation';
+import { parseIpSloppy } from '../kubernetes/api-server/validation';
 
 export type Severity = 'error' | 'warning' | 'info' | 'hint';
 export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info', 'hint'];

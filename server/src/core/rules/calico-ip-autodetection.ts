@@ -1,8 +1,8 @@
 import type { LoadedFile } from '../load/load-file';
 import type { Container, EnvVar, K8sObject, OtherObject, WorkloadObject } from '../model/objects';
 import { describe } from '../model/objects';
-import { ImageVersion, imageVersion, isOlderThan, parseImage } from './helpers/images';
-import { insertKeysBefore, insertSeqItemAfter, verifiedEdit } from './helpers/yaml-insert';
+import { ImageVersion, imageVersion, isOlderThan, parseImage } from '../kubernetes/images';
+import { insertKeysBefore, insertSeqItemAfter, verifiedEdit } from './fixes/yaml-insert';
 import type { Finding, Fix, Rule, TextEdit } from './rule';
 import { refOf } from './rule';
 

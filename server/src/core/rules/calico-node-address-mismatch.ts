@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import { describe, K8sObject, WorkloadObject } from '../model/objects';
 import type { Span } from '../source/span';
-import { ImageVersion, imageVersion, isOlderThan, parseImage } from './helpers/images';
+import { ImageVersion, imageVersion, isOlderThan, parseImage } from '../kubernetes/images';
 import type { Finding, RelatedLocation, Rule } from './rule';
 import { refOf } from './rule';
 

@@ -5,7 +5,7 @@ import type { Span } from '../source/span';
 import { describe } from '../model/objects';
 import type { Finding, RelatedLocation, Rule } from './rule';
 import { refOf } from './rule';
-import { joinNames } from './helpers/collisions';
+import { joinNames } from './report/collisions';
 
 const id = 'externalip-is-node-ip';
 

@@ -1,7 +1,7 @@
 import type { ServiceObject } from '../model/objects';
 import { describe } from '../model/objects';
 import { addressKey } from './externalip-is-node-ip';
-import { CollisionSide, listObjects, reportCollision } from './helpers/collisions';
+import { CollisionSide, listObjects, reportCollision } from './report/collisions';
 import type { Finding, Rule } from './rule';
 
 const id = 'externalip-port-conflict';

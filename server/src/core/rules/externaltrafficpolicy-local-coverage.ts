@@ -1,6 +1,8 @@
 import { describe } from '../model/objects';
 import type { ServiceObject } from '../model/objects';
-import { backendLocations, backendsShortfall, partialCoverageBackends, setToCluster, totalPods } from './helpers/traffic-policy';
+import { partialCoverageBackends, totalPods } from '../kubernetes/kube-proxy/traffic-policy';
+import { backendLocations, backendsShortfall } from './report/backends';
+import { setToCluster } from './fixes/traffic-policy-fix';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 

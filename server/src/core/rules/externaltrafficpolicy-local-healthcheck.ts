@@ -2,7 +2,7 @@ import type { HostPortClaim } from '../model/claims';
 import { describe } from '../model/objects';
 import type { Finding, RelatedLocation, Rule } from './rule';
 import { refOf } from './rule';
-import { joinNames } from './helpers/collisions';
+import { joinNames } from './report/collisions';
 
 const id = 'externaltrafficpolicy-local-healthcheck';
 /** How many host-level ports a message lists before "and N more" (all of them are related locations, up to RELATED_MAX). */

@@ -1,8 +1,8 @@
 import type { NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
-import { areVariants, joinNames } from './helpers/collisions';
-import { allocatesNodePorts, needsHealthCheck } from './helpers/api-validation';
-import { freeNodePort } from './helpers/free-node-port';
+import { areVariants, joinNames } from './report/collisions';
+import { allocatesNodePorts, needsHealthCheck } from '../kubernetes/api-server/validation';
+import { freeNodePort } from './fixes/free-node-port';
 import type { Finding, Fix, Rule } from './rule';
 import { refOf } from './rule';
 

@@ -1,8 +1,10 @@
 import type { HostPortClaim, NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
-import { listObjects } from './helpers/collisions';
-import { freeNodePort } from './helpers/free-node-port';
-import { claimLabel, portPhrase, removeHostPortFix, runningClaims } from './helpers/host-level-ports';
+import { listObjects } from './report/collisions';
+import { freeNodePort } from './fixes/free-node-port';
+import { claimLabel, portPhrase } from './report/claim-labels';
+import { removeHostPortFix } from './fixes/host-port-fixes';
+import { runningClaims } from '../kubernetes/scheduler/host-ports';
 import type { Finding, Fix, Rule } from './rule';
 import { refOf } from './rule';
 

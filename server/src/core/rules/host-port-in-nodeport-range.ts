@@ -1,7 +1,9 @@
 import type { HostPortClaim } from '../model/claims';
 import type { WorkspaceModel } from '../model/workspace-model';
-import { portPhrase, portUsed, runningClaims } from './helpers/host-level-ports';
-import { staticBandSize } from './helpers/free-node-port';
+import { portPhrase } from './report/claim-labels';
+import { portUsed } from './fixes/free-node-port';
+import { runningClaims } from '../kubernetes/scheduler/host-ports';
+import { staticBandSize } from '../kubernetes/api-server/node-port-allocator';
 import type { Finding, Fix, Rule } from './rule';
 import { refOf } from './rule';
 

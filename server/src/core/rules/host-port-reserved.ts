@@ -1,10 +1,10 @@
 import type { Severity } from '../config/config';
 import type { HostPortClaim, NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
-import { ComponentPort, componentPortsAt, COMPONENT_PORTS } from './data/component-ports';
-import { KubeProxyReplacement, kubeProxyReplacement, PresentComponents, presentComponents, runsOnControlPlane, workloadComponents } from './helpers/components';
-import { CalicoFeatures, calicoFeatures } from './helpers/calico-features';
-import { joinNames } from './helpers/collisions';
+import { ComponentPort, componentPortsAt, COMPONENT_PORTS } from '../kubernetes/node/component-ports';
+import { KubeProxyReplacement, kubeProxyReplacement, PresentComponents, presentComponents, runsOnControlPlane, workloadComponents } from '../kubernetes/node/components';
+import { CalicoFeatures, calicoFeatures } from '../kubernetes/node/calico-features';
+import { joinNames } from './report/collisions';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 
@@ -133,7 +133,7 @@ export const hostPortReserved: Rule = {
     '',
     'Fix: pick another port (most of these components cannot move theirs without reconfiguring every node).',
     '',
-    'Port table (server/src/core/rules/data/component-ports.ts):',
+    'Port table (server/src/core/kubernetes/node/component-ports.ts):',
     '',
     '| component | port | protocol | where |',
     '| --- | --- | --- | --- |',

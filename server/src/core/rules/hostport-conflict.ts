@@ -1,10 +1,11 @@
 import type { HostPortClaim } from '../model/claims';
 import { describe, WorkloadObject } from '../model/objects';
 import { podController, twinKey } from '../model/merge-cluster-objects';
-import { areVariants, joinNames } from './helpers/collisions';
-import { claimLabel, hostIPsOverlap, portPhrase, runningClaims } from './helpers/host-level-ports';
-import { canShareNode, Meeting, nodeLabelsOf } from './helpers/placement';
-import { duplicatesInPod } from './helpers/hostport-in-pod';
+import { areVariants, joinNames } from './report/collisions';
+import { claimLabel, portPhrase } from './report/claim-labels';
+import { hostIPsOverlap, runningClaims } from '../kubernetes/scheduler/host-ports';
+import { canShareNode, Meeting, nodeLabelsOf } from '../kubernetes/scheduler/placement';
+import { duplicatesInPod } from './report/pod-host-port-duplicates';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 

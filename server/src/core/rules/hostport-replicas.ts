@@ -2,7 +2,7 @@ import { HostPortClaim, hostPortClaims } from '../model/claims';
 import { describe } from '../model/objects';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
-import { pinnedNode } from './helpers/placement';
+import { pinnedNode } from '../kubernetes/scheduler/placement';
 
 const id = 'hostport-replicas';
 const REPLICATED_KINDS = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController']);

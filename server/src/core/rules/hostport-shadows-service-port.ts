@@ -1,10 +1,12 @@
 import type { Severity } from '../config/config';
 import type { HostPortClaim, ServicePortClaim } from '../model/claims';
 import { describe, ServiceObject, WorkloadObject } from '../model/objects';
-import { portPhrase, removeHostPortFix, runningClaims } from './helpers/host-level-ports';
+import { portPhrase } from './report/claim-labels';
+import { removeHostPortFix } from './fixes/host-port-fixes';
+import { runningClaims } from '../kubernetes/scheduler/host-ports';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
-import { joinNames, MESSAGE_LIST_MAX } from './helpers/collisions';
+import { joinNames, MESSAGE_LIST_MAX } from './report/collisions';
 
 const id = 'hostport-shadows-service-port';
 const RANK: Record<Severity, number> = { hint: 0, info: 1, warning: 2, error: 3 };

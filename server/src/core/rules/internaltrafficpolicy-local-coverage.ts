@@ -1,5 +1,7 @@
 import { describe } from '../model/objects';
-import { backendLocations, backendsShortfall, partialCoverageBackends, setToCluster } from './helpers/traffic-policy';
+import { partialCoverageBackends } from '../kubernetes/kube-proxy/traffic-policy';
+import { backendLocations, backendsShortfall } from './report/backends';
+import { setToCluster } from './fixes/traffic-policy-fix';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 

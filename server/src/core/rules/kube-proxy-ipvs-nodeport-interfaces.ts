@@ -1,7 +1,7 @@
 import { describe } from '../model/objects';
 import { flagValue } from '../model/cluster-settings';
-import { imageVersion, isOlderThan } from './helpers/images';
-import { kubeProxyContainer } from './helpers/kube-proxy';
+import { imageVersion, isOlderThan } from '../kubernetes/images';
+import { kubeProxyContainer } from '../kubernetes/kube-proxy/strict-arp';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 

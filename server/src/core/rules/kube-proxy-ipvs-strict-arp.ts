@@ -1,6 +1,6 @@
-import { metalLb, strictArpSetting } from './helpers/kube-proxy';
-import { verifiedEdit } from './helpers/yaml-insert';
-import { narrowSpan } from './helpers/narrow-span';
+import { metalLb, strictArpSetting } from '../kubernetes/kube-proxy/strict-arp';
+import { verifiedEdit } from './fixes/yaml-insert';
+import { narrowSpan } from './report/narrow-span';
 import type { Finding, Rule } from './rule';
 
 const id = 'kube-proxy-ipvs-strict-arp';

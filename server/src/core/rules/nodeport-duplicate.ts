@@ -1,7 +1,7 @@
 import { describe } from '../model/objects';
 import type { NodePortClaim } from '../model/claims';
-import { CollisionSide, listObjects, reportCollision } from './helpers/collisions';
-import { freeNodePort } from './helpers/free-node-port';
+import { CollisionSide, listObjects, reportCollision } from './report/collisions';
+import { freeNodePort } from './fixes/free-node-port';
 import type { Finding, Fix, Rule } from './rule';
 import { refOf } from './rule';
 

@@ -2,8 +2,8 @@ import type { Sourced } from '../model/cluster-settings';
 import type { PortRange } from '../config/config';
 import { describe } from '../model/objects';
 import type { Located, Span } from '../source/span';
-import { allocatesNodePorts, needsHealthCheck } from './helpers/api-validation';
-import { freeNodePort } from './helpers/free-node-port';
+import { allocatesNodePorts, needsHealthCheck } from '../kubernetes/api-server/validation';
+import { freeNodePort } from './fixes/free-node-port';
 import type { Finding, RelatedLocation, Rule } from './rule';
 import { refOf } from './rule';
 

@@ -1,4 +1,4 @@
-import { escapeRegExp, narrowSpan } from './helpers/narrow-span';
+import { escapeRegExp, narrowSpan } from './report/narrow-span';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 

@@ -1,5 +1,5 @@
 import { describe } from '../model/objects';
-import { containerPortProblems, decodeProblems, PodSpecProblem } from './helpers/pod-spec-checks';
+import { containerPortProblems, decodeProblems, PodSpecProblem } from '../kubernetes/api-server/pod-spec';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 

@@ -1,7 +1,7 @@
 import type { Span } from '../source/span';
 import { describe, ServiceObject } from '../model/objects';
-import { checkServiceFields, checkServicePort, SERVICE, SpecProblem } from './helpers/service-spec-checks';
-import { checkServiceShapes } from './helpers/service-shape-checks';
+import { checkServiceFields, checkServicePort, SERVICE, SpecProblem } from '../kubernetes/api-server/service-spec';
+import { checkServiceShapes } from '../kubernetes/api-server/service-shape';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 

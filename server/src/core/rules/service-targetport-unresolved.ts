@@ -2,7 +2,7 @@ import type { Container, ServicePort, WorkloadObject } from '../model/objects';
 import { describe } from '../model/objects';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
-import { joinNames } from './helpers/collisions';
+import { joinNames } from './report/collisions';
 
 const id = 'service-targetport-unresolved';
 

@@ -3,7 +3,7 @@ import { deriveClusterSettings } from '../model/cluster-settings';
 import { contributionOf, ModelIndexes } from '../model/model-indexes';
 import type { K8sObject } from '../model/objects';
 import type { WorkspaceModel } from '../model/workspace-model';
-import { workloadComponents } from '../rules/helpers/components';
+import { workloadComponents } from '../kubernetes/node/components';
 
 const environmentCache = new WeakMap<K8sObject, boolean>();
 
@@ -11,7 +11,7 @@ const environmentCache = new WeakMap<K8sObject, boolean>();
  * True for objects whose presence shapes how rules judge OTHER objects, so a change to them needs a full
  * re-check: everything that is neither a Service nor a pod workload (Nodes, ConfigMaps such as kube-proxy's
  * or cilium-config, KubeProxyConfiguration, Calico Installation, MetalLB resources…), workloads that are a
- * cluster component (kube-proxy, a CNI, MetalLB, node-exporter… as rules/helpers/components.ts knows them),
+ * cluster component (kube-proxy, a CNI, MetalLB, node-exporter… as kubernetes/node/components.ts knows them),
  * workloads that set a cluster setting (kube-apiserver `--service-node-port-range`, kube-proxy
  * `--proxy-mode`), and the Service default/kubernetes. Cached per object (objects are immutable).
  */

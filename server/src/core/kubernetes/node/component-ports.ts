@@ -1,5 +1,5 @@
-import type { ComponentId } from '../helpers/components';
-import type { CalicoFeature } from '../helpers/calico-features';
+import type { ComponentId } from './components';
+import type { CalicoFeature } from './calico-features';
 
 /**
  * Where a component's port is open:

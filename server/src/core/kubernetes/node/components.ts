@@ -2,7 +2,7 @@ import type { CoreConfig } from '../../config/config';
 import type { Container, K8sObject, WorkloadObject } from '../../model/objects';
 import { describe } from '../../model/objects';
 import { flagValue } from '../../model/cluster-settings';
-import { parseImage } from './images';
+import { parseImage } from '../images';
 
 /**
  * Node and cluster components that listen on well-known ports, recognised from their manifests

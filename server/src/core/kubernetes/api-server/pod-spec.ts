@@ -1,8 +1,8 @@
 import type { Span } from '../../source/span';
 import { Container, describe, InvalidField, WorkloadObject } from '../../model/objects';
-import type { Fix } from '../rule';
-import { parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, supportedValues } from './api-validation';
-import { caseFix, lowerCaseFix, SpecProblem } from './service-spec-checks';
+import type { Fix } from '../../rules/rule';
+import { parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, supportedValues } from './validation';
+import { caseFix, lowerCaseFix, SpecProblem } from './service-spec';
 
 /** A {@link SpecProblem} that is only an API warning (the object is stored) rather than a rejection. */
 export interface PodSpecProblem extends SpecProblem {

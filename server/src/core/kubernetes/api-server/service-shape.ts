@@ -1,5 +1,5 @@
 import type { ServiceObject } from '../../model/objects';
-import { jsonType, notAString, SERVICE, SpecProblem } from './service-spec-checks';
+import { jsonType, notAString, SERVICE, SpecProblem } from './service-spec';
 
 type Raw = Record<string, unknown>;
 

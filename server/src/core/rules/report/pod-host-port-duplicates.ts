@@ -2,7 +2,8 @@ import { HostPortClaim, hostPortClaims } from '../../model/claims';
 import type { WorkloadObject } from '../../model/objects';
 import type { Finding } from '../rule';
 import { refOf } from '../rule';
-import { claimLabel, hostIPsOverlap, portPhrase } from './host-level-ports';
+import { claimLabel, portPhrase } from './claim-labels';
+import { hostIPsOverlap } from '../../kubernetes/scheduler/host-ports';
 
 /**
  * Host-level ports claimed twice inside one pod template. The API server checks regular containers and

@@ -1,10 +1,10 @@
 import type { Located, Span } from '../../source/span';
 import type { ServiceObject, ServicePort } from '../../model/objects';
-import type { Fix, RelatedLocation } from '../rule';
+import type { Fix, RelatedLocation } from '../../rules/rule';
 import {
   dns1123LabelErrors, externalIpErrors, externallyAccessible, needsHealthCheck, PORT_PROTOCOLS, portNameErrors,
   portNumErrors, SERVICE_TYPES, supportedValues, TRAFFIC_POLICIES,
-} from './api-validation';
+} from './validation';
 
 /** One thing the API server would reject in a Service, located at the value it concerns. */
 export interface SpecProblem {

@@ -3,7 +3,7 @@ import type { K8sObject, WorkloadObject } from '../../model/objects';
 import { describe } from '../../model/objects';
 import { flagValue } from '../../model/cluster-settings';
 import type { Span } from '../../source/span';
-import { containerComponent } from './components';
+import { containerComponent } from '../node/components';
 
 /** kube-proxy's `ipvs.strictARP` as the workspace sets it, with where. */
 export interface StrictArpSetting {
