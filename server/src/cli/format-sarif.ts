@@ -41,13 +41,16 @@ export function formatSarif(findings: readonly ResolvedFinding[], rules: readonl
     },
     ...(message ? { message: { text: message } } : {}),
   });
-  const results: Result[] = findings.map(({ finding, region, related }) => ({
+  const results: Result[] = findings.map(({ finding, region, related, rendered }) => ({
     ruleId: finding.ruleId,
     ruleIndex: ruleIndex.get(finding.ruleId),
     level: LEVEL[finding.severity],
     message: { text: finding.message },
     locations: [location(region)],
-    ...(related.length ? { relatedLocations: related.map((r, i) => location(r.region, r.message, i + 1)) } : {}),
+    // A finding on a rendered object: its place in the rendered manifest is one more related location.
+    ...(related.length || rendered
+      ? { relatedLocations: [...related.map((r, i) => location(r.region, r.message, i + 1)), ...(rendered ? [location(rendered.region, `in the rendered manifest (${rendered.label})`, related.length + 1)] : [])] }
+      : {}),
   }));
   const log: Log = {
     version: '2.1.0',

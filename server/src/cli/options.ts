@@ -13,6 +13,11 @@ export interface CliOptions {
   readonly kubeProxyMode?: KubeProxyMode;
   readonly failOn: Exclude<Severity, 'hint'>;
   readonly maxFileBytes?: number;
+  /** `--helm PATH` / `--kustomize PATH`: renderer binaries (default: KUBE_NETLINT_HELM / KUBE_NETLINT_KUSTOMIZE, else PATH). */
+  readonly helm?: string;
+  readonly kustomize?: string;
+  /** `--no-render`: lint kustomize and Helm sources as written, run no renderer. */
+  readonly noRender?: boolean;
   /** `--cluster [CONTEXT]`: '' = the kubeconfig's current-context; undefined = workspace only. */
   readonly cluster?: string;
   readonly help: boolean;
@@ -36,6 +41,10 @@ Options:
   --cluster [CONTEXT]            also read the live cluster of a kubeconfig context (default: current-context;
                                  kubeconfig from KUBECONFIG or ~/.kube/config; read-only, 5 s timeout)
   --max-file-size MIB            skip files larger than this (default: no limit)
+  --helm PATH                    helm binary for rendering charts (default: KUBE_NETLINT_HELM, else helm on PATH)
+  --kustomize PATH               kustomize (or kubectl) binary for overlays (default: KUBE_NETLINT_KUSTOMIZE, else
+                                 kustomize or kubectl on PATH)
+  --no-render                    lint kustomize and Helm sources as written; run no renderer
   --version                      print the version
   --help                         print this help
 
@@ -60,6 +69,9 @@ export function parseCliOptions(rawArgv: readonly string[], pathExists: (p: stri
         'kube-proxy-mode': { type: 'string' },
         'fail-on': { type: 'string' },
         'max-file-size': { type: 'string' },
+        helm: { type: 'string' },
+        kustomize: { type: 'string' },
+        'no-render': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -96,6 +108,9 @@ export function parseCliOptions(rawArgv: readonly string[], pathExists: (p: stri
     kubeProxyMode: mode as KubeProxyMode | undefined,
     failOn,
     maxFileBytes,
+    ...(v.helm !== undefined ? { helm: v.helm } : {}),
+    ...(v.kustomize !== undefined ? { kustomize: v.kustomize } : {}),
+    ...(v['no-render'] ? { noRender: true } : {}),
     cluster,
     help: v.help ?? false,
     version: v.version ?? false,

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { clusterObjectsForCli, keepClusterFinding } from '../cluster/cli-cluster';
 import { analyze } from '../core/analyze';
 import { ConfigError, CoreConfig, DEFAULT_CONFIG, Severity } from '../core/config/config';
@@ -12,6 +12,8 @@ import { decodeManifest } from '../node/read-file';
 import { loadFiles } from '../node/parallel-load';
 import { skippedFile } from '../core/load/skipped-file';
 import { packageVersion } from '../node/version';
+import { renderWorkspace } from '../node/render/render-workspace';
+import { findRenderers } from '../node/render/tools';
 import { formatJson } from './format-json';
 import { formatSarif } from './format-sarif';
 import { formatText } from './format-text';
@@ -22,6 +24,8 @@ export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   readonly readStdin: () => string | Uint8Array;
+  /** Environment (PATH, KUBE_NETLINT_HELM, KUBE_NETLINT_KUSTOMIZE); default: process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1, hint: 0 };
@@ -94,7 +98,8 @@ async function lint(options: CliOptions, io: CliIo): Promise<number> {
   const repoPath = (file: string): string => (file === '<stdin>' ? file : relative(baseDir, resolve(io.cwd, file)).split(sep).join('/'));
   // --cluster: live objects join the analysis under the workspace's (issue 7).
   const extraObjects = options.cluster !== undefined ? await clusterObjectsForCli(options.cluster, files, io.stderr) : undefined;
-  const analysis = analyze(files, config, { repoPath, extraObjects });
+  const rendered = options.noRender ? undefined : await renderForCli(options, io, files, config, repoPath, baseDir, configPath);
+  const analysis = analyze(files, config, { repoPath, extraObjects, renders: rendered?.outcomes, helmUnavailable: rendered?.helmUnavailable });
   for (const failure of analysis.failures) io.stderr(`kube-netlint: rule ${failure.ruleId} failed and was skipped: ${failure.error.split('\n')[0]}\n`);
   const findings = extraObjects ? analysis.findings.filter(keepClusterFinding) : analysis.findings;
   const resolved = resolveFindings(findings, analysis.files);
@@ -103,6 +108,46 @@ async function lint(options: CliOptions, io: CliIo): Promise<number> {
   else io.stdout(formatText(resolved, files.length));
   const threshold = RANK[options.failOn];
   return findings.some((f) => RANK[f.severity] >= threshold) ? 1 : 0;
+}
+
+/**
+ * Renders the workspace's kustomize entry points and Helm releases with the real tools (when it has any), and says
+ * on stderr which renders ran (`rendered 3 kustomizations, 2 Helm releases in 1.4 s`) and which tool is missing.
+ */
+async function renderForCli(options: CliOptions, io: CliIo, files: readonly LoadedFile[], config: CoreConfig, repoPath: (f: string) => string, baseDir: string, configPath: string | undefined) {
+  if (!files.some((f) => f.role) && !files.some((f) => f.objects.some((o) => GITOPS_KINDS.has(o.kind)))) return undefined;
+  const env = io.env ?? process.env;
+  const renderers = await findRenderers(
+    { path: options.helm ?? env.KUBE_NETLINT_HELM, source: options.helm ? '--helm flag' : 'KUBE_NETLINT_HELM' },
+    { path: options.kustomize ?? env.KUBE_NETLINT_KUSTOMIZE, source: options.kustomize ? '--kustomize flag' : 'KUBE_NETLINT_KUSTOMIZE' },
+    env.PATH,
+    io.cwd,
+  );
+  const result = await renderWorkspace({ files, config, repoPath, baseDir, repoRoot: repositoryRoot(baseDir, configPath), renderers });
+  const kustomizations = result.outcomes.filter((o) => o.job.kind === 'kustomize').length;
+  const releases = result.outcomes.length - kustomizations;
+  const failed = result.outcomes.filter((o) => !o.file).length;
+  const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+  if (result.outcomes.length) {
+    io.stderr(`kube-netlint: rendered ${plural(kustomizations, 'kustomization', 'kustomizations')}, ${plural(releases, 'Helm release', 'Helm releases')} in ${(result.durationMs / 1000).toFixed(1)} s${failed ? ` (${failed} failed, see render-failed)` : ''}\n`);
+  }
+  const needs = { helm: files.some((f) => f.role?.type === 'helm-chart'), kustomize: files.some((f) => f.role?.type === 'kustomization') };
+  for (const p of renderers.problems) {
+    if ((p.startsWith('helm') && needs.helm) || (p.startsWith('kustomize') && needs.kustomize)) io.stderr(`kube-netlint: ${p}: ${p.startsWith('helm') ? 'Helm charts are not rendered' : 'kustomize overlays are linted as written'}\n`);
+  }
+  return result;
+}
+
+/** Kinds of GitOps objects that name releases (Argo CD Application, Flux HelmRelease / Kustomization). */
+const GITOPS_KINDS = new Set(['Application', 'HelmRelease', 'Kustomization']);
+
+/** The repository root: the nearest folder above `baseDir` with a `.git`, else the config file's folder, else `baseDir`. */
+function repositoryRoot(baseDir: string, configPath: string | undefined): string {
+  for (let dir = baseDir; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) break;
+  }
+  return configPath ? dirname(configPath) : baseDir;
 }
 
 function toBytes(input: string | Uint8Array): Uint8Array {
