@@ -29,6 +29,14 @@ export interface WorkspaceModel {
   selectedWorkloads(service: ServiceObject): readonly WorkloadObject[];
   /** Services whose selector matches a workload's pod template labels. */
   selectingServices(workload: WorkloadObject): readonly ServiceObject[];
+  /**
+   * Every Service / workload of a namespace, in object order, and the namespaces that hold any: lookups by
+   * name or label selector (Ingress backends, routes, policies, monitors). Complete also in the partial
+   * models of incremental re-checks, whose `services` / `workloads` lists hold only the re-checked objects.
+   */
+  servicesIn(namespace: string): readonly ServiceObject[];
+  workloadsIn(namespace: string): readonly WorkloadObject[];
+  namespaces(): readonly string[];
 }
 
 /** File name used for the implicit Service default/kubernetes. */
@@ -126,8 +134,22 @@ export function modelFromIndexes(objects: readonly K8sObject[], problems: readon
     }
     return found.size ? services.filter((svc) => found.has(svc)) : []; // in Service order, as the eager index gives
   };
+  let byNamespace: { services: Map<string, ServiceObject[]>; workloads: Map<string, WorkloadObject[]>; names: string[] } | undefined;
+  const namespaced = (): NonNullable<typeof byNamespace> => {
+    if (!byNamespace) {
+      const s = new Map<string, ServiceObject[]>();
+      const w = new Map<string, WorkloadObject[]>();
+      for (const svc of services) push(s, svc.namespace, svc);
+      for (const wl of workloads) push(w, wl.namespace, wl);
+      byNamespace = { services: s, workloads: w, names: [...new Set([...s.keys(), ...w.keys()])].sort() };
+    }
+    return byNamespace;
+  };
   const model: WorkspaceModel = {
     objects, services, workloads, nodes, problems, settings,
+    servicesIn: (ns) => namespaced().services.get(ns) ?? [],
+    workloadsIn: (ns) => namespaced().workloads.get(ns) ?? [],
+    namespaces: () => namespaced().names,
     nodePorts: indexes.nodePorts, hostPorts: indexes.hostPorts, servicePorts: indexes.servicePorts, externalIPs: indexes.externalIPs,
     selectedWorkloads: (svc) => {
       if (lazy) {
