@@ -1,5 +1,5 @@
 import Ajv04 from 'ajv-draft-04';
-import Ajv2020 from 'ajv/dist/2020';
+import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,9 +23,10 @@ export function sarifValidator(): ValidateFunction {
   return sarif;
 }
 
-/** A validator for a draft 2020-12 schema (formats checked). */
-export function validator2020(schema: object): ValidateFunction {
-  const ajv = new Ajv2020({ allErrors: true, strict: true });
+/** A validator for a draft-07 schema, strict (unknown keywords are errors) except for the editors' `markdownDescription`. */
+export function validator07(schema: object): ValidateFunction {
+  const ajv = new Ajv({ allErrors: true, strict: true });
+  ajv.addKeyword('markdownDescription');
   addFormats(ajv);
   return ajv.compile(schema);
 }
