@@ -6,6 +6,7 @@ import { resolveFindings } from '../core/output/resolve';
 import { allRules } from '../core/rules/index';
 import { PathError } from '../node/discover-files';
 import { packageVersion } from '../node/version';
+import type { Span } from '../core/source/span';
 import { colors, useColor } from './colors';
 import { commandsHelp, SUBCOMMANDS } from './commands/index';
 import { formatJson } from './format-json';
@@ -73,7 +74,10 @@ async function lint(options: CliOptions, io: CliIo): Promise<number> {
   const resolved = resolveFindings(reported, analysis.files);
   let report: string;
   if (options.format === 'json') report = formatJson(resolved);
-  else if (options.format === 'sarif') report = formatSarif(resolved, allRules, packageVersion());
+  else if (options.format === 'sarif') {
+    const textOf = (span: Span): string => analysis.files.get(span.file)?.text.slice(span.start, span.end) ?? '';
+    report = formatSarif(resolved, { rules: allRules, version: packageVersion(), srcRoot: io.cwd, failures: analysis.failures, textOf });
+  }
   else report = formatText(resolved, files.length, colors(useColor(options.color, io.env ?? {}, !options.output && (io.stdoutIsTTY ?? false))));
   if (options.output) writeReport(absolute(options.output), report);
   else io.stdout(report);
