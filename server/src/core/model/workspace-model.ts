@@ -1,6 +1,6 @@
 import type { CoreConfig } from '../config/config';
 import type { LoadedFile, LoadProblem } from '../load/load-file';
-import type { HostPortClaim, NodePortClaim, ServicePortClaim } from './claims';
+import type { ExternalIPClaim, HostPortClaim, NodePortClaim, ServicePortClaim } from './claims';
 import { buildIndexes, ModelIndexes, push, selectWorkloads } from './model-indexes';
 import { ClusterSettings, deriveClusterSettings } from './cluster-settings';
 import type { K8sObject, NodeObject, ServiceObject, WorkloadObject } from './objects';
@@ -23,6 +23,8 @@ export interface WorkspaceModel {
   readonly hostPorts: ReadonlyMap<number, readonly HostPortClaim[]>;
   /** Service `port`s by number, including the implicit default/kubernetes 443. */
   readonly servicePorts: ReadonlyMap<number, readonly ServicePortClaim[]>;
+  /** Service ports on externalIPs by port number (one claim per address and port). */
+  readonly externalIPs: ReadonlyMap<number, readonly ExternalIPClaim[]>;
   /** Workloads whose pod template labels match a Service's selector. */
   selectedWorkloads(service: ServiceObject): readonly WorkloadObject[];
   /** Services whose selector matches a workload's pod template labels. */
@@ -148,7 +150,7 @@ export function modelFromIndexes(objects: readonly K8sObject[], problems: readon
     servicesIn: (ns) => namespaced().services.get(ns) ?? [],
     workloadsIn: (ns) => namespaced().workloads.get(ns) ?? [],
     namespaces: () => namespaced().names,
-    nodePorts: indexes.nodePorts, hostPorts: indexes.hostPorts, servicePorts: indexes.servicePorts,
+    nodePorts: indexes.nodePorts, hostPorts: indexes.hostPorts, servicePorts: indexes.servicePorts, externalIPs: indexes.externalIPs,
     selectedWorkloads: (svc) => {
       if (lazy) {
         let found = lazySelected.get(svc);
