@@ -1,3 +1,4 @@
+import type { Span } from '../source/span';
 import { describe } from '../model/objects';
 import { containerPortProblems, decodeProblems, PodSpecProblem } from '../kubernetes/api-server/pod-spec';
 import type { Finding, Rule } from './rule';
@@ -61,13 +62,14 @@ export const podSpecInvalid: Rule = {
     'containernetworking/plugins plugins/meta/portmap/portmap_iptables.go (fillDnatRules: hostIP parsed with net.ParseIP, entries of the other address family skipped, v1.6)',
     'https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#ports (v1.33)',
   ],
-  check({ model, layout }) {
+  check({ model, layout, files }) {
     const findings: Finding[] = [];
     const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
+    const written = (span: Span): string | undefined => files?.get(span.file)?.text.slice(span.start, span.end);
     for (const w of model.workloads) {
       // Live cluster objects were already accepted by the API server (as service-spec-invalid does).
       if (w.origin.type !== 'file') continue;
-      const problems: PodSpecProblem[] = [...decodeProblems(w), ...containerPortProblems(w, patches.has(w.file))];
+      const problems: PodSpecProblem[] = [...decodeProblems(w, written), ...containerPortProblems(w, patches.has(w.file))];
       // Only these kinds have spec.replicas; elsewhere it is an unknown field the API server drops.
       const replicas = REPLICA_KINDS.has(w.kind) ? w.replicas : undefined;
       if (replicas && replicas.value < 0) {
