@@ -2,6 +2,7 @@ import { Document, LineCounter, parseAllDocuments, Tags } from 'yaml';
 import { LineIndex } from '../source/line-index';
 import type { Span } from '../source/span';
 import { CLUSTER_SCOPED_KINDS, K8sObject, ObjectBase, POD_SPEC_PATHS } from '../model/objects';
+import { containerHandlerPaths } from './handler-paths';
 import { NodeReader } from './node-reader';
 import { extractService } from './extract-service';
 import { extractWorkload } from './extract-workload';
@@ -175,9 +176,12 @@ function readObject(reader: NodeReader, root: unknown, uid: string, docIndex: nu
     origin: { type: 'file' },
     raw,
   };
-  if (kind.value === 'Service' && group === '') return extractService(reader, root, base);
+  if (kind.value === 'Service' && group === '') return { ...extractService(reader, root, base), paths: reader.collectPaths(root) };
   const podPath = POD_SPEC_PATHS[kind.value];
-  if (podPath) return extractWorkload(reader, root, base, podPath);
+  if (podPath) {
+    const paths = containerHandlerPaths(reader, root, raw, podPath);
+    return { ...extractWorkload(reader, root, base, podPath), ...(paths ? { paths } : {}) };
+  }
   if (kind.value === 'Node' && group === '') {
     const addresses = reader.items(root, ['status', 'addresses']).flatMap((_, i) => {
       const type = reader.string(root, ['status', 'addresses', i, 'type'])?.value ?? '';

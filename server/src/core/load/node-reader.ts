@@ -129,9 +129,11 @@ export class NodeReader {
     return out;
   }
 
-  /** Every node below `root` keyed by dotted path (for kinds read through `raw`). */
-  collectPaths(root: unknown): Map<string, Span> {
-    const out = new Map<string, Span>();
+  /**
+   * Every node below `root` keyed by dotted path (for kinds read through `raw`), map keys also as `path#key`.
+   * `prefix` is the dotted path of `root` itself when it is not the object's root; entries go into `out`.
+   */
+  collectPaths(root: unknown, prefix = '', out = new Map<string, Span>()): Map<string, Span> {
     const walk = (node: unknown, prefix: string, depth: number): void => {
       const span = this.span(node);
       if (span && prefix) out.set(prefix, span);
@@ -150,7 +152,7 @@ export class NodeReader {
         resolved.items.forEach((item, i) => walk(item, prefix ? `${prefix}.${i}` : String(i), depth + 1));
       }
     };
-    walk(root, '', 0);
+    walk(root, prefix, 0);
     return out;
   }
 }
