@@ -29,6 +29,7 @@ import { nodeportRangeOverlapsEphemeral } from './nodeport-range-overlaps-epheme
 import { healthcheckNodeportDuplicate } from './healthcheck-nodeport-duplicate';
 import { nodeportOutOfRange } from './nodeport-out-of-range';
 import { podSpecInvalid } from './pod-spec-invalid';
+import { probePortUnresolved } from './probe-port-unresolved';
 import { serviceSpecInvalid } from './service-spec-invalid';
 import { serviceTargetportUnresolved } from './service-targetport-unresolved';
 import { yamlSyntax } from './yaml-syntax';
@@ -65,6 +66,7 @@ export const allRules: readonly Rule[] = [
   healthcheckNodeportDuplicate,
   nodeportOutOfRange,
   podSpecInvalid,
+  probePortUnresolved,
   serviceSpecInvalid,
   serviceTargetportUnresolved,
   yamlSyntax,

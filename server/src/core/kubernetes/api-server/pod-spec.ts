@@ -1,6 +1,7 @@
 import type { Span } from '../../source/span';
 import { Container, describe, InvalidField, WorkloadObject } from '../../model/objects';
 import type { Fix } from '../../rules/rule';
+import { handlerLabel, handlerPorts } from '../../model/views/container-handlers';
 import { parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, supportedValues } from './validation';
 import { caseFix, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { int32Failure, writtenNumber } from './json-numbers';
@@ -135,4 +136,48 @@ function hostIpProblems(w: WorkloadObject, c: Container, p: Container['ports'][n
     span: ip.span,
     message: `hostIP "${ip.value}" of ${who(c)} is not an IP address: the API server stores it (hostIP is not validated), but the CNI portmap plugin cannot parse it and skips the mapping on IPv4 pods, so hostPort ${p.hostPort.value} is never opened on the node`,
   }];
+}
+
+/**
+ * Probe and lifecycle-hook ports the API server rejects: `httpGet.port` and `tcpSocket.port` are IntOrString
+ * checked by ValidatePortNumOrName — a string must be a valid port name (IANA_SVC_NAME), so a quoted number
+ * (`port: "8080"`) fails with `must contain at least one letter (a-z)` — and `grpc.port` is an int32 that no
+ * string decodes into. Numbers outside 1–65535 fail IsValidPortNum. Sources: kubernetes
+ * pkg/apis/core/validation/validation.go (validateHTTPGetAction, validateTCPSocketAction, validateGRPCAction,
+ * ValidatePortNumOrName, v1.33).
+ * @param unquote builds the fix that writes a quoted number at `span` as the number (empty when the text
+ *   there cannot be edited safely)
+ */
+export function handlerPortProblems(w: WorkloadObject, unquote: (span: Span, value: string, title: string) => Fix[] = () => []): PodSpecProblem[] {
+  const out: PodSpecProblem[] = [];
+  for (const h of handlerPorts(w)) {
+    const c = h.container;
+    const list = c.role === 'container' ? 'containers' : 'initContainers';
+    const field = h.handler === 'postStart' || h.handler === 'preStop' ? `lifecycle.${h.handler}` : h.handler;
+    const path = `${w.pod.path}.${list}[${c.index}].${field}.${h.action}.port`;
+    const value = h.port.value;
+    const what = `${handlerLabel(h)} port ${JSON.stringify(value)} of ${who(c)}`;
+    if (typeof value === 'number') {
+      for (const detail of portNumErrors(value)) out.push({ span: h.port.span, message: `${what} is not a port number: the API server rejects ${describe(w)} with "${path}: Invalid value: ${value}: ${detail}"` });
+      continue;
+    }
+    const quotedNumber = /^\d+$/.test(value);
+    if (h.action === 'grpc') {
+      out.push({
+        span: h.port.span,
+        message: `${what} is a string, not an integer (grpc.port takes no names): the API server cannot decode ${describe(w)} ("json: cannot unmarshal string into Go struct field GRPCAction.${path.replace(/\[\d+\]/g, '')} of type int32")${quotedNumber ? '; remove the quotes' : ''}`,
+        fixes: quotedNumber ? unquote(h.port.span, value, `Change the ${handlerLabel(h)} port ${JSON.stringify(value)} to ${Number(value)}`) : [],
+      });
+      continue;
+    }
+    const errors = portNameErrors(value);
+    if (!errors.length) continue;
+    const lead = quotedNumber ? `${what} is a quoted number, which the API reads as a port name` : `${what} is not a valid port name (IANA_SVC_NAME)`;
+    out.push({
+      span: h.port.span,
+      message: `${lead}: the API server rejects ${describe(w)} with "${path}: Invalid value: "${value}": ${errors[0]}"${quotedNumber ? '; remove the quotes' : ''}`,
+      fixes: quotedNumber ? unquote(h.port.span, value, `Change the ${handlerLabel(h)} port ${JSON.stringify(value)} to ${Number(value)}`) : [],
+    });
+  }
+  return out;
 }
