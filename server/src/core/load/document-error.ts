@@ -22,3 +22,20 @@ export function documentReadProblem(doc: Document.Parsed, file: string, err: unk
   if (/alias/i.test(message)) return { span: whole, message, code: 'ALIAS_LIMIT', severity: 'error' };
   return { span: whole, message: `could not read this document: ${message}`, code: 'READ_ERROR', severity: 'error' };
 }
+
+/**
+ * One problem per distinct syntax error of a document: the parser repeats the same error for every
+ * unclosed bracket (2,000 `[` give hundreds of identical BAD_INDENT errors), so later copies of the same
+ * code and message are folded into the first, which says how many more there are.
+ */
+export function collapseRepeatedErrors(errors: readonly LoadProblem[]): LoadProblem[] {
+  const first = new Map<string, { problem: LoadProblem; more: number }>();
+  for (const e of errors) {
+    const key = `${e.code}|${e.message}`;
+    const seen = first.get(key);
+    if (seen) seen.more++;
+    else first.set(key, { problem: e, more: 0 });
+  }
+  return [...first.values()].map(({ problem, more }) =>
+    more ? { ...problem, message: `${problem.message} (and ${more} more time${more === 1 ? '' : 's'} in this document)` } : problem);
+}

@@ -178,5 +178,6 @@ export class NodeReader {
 /** A merge key `<<`: yaml ≥2.6 parses it (with `merge: true`) to the symbol `Symbol(<<)`, older versions to the string. */
 export const isMergeKey = (k: unknown): boolean => k === '<<' || (typeof k === 'symbol' && k.description === '<<');
 export const isString = (v: unknown): v is string => typeof v === 'string';
-export const isInteger = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+/** An int32, the type of every integer field the rules read (ports, replicas); larger numbers fail the API's decoding. */
+export const isInteger = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647;
 export const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
