@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { takeClusterFlag } from '../../server/out/cluster/cluster-flag';
+import { parseCliOptions } from '../../server/out/cli/options';
 import { runCli } from '../../server/out/cli/run';
 import { clusterRoutes } from './cluster-fixtures';
 import { FakeApiServer, startFakeApiServer, writeKubeconfig } from './fake-api-server';
@@ -113,11 +113,16 @@ describe('CLI --cluster', () => {
 
   it('takes --cluster, --cluster=CONTEXT and --cluster CONTEXT out of the arguments', () => {
     const exists = (p: string) => p === 'manifests';
-    assert.deepEqual(takeClusterFlag(['--cluster', 'manifests'], exists), { argv: ['manifests'], cluster: '' });
-    assert.deepEqual(takeClusterFlag(['--cluster', 'kind-kind', 'manifests'], exists), { argv: ['manifests'], cluster: 'kind-kind' });
-    assert.deepEqual(takeClusterFlag(['--cluster=arn:aws:eks:eu-west-1:1:cluster/prod', 'manifests'], exists), { argv: ['manifests'], cluster: 'arn:aws:eks:eu-west-1:1:cluster/prod' });
-    assert.deepEqual(takeClusterFlag(['manifests', '--cluster', '--format', 'json'], exists), { argv: ['manifests', '--format', 'json'], cluster: '' });
-    assert.deepEqual(takeClusterFlag(['manifests'], exists), { argv: ['manifests'], cluster: undefined });
-    assert.deepEqual(takeClusterFlag(['--', '--cluster'], exists), { argv: ['--', '--cluster'], cluster: undefined });
+    const parse = (argv: string[]) => {
+      const o = parseCliOptions(argv, exists);
+      return { paths: o.paths, cluster: o.cluster };
+    };
+    assert.deepEqual(parse(['--cluster', 'manifests']), { paths: ['manifests'], cluster: '' });
+    assert.deepEqual(parse(['--cluster', 'kind-kind', 'manifests']), { paths: ['manifests'], cluster: 'kind-kind' });
+    assert.deepEqual(parse(['--cluster=arn:aws:eks:eu-west-1:1:cluster/prod', 'manifests']), { paths: ['manifests'], cluster: 'arn:aws:eks:eu-west-1:1:cluster/prod' });
+    assert.deepEqual(parse(['manifests', '--cluster', '--format', 'json']), { paths: ['manifests'], cluster: '' });
+    assert.equal(parseCliOptions(['manifests', '--cluster', '--format', 'json'], exists).format, 'json');
+    assert.deepEqual(parse(['manifests']), { paths: ['manifests'], cluster: undefined });
+    assert.deepEqual(parse(['--', '--cluster']), { paths: ['--cluster'], cluster: undefined });
   });
 });

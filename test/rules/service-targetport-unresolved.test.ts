@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { lint } from '../helpers/lint';
+import { applyEdits, dedent, lint } from '../helpers/lint';
 
 const rules = ['service-targetport-unresolved'];
 // Line 10 holds the Service's (first) targetPort.
@@ -75,7 +75,7 @@ describe('service-targetport-unresolved', () => {
 
   it('stays silent when the name is declared, for numeric targetPorts, and when the selector matches nothing here', () => {
     assert.deepEqual(lint({ 'svc.yaml': service('https'), 'd.yaml': deployment('api', '            - {name: https, containerPort: 8443}') }, { rules }).findings, []);
-    assert.deepEqual(lint({ 'svc.yaml': service('8443'), 'd.yaml': deployment('api', '            - {name: metrics, containerPort: 8080}') }, { rules }).findings, []);
+    assert.deepEqual(lint({ 'svc.yaml': service('8443'), 'd.yaml': deployment('api', '            - {name: https, containerPort: 8443}') }, { rules }).findings, []);
     assert.deepEqual(lint({ 'svc.yaml': service('https') }, { rules }).findings, []);
     // Same labels in another namespace are not selected.
     assert.deepEqual(lint({ 'svc.yaml': service('https', 'TCP', 'other'), 'd.yaml': deployment('api', '            - {name: metrics, containerPort: 8080}') }, { rules }).findings, []);
@@ -114,5 +114,84 @@ describe('service-targetport-unresolved', () => {
     const { findings } = lint({ 'svc.yaml': service('https'), 'cron.yaml': cron }, { rules });
     assert.equal(findings.length, 1);
     assert.match(findings[0].message, /CronJob app\/report \(it declares http\/TCP\)/);
+  });
+
+  describe('numeric targetPorts', () => {
+    const svcNoTarget = (ports: string) => `
+      apiVersion: v1
+      kind: Service
+      metadata: {name: api, namespace: app}
+      spec:
+        selector: {app: api}
+        ports:
+${ports}`;
+
+    it('warns at a numeric targetPort no selected container declares, naming what they declare, with a fix to the only declared port', () => {
+      const files = { 'svc.yaml': service('8443'), 'd.yaml': deployment('api', '            - {name: metrics, containerPort: 8080}') };
+      const { findings } = lint(files, { rules });
+      assert.equal(findings.length, 1);
+      const f = findings[0];
+      assert.deepEqual([f.file, f.line, f.column, f.text, f.severity, f.object], ['svc.yaml', 10, 19, '8443', 'warning', 'Service app/api']);
+      assert.equal(f.message, 'targetPort 8443/TCP of port "web" in Service app/api is not a containerPort of Deployment app/api (it declares 8080/TCP): traffic goes to 8443 on the Pods and is refused unless something listens there');
+      assert.deepEqual(f.related.map((r) => [r.file, r.line, r.message]), [['d.yaml', 4, 'Deployment app/api declares 8080/TCP']]);
+      assert.deepEqual(f.fixes.map((x) => [x.title, x.preferred]), [['Set targetPort to 8080 (containerPort "metrics" of Deployment app/api, container main)', false]]);
+      const fixed = applyEdits(dedent(files['svc.yaml']), f.fixes[0].edits);
+      assert.match(fixed, /targetPort: 8080\n {6}port: 443/);
+      assert.deepEqual(lint({ ...files, 'svc.yaml': fixed }, { rules }).findings, []);
+    });
+
+    it('treats a missing targetPort as the port (the API default) and inserts targetPort, preferring the container port named like the Service port', () => {
+      const text = svcNoTarget('          - name: http # public\n            port: 80\n            protocol: TCP');
+      const files = { 'svc.yaml': text, 'd.yaml': deployment('api', '            - {name: metrics, containerPort: 9090}\n            - {name: http, containerPort: 8080}') };
+      const { findings } = lint(files, { rules });
+      assert.equal(findings.length, 1);
+      const f = findings[0];
+      assert.deepEqual([f.line, f.text, f.severity], [8, '80', 'warning']);
+      assert.equal(f.message, 'port "http" of Service app/api has no targetPort, so it sends to Pod port 80/TCP, which Deployment app/api does not declare (it declares 9090/TCP, 8080/TCP): traffic is refused unless something listens there; set targetPort');
+      assert.deepEqual(f.fixes.map((x) => [x.title, x.preferred]), [['Set targetPort to 8080 (containerPort "http" of Deployment app/api, container main)', true]]);
+      const fixed = applyEdits(dedent(text), f.fixes[0].edits);
+      assert.equal(fixed.split('\n').slice(6).join('\n'), '    - name: http # public\n      targetPort: 8080\n      port: 80\n      protocol: TCP');
+      assert.deepEqual(lint({ ...files, 'svc.yaml': fixed }, { rules }).findings, []);
+    });
+
+    it('offers no fix when several ports could be meant, and compares the protocol', () => {
+      const two = lint({ 'svc.yaml': service('8443'), 'd.yaml': deployment('api', '            - {containerPort: 8080}\n            - {containerPort: 9090}') }, { rules });
+      assert.deepEqual(two.findings.map((f) => [f.severity, f.fixes.length]), [['warning', 0]]);
+      const udp = lint({ 'svc.yaml': service('53', 'UDP'), 'd.yaml': deployment('api', '            - {name: dns, containerPort: 53}') }, { rules });
+      assert.deepEqual(udp.findings.map((f) => f.message), ['targetPort 53/UDP of port "web" in Service app/api is not a containerPort of Deployment app/api (it declares 53/TCP): traffic goes to 53 on the Pods and is refused unless something listens there']);
+    });
+
+    it('stays silent when the containers declare no ports, when one selected workload declares it, and across namespaces', () => {
+      assert.deepEqual(lint({ 'svc.yaml': service('8443'), 'd.yaml': deployment('api', '            []') }, { rules }).findings, []);
+      assert.deepEqual(lint({ 'svc.yaml': svcNoTarget('          - port: 8080'), 'd.yaml': deployment('api', '            - {containerPort: 8080}') }, { rules }).findings, []);
+      const mixed = { 'svc.yaml': service('8443'), 'a.yaml': deployment('api', '            - {containerPort: 8443}'), 'b.yaml': deployment('canary', '            - {containerPort: 9000}', 'StatefulSet') };
+      assert.deepEqual(lint(mixed, { rules }).findings, []);
+      assert.deepEqual(lint({ 'svc.yaml': service('8443', 'TCP', 'other'), 'd.yaml': deployment('api', '            - {containerPort: 8080}') }, { rules }).findings, []);
+    });
+
+    it('judges each cluster on its own: a Service of prod is not checked against a Deployment of dev', () => {
+      const files = { 'prod/svc.yaml': service('8443'), 'dev/d.yaml': deployment('api', '            - {containerPort: 8080}'), 'prod/d.yaml': deployment('api', '            - {containerPort: 8443}') };
+      const config = { clusters: { dev: ['dev/**'], prod: ['prod/**'] } };
+      assert.deepEqual(lint(files, { rules, config }).findings, []);
+    });
+
+    it('counts the containers a kustomize patch adds to the base workload', () => {
+      const files = {
+        'base/kustomization.yaml': 'resources: [svc.yaml, deploy.yaml]\n',
+        'base/svc.yaml': service('9121'),
+        'base/deploy.yaml': deployment('api', '            - {containerPort: 9120}'),
+        'frr/kustomization.yaml': 'resources: [../base]\npatchesStrategicMerge: [metrics.yaml]\n',
+        'frr/metrics.yaml': deployment('api', '            - {containerPort: 9121}').replace('- name: main', '- name: metrics'),
+      };
+      assert.deepEqual(lint(files, { rules }).findings, []);
+      const other = { ...files, 'frr/metrics.yaml': files['frr/metrics.yaml'].replace('9121', '9999') };
+      assert.deepEqual(lint(other, { rules }).findings.map((f) => [f.file, f.text]), [['base/svc.yaml', '9121']]);
+    });
+
+    it('reads pod templates of Argo Rollouts', () => {
+      const rollout = deployment('api', '            - {name: http, containerPort: 8080}').replace('apiVersion: apps/v1\nkind: Deployment', 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout');
+      const { findings } = lint({ 'svc.yaml': service('8443'), 'r.yaml': rollout }, { rules });
+      assert.deepEqual(findings.map((f) => f.related[0].message), ['Rollout app/api declares 8080/TCP']);
+    });
   });
 });

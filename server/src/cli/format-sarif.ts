@@ -1,12 +1,31 @@
+import { createHash } from 'node:crypto';
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ArtifactLocation, Log, ReportingDescriptor, Result } from 'sarif';
-import { isVirtualFile } from '../core/source/span';
+import type { ArtifactLocation, Log, Notification, ReportingDescriptor, Result } from 'sarif';
+import type { RuleFailure } from '../core/engine/run-rules';
+import { markdownToText } from '../core/output/markdown-text';
+import { isVirtualFile, Span } from '../core/source/span';
 import type { Region, ResolvedFinding } from '../core/output/resolve';
 import type { Rule } from '../core/rules/rule';
-import { ruleDocsUrl } from '../core/rules/docs-url';
+import { PROJECT_URL, ruleDocsUrl } from '../core/rules/docs-url';
 
 const LEVEL: Record<string, Result.level> = { error: 'error', warning: 'warning', info: 'note', hint: 'note' };
+
+/** The key of our `partialFingerprints` (versioned: bump it when the inputs of the fingerprint change). */
+export const FINGERPRINT_KEY = 'kubeNetlint/v1';
+
+/** What the SARIF log is made of besides the findings. */
+export interface SarifRun {
+  /** Every rule (the `tool.driver.rules`), in registry order. */
+  readonly rules: readonly Rule[];
+  readonly version: string;
+  /** The folder relative paths are relative to (the CLI's working directory): `%SRCROOT%`. */
+  readonly srcRoot: string;
+  /** Rules that threw: the run is then not successful, with one notification each. */
+  readonly failures?: readonly RuleFailure[];
+  /** The text a span covers (the field's value), an input of the fingerprint. */
+  readonly textOf?: (span: Span) => string;
+}
 
 /**
  * Where a finding is, as a SARIF artifact location: relative paths as URI references against
@@ -21,18 +40,46 @@ function artifactLocation(file: string): ArtifactLocation {
   return { uri: file.split(/[\\/]/).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
 }
 
-/** SARIF 2.1.0 for code-scanning upload: every rule with its help text, results with regions and related locations. */
-export function formatSarif(findings: readonly ResolvedFinding[], rules: readonly Rule[], version: string): string {
-  const ruleIndex = new Map(rules.map((r, i) => [r.id, i]));
-  const descriptors: ReportingDescriptor[] = rules.map((r) => ({
-    id: r.id,
-    name: r.title,
-    shortDescription: { text: r.title },
-    fullDescription: { text: r.explanation.split('\n\n')[0].replace(/\n/g, ' ') },
-    help: { text: r.explanation, markdown: r.explanation },
-    helpUri: ruleDocsUrl(r.id),
-    defaultConfiguration: { level: LEVEL[r.severity] },
-  }));
+/** The folder as a `file://` URI ending in `/` (SARIF §3.14.14: a base URI must end with a slash). */
+function folderUri(folder: string): string {
+  const href = pathToFileURL(folder).href;
+  return href.endsWith('/') ? href : `${href}/`;
+}
+
+/**
+ * A fingerprint that survives lines moving: rule, file, object (kind/namespace/name) and the text of the
+ * field, plus the occurrence number among findings with the same inputs. It never contains a line number.
+ */
+function fingerprints(findings: readonly ResolvedFinding[], textOf: (span: Span) => string): string[] {
+  const seen = new Map<string, number>();
+  return findings.map(({ finding }) => {
+    const o = finding.object;
+    const key = [finding.ruleId, finding.span.file, o ? `${o.kind}/${o.namespace}/${o.name}` : '', textOf(finding.span)].join('\0');
+    const occurrence = (seen.get(key) ?? 0) + 1;
+    seen.set(key, occurrence);
+    return `${createHash('sha256').update(key).digest('hex').slice(0, 32)}:${occurrence}`;
+  });
+}
+
+/**
+ * SARIF 2.1.0 for code-scanning upload: every rule with its help (plain `text` and `markdown`), results
+ * with regions, related locations and `partialFingerprints` under {@link FINGERPRINT_KEY}, `%SRCROOT%` in
+ * `originalUriBaseIds`, and `executionSuccessful: false` with a notification per rule that failed.
+ */
+export function formatSarif(findings: readonly ResolvedFinding[], run: SarifRun): string {
+  const ruleIndex = new Map(run.rules.map((r, i) => [r.id, i]));
+  const descriptors: ReportingDescriptor[] = run.rules.map((r) => {
+    const firstParagraph = r.explanation.split('\n\n')[0];
+    return {
+      id: r.id,
+      name: r.title,
+      shortDescription: { text: markdownToText(r.title) },
+      fullDescription: { text: markdownToText(firstParagraph).replace(/\n/g, ' '), markdown: firstParagraph },
+      help: { text: markdownToText(r.explanation), markdown: r.explanation },
+      helpUri: ruleDocsUrl(r.id),
+      defaultConfiguration: { level: LEVEL[r.severity] },
+    };
+  });
   const location = (region: Region, message?: string, id?: number) => ({
     ...(id !== undefined ? { id } : {}),
     physicalLocation: {
@@ -41,21 +88,36 @@ export function formatSarif(findings: readonly ResolvedFinding[], rules: readonl
     },
     ...(message ? { message: { text: message } } : {}),
   });
-  const results: Result[] = findings.map(({ finding, region, related, rendered }) => ({
+  const prints = fingerprints(findings, run.textOf ?? (() => ''));
+  const results: Result[] = findings.map(({ finding, region, related, rendered }, i) => ({
     ruleId: finding.ruleId,
     ruleIndex: ruleIndex.get(finding.ruleId),
     level: LEVEL[finding.severity],
     message: { text: finding.message },
     locations: [location(region)],
+    partialFingerprints: { [FINGERPRINT_KEY]: prints[i] },
     // A finding on a rendered object: its place in the rendered manifest is one more related location.
     ...(related.length || rendered
-      ? { relatedLocations: [...related.map((r, i) => location(r.region, r.message, i + 1)), ...(rendered ? [location(rendered.region, `in the rendered manifest (${rendered.label})`, related.length + 1)] : [])] }
+      ? { relatedLocations: [...related.map((r, j) => location(r.region, r.message, j + 1)), ...(rendered ? [location(rendered.region, `in the rendered manifest (${rendered.label})`, related.length + 1)] : [])] }
       : {}),
+  }));
+  const failures = run.failures ?? [];
+  const notifications: Notification[] = failures.map((f) => ({
+    level: 'error',
+    message: { text: `rule ${f.ruleId} failed and was skipped: ${f.error.split('\n')[0]}` },
+    ...(ruleIndex.has(f.ruleId) ? { associatedRule: { id: f.ruleId, index: ruleIndex.get(f.ruleId) } } : {}),
   }));
   const log: Log = {
     version: '2.1.0',
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    runs: [{ tool: { driver: { name: 'kube-netlint', version, informationUri: 'https://github.com/kube-netlint/kube-netlint', rules: descriptors } }, invocations: [{ executionSuccessful: true }], results }],
+    runs: [
+      {
+        tool: { driver: { name: 'kube-netlint', version: run.version, semanticVersion: run.version, informationUri: PROJECT_URL, rules: descriptors } },
+        invocations: [{ executionSuccessful: failures.length === 0, ...(notifications.length ? { toolExecutionNotifications: notifications } : {}) }],
+        originalUriBaseIds: { '%SRCROOT%': { uri: folderUri(run.srcRoot) } },
+        results,
+      },
+    ],
   };
   return JSON.stringify(log, null, 2) + '\n';
 }

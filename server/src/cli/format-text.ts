@@ -1,22 +1,33 @@
 import type { Region, ResolvedFinding } from '../core/output/resolve';
+import type { Severity } from '../core/config/config';
 import { isVirtualFile } from '../core/source/span';
+import { colors, Colors } from './colors';
 
 /** `file:line:col`; objects without text (live cluster `cluster:<context>/<kind>/<ns>/<name>`, built-ins) print their name alone. */
 function where(r: Region): string {
   return isVirtualFile(r.file) ? r.file : `${r.file}:${r.line}:${r.column}`;
 }
 
+/** `1 error`, `2 errors`. */
+export function plural(n: number, singular: string): string {
+  return `${n} ${singular}${n === 1 ? '' : 's'}`;
+}
+
 /**
  * Compiler-style text: `file:line:col: severity rule-id: message`, related locations indented
- * beneath, then a summary line.
+ * beneath, then a summary line (`2 files checked: 1 error, 0 warnings, 1 note`; info and hint findings
+ * are notes). `c` colours the location, the severity and the rule id (default: no colour).
  */
-export function formatText(findings: readonly ResolvedFinding[], fileCount: number): string {
+export function formatText(findings: readonly ResolvedFinding[], fileCount: number, c: Colors = colors(false)): string {
+  const paint: Record<Severity, (s: string) => string> = { error: (s) => c.bold(c.red(s)), warning: c.yellow, info: c.cyan, hint: c.cyan };
   const lines: string[] = [];
   for (const { finding, region, related } of findings) {
-    lines.push(`${where(region)}: ${finding.severity} ${finding.ruleId}: ${finding.message}`);
-    for (const r of related) lines.push(`    ${where(r.region)}: ${r.message}`);
+    lines.push(`${c.bold(where(region))}: ${paint[finding.severity](finding.severity)} ${c.dim(finding.ruleId)}: ${finding.message}`);
+    for (const r of related) lines.push(`    ${c.bold(where(r.region))}: ${r.message}`);
   }
-  const count = (s: string): number => findings.filter((f) => f.finding.severity === s).length;
-  lines.push(`${fileCount} file${fileCount === 1 ? '' : 's'} checked: ${count('error')} errors, ${count('warning')} warnings, ${count('info') + count('hint')} notes`);
+  const count = (...s: Severity[]): number => findings.filter((f) => s.includes(f.finding.severity)).length;
+  const [errors, warnings, notes] = [count('error'), count('warning'), count('info', 'hint')];
+  const summary = `${plural(fileCount, 'file')} checked: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(notes, 'note')}`;
+  lines.push(errors ? c.red(summary) : warnings ? c.yellow(summary) : summary);
   return lines.join('\n') + '\n';
 }

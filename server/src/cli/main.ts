@@ -21,6 +21,8 @@ if (argv.length === 1 && argv[0] === '--version') {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
     readStdin: readStdinSync,
+    env: process.env,
+    stdoutIsTTY: process.stdout.isTTY === true,
   }).then(
     (code) => {
       process.exitCode = code;

@@ -1,20 +1,43 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-/** The package version, read from the nearest package.json named kube-netlint above this module. */
+let root: { dir: string; version: string } | null | undefined;
+
+/**
+ * The installed kube-netlint package: the nearest folder above this module whose package.json is named
+ * kube-netlint (the clone, the npm package, or the unpacked .vsix). Undefined when there is none.
+ */
+export function packageRoot(): string | undefined {
+  return findRoot()?.dir;
+}
+
+/** The package version, read from the package.json of {@link packageRoot}; '0.0.0' when there is none. */
 export function packageVersion(): string {
+  return findRoot()?.version ?? '0.0.0';
+}
+
+/** The rule's page shipped in the package (`docs/rules/<id>.md`), when it is there. */
+export function bundledRuleDoc(ruleId: string): string | undefined {
+  const dir = packageRoot();
+  const file = dir && join(dir, 'docs', 'rules', `${ruleId}.md`);
+  return file && existsSync(file) ? file : undefined;
+}
+
+function findRoot(): { dir: string; version: string } | undefined {
+  if (root !== undefined) return root ?? undefined;
   let dir = __dirname;
   for (let i = 0; i < 6; i++) {
     const candidate = join(dir, 'package.json');
     if (existsSync(candidate)) {
       try {
         const pkg = JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string; version?: string };
-        if (pkg.name === 'kube-netlint' && pkg.version) return pkg.version;
+        if (pkg.name === 'kube-netlint' && pkg.version) return (root = { dir, version: pkg.version });
       } catch {
         // keep looking
       }
     }
     dir = dirname(dir);
   }
-  return '0.0.0';
+  root = null;
+  return undefined;
 }

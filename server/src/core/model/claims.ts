@@ -40,6 +40,22 @@ export interface ServicePortClaim {
   readonly span: Span;
 }
 
+/**
+ * A Service port on one of its `externalIPs`: kube-proxy captures `address:port/protocol` on every node and
+ * sends it to the Service (kubernetes pkg/proxy/iptables/proxier.go, one KUBE-SERVICES rule per externalIP:port,
+ * v1.33). `span` is the externalIPs entry (where collisions are reported); `portSpan` the Service `port`.
+ */
+export interface ExternalIPClaim {
+  readonly port: number;
+  readonly protocol: string;
+  /** The address as written. */
+  readonly address: string;
+  readonly service: ServiceObject;
+  readonly servicePort: ServicePort;
+  readonly span: Span;
+  readonly portSpan: Span;
+}
+
 /** All host-level ports of one workload (see {@link HostPortClaim}). */
 export function hostPortClaims(workload: WorkloadObject): HostPortClaim[] {
   const out: HostPortClaim[] = [];

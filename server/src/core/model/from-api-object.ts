@@ -66,7 +66,7 @@ export function fromApiObject(json: unknown, context: string, defaults: { kind?:
     raw,
   };
   const at = <T>(value: T | undefined): Located<T> | undefined => (value === undefined ? undefined : { value, span });
-  if (kind === 'Service' && group === '') return serviceFrom(base, obj(json.spec), at);
+  if (kind === 'Service' && group === '') return { ...serviceFrom(base, obj(json.spec), at), paths: zeroPaths(raw, span) };
   const podPath = POD_SPEC_PATHS[kind];
   if (podPath) return workloadFrom(base, json, podPath, at);
   if (kind === 'Node' && group === '') {

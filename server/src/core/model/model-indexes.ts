@@ -1,4 +1,4 @@
-import { HostPortClaim, hostPortClaims, NodePortClaim, ServicePortClaim } from './claims';
+import { ExternalIPClaim, HostPortClaim, hostPortClaims, NodePortClaim, ServicePortClaim } from './claims';
 import type { K8sObject, ServiceObject, WorkloadObject } from './objects';
 
 /**
@@ -9,6 +9,8 @@ export interface ModelIndexes {
   readonly nodePorts: ReadonlyMap<number, readonly NodePortClaim[]>;
   readonly hostPorts: ReadonlyMap<number, readonly HostPortClaim[]>;
   readonly servicePorts: ReadonlyMap<number, readonly ServicePortClaim[]>;
+  /** Service ports on externalIPs, by port number (one claim per address and port). */
+  readonly externalIPs: ReadonlyMap<number, readonly ExternalIPClaim[]>;
   /** Workloads by pod template label `key=value`, so selector matching is not pairwise. */
   readonly byLabel: ReadonlyMap<string, readonly WorkloadObject[]>;
 }
@@ -18,25 +20,29 @@ interface Contribution {
   readonly nodePorts: NodePortClaim[];
   readonly hostPorts: HostPortClaim[];
   readonly servicePorts: ServicePortClaim[];
+  readonly externalIPs: ExternalIPClaim[];
   readonly labels: string[];
 }
 
-const EMPTY: Contribution = { nodePorts: [], hostPorts: [], servicePorts: [], labels: [] };
+const EMPTY: Contribution = { nodePorts: [], hostPorts: [], servicePorts: [], externalIPs: [], labels: [] };
 
-/** The claims and label keys of one object (Services: nodePort, healthCheckNodePort, port; workloads: host-level ports, labels). */
+/** The claims and label keys of one object (Services: nodePort, healthCheckNodePort, port, externalIP ports; workloads: host-level ports, labels). */
 export function contributionOf(obj: K8sObject): Contribution {
   if (obj.category === 'service') {
-    const out: Contribution = { nodePorts: [], hostPorts: [], servicePorts: [], labels: [] };
+    const out: Contribution = { nodePorts: [], hostPorts: [], servicePorts: [], externalIPs: [], labels: [] };
     for (const sp of obj.ports) {
-      if (sp.nodePort) out.nodePorts.push({ port: sp.nodePort.value, field: 'nodePort', service: obj, servicePort: sp, protocol: sp.protocol.value.toUpperCase(), span: sp.nodePort.span });
-      if (sp.port) out.servicePorts.push({ port: sp.port.value, protocol: sp.protocol.value.toUpperCase(), service: obj, servicePort: sp, span: sp.port.span });
+      const protocol = sp.protocol.value.toUpperCase();
+      if (sp.nodePort) out.nodePorts.push({ port: sp.nodePort.value, field: 'nodePort', service: obj, servicePort: sp, protocol, span: sp.nodePort.span });
+      if (!sp.port) continue;
+      out.servicePorts.push({ port: sp.port.value, protocol, service: obj, servicePort: sp, span: sp.port.span });
+      for (const ip of obj.externalIPs) out.externalIPs.push({ port: sp.port.value, protocol, address: ip.value, service: obj, servicePort: sp, span: ip.span, portSpan: sp.port.span });
     }
     const hc = obj.healthCheckNodePort;
     if (hc) out.nodePorts.push({ port: hc.value, field: 'healthCheckNodePort', service: obj, protocol: 'TCP', span: hc.span });
     return out;
   }
   if (obj.category === 'workload') {
-    return { nodePorts: [], hostPorts: hostPortClaims(obj), servicePorts: [], labels: Object.entries(obj.pod.labels).map(([k, v]) => `${k}=${v}`) };
+    return { nodePorts: [], hostPorts: hostPortClaims(obj), servicePorts: [], externalIPs: [], labels: Object.entries(obj.pod.labels).map(([k, v]) => `${k}=${v}`) };
   }
   return EMPTY;
 }
@@ -53,15 +59,17 @@ export function buildIndexes(objects: readonly K8sObject[]): ModelIndexes {
   const nodePorts = new Map<number, NodePortClaim[]>();
   const hostPorts = new Map<number, HostPortClaim[]>();
   const servicePorts = new Map<number, ServicePortClaim[]>();
+  const externalIPs = new Map<number, ExternalIPClaim[]>();
   const byLabel = new Map<string, WorkloadObject[]>();
   for (const obj of objects) {
     const c = contributionOf(obj);
     for (const claim of c.nodePorts) push(nodePorts, claim.port, claim);
     for (const claim of c.hostPorts) push(hostPorts, claim.port, claim);
     for (const claim of c.servicePorts) push(servicePorts, claim.port, claim);
+    for (const claim of c.externalIPs) push(externalIPs, claim.port, claim);
     for (const label of c.labels) push(byLabel, label, obj as WorkloadObject);
   }
-  return { nodePorts, hostPorts, servicePorts, byLabel };
+  return { nodePorts, hostPorts, servicePorts, externalIPs, byLabel };
 }
 
 /**
@@ -88,6 +96,7 @@ export function patchIndexes(prev: ModelIndexes, removed: readonly K8sObject[], 
     nodePorts: patch(prev.nodePorts, (c) => c.nodePorts.map((x) => [x.port, x] as [number, NodePortClaim]), (x) => x.service),
     hostPorts: patch(prev.hostPorts, (c) => c.hostPorts.map((x) => [x.port, x] as [number, HostPortClaim]), (x) => x.workload),
     servicePorts: patch(prev.servicePorts, (c) => c.servicePorts.map((x) => [x.port, x] as [number, ServicePortClaim]), (x) => x.service),
+    externalIPs: patch(prev.externalIPs, (c) => c.externalIPs.map((x) => [x.port, x] as [number, ExternalIPClaim]), (x) => x.service),
     byLabel: patchLabels(prev.byLabel, removed, added, order),
   };
 }

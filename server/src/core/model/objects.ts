@@ -37,9 +37,11 @@ export interface ObjectBase {
   /** The object as plain JSON (aliases resolved). */
   readonly raw: Record<string, unknown>;
   /**
-   * Spans of every node of the object, keyed by dotted path (`spec.calicoNetwork.nodeAddressAutodetectionV4`,
-   * list items as `containers.0`); present only for kinds that rules read through `raw`
-   * (not for Services and pod workloads, whose typed views carry their own spans).
+   * Spans of nodes of the object, keyed by dotted path (`spec.calicoNetwork.nodeAddressAutodetectionV4`,
+   * list items as `containers.0`, map keys also as `path#key`). Every node for Services and for the kinds
+   * rules read through `raw`; for pod workloads only the subtrees of {@link CONTAINER_HANDLER_KEYS} (their
+   * typed view carries the other spans). Values reached through a merge key (`<<: *base`) have no entry:
+   * use the nearest written ancestor (model/views/raw-fields.ts `spanAt`).
    */
   readonly paths?: ReadonlyMap<string, Span>;
 }
@@ -171,7 +173,11 @@ export interface InvalidField {
   readonly span: Span;
 }
 
-/** Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, ReplicationController (every API version). */
+/**
+ * Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, ReplicationController (every API version),
+ * and the pod templates of common CRD workloads: Argo Rollouts `Rollout`, OpenKruise `CloneSet`, Advanced
+ * StatefulSet and Advanced DaemonSet (kinds `StatefulSet` / `DaemonSet` of apps.kruise.io).
+ */
 export interface WorkloadObject extends ObjectBase {
   readonly category: 'workload';
   /** spec.replicas (Deployment, ReplicaSet, StatefulSet, ReplicationController; default 1 when absent). */
@@ -206,7 +212,20 @@ export const POD_SPEC_PATHS: Readonly<Record<string, readonly string[]>> = {
   ReplicationController: ['spec', 'template', 'spec'],
   CronJob: ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
   PodTemplate: ['template', 'spec'],
+  // CRD workloads whose pods Services select (their controllers copy spec.template into the Pods):
+  // argoproj/argo-rollouts pkg/apis/rollouts/v1alpha1/types.go (RolloutSpec.Template; a Rollout with
+  // spec.workloadRef instead uses the template of the Deployment it names, which is read as a Deployment),
+  // openkruise/kruise apis/apps/v1alpha1 cloneset_types.go (CloneSetSpec.Template). Advanced StatefulSet and
+  // Advanced DaemonSet (apps.kruise.io) have the kinds StatefulSet and DaemonSet above.
+  Rollout: ['spec', 'template', 'spec'],
+  CloneSet: ['spec', 'template', 'spec'],
 };
+
+/**
+ * Container fields whose subtrees the loader records in a pod workload's `paths`: the probes and lifecycle
+ * handlers, whose ports (`httpGet.port`, `tcpSocket.port`, `grpc.port`) name container ports.
+ */
+export const CONTAINER_HANDLER_KEYS: readonly string[] = ['livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'];
 
 /** Kinds that are not namespaced (namespace '' in the model). */
 export const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set([

@@ -1,6 +1,6 @@
 import type { CoreConfig } from '../config/config';
 import type { LoadedFile, LoadProblem } from '../load/load-file';
-import type { HostPortClaim, NodePortClaim, ServicePortClaim } from './claims';
+import type { ExternalIPClaim, HostPortClaim, NodePortClaim, ServicePortClaim } from './claims';
 import { buildIndexes, ModelIndexes, push, selectWorkloads } from './model-indexes';
 import { ClusterSettings, deriveClusterSettings } from './cluster-settings';
 import type { K8sObject, NodeObject, ServiceObject, WorkloadObject } from './objects';
@@ -23,10 +23,20 @@ export interface WorkspaceModel {
   readonly hostPorts: ReadonlyMap<number, readonly HostPortClaim[]>;
   /** Service `port`s by number, including the implicit default/kubernetes 443. */
   readonly servicePorts: ReadonlyMap<number, readonly ServicePortClaim[]>;
+  /** Service ports on externalIPs by port number (one claim per address and port). */
+  readonly externalIPs: ReadonlyMap<number, readonly ExternalIPClaim[]>;
   /** Workloads whose pod template labels match a Service's selector. */
   selectedWorkloads(service: ServiceObject): readonly WorkloadObject[];
   /** Services whose selector matches a workload's pod template labels. */
   selectingServices(workload: WorkloadObject): readonly ServiceObject[];
+  /**
+   * Every Service / workload of a namespace, in object order, and the namespaces that hold any: lookups by
+   * name or label selector (Ingress backends, routes, policies, monitors). Complete also in the partial
+   * models of incremental re-checks, whose `services` / `workloads` lists hold only the re-checked objects.
+   */
+  servicesIn(namespace: string): readonly ServiceObject[];
+  workloadsIn(namespace: string): readonly WorkloadObject[];
+  namespaces(): readonly string[];
 }
 
 /** File name used for the implicit Service default/kubernetes. */
@@ -124,9 +134,23 @@ export function modelFromIndexes(objects: readonly K8sObject[], problems: readon
     }
     return found.size ? services.filter((svc) => found.has(svc)) : []; // in Service order, as the eager index gives
   };
+  let byNamespace: { services: Map<string, ServiceObject[]>; workloads: Map<string, WorkloadObject[]>; names: string[] } | undefined;
+  const namespaced = (): NonNullable<typeof byNamespace> => {
+    if (!byNamespace) {
+      const s = new Map<string, ServiceObject[]>();
+      const w = new Map<string, WorkloadObject[]>();
+      for (const svc of services) push(s, svc.namespace, svc);
+      for (const wl of workloads) push(w, wl.namespace, wl);
+      byNamespace = { services: s, workloads: w, names: [...new Set([...s.keys(), ...w.keys()])].sort() };
+    }
+    return byNamespace;
+  };
   const model: WorkspaceModel = {
     objects, services, workloads, nodes, problems, settings,
-    nodePorts: indexes.nodePorts, hostPorts: indexes.hostPorts, servicePorts: indexes.servicePorts,
+    servicesIn: (ns) => namespaced().services.get(ns) ?? [],
+    workloadsIn: (ns) => namespaced().workloads.get(ns) ?? [],
+    namespaces: () => namespaced().names,
+    nodePorts: indexes.nodePorts, hostPorts: indexes.hostPorts, servicePorts: indexes.servicePorts, externalIPs: indexes.externalIPs,
     selectedWorkloads: (svc) => {
       if (lazy) {
         let found = lazySelected.get(svc);

@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { parseYamlValue as parse } from '../load/parse-documents';
 import { isRemoteReference } from '../render/remote';
 
 /**

@@ -47,11 +47,11 @@ export const healthcheckNodeportDuplicate: Rule = {
     'kubernetes pkg/api/service/util.go (NeedsHealthCheck, v1.33)',
     'https://kubernetes.io/docs/concepts/services-networking/service/#preserving-the-client-source-ip (v1.33)',
   ],
-  check({ model }) {
+  check({ model, config }) {
     const findings: Finding[] = [];
     const taken = new Set<number>();
     const fixFor = (c: NodePortClaim): Fix[] => {
-      const free = freeNodePort(model, taken);
+      const free = freeNodePort(model, config, taken);
       if (free === undefined) return [];
       taken.add(free);
       return [{ title: `Change ${c.field} ${c.port} to free port ${free}`, edits: [{ span: c.span, newText: String(free) }], preferred: true }];

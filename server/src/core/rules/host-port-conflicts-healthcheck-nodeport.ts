@@ -5,7 +5,7 @@ import { freeNodePort } from './fixes/free-node-port';
 import { claimLabel, portPhrase } from './report/claim-labels';
 import { removeHostPortFix } from './fixes/host-port-fixes';
 import { runningClaims } from '../kubernetes/scheduler/host-ports';
-import type { Finding, Fix, Rule } from './rule';
+import type { Finding, Fix, Rule, RuleContext } from './rule';
 import { refOf } from './rule';
 
 const id = 'host-port-conflicts-healthcheck-nodeport';
@@ -51,7 +51,7 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
     'https://kubernetes.io/docs/tasks/access-application-cluster/create-external-load-balancer/#preserving-the-client-source-ip',
     'containernetworking/plugins plugins/meta/portmap/portmap_iptables.go (CNI-HOSTPORT-DNAT, --dst-type LOCAL)',
   ],
-  check({ model }) {
+  check({ model, config }) {
     const findings: Finding[] = [];
     const offered = new Set<number>();
     for (const [port, npClaims] of model.nodePorts) {
@@ -60,6 +60,8 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
       // The health-check server is HTTP: only TCP host-level ports collide with it.
       const hosts = runningClaims(model.hostPorts.get(port)).filter((h) => h.protocol === 'TCP');
       if (!checks.length || !hosts.length) continue;
+      // One free port per healthCheckNodePort, offered on both sides (the host side edits the Service's file).
+      const moves = new Map(checks.map((c) => [c, healthCheckFix({ model, config }, c, offered)]));
       for (const h of hosts) {
         const services = listObjects(checks.map((c) => ({ object: c.service })));
         findings.push({
@@ -69,7 +71,10 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
           span: h.span,
           object: refOf(h.workload),
           related: checks.map((c) => ({ span: c.span, message: `healthCheckNodePort ${port} of ${describe(c.service)}` })),
-          fixes: removeHostPortFix(h, 'leave the port to kube-proxy'),
+          fixes: [
+            ...removeHostPortFix(h, 'leave the port to kube-proxy'),
+            ...checks.flatMap((c) => moves.get(c)!.map((f) => ({ ...f, title: `${f.title.replace('Change healthCheckNodePort', `Change the healthCheckNodePort of ${describe(c.service)} from`)}` }))),
+          ],
         });
       }
       for (const c of checks) {
@@ -80,7 +85,7 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
           span: c.span,
           object: refOf(c.service),
           related: hosts.map((h) => ({ span: h.span, message: claimLabel(h) })),
-          fixes: healthCheckFix(model, c, offered),
+          fixes: moves.get(c)!,
         });
       }
     }
@@ -88,8 +93,8 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
   },
 };
 
-function healthCheckFix(model: Parameters<Rule['check']>[0]['model'], c: NodePortClaim, offered: Set<number>): Fix[] {
-  const free = freeNodePort(model, offered);
+function healthCheckFix({ model, config }: RuleContext, c: NodePortClaim, offered: Set<number>): Fix[] {
+  const free = freeNodePort(model, config, offered);
   if (free === undefined) return [];
   offered.add(free);
   return [{ title: `Change healthCheckNodePort ${c.port} to free port ${free} (immutable: re-create the Service)`, edits: [{ span: c.span, newText: String(free) }] }];

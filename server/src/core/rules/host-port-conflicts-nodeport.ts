@@ -5,7 +5,7 @@ import { freeNodePort } from './fixes/free-node-port';
 import { claimLabel, portPhrase } from './report/claim-labels';
 import { removeHostPortFix } from './fixes/host-port-fixes';
 import { runningClaims } from '../kubernetes/scheduler/host-ports';
-import type { Finding, Fix, Rule } from './rule';
+import type { Finding, Fix, Rule, RuleContext } from './rule';
 import { refOf } from './rule';
 
 const id = 'host-port-conflicts-nodeport';
@@ -51,7 +51,7 @@ export const hostPortConflictsNodeport: Rule = {
     'kubernetes pkg/proxy/iptables/proxier.go (KUBE-SERVICES jump prepended, KUBE-NODEPORTS last, v1.33)',
     'https://github.com/siderolabs/talos/issues/9223 (iptables backend mismatch)',
   ],
-  check({ model }) {
+  check({ model, config }) {
     const findings: Finding[] = [];
     // Each Service-side fix proposes a different port, so applying several fixes cannot create a new collision.
     const offered = new Set<number>();
@@ -75,7 +75,7 @@ export const hostPortConflictsNodeport: Rule = {
       for (const n of nodePorts) {
         const others = hosts.filter((h) => h.protocol === n.protocol);
         if (!others.length || n.service.origin.type === 'builtin') continue;
-        const fix = nodePortFix(model, n, offered);
+        const fix = nodePortFix({ model, config }, n, offered);
         findings.push({
           ruleId: id,
           severity: 'error',
@@ -91,8 +91,8 @@ export const hostPortConflictsNodeport: Rule = {
   },
 };
 
-function nodePortFix(model: Parameters<Rule['check']>[0]['model'], n: NodePortClaim, offered: Set<number>): Fix[] {
-  const free = freeNodePort(model, offered);
+function nodePortFix({ model, config }: RuleContext, n: NodePortClaim, offered: Set<number>): Fix[] {
+  const free = freeNodePort(model, config, offered);
   if (free === undefined) return [];
   offered.add(free);
   return [{ title: `Change nodePort ${n.port} to free port ${free}`, edits: [{ span: n.span, newText: String(free) }], preferred: true }];

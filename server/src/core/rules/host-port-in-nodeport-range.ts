@@ -1,10 +1,9 @@
 import type { HostPortClaim } from '../model/claims';
-import type { WorkspaceModel } from '../model/workspace-model';
 import { portPhrase } from './report/claim-labels';
-import { portUsed } from './fixes/free-node-port';
+import { freeHostPortBelow } from './fixes/free-node-port';
 import { runningClaims } from '../kubernetes/scheduler/host-ports';
 import { staticBandSize } from '../kubernetes/api-server/node-port-allocator';
-import type { Finding, Fix, Rule } from './rule';
+import type { Finding, Fix, Rule, RuleContext } from './rule';
 import { refOf } from './rule';
 
 const id = 'host-port-in-nodeport-range';
@@ -30,8 +29,9 @@ export const hostPortInNodeportRange: Rule = {
     'ports range".',
     '',
     'This rule reports only ports no Service in the workspace uses yet (a used one is an error of the two rules above).',
-    'Fix: move the hostPort below the range; the quick fix picks the nearest port under the range that no host-level',
-    'port or Service in the workspace uses. For a hostNetwork pod the process itself must be reconfigured (its',
+    'Fix: move the hostPort below the range; the quick fix picks the nearest port under the range that nothing on the',
+    'nodes uses (no claim of the node-port map: host-level ports, nodePorts, externalIP ports, node component ports)',
+    'and no Service uses as its port. For a hostNetwork pod the process itself must be reconfigured (its',
     'containerPort only declares the port), so no quick fix is offered there.',
   ].join('\n'),
   sources: [
@@ -41,7 +41,7 @@ export const hostPortInNodeportRange: Rule = {
     'https://kubernetes.io/docs/concepts/services-networking/service/#avoid-nodeport-collisions (v1.33)',
     'https://github.com/kubernetes/kubernetes/pull/108496 (CHANGELOG-1.24 release note)',
   ],
-  check({ model }) {
+  check({ model, config }) {
     const { value: range, source } = model.settings.nodePortRange;
     const band = staticBandSize(range);
     const findings: Finding[] = [];
@@ -57,7 +57,7 @@ export const hostPortInNodeportRange: Rule = {
           span: c.span,
           object: refOf(c.workload),
           related: [],
-          fixes: moveBelowRange(model, c, offered),
+          fixes: moveBelowRange({ model, config }, c, offered),
         });
       }
     }
@@ -66,13 +66,11 @@ export const hostPortInNodeportRange: Rule = {
 };
 
 /** The hostPort moved to the nearest port below the range that nothing in the workspace uses (hostPort pods only). */
-function moveBelowRange(model: WorkspaceModel, c: HostPortClaim, offered: Set<number>): Fix[] {
+function moveBelowRange({ model, config }: RuleContext, c: HostPortClaim, offered: Set<number>): Fix[] {
   // Not for hostNetwork (the process picks its port) nor for a value shared through an anchor or alias.
   if (c.hostNetwork || !c.containerPort.hostPort || c.containerPort.hostPortShared) return [];
-  for (let p = model.settings.nodePortRange.value.min - 1; p >= 1; p--) {
-    if (portUsed(model, p) || offered.has(p)) continue;
-    offered.add(p);
-    return [{ title: `Change hostPort ${c.port} to ${p} (below the NodePort range)`, edits: [{ span: c.containerPort.hostPort.span, newText: String(p) }] }];
-  }
-  return [];
+  const p = freeHostPortBelow(model, config, model.settings.nodePortRange.value.min, offered);
+  if (p === undefined) return [];
+  offered.add(p);
+  return [{ title: `Change hostPort ${c.port} to ${p} (below the NodePort range)`, edits: [{ span: c.containerPort.hostPort.span, newText: String(p) }] }];
 }

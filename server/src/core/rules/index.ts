@@ -24,10 +24,12 @@ import { internaltrafficpolicyLocalCoverage } from './internaltrafficpolicy-loca
 import { kubeProxyIpvsNodeportInterfaces } from './kube-proxy-ipvs-nodeport-interfaces';
 import { kubeProxyIpvsStrictArp } from './kube-proxy-ipvs-strict-arp';
 import { nodeportDuplicate } from './nodeport-duplicate';
+import { objectInvalid } from './object-invalid';
 import { nodeportRangeOverlapsEphemeral } from './nodeport-range-overlaps-ephemeral';
 import { healthcheckNodeportDuplicate } from './healthcheck-nodeport-duplicate';
 import { nodeportOutOfRange } from './nodeport-out-of-range';
 import { podSpecInvalid } from './pod-spec-invalid';
+import { probePortUnresolved } from './probe-port-unresolved';
 import { serviceSpecInvalid } from './service-spec-invalid';
 import { serviceTargetportUnresolved } from './service-targetport-unresolved';
 import { yamlSyntax } from './yaml-syntax';
@@ -63,10 +65,12 @@ export const allRules: readonly Rule[] = [
   kubeProxyIpvsNodeportInterfaces,
   kubeProxyIpvsStrictArp,
   nodeportDuplicate,
+  objectInvalid,
   nodeportRangeOverlapsEphemeral,
   healthcheckNodeportDuplicate,
   nodeportOutOfRange,
   podSpecInvalid,
+  probePortUnresolved,
   serviceSpecInvalid,
   serviceTargetportUnresolved,
   yamlSyntax,

@@ -21,22 +21,23 @@ export const nodeportDuplicate: Rule = {
     'Inside one Service the same nodePort may be used once per protocol (e.g. DNS on 30053/TCP and 30053/UDP);',
     'the same protocol twice is rejected with `Duplicate value`.',
     '',
-    'Fix: give one of the Services another nodePort. The quick fix picks a port no object in the workspace uses,',
-    "from the range's static band (KEP-3668), which automatic allocation avoids.",
+    'Fix: give one of the Services another nodePort. The quick fix picks a port that nothing on the nodes uses (no',
+    'nodePort, hostPort, hostNetwork port, externalIP port or node component port: the free ports of the',
+    "node-port map), from the range's static band (KEP-3668), which automatic allocation avoids.",
   ].join('\n'),
   sources: [
     'kubernetes pkg/registry/core/service/portallocator/allocator.go (ErrAllocated, v1.33)',
     'kubernetes pkg/apis/core/validation/validation.go ValidateService (nodePort Duplicate value, v1.33)',
     'https://kubernetes.io/docs/concepts/services-networking/service/#avoid-nodeport-collisions (v1.33)',
   ],
-  check({ model }) {
+  check({ model, config }) {
     const findings: Finding[] = [];
     for (const [port, claims] of model.nodePorts) {
       const nodePortClaims = claims.filter((c) => c.field === 'nodePort');
       if (nodePortClaims.length < 2) continue;
       const fix = (side: CollisionSide): Fix[] => {
         const claim = nodePortClaims.find((c) => c.span === side.span);
-        const free = freeNodePort(model);
+        const free = freeNodePort(model, config);
         if (!claim || free === undefined) return [];
         return [{ title: `Change nodePort ${port} to free port ${free}`, edits: [{ span: claim.span, newText: String(free) }], preferred: true }];
       };

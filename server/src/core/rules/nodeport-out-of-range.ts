@@ -46,7 +46,7 @@ export const nodeportOutOfRange: Rule = {
     'kubernetes pkg/kubeapiserver/options/options.go (DefaultServiceNodePortRange 30000-32767, v1.33)',
     'https://kubernetes.io/docs/reference/command-line-tools-reference/kube-apiserver/ (--service-node-port-range, v1.33)',
   ],
-  check({ model }) {
+  check({ model, config }) {
     const range = model.settings.nodePortRange;
     const { min, max } = range.value;
     const inRange = (p: number): boolean => p >= min && p <= max;
@@ -56,7 +56,7 @@ export const nodeportOutOfRange: Rule = {
     const taken = new Set<number>();
     const findings: Finding[] = [];
     const report = (svc: Parameters<typeof refOf>[0], field: string, loc: Located<number>, apiError: string): void => {
-      const free = freeNodePort(model, taken);
+      const free = freeNodePort(model, config, taken);
       if (free !== undefined) taken.add(free);
       findings.push({
         ruleId: id,

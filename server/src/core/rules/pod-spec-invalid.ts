@@ -1,6 +1,8 @@
 import { describe } from '../model/objects';
-import { containerPortProblems, decodeProblems, PodSpecProblem } from '../kubernetes/api-server/pod-spec';
-import type { Finding, Rule } from './rule';
+import { containerPortProblems, decodeProblems, handlerPortProblems, PodSpecProblem } from '../kubernetes/api-server/pod-spec';
+import type { Finding, Fix, Rule } from './rule';
+import type { Span } from '../source/span';
+import { replaceScalarEdit } from './fixes/replace-scalar';
 import { refOf } from './rule';
 
 const id = 'pod-spec-invalid';
@@ -34,7 +36,11 @@ export const podSpecInvalid: Rule = {
     '  an empty protocol is defaulted to TCP;',
     '- port names that are not IANA service names (at most 15 characters, a-z 0-9 and `-`, at least one letter) or that',
     '  repeat inside one container (`Duplicate value`);',
-    '- a negative `replicas` (`must be greater than or equal to 0`).',
+    '- a negative `replicas` (`must be greater than or equal to 0`);',
+  '- probe and lifecycle-hook ports (`httpGet.port`, `tcpSocket.port`) that are neither a port number nor a valid',
+  '  port name — a quoted number (`port: "8080"`) is a name to the API and fails with `must contain at least one',
+  '  letter (a-z)` (a quick fix removes the quotes) — and a string `grpc.port` (an integer field: names are not',
+  '  allowed there).',
     '',
     'Reported at another severity:',
     '',
@@ -50,7 +56,7 @@ export const podSpecInvalid: Rule = {
     'from the base) are not reported. Live cluster objects are skipped (the API server already accepted them).',
   ].join('\n'),
   sources: [
-    'kubernetes pkg/apis/core/validation/validation.go (validateContainerPorts, v1.33)',
+    'kubernetes pkg/apis/core/validation/validation.go (validateContainerPorts; validateHTTPGetAction, validateTCPSocketAction, validateGRPCAction, ValidatePortNumOrName for probe and hook ports, v1.33)',
     'kubernetes staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go (IsValidPortNum, IsValidPortName, v1.33)',
     'kubernetes staging/src/k8s.io/apimachinery/pkg/api/validation/generic.go (ValidateNonnegativeField: "must be greater than or equal to 0", v1.33)',
     'kubernetes pkg/apis/apps/validation/validation.go (ValidateDeploymentSpec, ValidateStatefulSetSpec, ValidateReplicaSetSpec: replicas, v1.33)',
@@ -61,13 +67,18 @@ export const podSpecInvalid: Rule = {
     'containernetworking/plugins plugins/meta/portmap/portmap_iptables.go (fillDnatRules: hostIP parsed with net.ParseIP, entries of the other address family skipped, v1.6)',
     'https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#ports (v1.33)',
   ],
-  check({ model, layout }) {
+  check({ model, layout, files }) {
     const findings: Finding[] = [];
     const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
+    const written = (span: Span): string | undefined => files?.get(span.file)?.text.slice(span.start, span.end);
+    const unquote = (span: Span, value: string, title: string): Fix[] => {
+      const edit = replaceScalarEdit(files, span, value, String(Number(value)));
+      return edit ? [{ title, edits: [edit], preferred: true }] : [];
+    };
     for (const w of model.workloads) {
       // Live cluster objects were already accepted by the API server (as service-spec-invalid does).
       if (w.origin.type !== 'file') continue;
-      const problems: PodSpecProblem[] = [...decodeProblems(w), ...containerPortProblems(w, patches.has(w.file))];
+      const problems: PodSpecProblem[] = [...decodeProblems(w, written), ...containerPortProblems(w, patches.has(w.file)), ...handlerPortProblems(w, unquote)];
       // Only these kinds have spec.replicas; elsewhere it is an unknown field the API server drops.
       const replicas = REPLICA_KINDS.has(w.kind) ? w.replicas : undefined;
       if (replicas && replicas.value < 0) {

@@ -1,93 +1,150 @@
-import type { Container, ServicePort, WorkloadObject } from '../model/objects';
+import type { LoadedFile } from '../load/load-file';
+import type { ServiceObject, ServicePort, WorkloadObject } from '../model/objects';
 import { describe } from '../model/objects';
-import type { Finding, Rule } from './rule';
+import { declaredNames, declaredNumbers, declaredPorts, findNamedPort, findNumberedPort } from '../kubernetes/controller-manager/find-port';
+import { rawAt } from '../model/views/raw-fields';
+import type { Finding, Fix, Rule, TextEdit } from './rule';
 import { refOf } from './rule';
 import { joinNames } from './report/collisions';
+import { insertKeysBefore, verifiedEdit } from './fixes/yaml-insert';
+import { PatchLookup, patchLookup } from './report/kustomize-patches';
 
 const id = 'service-targetport-unresolved';
 
-/** Containers whose ports a Service can target: regular containers and restartable init containers (sidecars). */
-function servingContainers(w: WorkloadObject): Container[] {
-  return w.pod.containers.filter((c) => c.role === 'container' || c.role === 'sidecar');
-}
-
-/** True when a serving container declares a port with this name and protocol (FindPort's test). */
-function declares(w: WorkloadObject, name: string, protocol: string): boolean {
-  return servingContainers(w).some((c) => c.ports.some((p) => p.name?.value === name && p.protocol.value.toUpperCase() === protocol));
-}
-
-/** `metrics/TCP, https/UDP` — the named ports a workload does declare, to show what is there instead. */
-function declaredNames(w: WorkloadObject): string {
-  const names = servingContainers(w).flatMap((c) => c.ports.filter((p) => p.name).map((p) => `${p.name!.value}/${p.protocol.value.toUpperCase()}`));
-  return names.length ? names.join(', ') : 'no named ports';
-}
-
 function listWorkloads(ws: readonly WorkloadObject[]): string {
-  const names = ws.map(describe);
-  return joinNames(names);
+  return joinNames(ws.map(describe));
 }
 
 /**
- * A Service port whose named targetPort no selected pod template declares (with the same protocol).
- * Error when none of the selected workloads declares it, warning naming those that lack it otherwise.
+ * A Service port whose targetPort the selected pod templates do not declare. Named: error when none of the
+ * selected workloads declares the name (with the protocol), warning naming those that lack it otherwise.
+ * Numeric (or absent, defaulting to `port`): warning when none of the selected workloads that declare ports
+ * declares that number, with a quick fix to the declared port of the Service port's name or the only one.
  */
 export const serviceTargetportUnresolved: Rule = {
   id,
-  title: 'Named targetPort not declared by the selected pods',
+  title: 'targetPort not declared by the selected pods',
   severity: 'error',
   explanation: [
-    'A Service port with a **named** `targetPort` (e.g. `targetPort: https`) is resolved per Pod: the endpoints',
-    'controller looks for a container port with that `name` **and** the same `protocol` in the Pod\'s containers',
-    '(and restartable init containers, the sidecars of Kubernetes ≥1.28). A Pod without one gets **no endpoint** for',
-    'that Service port — the Service exists, DNS resolves, but connections are refused or time out, and nothing in',
-    '`kubectl apply` complains.',
+    'A Service port sends its traffic to `targetPort` on every Pod its selector matches (the API server defaults',
+    '`targetPort` to `port` when it is not written).',
     '',
-    'kube-netlint checks the pod templates in the workspace whose labels the Service\'s selector matches (same',
-    'namespace). It reports an **error** when none of them declares the name, and a **warning** naming the workloads',
-    'that lack it when only some do (those Pods silently get no traffic on that port). It stays silent when the',
-    'selector matches nothing in the workspace (the backends may be deployed from elsewhere).',
+    '**Named targetPort** (e.g. `targetPort: https`): it is resolved per Pod. The endpoints controller looks for a',
+    'container port with that `name` **and** the same `protocol` in the Pod\'s containers (and restartable init',
+    'containers, the sidecars of Kubernetes ≥1.28). A Pod without one gets **no endpoint** for that Service port: the',
+    'Service exists, DNS resolves, but connections are refused or time out, and nothing in `kubectl apply` complains.',
+    'kube-netlint reports an **error** when none of the selected pod templates declares the name, and a **warning**',
+    'naming the workloads that lack it when only some do (those Pods silently get no traffic on that port).',
     '',
-    'Fix: add `name: <targetPort>` to the right container port (container port names are IANA_SVC_NAMEs, at most',
-    '15 characters), or use the port number as `targetPort`.',
+    '**Numeric targetPort**: the number is used as it is, whatever the Pods declare — declared container ports are',
+    'informational in Kubernetes. But when the selected containers declare ports and none of them is the targetPort',
+    '(same protocol), the Service most likely sends its traffic to a port nothing listens on (a `port: 80` Service',
+    'without `targetPort` in front of an app on 8080 is the classic case): a **warning**. Containers that declare no',
+    'ports at all are not judged. The quick fix sets the targetPort to the declared port that has the Service port\'s',
+    'name, or to the only port declared.',
+    '',
+    'Only pod templates in the workspace (or the live cluster) whose labels the Service\'s selector matches (same',
+    'namespace) are checked; the rule is silent when the selector matches nothing here (the backends may be deployed',
+    'from elsewhere; see `service-selector-unmatched`). Workloads in kustomize patch files (partial on purpose) are',
+    'left out.',
+    '',
+    'Fix: name the right container port (container port names are IANA_SVC_NAMEs, at most 15 characters), or use the',
+    'number the process listens on as `targetPort`.',
   ].join('\n'),
   sources: [
-    'kubernetes pkg/api/v1/pod/util.go (FindPort: name and protocol must match; restartable init containers, v1.33)',
+    'kubernetes pkg/api/v1/pod/util.go (FindPort: name and protocol must match; restartable init containers since v1.32, PR #127976; a number is used as is)',
     'kubernetes pkg/controller/endpointslice (no endpoint for a Pod without the named port, v1.33)',
+    'kubernetes pkg/apis/core/v1/defaults.go (SetDefaults_Service: targetPort defaults to port, v1.33)',
     'https://kubernetes.io/docs/concepts/services-networking/service/#field-spec-ports (named targetPort, v1.33)',
+    'https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#ports ("Not specifying a port here DOES NOT prevent that port from being exposed", v1.33)',
   ],
-  check({ model, layout }) {
+  check({ model, layout, files }) {
     const findings: Finding[] = [];
-    const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
+    const patches = patchLookup(model, layout);
     for (const svc of model.services) {
-      // Kustomize patches are partial: a patch Deployment lists only the containers it changes.
-      const selected = model.selectedWorkloads(svc).filter((w) => !patches.has(w.file));
+      // Kustomize patches are partial: a patch Deployment lists only the containers it changes (and is merged into its base).
+      const selected = model.selectedWorkloads(svc).filter((w) => !patches.isPatch(w));
       if (selected.length === 0) continue;
       for (const sp of svc.ports) {
         const target = sp.targetPort;
-        if (!target || typeof target.value !== 'string' || target.value === '') continue;
-        const name = target.value;
-        const protocol = sp.protocol.value.toUpperCase();
-        const lacking = selected.filter((w) => !declares(w, name, protocol));
-        if (lacking.length === 0) continue;
-        const all = lacking.length === selected.length;
-        const portLabel = portText(sp);
-        const message = all
-          ? `targetPort "${name}" (${protocol}) of ${portLabel} in ${describe(svc)} is not declared by any container of ${listWorkloads(lacking)}${lacking.length === 1 ? ` (it declares ${declaredNames(lacking[0])})` : ''}: no Pod gets an endpoint for this port, so connections to it fail`
-          : `targetPort "${name}" (${protocol}) of ${portLabel} in ${describe(svc)} is not declared by ${listWorkloads(lacking)} (the Service also selects ${listWorkloads(selected.filter((w) => !lacking.includes(w)))}, which declares it): those Pods get no endpoint for this port`;
-        findings.push({
-          ruleId: id,
-          severity: all ? 'error' : 'warning',
-          message,
-          span: target.span,
-          object: refOf(svc),
-          related: lacking.map((w) => ({ span: w.span, message: `${describe(w)} declares ${declaredNames(w)}` })),
-          fixes: [],
-        });
+        if (target && typeof target.value === 'string' && target.value !== '') findings.push(...named(svc, sp, target.value, target.span, selected, patches));
+        else findings.push(...numeric(svc, sp, selected, patches, files));
       }
     }
     return findings;
   },
 };
+
+function named(svc: ServiceObject, sp: ServicePort, name: string, span: Finding['span'], selected: readonly WorkloadObject[], patches: PatchLookup): Finding[] {
+  const protocol = sp.protocol.value.toUpperCase();
+  const lacking = selected.filter((w) => !patches.withPatches(w).some((v) => findNamedPort(v, name, protocol)));
+  if (lacking.length === 0) return [];
+  const all = lacking.length === selected.length;
+  const portLabel = portText(sp);
+  const message = all
+    ? `targetPort "${name}" (${protocol}) of ${portLabel} in ${describe(svc)} is not declared by any container of ${listWorkloads(lacking)}${lacking.length === 1 ? ` (it declares ${declaredNames(lacking[0])})` : ''}: no Pod gets an endpoint for this port, so connections to it fail`
+    : `targetPort "${name}" (${protocol}) of ${portLabel} in ${describe(svc)} is not declared by ${listWorkloads(lacking)} (the Service also selects ${listWorkloads(selected.filter((w) => !lacking.includes(w)))}, which declares it): those Pods get no endpoint for this port`;
+  return [{
+    ruleId: id,
+    severity: all ? 'error' : 'warning',
+    message,
+    span,
+    object: refOf(svc),
+    related: lacking.map((w) => ({ span: w.span, message: `${describe(w)} declares ${declaredNames(w)}` })),
+    fixes: [],
+  }];
+}
+
+function numeric(svc: ServiceObject, sp: ServicePort, selected: readonly WorkloadObject[], patches: PatchLookup, files: ReadonlyMap<string, LoadedFile> | undefined): Finding[] {
+  const written = sp.targetPort && typeof sp.targetPort.value === 'number' && sp.targetPort.value !== 0 ? sp.targetPort as { value: number; span: Finding['span'] } : undefined;
+  const number = written?.value ?? sp.port?.value;
+  const span = written?.span ?? sp.port?.span;
+  if (number === undefined || !span) return [];
+  const protocol = sp.protocol.value.toUpperCase();
+  // Containers that declare no ports say nothing about where they listen.
+  const declaring = selected.filter((w) => patches.withPatches(w).some((v) => declaredPorts(v).length > 0));
+  if (declaring.length === 0 || declaring.some((w) => patches.withPatches(w).some((v) => findNumberedPort(v, number, protocol)))) return [];
+  const what = written ? `targetPort ${number}/${protocol} of ${portText(sp)} in ${describe(svc)}` : `${portText(sp)} of ${describe(svc)} has no targetPort, so it sends to Pod port ${number}/${protocol}, which`;
+  const declares = declaring.length === 1 ? ` (it declares ${declaredNumbers(declaring[0])})` : '';
+  const message = written
+    ? `${what} is not a containerPort of ${listWorkloads(declaring)}${declares}: traffic goes to ${number} on the Pods and is refused unless something listens there`
+    : `${what} ${listWorkloads(declaring)} does not declare${declares}: traffic is refused unless something listens there; set targetPort`;
+  return [{
+    ruleId: id,
+    severity: 'warning',
+    message,
+    span,
+    object: refOf(svc),
+    related: declaring.map((w) => ({ span: w.span, message: `${describe(w)} declares ${declaredNumbers(w)}` })),
+    fixes: numericFix(svc, sp, declaring, protocol, written !== undefined, files),
+  }];
+}
+
+/** The declared port with the Service port's name, else the only declared port (same protocol), as a targetPort edit. */
+function numericFix(svc: ServiceObject, sp: ServicePort, declaring: readonly WorkloadObject[], protocol: string, written: boolean, files: ReadonlyMap<string, LoadedFile> | undefined): Fix[] {
+  const ports = declaring.flatMap((w) => declaredPorts(w).map((d) => ({ w, ...d }))).filter((d) => d.port.protocol.value.toUpperCase() === protocol);
+  const byName = sp.name ? ports.filter((d) => d.port.name?.value === sp.name!.value) : [];
+  const numbers = new Set((byName.length ? byName : ports).map((d) => d.port.containerPort!.value));
+  if (numbers.size !== 1) return [];
+  const [number] = numbers;
+  const chosen = (byName.length ? byName : ports)[0];
+  const title = `Set targetPort to ${number} (${chosen.port.name ? `containerPort "${chosen.port.name.value}"` : 'containerPort'} of ${describe(chosen.w)}, container ${chosen.container.name})`;
+  let edit: TextEdit | undefined;
+  if (written) edit = { span: sp.targetPort!.span, newText: String(number) };
+  else {
+    const file = files?.get(svc.file);
+    const item = rawAt(svc.raw, `spec.ports.${sp.index}`);
+    if (!file || typeof item !== 'object' || item === null) return [];
+    // A block-style key of the port entry on its own line: the new key goes right before it, same indentation.
+    for (const key of Object.keys(item)) {
+      const keySpan = svc.paths?.get(`spec.ports.${sp.index}.${key}#key`);
+      if (!keySpan) continue;
+      edit = verifiedEdit(file, svc, insertKeysBefore(file, keySpan, [`targetPort: ${number}`]), (o) => (o as ServiceObject).ports?.[sp.index]?.targetPort?.value === number);
+      if (edit) break;
+    }
+  }
+  return edit ? [{ title, edits: [edit], preferred: byName.length > 0 }] : [];
+}
 
 function portText(sp: ServicePort): string {
   return sp.name ? `port "${sp.name.value}"` : `port ${sp.port?.value ?? `#${sp.index}`}`;

@@ -4,6 +4,7 @@ import { contributionOf, ModelIndexes } from '../model/model-indexes';
 import type { K8sObject } from '../model/objects';
 import type { WorkspaceModel } from '../model/workspace-model';
 import { workloadComponents } from '../kubernetes/node/components';
+import { referencedNamespaces } from '../model/views/references';
 
 const environmentCache = new WeakMap<K8sObject, boolean>();
 
@@ -32,7 +33,8 @@ export function isEnvironment(obj: K8sObject, config: CoreConfig): boolean {
  * claiming one of their port numbers in any index (nodePort, healthCheckNodePort, hostPort, Service port —
  * collisions, shadowing and externalIP conflicts are all keyed by number), the workloads a changed Service
  * selects and the Services selecting a changed workload (before and after the change), and the other
- * variants of a changed object (same identity). Port numbers and selectors of `removed` (old versions) count
+ * variants of a changed object (same identity), the Ingresses, routes, NetworkPolicies and monitors that read a
+ * changed object's namespace, and the Services of that namespace whose selector matches nothing. Port numbers and selectors of `removed` (old versions) count
  * too, so a collision that an edit resolves is re-checked on both sides.
  */
 export function affectedObjects(
@@ -61,6 +63,19 @@ export function affectedObjects(
   };
   for (const obj of removed) relate(before, obj);
   for (const obj of added) relate(after, obj);
+  // Ingresses, routes, NetworkPolicies and monitors name ports of the Services and pods of the namespaces they
+  // read; Services whose selector matches nothing are judged by what else their namespace holds.
+  const namespaces = new Set<string>();
+  for (const obj of [...removed, ...added]) if (obj.category === 'service' || obj.category === 'workload') namespaces.add(obj.namespace);
+  if (namespaces.size) {
+    for (const obj of after.objects) {
+      const read = referencedNamespaces(obj);
+      if (read && (read === 'any' || [...read].some((ns) => namespaces.has(ns)))) out.add(obj);
+    }
+    for (const ns of namespaces) {
+      for (const svc of after.servicesIn(ns)) if (svc.selector && Object.keys(svc.selector).length && after.selectedWorkloads(svc).length === 0) out.add(svc);
+    }
+  }
   const identities = new Set([...removed, ...added].map((o) => o.identity));
   for (const obj of after.objects) if (identities.has(obj.identity)) out.add(obj);
   // Old versions that are gone are not in the new model.

@@ -174,6 +174,9 @@ export class IncrementalWorkspace {
       ...modelFromIndexes(subObjects, subProblems, last.model.settings, indexes),
       selectedWorkloads: model.selectedWorkloads,
       selectingServices: model.selectingServices,
+      servicesIn: model.servicesIn,
+      workloadsIn: model.workloadsIn,
+      namespaces: model.namespaces,
     };
     const files = new Map(withoutChartTemplates([...this.files.values()], layout).map((f) => [f.file, f]));
     const run = runRules(this.rules, sub, config, files, layout);

@@ -1,8 +1,10 @@
 import type { Span } from '../../source/span';
 import { Container, describe, InvalidField, WorkloadObject } from '../../model/objects';
 import type { Fix } from '../../rules/rule';
+import { handlerLabel, handlerPorts } from '../../model/views/container-handlers';
 import { parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, supportedValues } from './validation';
-import { caseFix, lowerCaseFix, SpecProblem } from './service-spec';
+import { caseFix, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
+import { int32Failure, writtenNumber } from './json-numbers';
 
 /** A {@link SpecProblem} that is only an API warning (the object is stored) rather than a rejection. */
 export interface PodSpecProblem extends SpecProblem {
@@ -12,6 +14,8 @@ export interface PodSpecProblem extends SpecProblem {
 const EXPECTED: Readonly<Record<string, string>> = {
   int32: 'an integer', bool: 'a boolean', string: 'a string', 'v1.Protocol': 'a string',
   '[]v1.ContainerPort': 'a list of port entries', 'v1.ContainerPort': 'a mapping (containerPort, hostPort, …)',
+  '[]v1.Container': 'a list of containers (`- name: web`)', 'v1.PodTemplateSpec': 'a mapping (metadata, spec)',
+  'v1.PodSpec': 'a mapping (containers, …)', 'v1.JobTemplateSpec': 'a mapping (metadata, spec)', 'v1.JobSpec': 'a mapping (template, …)',
 };
 const FOUND: Readonly<Record<InvalidField['found'], string>> = { string: 'a string', number: 'a number', bool: 'a boolean', array: 'a list', object: 'a mapping' };
 
@@ -41,8 +45,15 @@ function unquoted(f: InvalidField): string | undefined {
  * before validation runs, e.g. `json: cannot unmarshal string into Go struct field
  * ContainerPort.spec.template.spec.containers.ports.hostPort of type int32` (the field path without indices).
  */
-export function decodeProblems(w: WorkloadObject): PodSpecProblem[] {
+export function decodeProblems(w: WorkloadObject, written?: WrittenText): PodSpecProblem[] {
   return (w.invalidFields ?? []).map((f) => {
+    if (f.found === 'number' && typeof f.value === 'number' && f.goType === 'int32') {
+      const failure = int32Failure(f.value, `${f.goStruct}.${f.path.replace(/\[\d+\]/g, '')}`);
+      if (failure) {
+        const who = failure.by === 'kubectl' ? 'kubectl cannot convert the manifest' : `the API server cannot decode ${describe(w)}`;
+        return { span: f.span, message: `${label(f.path)} ${writtenNumber(f.value, written?.(f.span))} ${failure.what}: ${who} ("${failure.error}")` };
+      }
+    }
     const shown = f.value === undefined ? '' : ` ${typeof f.value === 'string' ? JSON.stringify(f.value) : String(f.value)}`;
     const fixText = unquoted(f);
     const goField = `${f.goStruct}.${f.path.replace(/\[\d+\]/g, '')}`;
@@ -125,4 +136,48 @@ function hostIpProblems(w: WorkloadObject, c: Container, p: Container['ports'][n
     span: ip.span,
     message: `hostIP "${ip.value}" of ${who(c)} is not an IP address: the API server stores it (hostIP is not validated), but the CNI portmap plugin cannot parse it and skips the mapping on IPv4 pods, so hostPort ${p.hostPort.value} is never opened on the node`,
   }];
+}
+
+/**
+ * Probe and lifecycle-hook ports the API server rejects: `httpGet.port` and `tcpSocket.port` are IntOrString
+ * checked by ValidatePortNumOrName — a string must be a valid port name (IANA_SVC_NAME), so a quoted number
+ * (`port: "8080"`) fails with `must contain at least one letter (a-z)` — and `grpc.port` is an int32 that no
+ * string decodes into. Numbers outside 1–65535 fail IsValidPortNum. Sources: kubernetes
+ * pkg/apis/core/validation/validation.go (validateHTTPGetAction, validateTCPSocketAction, validateGRPCAction,
+ * ValidatePortNumOrName, v1.33).
+ * @param unquote builds the fix that writes a quoted number at `span` as the number (empty when the text
+ *   there cannot be edited safely)
+ */
+export function handlerPortProblems(w: WorkloadObject, unquote: (span: Span, value: string, title: string) => Fix[] = () => []): PodSpecProblem[] {
+  const out: PodSpecProblem[] = [];
+  for (const h of handlerPorts(w)) {
+    const c = h.container;
+    const list = c.role === 'container' ? 'containers' : 'initContainers';
+    const field = h.handler === 'postStart' || h.handler === 'preStop' ? `lifecycle.${h.handler}` : h.handler;
+    const path = `${w.pod.path}.${list}[${c.index}].${field}.${h.action}.port`;
+    const value = h.port.value;
+    const what = `${handlerLabel(h)} port ${JSON.stringify(value)} of ${who(c)}`;
+    if (typeof value === 'number') {
+      for (const detail of portNumErrors(value)) out.push({ span: h.port.span, message: `${what} is not a port number: the API server rejects ${describe(w)} with "${path}: Invalid value: ${value}: ${detail}"` });
+      continue;
+    }
+    const quotedNumber = /^\d+$/.test(value);
+    if (h.action === 'grpc') {
+      out.push({
+        span: h.port.span,
+        message: `${what} is a string, not an integer (grpc.port takes no names): the API server cannot decode ${describe(w)} ("json: cannot unmarshal string into Go struct field GRPCAction.${path.replace(/\[\d+\]/g, '')} of type int32")${quotedNumber ? '; remove the quotes' : ''}`,
+        fixes: quotedNumber ? unquote(h.port.span, value, `Change the ${handlerLabel(h)} port ${JSON.stringify(value)} to ${Number(value)}`) : [],
+      });
+      continue;
+    }
+    const errors = portNameErrors(value);
+    if (!errors.length) continue;
+    const lead = quotedNumber ? `${what} is a quoted number, which the API reads as a port name` : `${what} is not a valid port name (IANA_SVC_NAME)`;
+    out.push({
+      span: h.port.span,
+      message: `${lead}: the API server rejects ${describe(w)} with "${path}: Invalid value: "${value}": ${errors[0]}"${quotedNumber ? '; remove the quotes' : ''}`,
+      fixes: quotedNumber ? unquote(h.port.span, value, `Change the ${handlerLabel(h)} port ${JSON.stringify(value)} to ${Number(value)}`) : [],
+    });
+  }
+  return out;
 }

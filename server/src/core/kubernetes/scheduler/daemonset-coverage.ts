@@ -8,7 +8,7 @@ import { nodeTerms } from './placement';
  * mixed-architecture clusters are the exception this accepts, to stay quiet on the many DaemonSets that
  * select `kubernetes.io/os: linux`.
  */
-const EVERY_NODE_LABELS: ReadonlySet<string> = new Set(['kubernetes.io/os', 'kubernetes.io/arch', 'beta.kubernetes.io/os', 'beta.kubernetes.io/arch']);
+export const EVERY_NODE_LABELS: ReadonlySet<string> = new Set(['kubernetes.io/os', 'kubernetes.io/arch', 'beta.kubernetes.io/os', 'beta.kubernetes.io/arch']);
 
 /** Operators that keep only the nodes carrying a label (NotIn / DoesNotExist exclude some nodes and keep the rest). */
 const SELECTING: ReadonlySet<NodeRequirement['operator']> = new Set(['In', 'Exists', 'Gt', 'Lt']);
@@ -33,7 +33,15 @@ function requirementText(r: NodeRequirement): string {
  * taints and tolerations are not considered.
  */
 export function daemonSetRestriction(w: WorkloadObject): string | undefined {
-  if (w.kind !== 'DaemonSet') return undefined;
+  return w.kind === 'DaemonSet' ? nodeSelectionText(w) : undefined;
+}
+
+/**
+ * The node selection of any workload's pods as text (`node-role=ingress`, `zone in (a, b) or edge`, pinned pods
+ * as `kubernetes.io/hostname=node-1`), from nodeSelector, required node affinity and nodeName; undefined when the
+ * pods may run on every node (no selection, only OS/architecture labels, or a term that only excludes nodes).
+ */
+export function nodeSelectionText(w: WorkloadObject): string | undefined {
   const terms = nodeTerms(w).map((t) => t.filter((r) => !EVERY_NODE_LABELS.has(r.key)));
   // ORed terms: one term that keeps (nearly) every node means the DaemonSet runs on (nearly) every node.
   if (terms.some((t) => !t.some((r) => SELECTING.has(r.operator)))) return undefined;

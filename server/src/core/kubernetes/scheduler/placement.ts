@@ -67,6 +67,34 @@ export function canShareNode(a: WorkloadObject, b: WorkloadObject, nodes: NodeLa
   return 'possible';
 }
 
+/**
+ * True when a node with these labels (the hostname label included, see {@link nodeLabelsOf}) satisfies the
+ * workload's node selection (some ORed term holds entirely). Gt/Lt compare the label value as an integer,
+ * as the scheduler does (kubernetes staging/src/k8s.io/component-helpers/scheduling/corev1/nodeaffinity, v1.33).
+ * A requirement on a key of `assumedPresent` that the labels lack holds (labels the kubelet sets on every node,
+ * which trimmed Node exports often leave out).
+ */
+export function selectsNode(w: WorkloadObject, labels: Readonly<Record<string, string>>, assumedPresent: ReadonlySet<string> = new Set()): boolean {
+  return nodeTerms(w).some((term) => term.every((r) => (assumedPresent.has(r.key) && !(r.key in labels)) || requirementHolds(r, labels)));
+}
+
+function requirementHolds(r: NodeRequirement, labels: Readonly<Record<string, string>>): boolean {
+  const has = Object.prototype.hasOwnProperty.call(labels, r.key);
+  const value = labels[r.key];
+  switch (r.operator) {
+    case 'In': return has && r.values.includes(value);
+    case 'NotIn': return !has || !r.values.includes(value);
+    case 'Exists': return has;
+    case 'DoesNotExist': return !has;
+    case 'Gt':
+    case 'Lt': {
+      const [n, bound] = [Number.parseInt(value, 10), Number.parseInt(r.values[0] ?? '', 10)];
+      if (!has || Number.isNaN(n) || Number.isNaN(bound)) return false;
+      return r.operator === 'Gt' ? n > bound : n < bound;
+    }
+  }
+}
+
 /** Node labels of the workspace's Node objects, by name. */
 export function nodeLabelsOf(nodes: readonly { name: string; nodeLabels: Readonly<Record<string, string>> }[]): NodeLabels {
   return new Map(nodes.map((n) => [n.name, { [HOSTNAME_LABEL]: n.name, ...n.nodeLabels }]));

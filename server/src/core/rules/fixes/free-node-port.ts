@@ -1,24 +1,27 @@
-import { staticBandSize } from '../../kubernetes/api-server/node-port-allocator';
+import type { CoreConfig } from '../../config/config';
 import type { WorkspaceModel } from '../../model/workspace-model';
-
+import { claimedPorts } from '../../port-map/node-claims';
+import { freeNodePorts } from '../../port-map/port-map';
 
 /**
- * A nodePort no Service and no host-level port in the model uses: the first free port of the static
- * band, else of the whole range. `avoid` lists further ports to skip (e.g. ports another fix will take).
- * Returns undefined when the range is full.
+ * A nodePort for a quick fix: the first port of the NodePort range that no claim of the node-port map takes
+ * (nodePort, healthCheckNodePort, hostPort, hostNetwork port, externalIP port, component port), from the static
+ * band first, else the rest of the range (see {@link freeNodePorts}, the computation `kube-netlint ports` shows).
+ * `avoid` lists further ports to skip (e.g. ports another fix of the same run proposes). Undefined when the range
+ * is full.
  */
-export function freeNodePort(model: WorkspaceModel, avoid: ReadonlySet<number> = new Set()): number | undefined {
-  const range = model.settings.nodePortRange.value;
-  const band = staticBandSize(range);
-  const taken = (p: number): boolean => model.nodePorts.has(p) || model.hostPorts.has(p) || avoid.has(p);
-  const scan = (from: number, to: number): number | undefined => {
-    for (let p = from; p <= to; p++) if (!taken(p)) return p;
-    return undefined;
-  };
-  return (band > 0 ? scan(range.min, range.min + band - 1) : undefined) ?? scan(range.min, range.max);
+export function freeNodePort(model: WorkspaceModel, config: CoreConfig, avoid: ReadonlySet<number> = new Set()): number | undefined {
+  return freeNodePorts(model, config, 1, avoid)[0];
 }
 
-/** True when any Service, nodePort, healthCheckNodePort or host-level port of the model uses the number. */
-export function portUsed(model: WorkspaceModel, port: number): boolean {
-  return model.nodePorts.has(port) || model.hostPorts.has(port) || model.servicePorts.has(port);
+/**
+ * A hostPort for a quick fix that moves a host-level port out of the NodePort range: the highest port below
+ * `below` that no claim of the node-port map takes, that no Service uses as its `port` (a hostPort equal to a
+ * Service port hijacks it under kube-proxy IPVS, see rule hostport-shadows-service-port) and that `avoid` does
+ * not list. Undefined when every port below is taken.
+ */
+export function freeHostPortBelow(model: WorkspaceModel, config: CoreConfig, below: number, avoid: ReadonlySet<number> = new Set()): number | undefined {
+  const taken = claimedPorts(model, config);
+  for (let p = below - 1; p >= 1; p--) if (!taken.has(p) && !model.servicePorts.has(p) && !avoid.has(p)) return p;
+  return undefined;
 }

@@ -1,0 +1,154 @@
+import type { CoreConfig } from '../config/config';
+import { allocatesNodePorts, needsHealthCheck } from '../kubernetes/api-server/validation';
+import { calicoFeatures } from '../kubernetes/node/calico-features';
+import { ComponentPort, COMPONENT_PORTS } from '../kubernetes/node/component-ports';
+import { ComponentId, kubeProxyReplacement, presentComponents, workloadComponents } from '../kubernetes/node/components';
+import { runningClaims } from '../kubernetes/scheduler/host-ports';
+import type { K8sObject, ServiceObject, WorkloadObject } from '../model/objects';
+import type { WorkspaceModel } from '../model/workspace-model';
+import type { Span } from '../source/span';
+
+/**
+ * What makes a port number busy on a node:
+ * - `nodePort` / `healthCheckNodePort`: a Service's number from the cluster-wide NodePort allocator; kube-proxy
+ *   takes it on every node (NodePort DNAT rules, the health-check listener);
+ * - `hostPort`: a container's hostPort (CNI portmap DNAT on the pod's node);
+ * - `hostNetwork`: a containerPort of a `hostNetwork` pod (the process binds the node's address);
+ * - `externalIP`: a Service port on one of its externalIPs (kube-proxy captures `address:port` on every node);
+ * - `component`: a port a node component listens on (kubelet, kube-proxy, control plane, CNI, MetalLB).
+ */
+export type NodeClaimKind = 'nodePort' | 'healthCheckNodePort' | 'hostPort' | 'hostNetwork' | 'externalIP' | 'component';
+
+/** Claim kinds in the order a port's claims are listed. */
+export const NODE_CLAIM_KINDS: readonly NodeClaimKind[] = ['nodePort', 'healthCheckNodePort', 'hostPort', 'hostNetwork', 'externalIP', 'component'];
+
+/** One claim on a node-level port number (1–65535) with a protocol (`TCP`, `UDP`, `SCTP`). */
+export interface NodeClaim {
+  readonly kind: NodeClaimKind;
+  readonly port: number;
+  readonly protocol: string;
+  /**
+   * The claiming object: the Service or workload; for a component port, the workload of the workspace that runs
+   * the component (absent when none does, e.g. the kubelet).
+   */
+  readonly object?: K8sObject;
+  /**
+   * The claiming field (nodePort, healthCheckNodePort, hostPort, the containerPort of a hostNetwork pod, the
+   * externalIPs entry); for a component port, the running workload's name. Absent when nothing in the workspace
+   * declares the claim.
+   */
+  readonly span?: Span;
+  /** Container name (hostPort, hostNetwork). */
+  readonly container?: string;
+  /** Init container or sidecar: `init`, `sidecar`; absent for regular containers. */
+  readonly containerRole?: 'init' | 'sidecar';
+  /** Service port name (nodePort, externalIP), when written. */
+  readonly portName?: string;
+  /** hostPort / hostNetwork: the hostIP (`0.0.0.0` when empty); component ports listening on loopback only: `127.0.0.1`. */
+  readonly hostIP?: string;
+  /** externalIP claims: the address as written. */
+  readonly address?: string;
+  /** Component claims: the row of the component port table; a host-level claim of a component's own workload names it too. */
+  readonly component?: ComponentPort;
+  /** Why a written claim takes nothing (the API server rejects or ignores it); undefined when it takes the port. */
+  readonly inactive?: string;
+  /** Component claims whose component may not run, and why (e.g. kube-proxy next to a kube-proxy replacement). */
+  readonly uncertain?: string;
+}
+
+const cache = new WeakMap<WorkspaceModel, { readonly config: CoreConfig; readonly claims: readonly NodeClaim[]; ports?: ReadonlySet<number> }>();
+
+/**
+ * Every node-level claim of the model, in no particular order (see {@link NodeClaim}). Read from the model's
+ * port indexes (complete even in the partial models of incremental runs) and, for component ports, from the
+ * cluster components the workspace (or the config's `cni`) shows: kubelet, kube-proxy and control-plane ports
+ * always, a CNI's or add-on's ports when it is present and the workspace does not turn the port's feature off
+ * (as rule host-port-reserved judges them). Host-level claims of init containers and `PodTemplate` objects are
+ * left out (they hold no port while the pod runs — kubernetes pkg/scheduler/framework/plugins/nodeports, v1.33).
+ * Cached per model and config; O(claims + objects).
+ */
+export function nodeClaimsOf(model: WorkspaceModel, config: CoreConfig): readonly NodeClaim[] {
+  return cached(model, config).claims;
+}
+
+function cached(model: WorkspaceModel, config: CoreConfig): { readonly claims: readonly NodeClaim[]; ports?: ReadonlySet<number> } {
+  const hit = cache.get(model);
+  if (hit && hit.config === config) return hit;
+  const entry = { config, claims: collect(model, config) };
+  cache.set(model, entry);
+  return entry;
+}
+
+function collect(model: WorkspaceModel, config: CoreConfig): NodeClaim[] {
+  const out: NodeClaim[] = [];
+  const componentOwners = new Map<ComponentId, WorkloadObject>();
+  for (const claims of model.nodePorts.values()) {
+    for (const c of claims) {
+      if (c.service.origin.type === 'builtin') continue;
+      out.push({
+        kind: c.field, port: c.port, protocol: c.protocol, object: c.service, span: c.span, portName: c.servicePort?.name?.value,
+        inactive: c.field === 'nodePort' ? nodePortInactive(c.service) : healthCheckInactive(c.service),
+      });
+    }
+  }
+  const declared = new Set<string>(); // `component|port|protocol` a component's own workload declares
+  for (const claims of model.hostPorts.values()) {
+    for (const c of runningClaims(claims)) {
+      const own = workloadComponents(c.workload);
+      const row = COMPONENT_PORTS.find((r) => own.has(r.owner) && r.protocol === c.protocol && c.port >= r.min && c.port <= r.max);
+      if (row) declared.add(`${row.owner}|${c.port}|${c.protocol}`);
+      out.push({
+        kind: c.hostNetwork ? 'hostNetwork' : 'hostPort', port: c.port, protocol: c.protocol, object: c.workload, span: c.span,
+        container: c.container.name, containerRole: c.container.role === 'container' ? undefined : c.container.role, hostIP: c.hostIP, component: row,
+      });
+    }
+  }
+  for (const claims of model.externalIPs.values()) {
+    for (const c of claims) {
+      out.push({ kind: 'externalIP', port: c.port, protocol: c.protocol, object: c.service, span: c.span, address: c.address, portName: c.servicePort.name?.value });
+    }
+  }
+  for (const w of model.workloads) {
+    for (const id of workloadComponents(w)) if (!componentOwners.has(id)) componentOwners.set(id, w);
+  }
+  out.push(...componentClaims(model, config, componentOwners, declared));
+  return out;
+}
+
+function nodePortInactive(svc: ServiceObject): string | undefined {
+  if (allocatesNodePorts(svc)) return undefined;
+  return `Service type ${svc.type.value}: no nodePort is allocated (the API server rejects a nodePort on this type)`;
+}
+
+function healthCheckInactive(svc: ServiceObject): string | undefined {
+  if (needsHealthCheck(svc)) return undefined;
+  return 'not a LoadBalancer Service with externalTrafficPolicy Local: the API server rejects the healthCheckNodePort';
+}
+
+/** The component ports of the table that the cluster has open, each port of a row's range on its own. */
+function componentClaims(model: WorkspaceModel, config: CoreConfig, owners: ReadonlyMap<ComponentId, WorkloadObject>, declared: ReadonlySet<string>): NodeClaim[] {
+  const present = presentComponents(model.objects, config);
+  const features = calicoFeatures(model.objects);
+  const replacement = kubeProxyReplacement(model.objects);
+  const out: NodeClaim[] = [];
+  for (const row of COMPONENT_PORTS) {
+    if (row.scope !== 'every-node' && row.scope !== 'control-plane' && !present.has(row.scope)) continue;
+    if (row.feature && features.get(row.feature)?.enabled === false) continue;
+    const owner = owners.get(row.owner);
+    const uncertain = row.owner === 'kube-proxy' && replacement ? `the workspace shows a kube-proxy replacement (${replacement.evidence}), so kube-proxy may not run` : undefined;
+    for (let port = row.min; port <= row.max; port++) {
+      if (declared.has(`${row.owner}|${port}|${row.protocol}`)) continue; // the component's workload declares it: that claim stands for it
+      out.push({
+        kind: 'component', port, protocol: row.protocol, component: row, object: owner, span: owner?.span,
+        hostIP: row.loopbackOnly ? '127.0.0.1' : undefined, uncertain,
+      });
+    }
+  }
+  return out;
+}
+
+/** The port numbers some claim of the model takes (inactive claims included: a fix must not pick a number written elsewhere). */
+export function claimedPorts(model: WorkspaceModel, config: CoreConfig): ReadonlySet<number> {
+  const entry = cached(model, config);
+  return (entry.ports ??= new Set(entry.claims.map((c) => c.port)));
+}

@@ -1,0 +1,121 @@
+import { strict as assert } from 'node:assert';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Log } from 'sarif';
+import { FINGERPRINT_KEY, formatSarif } from '../../server/out/cli/format-sarif';
+import { runCli } from '../../server/out/cli/run';
+import { markdownToText } from '../../server/out/core/output/markdown-text';
+import { allRules } from '../../server/out/core/rules/index';
+import { schemaErrors, sarifValidator } from '../helpers/json-schema';
+
+const svc = (name: string, nodePort: number, ns = 'default') =>
+  `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\n  namespace: ${ns}\nspec:\n  type: NodePort\n  ports:\n    - {port: 80, nodePort: ${nodePort}}\n`;
+
+describe('SARIF output', () => {
+  let dir: string;
+  const write = (rel: string, text: string): void => {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  };
+  const sarif = async (argv: string[], stdin = ''): Promise<Log> => {
+    let out = '';
+    await runCli(['--format', 'sarif', ...argv], { cwd: dir, stdout: (t) => (out += t), stderr: () => undefined, readStdin: () => stdin });
+    return JSON.parse(out) as Log;
+  };
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'knl-sarif-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('validates against the SARIF 2.1.0 schema: collisions with related locations, spaces in paths, stdin, YAML errors', async () => {
+    write('team a/a.yaml', svc('a', 30080, 'team-a'));
+    write('b.yaml', svc('b', 30080, 'team-b') + '---\n' + svc('c', 5678));
+    write('broken.yaml', 'kind: Service\nmetadata: {name: x\n');
+    const log = await sarif(['.']);
+    assert.deepEqual(schemaErrors(sarifValidator(), log), []);
+    assert.ok(log.runs[0].results!.length >= 4);
+    assert.ok(log.runs[0].results!.some((r) => r.relatedLocations?.length));
+    const stdin = await sarif(['-'], svc('x', 30081) + '---\n' + svc('y', 30081));
+    assert.deepEqual(schemaErrors(sarifValidator(), stdin), []);
+  });
+
+  it('the schema check can fail: a result without a message is rejected', async () => {
+    write('b.yaml', svc('c', 5678));
+    const log = await sarif(['.']);
+    delete (log.runs[0].results![0] as { message?: unknown }).message;
+    assert.ok(schemaErrors(sarifValidator(), log).some((e) => /message/.test(e)));
+  });
+
+  it('rules carry plain text in every text field and the Markdown in markdown fields', async () => {
+    const log = await sarif(['-'], svc('x', 30080));
+    const rules = log.runs[0].tool.driver.rules!;
+    assert.equal(rules.length, allRules.length);
+    for (const d of rules) {
+      const rule = allRules.find((r) => r.id === d.id)!;
+      assert.equal(d.help!.markdown, rule.explanation);
+      assert.equal(d.help!.text, markdownToText(rule.explanation));
+      // No emphasis marks; a backtick only where the text itself quotes one (an API server message).
+      for (const text of [d.help!.text, d.fullDescription!.text, d.shortDescription!.text]) {
+        assert.doesNotMatch(text.replace(/must match `\w+` when `\w+` is true|"must match `\w+`"/g, ''), /\*\*|`/, `${d.id}: markdown in a text field`);
+      }
+      assert.ok(d.help!.text.length > 80, d.id);
+    }
+    const calico = rules.find((d) => d.id === 'calico-ip-autodetection')!;
+    assert.match(calico.help!.markdown!, /\*\*autodetection\*\*/);
+    assert.match(calico.help!.text, /by autodetection when the IP env var is autodetect/);
+  });
+
+  it('markdownToText keeps the words and drops the marks', () => {
+    assert.equal(
+      markdownToText('A **bold** `code` [link](https://example.com/x)\nnext line.\n\n- one\n- two `2`\n\n| a | b |\n| --- | --- |\n| 1 | `2` |\n\n```sh\nhelm template x | kube-netlint -\n```\n'),
+      'A bold code link (https://example.com/x)\nnext line.\n\n- one\n- two 2\n\na | b\n1 | 2\n\n    helm template x | kube-netlint -',
+    );
+    assert.equal(markdownToText('1. first\n2. second'), '1. first\n2. second');
+  });
+
+  it('names %SRCROOT% in originalUriBaseIds as a file URI ending in /', async () => {
+    write('a.yaml', svc('a', 5678));
+    const log = await sarif(['a.yaml']);
+    assert.deepEqual(log.runs[0].originalUriBaseIds, { '%SRCROOT%': { uri: `${pathToFileURL(dir).href}/` } });
+    assert.equal(log.runs[0].results![0].locations![0].physicalLocation!.artifactLocation!.uriBaseId, '%SRCROOT%');
+  });
+
+  it('partialFingerprints: a versioned key of our own, stable when lines move, distinct per finding', async () => {
+    write('a.yaml', svc('a', 30080) + '---\n' + svc('b', 30080));
+    const before = await sarif(['a.yaml']);
+    write('a.yaml', '# a comment\n# and another\n' + svc('a', 30080) + '---\n# moved\n' + svc('b', 30080));
+    const after = await sarif(['a.yaml']);
+    const prints = (log: Log) => log.runs[0].results!.map((r) => r.partialFingerprints!);
+    assert.deepEqual(Object.keys(prints(before)[0]), [FINGERPRINT_KEY]);
+    assert.equal(FINGERPRINT_KEY, 'kubeNetlint/v1');
+    assert.notEqual(before.runs[0].results![0].locations![0].physicalLocation!.region!.startLine, after.runs[0].results![0].locations![0].physicalLocation!.region!.startLine);
+    assert.deepEqual(prints(after), prints(before));
+    const values = prints(before).map((p) => p[FINGERPRINT_KEY]);
+    assert.equal(new Set(values).size, values.length);
+    assert.match(values[0], /^[0-9a-f]{32}:1$/);
+    // Another value is another finding.
+    write('a.yaml', svc('a', 30090) + '---\n' + svc('b', 30090));
+    assert.notDeepEqual(prints(await sarif(['a.yaml'])), prints(before));
+  });
+
+  it('a rule that failed makes executionSuccessful false, with a notification naming the rule', () => {
+    const text = formatSarif([], {
+      rules: allRules,
+      version: '1.2.3',
+      srcRoot: dir,
+      failures: [{ ruleId: 'nodeport-duplicate', error: 'TypeError: boom\n    at check (x.js:1:1)' }],
+    });
+    const log = JSON.parse(text) as Log;
+    assert.deepEqual(schemaErrors(sarifValidator(), log), []);
+    const [invocation] = log.runs[0].invocations!;
+    assert.equal(invocation.executionSuccessful, false);
+    const index = allRules.findIndex((r) => r.id === 'nodeport-duplicate');
+    assert.deepEqual(invocation.toolExecutionNotifications, [
+      { level: 'error', message: { text: 'rule nodeport-duplicate failed and was skipped: TypeError: boom' }, associatedRule: { id: 'nodeport-duplicate', index } },
+    ]);
+    const ok = JSON.parse(formatSarif([], { rules: allRules, version: '1.2.3', srcRoot: dir })) as Log;
+    assert.deepEqual(ok.runs[0].invocations, [{ executionSuccessful: true }]);
+  });
+});
