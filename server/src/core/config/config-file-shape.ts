@@ -73,6 +73,9 @@ export interface ConfigFileRender {
   helm?: ConfigFileHelmRelease[] | null;
 }
 
+/** A `--set` value: a string, a number or a boolean. */
+export type SetValue = string | number | boolean;
+
 /** One Helm release to render with `helm template`. Paths are relative to this file's folder. */
 export interface ConfigFileHelmRelease {
   /**
@@ -97,10 +100,10 @@ export interface ConfigFileHelmRelease {
    */
   values?: string[];
   /**
-   * `--set` pairs: value key → value.
+   * `--set` pairs: value key → value (a string, number or boolean).
    * @examples [{"service.type": "NodePort"}]
    */
-  set?: { [key: string]: string | number | boolean };
+  set?: { [key: string]: SetValue };
   /**
    * The cluster group (a name under `clusters`) the rendered objects belong to (default: every group).
    * @minLength 1
