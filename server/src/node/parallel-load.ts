@@ -29,6 +29,8 @@ export interface ParallelLoadOptions extends LoadOptions {
 const MIN_FILES_FOR_WORKERS = 24;
 /** Files per message: small enough to balance uneven files, large enough to amortise messaging. */
 const BATCH_SIZE = 8;
+/** Cache lookups (read, hash, deserialize) between two turns of the event loop. */
+const LOOKUPS_PER_TURN = 64;
 
 /** A file still to be loaded: its index in the input, and its text when it was already read (for the cache). */
 interface Miss {
@@ -56,14 +58,24 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
     onProgress?.(done, files.length);
   };
   const misses: Miss[] = [];
-  files.forEach((file, index) => {
+  for (let index = 0; index < files.length; index++) {
+    const file = files[index];
     const hit = cache && cachedText(file[0], loadOptions.maxBytes);
-    if (!hit) return misses.push({ index, file });
+    if (!hit) {
+      misses.push({ index, file });
+      continue;
+    }
     const loaded = cache.get(file[1], hit.text, namespace, hit.hash);
     if (loaded) results[index] = loaded;
     else misses.push({ index, file, text: hit.text, hash: hit.hash });
-  });
-  progress(files.length - misses.length);
+    // Reading and hashing thousands of files takes a while: let the event loop breathe (a language server
+    // answers its editor meanwhile), and report the cached files as they come.
+    if (index % LOOKUPS_PER_TURN === LOOKUPS_PER_TURN - 1) {
+      progress(index + 1 - done - misses.length);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  progress(files.length - done - misses.length);
   const store = (miss: Miss, serialized: SerializedLoadedFile | Uint8Array): void => {
     if (cache && miss.text !== undefined) cache.set(miss.file[1], miss.text, namespace, serialized instanceof Uint8Array ? serialized : serializeForCache(serialized), miss.hash);
   };
