@@ -37,6 +37,10 @@ export interface CliOptions {
   readonly output?: string;
   /** `--stdin-filename NAME`: the file name findings in `-` (standard input) carry. */
   readonly stdinFilename?: string;
+  /** `--cache`: reuse the parse cache of unchanged files (eslint's flag). */
+  readonly cache?: boolean;
+  /** `--cache-location PATH`: the cache file, or a folder for it (default `.kube-netlintcache` in the working directory). */
+  readonly cacheLocation?: string;
   /** `--max-warnings N`: exit 1 when more than N warnings are found; undefined = no limit. */
   readonly maxWarnings?: number;
   readonly color: ColorMode;
@@ -125,6 +129,11 @@ export const LINT_FLAGS: readonly Flag<Draft<CliOptions>>[] = [
     apply: (o, v) => (o.kustomize = String(v)),
   },
   { name: 'no-render', help: 'lint kustomize and Helm sources as written: run neither helm nor kustomize', apply: (o) => (o.noRender = true) },
+  { name: 'cache', help: 'keep each file\'s parsed objects in a cache and reuse them while the file is unchanged', apply: (o) => (o.cache = true) },
+  {
+    name: 'cache-location', value: 'PATH', help: 'the cache file, or a folder for it (default .kube-netlintcache in the working directory)',
+    apply: (o, v) => (o.cacheLocation = String(v)),
+  },
   { name: 'version', short: 'v', help: 'print the version', apply: (o) => (o.version = true) },
   { name: 'help', short: 'h', help: 'print this help', apply: (o) => (o.help = true) },
 ];
