@@ -9,7 +9,7 @@ import type { K8sObject } from '../core/model/objects';
 import { findConfigFile, readConfigFile } from '../node/config-file';
 import { discoverFiles } from '../node/discover-files';
 import { loadFiles } from '../node/parallel-load';
-import { decodeManifest } from '../node/read-file';
+import { decodeManifest, DEFAULT_CLI_MAX_FILE_BYTES, mib } from '../node/read-file';
 import type { CliIo } from './io';
 import type { CliOptions } from './options';
 
@@ -57,17 +57,19 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
     },
   };
   const files: LoadedFile[] = [];
-  const loadOptions = { defaultNamespace: config.namespace, maxBytes: options.maxFileBytes };
+  const maxBytes = options.maxFileBytes ?? DEFAULT_CLI_MAX_FILE_BYTES;
+  const loadOptions = { defaultNamespace: config.namespace, maxBytes };
   const stdinName = stdinPath ? display(stdinPath) : '<stdin>';
   if (options.paths.includes('-')) {
-    const decoded = decodeManifest(toBytes(io.readStdin()));
+    const input = toBytes(io.readStdin(maxBytes));
+    const decoded = input.length > maxBytes ? { skip: 'too-large' as const, detail: `not analysed: standard input is more than ${mib(maxBytes)}, above the ${mib(maxBytes)} limit (--max-file-size)` } : decodeManifest(input);
     files.push('skip' in decoded ? skippedFile(stdinName, decoded.skip, decoded.detail) : loadFile(stdinName, decoded.text, loadOptions));
   }
   // The standard input named by --stdin-filename stands for that file (an editor's unsaved buffer): the copy on disk is not read.
-  const onDisk = discoverFiles(diskPaths, config.exclude, baseDir)
+  const onDisk = discoverFiles(diskPaths, config.exclude, baseDir, { failWhenEmpty: true })
     .filter((path) => path !== stdinPath)
     .map((path) => [path, display(path)] as const);
-  files.push(...(await loadFiles(onDisk, loadOptions)));
+  for (const f of await loadFiles(onDisk, loadOptions)) files.push(f); // no spread: a workspace may hold 100,000s of files
   // Cluster globs and kustomize paths are relative to the config file's folder (else the working directory).
   const repoPath = (file: string): string => (file === '<stdin>' ? file : relative(baseDir, resolve(io.cwd, file)).split(sep).join('/'));
   // --cluster: live objects join the analysis under the workspace's.
