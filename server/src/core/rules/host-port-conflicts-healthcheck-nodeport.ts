@@ -67,6 +67,8 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
       const checkSides = splitSides(checks);
       const summarised = [...hostSides.rest.map((h) => ({ span: h.span, label: claimLabel(h), object: h.workload })), ...checkSides.rest.map((c) => ({ span: c.span, label: `healthCheckNodePort ${port} of ${describe(c.service)}`, object: c.service }))];
       findings.push(...collisionSummary(hostPortConflictsHealthcheckNodeport, summarised, `port ${port}`, hosts.length + checks.length));
+      // One free port per healthCheckNodePort, offered on both sides (the host side edits the Service's file).
+      const moves = new Map(checkSides.shown.map((c) => [c, healthCheckFix({ model, config }, c, offered)]));
       for (const h of hostSides.shown) {
         findings.push({
           ruleId: id,
@@ -75,7 +77,10 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
           span: h.span,
           object: refOf(h.workload),
           related: cappedRelated(checks, (c) => ({ span: c.span, message: `healthCheckNodePort ${port} of ${describe(c.service)}` })),
-          fixes: removeHostPortFix(h, 'leave the port to kube-proxy'),
+          fixes: [
+            ...removeHostPortFix(h, 'leave the port to kube-proxy'),
+            ...checkSides.shown.flatMap((c) => moves.get(c)!.map((f) => ({ ...f, title: `${f.title.replace('Change healthCheckNodePort', `Change the healthCheckNodePort of ${describe(c.service)} from`)}` }))),
+          ],
         });
       }
       for (const c of checkSides.shown) {
@@ -86,7 +91,7 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
           span: c.span,
           object: refOf(c.service),
           related: cappedRelated(hosts, (h) => ({ span: h.span, message: claimLabel(h) })),
-          fixes: healthCheckFix({ model, config }, c, offered),
+          fixes: moves.get(c)!,
         });
       }
     }
