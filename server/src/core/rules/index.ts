@@ -29,6 +29,7 @@ import { healthcheckNodeportDuplicate } from './healthcheck-nodeport-duplicate';
 import { nodeportOutOfRange } from './nodeport-out-of-range';
 import { podSpecInvalid } from './pod-spec-invalid';
 import { probePortUnresolved } from './probe-port-unresolved';
+import { serviceSelectorUnmatched } from './service-selector-unmatched';
 import { serviceSpecInvalid } from './service-spec-invalid';
 import { serviceTargetportUnresolved } from './service-targetport-unresolved';
 import { yamlSyntax } from './yaml-syntax';
@@ -65,6 +66,7 @@ export const allRules: readonly Rule[] = [
   nodeportOutOfRange,
   podSpecInvalid,
   probePortUnresolved,
+  serviceSelectorUnmatched,
   serviceSpecInvalid,
   serviceTargetportUnresolved,
   yamlSyntax,
