@@ -31,6 +31,14 @@ function customResourcesIn(model: WorkspaceModel, namespace: string): readonly K
   return byNs.get(namespace) ?? [];
 }
 
+/** True when the model holds a pod template of any namespace (cached per model). */
+const anyPodTemplates = new WeakMap<WorkspaceModel, boolean>();
+function holdsPodTemplates(model: WorkspaceModel): boolean {
+  let has = anyPodTemplates.get(model);
+  if (has === undefined) anyPodTemplates.set(model, (has = model.namespaces().some((ns) => model.workloadsIn(ns).length > 0)));
+  return has;
+}
+
 /**
  * A Service whose selector matches no pod template of its namespace: warning when the namespace holds other
  * workloads here, info when it holds none, holds custom resources an operator may turn into Pods, or is
@@ -54,7 +62,9 @@ export const serviceSelectorUnmatched: Rule = {
     '- **warning** when the namespace holds other workloads in the workspace: the Service\'s pods are expected here;',
     '- **info** when the namespace holds no workload at all here (the pods may be deployed from elsewhere), when it',
     '  holds custom resources an operator may turn into Pods ("no known pod template"), or in `kube-system`, whose',
-    '  Pods the cluster installer creates (static control-plane Pods, kube-proxy, CoreDNS).',
+    '  Pods the cluster installer creates (static control-plane Pods, kube-proxy, CoreDNS);',
+    '- nothing when the workspace (and the live cluster, when read) holds no pod template in any namespace: a',
+    '  repository of Services alone cannot say where their pods are.',
     '',
     'Never reported for a Service without a selector or with `selector: {}` — both mean the endpoints are managed',
     'elsewhere (EndpointSlices or Endpoints written by hand or by a controller) — nor for `type: ExternalName`,',
@@ -78,6 +88,8 @@ export const serviceSelectorUnmatched: Rule = {
       if (!selector || Object.keys(selector).length === 0 || svc.origin.type === 'builtin' || svc.type.value === 'ExternalName') continue;
       if (patchFiles.has(svc.file) || model.selectedWorkloads(svc).length > 0) continue;
       const workloads = model.workloadsIn(svc.namespace).filter((w) => !patches.isPatch(w));
+      // A workspace without any pod template (Services only) says nothing about where the pods are.
+      if (workloads.length === 0 && !holdsPodTemplates(model)) continue;
       findings.push(finding(model, svc, selector, workloads));
     }
     return findings;
