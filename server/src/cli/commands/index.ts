@@ -1,8 +1,9 @@
 import type { Subcommand } from '../io';
+import { portsCommand } from './ports';
 import { rulesCommand } from './rules';
 
 /** The subcommands of `kube-netlint`; anything else on the command line is the lint command's. */
-export const SUBCOMMANDS: readonly Subcommand[] = [rulesCommand];
+export const SUBCOMMANDS: readonly Subcommand[] = [rulesCommand, portsCommand];
 
 /** The `Commands:` block of `kube-netlint --help`. */
 export function commandsHelp(): string {

@@ -102,6 +102,6 @@ export function claimNodesResolver(model: WorkspaceModel, config: CoreConfig): (
 /** ` (node-1, node-2)`; `` when the workspace has no Node objects; ` (no declared node)` for none. */
 function nameList(names: readonly string[] | undefined): string {
   if (!names) return '';
-  if (names.length === 0) return ' (no declared node)';
+  if (names.length === 0) return ' (none declared)';
   return names.length > 5 ? ` (${names.slice(0, 5).join(', ')} and ${names.length - 5} more)` : ` (${names.join(', ')})`;
 }

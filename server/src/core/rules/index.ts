@@ -24,6 +24,7 @@ import { internaltrafficpolicyLocalCoverage } from './internaltrafficpolicy-loca
 import { kubeProxyIpvsNodeportInterfaces } from './kube-proxy-ipvs-nodeport-interfaces';
 import { kubeProxyIpvsStrictArp } from './kube-proxy-ipvs-strict-arp';
 import { nodeportDuplicate } from './nodeport-duplicate';
+import { objectInvalid } from './object-invalid';
 import { nodeportRangeOverlapsEphemeral } from './nodeport-range-overlaps-ephemeral';
 import { healthcheckNodeportDuplicate } from './healthcheck-nodeport-duplicate';
 import { nodeportOutOfRange } from './nodeport-out-of-range';
@@ -61,6 +62,7 @@ export const allRules: readonly Rule[] = [
   kubeProxyIpvsNodeportInterfaces,
   kubeProxyIpvsStrictArp,
   nodeportDuplicate,
+  objectInvalid,
   nodeportRangeOverlapsEphemeral,
   healthcheckNodeportDuplicate,
   nodeportOutOfRange,

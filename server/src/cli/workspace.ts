@@ -1,0 +1,111 @@
+import { statSync } from 'node:fs';
+import { dirname, isAbsolute, posix, relative, resolve, sep } from 'node:path';
+import { clusterObjectsForCli } from '../cluster/cli-cluster';
+import { analyze, Analysis } from '../core/analyze';
+import { CoreConfig, DEFAULT_CONFIG } from '../core/config/config';
+import { loadFile, LoadedFile } from '../core/load/load-file';
+import { skippedFile } from '../core/load/skipped-file';
+import type { K8sObject } from '../core/model/objects';
+import { findConfigFile, readConfigFile } from '../node/config-file';
+import { discoverFiles } from '../node/discover-files';
+import { loadFiles } from '../node/parallel-load';
+import { decodeManifest } from '../node/read-file';
+import type { CliIo } from './io';
+import type { CliOptions } from './options';
+
+/** The options that say what to analyse, shared by every command that reads a workspace (lint, ports). */
+export type WorkspaceOptions = Pick<CliOptions, 'paths' | 'config' | 'nodePortRange' | 'kubeProxyMode' | 'rules' | 'exclude' | 'stdinFilename' | 'maxFileBytes' | 'cluster'>;
+
+/** A workspace read and analysed for a command. */
+export interface AnalysedWorkspace {
+  readonly analysis: Analysis;
+  /** The configuration the analysis ran with (config file, then flags). */
+  readonly config: CoreConfig;
+  readonly files: readonly LoadedFile[];
+  /** Objects read with `--cluster` (undefined without it). */
+  readonly extraObjects?: readonly K8sObject[];
+}
+
+/**
+ * Finds the config, reads the paths (standard input for `-`; files on worker threads, see node/parallel-load.ts),
+ * reads the live cluster with `--cluster`, and analyses everything.
+ * @throws PathError for unreadable paths, ConfigError for a bad config file (the commands exit 2)
+ */
+export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Promise<AnalysedWorkspace> {
+  const absolute = (p: string): string => (isAbsolute(p) ? p : resolve(io.cwd, p));
+  const diskPaths = options.paths.filter((p) => p !== '-').map(absolute);
+  const stdinPath = options.stdinFilename !== undefined ? absolute(options.stdinFilename) : undefined;
+  // One config per run, whatever the order of the paths: the one of the deepest folder holding them all, or above.
+  const lookupPaths = stdinPath ? [...diskPaths, stdinPath] : diskPaths;
+  const configPath = options.config ? absolute(options.config) : findConfigFile(commonFolder(lookupPaths) ?? io.cwd);
+  const fileConfig: CoreConfig = configPath ? readConfigFile(configPath) : DEFAULT_CONFIG;
+  const display = (p: string): string => {
+    const rel = relative(io.cwd, p);
+    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
+  };
+  const configName = configPath ? display(configPath) : '';
+  const baseDir = configPath ? dirname(configPath) : io.cwd;
+  const config: CoreConfig = {
+    ...fileConfig,
+    nodePortRange: options.nodePortRange ?? fileConfig.nodePortRange,
+    kubeProxyMode: options.kubeProxyMode ?? fileConfig.kubeProxyMode,
+    rules: { ...fileConfig.rules, ...options.rules },
+    exclude: [...fileConfig.exclude, ...options.exclude.map((g) => rebaseGlob(g, io.cwd, baseDir))],
+    settingSources: {
+      nodePortRange: options.nodePortRange ? '--node-port-range flag' : `nodePortRange in ${configName}`,
+      kubeProxyMode: options.kubeProxyMode ? '--kube-proxy-mode flag' : `kubeProxyMode in ${configName}`,
+    },
+  };
+  const files: LoadedFile[] = [];
+  const loadOptions = { defaultNamespace: config.namespace, maxBytes: options.maxFileBytes };
+  const stdinName = stdinPath ? display(stdinPath) : '<stdin>';
+  if (options.paths.includes('-')) {
+    const decoded = decodeManifest(toBytes(io.readStdin()));
+    files.push('skip' in decoded ? skippedFile(stdinName, decoded.skip, decoded.detail) : loadFile(stdinName, decoded.text, loadOptions));
+  }
+  // The standard input named by --stdin-filename stands for that file (an editor's unsaved buffer): the copy on disk is not read.
+  const onDisk = discoverFiles(diskPaths, config.exclude, baseDir)
+    .filter((path) => path !== stdinPath)
+    .map((path) => [path, display(path)] as const);
+  files.push(...(await loadFiles(onDisk, loadOptions)));
+  // Cluster globs and kustomize paths are relative to the config file's folder (else the working directory).
+  const repoPath = (file: string): string => (file === '<stdin>' ? file : relative(baseDir, resolve(io.cwd, file)).split(sep).join('/'));
+  // --cluster: live objects join the analysis under the workspace's.
+  const extraObjects = options.cluster !== undefined ? await clusterObjectsForCli(options.cluster, files, io.stderr) : undefined;
+  const analysis = analyze(files, config, { repoPath, extraObjects });
+  return { analysis, config, files, extraObjects };
+}
+
+/**
+ * A glob given relative to `from` (the working directory), rewritten relative to `to` (the folder exclude
+ * globs are matched against), with `/` separators: `vendor/**` run in `<to>/apps` becomes `apps/vendor/**`.
+ * A leading `!` stays in front.
+ */
+export function rebaseGlob(glob: string, from: string, to: string): string {
+  const negated = glob.startsWith('!');
+  const body = negated ? glob.slice(1) : glob;
+  const prefix = relative(to, from).split(sep).join('/');
+  const rebased = isAbsolute(body) ? relative(to, body).split(sep).join('/') : prefix ? posix.join(prefix, body) : body;
+  return (negated ? '!' : '') + rebased;
+}
+
+function toBytes(input: string | Uint8Array): Uint8Array {
+  return typeof input === 'string' ? new TextEncoder().encode(input) : input;
+}
+
+/** The deepest folder that contains every path (a file counts as its folder); undefined for no paths. */
+export function commonFolder(paths: readonly string[]): string | undefined {
+  if (paths.length === 0) return undefined;
+  const folders = paths.map((p) => {
+    try {
+      return statSync(p).isDirectory() ? p : dirname(p);
+    } catch {
+      return dirname(p);
+    }
+  });
+  let common = folders[0];
+  for (const f of folders.slice(1)) {
+    while (common !== dirname(common) && !(f === common || f.startsWith(common.endsWith(sep) ? common : common + sep))) common = dirname(common);
+  }
+  return common;
+}
