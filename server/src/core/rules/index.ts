@@ -7,6 +7,7 @@ import { externalipIsNodeIp } from './externalip-is-node-ip';
 import { externalipPortConflict } from './externalip-port-conflict';
 import { externalipUsage } from './externalip-usage';
 import { hostPortReserved } from './host-port-reserved';
+import { ingressBackendUnresolved } from './ingress-backend-unresolved';
 import { hostPortConflictsHealthcheckNodeport } from './host-port-conflicts-healthcheck-nodeport';
 import { hostPortConflictsNodeport } from './host-port-conflicts-nodeport';
 import { hostPortInNodeportRange } from './host-port-in-nodeport-range';
@@ -45,6 +46,7 @@ export const allRules: readonly Rule[] = [
   externalipPortConflict,
   externalipUsage,
   hostPortReserved,
+  ingressBackendUnresolved,
   hostPortConflictsHealthcheckNodeport,
   hostPortConflictsNodeport,
   hostPortInNodeportRange,
