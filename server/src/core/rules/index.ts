@@ -1,6 +1,7 @@
 import type { Rule } from './rule';
 import { calicoNodeAddressMismatch } from './calico-node-address-mismatch';
 import { fileSkipped } from './file-skipped';
+import { gatewayBackendUnresolved } from './gateway-backend-unresolved';
 import { helmChartNotRendered } from './helm-chart-not-rendered';
 import { calicoIpAutodetection } from './calico-ip-autodetection';
 import { externalipIsNodeIp } from './externalip-is-node-ip';
@@ -40,6 +41,7 @@ import { yamlSyntax } from './yaml-syntax';
 export const allRules: readonly Rule[] = [
   calicoNodeAddressMismatch,
   fileSkipped,
+  gatewayBackendUnresolved,
   helmChartNotRendered,
   calicoIpAutodetection,
   externalipIsNodeIp,
