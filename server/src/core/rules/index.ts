@@ -25,6 +25,7 @@ import { hostportUsage } from './hostport-usage';
 import { internaltrafficpolicyLocalCoverage } from './internaltrafficpolicy-local-coverage';
 import { kubeProxyIpvsNodeportInterfaces } from './kube-proxy-ipvs-nodeport-interfaces';
 import { kubeProxyIpvsStrictArp } from './kube-proxy-ipvs-strict-arp';
+import { networkpolicyPortUnresolved } from './networkpolicy-port-unresolved';
 import { nodeportDuplicate } from './nodeport-duplicate';
 import { objectInvalid } from './object-invalid';
 import { nodeportRangeOverlapsEphemeral } from './nodeport-range-overlaps-ephemeral';
@@ -65,6 +66,7 @@ export const allRules: readonly Rule[] = [
   internaltrafficpolicyLocalCoverage,
   kubeProxyIpvsNodeportInterfaces,
   kubeProxyIpvsStrictArp,
+  networkpolicyPortUnresolved,
   nodeportDuplicate,
   objectInvalid,
   nodeportRangeOverlapsEphemeral,
