@@ -34,6 +34,7 @@ import { nodeportOutOfRange } from './nodeport-out-of-range';
 import { podSpecInvalid } from './pod-spec-invalid';
 import { probePortUnresolved } from './probe-port-unresolved';
 import { serviceSelectorUnmatched } from './service-selector-unmatched';
+import { servicemonitorPortUnresolved } from './servicemonitor-port-unresolved';
 import { serviceSpecInvalid } from './service-spec-invalid';
 import { serviceTargetportUnresolved } from './service-targetport-unresolved';
 import { yamlSyntax } from './yaml-syntax';
@@ -75,6 +76,7 @@ export const allRules: readonly Rule[] = [
   podSpecInvalid,
   probePortUnresolved,
   serviceSelectorUnmatched,
+  servicemonitorPortUnresolved,
   serviceSpecInvalid,
   serviceTargetportUnresolved,
   yamlSyntax,
