@@ -32,6 +32,10 @@ export interface CliOptions {
   readonly output?: string;
   /** `--stdin-filename NAME`: the file name findings in `-` (standard input) carry. */
   readonly stdinFilename?: string;
+  /** `--cache`: reuse the parse cache of unchanged files (eslint's flag). */
+  readonly cache?: boolean;
+  /** `--cache-location PATH`: the cache file, or a folder for it (default `.kube-netlintcache` in the working directory). */
+  readonly cacheLocation?: string;
   /** `--max-warnings N`: exit 1 when more than N warnings are found; undefined = no limit. */
   readonly maxWarnings?: number;
   readonly color: ColorMode;
@@ -113,6 +117,11 @@ export const LINT_FLAGS: readonly Flag<Draft<CliOptions>>[] = [
       if (!(mib > 0)) throw new UsageError(`--max-file-size must be a positive number of MiB (got "${v}")`);
       o.maxFileBytes = mib * 1024 * 1024;
     },
+  },
+  { name: 'cache', help: 'keep each file\'s parsed objects in a cache and reuse them while the file is unchanged', apply: (o) => (o.cache = true) },
+  {
+    name: 'cache-location', value: 'PATH', help: 'the cache file, or a folder for it (default .kube-netlintcache in the working directory)',
+    apply: (o, v) => (o.cacheLocation = String(v)),
   },
   { name: 'version', short: 'v', help: 'print the version', apply: (o) => (o.version = true) },
   { name: 'help', short: 'h', help: 'print this help', apply: (o) => (o.help = true) },

@@ -49,5 +49,10 @@ export interface InitializationOptions {
    * client does); otherwise the server registers a watcher with clients that support dynamic registration.
    */
   readonly watchesFiles?: boolean;
+  /**
+   * A folder the server may write its parse cache to (VS Code: the extension's workspace storage folder), so a
+   * reopened workspace loads unchanged files from it instead of parsing them again. Absent: no cache.
+   */
+  readonly cacheFolder?: string;
   readonly kubeNetlint?: KubeNetlintSettings;
 }
