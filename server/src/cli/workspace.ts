@@ -14,10 +14,11 @@ import { decodeManifest } from '../node/read-file';
 import { packageVersion } from '../node/version';
 import type { CliIo } from './io';
 import type { CliOptions } from './options';
+import { renderForCli } from './render';
 
 /** The options that say what to analyse, shared by every command that reads a workspace (lint, ports). */
 export type WorkspaceOptions = Pick<CliOptions, 'paths' | 'config' | 'nodePortRange' | 'kubeProxyMode' | 'rules' | 'exclude' | 'stdinFilename' | 'maxFileBytes' | 'cluster'>
-  & Partial<Pick<CliOptions, 'cache' | 'cacheLocation'>>;
+  & Partial<Pick<CliOptions, 'cache' | 'cacheLocation' | 'helm' | 'kustomize' | 'noRender'>>;
 
 /** A workspace read and analysed for a command. */
 export interface AnalysedWorkspace {
@@ -31,7 +32,7 @@ export interface AnalysedWorkspace {
 
 /**
  * Finds the config, reads the paths (standard input for `-`; files on worker threads, see node/parallel-load.ts),
- * reads the live cluster with `--cluster`, and analyses everything.
+ * reads the live cluster with `--cluster`, renders kustomize overlays and Helm charts, and analyses everything.
  * @throws PathError for unreadable paths, ConfigError for a bad config file (the commands exit 2)
  */
 export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Promise<AnalysedWorkspace> {
@@ -81,7 +82,9 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
   const repoPath = (file: string): string => (file === '<stdin>' ? file : relative(baseDir, resolve(io.cwd, file)).split(sep).join('/'));
   // --cluster: live objects join the analysis under the workspace's.
   const extraObjects = options.cluster !== undefined ? await clusterObjectsForCli(options.cluster, files, io.stderr) : undefined;
-  const analysis = analyze(files, config, { repoPath, extraObjects });
+  // Kustomize entry points and Helm releases are rendered with the real tools when they are found (cli/render.ts).
+  const rendered = options.noRender ? undefined : await renderForCli(options, io, files, config, repoPath, baseDir, configPath);
+  const analysis = analyze(files, config, { repoPath, extraObjects, renders: rendered?.outcomes, helmUnavailable: rendered?.helmUnavailable });
   return { analysis, config, files, extraObjects };
 }
 
