@@ -1,4 +1,4 @@
-import { Document, LineCounter, parseAllDocuments, Tags } from 'yaml';
+import { Document, LineCounter, Tags } from 'yaml';
 import { LineIndex } from '../source/line-index';
 import type { Span } from '../source/span';
 import { CLUSTER_SCOPED_KINDS, K8sObject, ObjectBase, POD_SPEC_PATHS } from '../model/objects';
@@ -10,6 +10,7 @@ import { findLineSuppressions, LineSuppressions } from './suppressions';
 import { collapseRepeatedErrors, documentReadProblem } from './document-error';
 import { notAnObject, readEnvelope } from './envelope-view';
 import { withExplicitFloat } from './explicit-float';
+import { parseDocuments } from './parse-documents';
 import { looksLikeGoTemplate } from '../repo/go-template';
 import { RepoFileRole, repoFileRole } from '../repo/repo-files';
 
@@ -70,11 +71,10 @@ const MAX_ALIAS_COUNT = 100;
  */
 export function loadFile(file: string, text: string, options: LoadOptions = {}): LoadedFile {
   const counter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: counter, ...PARSE_OPTIONS });
+  const { docs: list, streamErrors } = parseDocuments(text, PARSE_OPTIONS, { lineCounter: counter });
   const lines = new LineIndex(counter, text.length);
   const problems: LoadProblem[] = [];
   const objects: K8sObject[] = [];
-  const list = Array.isArray(docs) ? docs : [];
   const role = repoFileRole(file, text);
   if (looksLikeGoTemplate(text, list)) {
     // Not silently: outside a Helm chart (whose Chart.yaml gets one finding instead) the file is named.
@@ -88,12 +88,8 @@ export function loadFile(file: string, text: string, options: LoadOptions = {}):
     };
     return { ...templateFile(file, text, lines, role), problems: [problem] };
   }
-  if (!Array.isArray(docs)) {
-    // An empty stream parses to an EmptyStream with possible errors.
-    for (const e of (docs as { errors?: { pos: [number, number]; message: string; code: string }[] }).errors ?? []) {
-      problems.push({ span: { file, start: e.pos[0], end: e.pos[1] }, message: e.message, code: e.code, severity: 'error' });
-    }
-  }
+  // An empty stream (no documents) may still have errors of its own.
+  for (const e of streamErrors) problems.push({ span: { file, start: e.pos[0], end: e.pos[1] }, message: e.message, code: e.code, severity: 'error' });
   list.forEach((doc, docIndex) => loadDocument(doc, docIndex, file, options, objects, problems));
   return { file, text, lines, objects, problems, suppressions: findLineSuppressions(text, lines), ...(role ? { role } : {}) };
 }
@@ -106,11 +102,12 @@ export function loadDocument(doc: Document.Parsed, docIndex: number, file: strin
   const syntax = doc.errors.map((e) => ({ span: { file, start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1) }, message: firstLine(e.message), code: e.code, severity: 'error' as const }));
   problems.push(...collapseRepeatedErrors(syntax));
   if (doc.errors.length) return;
+  const reader = new NodeReader(doc, file);
   try {
-    readDocument(doc, docIndex, file, options, objects, problems);
+    readDocument(reader, docIndex, options, objects, problems);
   } catch (err) {
     // toJS throws for alias bombs and unresolved aliases; report it on the document (or the alias).
-    problems.push(documentReadProblem(doc, file, err));
+    problems.push(documentReadProblem(doc, file, err, reader.aliases));
   }
 }
 
@@ -119,9 +116,9 @@ export function templateFile(file: string, text: string, lines: LineIndex, role?
   return { file, text, lines, objects: [], problems: [], suppressions: new Map(), template: true, ...(role ? { role } : {}) };
 }
 
-function readDocument(doc: Document.Parsed, docIndex: number, file: string, options: LoadOptions, out: K8sObject[], problems: LoadProblem[]): void {
-  const reader = new NodeReader(doc, file);
-  const root = doc.contents;
+function readDocument(reader: NodeReader, docIndex: number, options: LoadOptions, out: K8sObject[], problems: LoadProblem[]): void {
+  const file = reader.file;
+  const root = reader.doc.contents;
   if (!reader.asMap(root)) {
     problems.push(...notAnObject(reader, root));
     return;
@@ -158,7 +155,7 @@ function readObject(reader: NodeReader, root: unknown, uid: string, docIndex: nu
     : reader.text(root, ['metadata', 'namespace'])?.value || options.defaultNamespace || 'default';
   const name = nameLoc?.value ?? '';
   const resolved = reader.resolve(root);
-  const raw = (resolved?.toJS(reader.doc, { maxAliasCount: MAX_ALIAS_COUNT }) ?? {}) as Record<string, unknown>;
+  const raw = ((resolved && reader.toJS(resolved, MAX_ALIAS_COUNT)) ?? {}) as Record<string, unknown>;
   const base: ObjectBase = {
     uid,
     apiVersion: apiVersion.value,

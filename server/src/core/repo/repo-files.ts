@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { parseYamlValue as parse } from '../load/parse-documents';
 
 /**
  * Files that describe how a repository is laid out rather than cluster objects: a kustomization
