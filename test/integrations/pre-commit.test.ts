@@ -13,10 +13,9 @@ function hasPreCommit(): boolean {
 }
 
 /**
- * The hooks of .pre-commit-hooks.yaml run by the real pre-commit (Debian package `pre-commit`; .ci/run installs it)
- * on a fixture repository. The `kube-netlint-system` hook is used with a kube-netlint on PATH that runs this
- * checkout's build; the `kube-netlint` hook (language: node) builds from a clone with the npm registry, which tests
- * may not reach. Both share entry, files and pass_filenames, which is what decides what gets linted.
+ * The hook of .pre-commit-hooks.yaml run by the real pre-commit (Debian package `pre-commit`; .ci/run installs it)
+ * on a fixture repository, with a kube-netlint on PATH that runs this checkout's build (the hook is
+ * `language: system`: it uses the installed CLI).
  */
 describe('pre-commit hook (.pre-commit-hooks.yaml, real pre-commit)', function () {
   this.timeout(120000);
@@ -76,13 +75,13 @@ describe('pre-commit hook (.pre-commit-hooks.yaml, real pre-commit)', function (
   }
 
   it('blocks a commit that adds a nodePort collision with a file that is not staged, and lets the fixed one through', () => {
-    const repo = setUp('kube-netlint-system');
+    const repo = setUp('kube-netlint');
     const head = git(repo, 'rev-parse', 'HEAD');
     writeFileSync(join(repo, 'frontend.yaml'), svc('frontend', 30080));
     git(repo, 'add', 'frontend.yaml');
     const blocked = commit(repo, 'add frontend');
     assert.equal(blocked.status, 1, blocked.out);
-    assert.match(blocked.out, /kube-netlint \(installed CLI\)\.+Failed/);
+    assert.match(blocked.out, /kube-netlint\.+Failed/);
     assert.match(blocked.out, /frontend\.yaml:6:32: error nodeport-duplicate: nodePort 30080 is also claimed by Service default\/payments/);
     assert.match(blocked.out, /payments\.yaml:6:32: error nodeport-duplicate: /);
     assert.equal(git(repo, 'rev-parse', 'HEAD'), head, 'the commit was blocked');
@@ -91,24 +90,24 @@ describe('pre-commit hook (.pre-commit-hooks.yaml, real pre-commit)', function (
     git(repo, 'add', 'frontend.yaml');
     const passed = commit(repo, 'add frontend');
     assert.equal(passed.status, 0, passed.out);
-    assert.match(passed.out, /kube-netlint \(installed CLI\)\.+Passed/);
+    assert.match(passed.out, /kube-netlint\.+Passed/);
     assert.notEqual(git(repo, 'rev-parse', 'HEAD'), head);
   });
 
   it('runs only when a YAML or JSON file is staged', () => {
-    const repo = setUp('kube-netlint-system');
+    const repo = setUp('kube-netlint');
     writeFileSync(join(repo, 'README.md'), 'manifests, documented\n');
     git(repo, 'add', 'README.md');
     const r = commit(repo, 'docs');
     assert.equal(r.status, 0, r.out);
-    assert.match(r.out, /kube-netlint \(installed CLI\)\.+\(no files to check\)Skipped/);
+    assert.match(r.out, /kube-netlint\.+\(no files to check\)Skipped/);
   });
 
-  it('defines both hooks with the same entry, files pattern and whole-repository run', () => {
+  it('defines the hook: the whole repository, when a YAML or JSON file is staged', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { parse } = require('yaml') as typeof import('yaml');
     const hooks = parse(require('node:fs').readFileSync(join(ROOT, '.pre-commit-hooks.yaml'), 'utf8')) as Record<string, unknown>[];
-    assert.deepEqual(hooks.map((h) => [h.id, h.language]), [['kube-netlint', 'node'], ['kube-netlint-system', 'system']]);
+    assert.deepEqual(hooks.map((h) => [h.id, h.language]), [['kube-netlint', 'node'], ['kube-netlint', 'system']]);
     for (const h of hooks) assert.deepEqual([h.entry, h.files, h.pass_filenames], ['kube-netlint .', '\\.(ya?ml|json)$', false]);
   });
 });
