@@ -107,7 +107,7 @@ describe('pre-commit hook (.pre-commit-hooks.yaml, real pre-commit)', function (
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { parse } = require('yaml') as typeof import('yaml');
     const hooks = parse(require('node:fs').readFileSync(join(ROOT, '.pre-commit-hooks.yaml'), 'utf8')) as Record<string, unknown>[];
-    assert.deepEqual(hooks.map((h) => [h.id, h.language]), [['kube-netlint', 'node'], ['kube-netlint', 'system']]);
+    assert.deepEqual(hooks.map((h) => [h.id, h.language]), [['kube-netlint', 'system']]);
     for (const h of hooks) assert.deepEqual([h.entry, h.files, h.pass_filenames], ['kube-netlint .', '\\.(ya?ml|json)$', false]);
   });
 });
