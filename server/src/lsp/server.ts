@@ -45,6 +45,7 @@ export function startServer(connection: Connection): void {
   let hasDynamicConfiguration = false;
   let hasFolderEvents = false;
   let registerWatcher = false; // the client can watch files for us and does not already
+  let ruleDocsCommand = false; // the client opens rule pages with kubeNetlint.showRuleDocumentation
   let initSettings: Record<string, unknown> = {};
   let initialFolders: WorkspaceFolder[] = [];
   let lastFailures = '';
@@ -115,6 +116,7 @@ export function startServer(connection: Connection): void {
     hasFolderEvents = !!caps.workspace?.workspaceFolders;
     registerWatcher = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration && !(params.initializationOptions as InitializationOptions | undefined)?.watchesFiles;
     const init = (params.initializationOptions ?? {}) as InitializationOptions & Record<string, unknown>;
+    ruleDocsCommand = init.showRuleDocumentationCommand === true;
     initSettings = (init.kubeNetlint ?? init) as Record<string, unknown>;
     initialFolders = params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : []);
     // Cluster settings only from the client's user-level settings or initializationOptions, never workspace/configuration.
@@ -181,7 +183,7 @@ export function startServer(connection: Connection): void {
     else scheduler.request();
   });
 
-  registerRequests(connection, { documents, uris, workspace, publisher });
+  registerRequests(connection, { documents, uris, workspace, publisher, ruleDocsCommand: () => ruleDocsCommand });
 
   connection.onShutdown(() => {
     scheduler.dispose();

@@ -49,5 +49,13 @@ export interface InitializationOptions {
    * client does); otherwise the server registers a watcher with clients that support dynamic registration.
    */
   readonly watchesFiles?: boolean;
+  /**
+   * True when the client registers {@link SHOW_RULE_DOCUMENTATION_COMMAND} (the VS Code client does): hovers
+   * link to it ("Read more") and code actions offer it; other clients get `file:` links to the shipped pages.
+   */
+  readonly showRuleDocumentationCommand?: boolean;
   readonly kubeNetlint?: KubeNetlintSettings;
 }
+
+/** Client command that opens a rule's page shipped in the extension (`docs/rules/<id>.md`); argument: the rule id. */
+export const SHOW_RULE_DOCUMENTATION_COMMAND = 'kubeNetlint.showRuleDocumentation';
