@@ -22,7 +22,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   const start = async (): Promise<void> => {
     status.starting();
-    client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(context), clientOptions(outputChannel));
+    client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(context), clientOptions(outputChannel, (context.storageUri ?? context.globalStorageUri)?.fsPath));
     client.onNotification(StatusItem.method, (params: StatusParams) => status.update(params));
     cluster.attach(client);
     // The client restarts a crashed server a few times, then gives up: say so in the status item

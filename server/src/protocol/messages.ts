@@ -54,6 +54,11 @@ export interface InitializationOptions {
    * link to it ("Read more") and code actions offer it; other clients get `file:` links to the shipped pages.
    */
   readonly showRuleDocumentationCommand?: boolean;
+  /**
+   * A folder the server may write its parse cache to (VS Code: the extension's workspace storage folder), so a
+   * reopened workspace loads unchanged files from it instead of parsing them again. Absent: no cache.
+   */
+  readonly cacheFolder?: string;
   readonly kubeNetlint?: KubeNetlintSettings;
 }
 

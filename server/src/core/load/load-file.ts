@@ -13,6 +13,7 @@ import { withExplicitFloat } from './explicit-float';
 import { parseDocuments } from './parse-documents';
 import { looksLikeGoTemplate } from '../repo/go-template';
 import { RepoFileRole, repoFileRole } from '../repo/repo-files';
+import type { RenderedSource } from '../render/jobs';
 
 /** A problem found while reading a file (syntax error, alias bomb, unreadable file). Becomes a `yaml-syntax` finding. */
 export interface LoadProblem {
@@ -35,6 +36,11 @@ export interface LoadedFile {
   readonly role?: RepoFileRole;
   /** True for Go templates (Helm chart templates): not analysed and never reported as YAML errors. */
   readonly template?: boolean;
+  /**
+   * Set for a rendered manifest (the output of `kustomize build` / `helm template`, a virtual `render:` file): which
+   * render made it and the source map from its offsets back to the files the user edits.
+   */
+  readonly render?: RenderedSource;
 }
 
 export interface LoadOptions {

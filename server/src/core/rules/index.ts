@@ -33,6 +33,10 @@ import { probePortUnresolved } from './probe-port-unresolved';
 import { serviceSpecInvalid } from './service-spec-invalid';
 import { serviceTargetportUnresolved } from './service-targetport-unresolved';
 import { yamlSyntax } from './yaml-syntax';
+import { kustomizeCycle } from './kustomize-cycle';
+import { kustomizePatchNoEffect } from './kustomize-patch-no-effect';
+import { renderFailed } from './render-failed';
+import { renderIncomplete } from './render-incomplete';
 
 /** Every rule, sorted by id. This list is the only registry: docs, SARIF rules and config validation read it. */
 export const allRules: readonly Rule[] = [
@@ -70,6 +74,10 @@ export const allRules: readonly Rule[] = [
   serviceSpecInvalid,
   serviceTargetportUnresolved,
   yamlSyntax,
+  kustomizeCycle,
+  kustomizePatchNoEffect,
+  renderFailed,
+  renderIncomplete,
 ].sort((a, b) => (a.id < b.id ? -1 : 1));
 
 export const ruleIds: ReadonlySet<string> = new Set(allRules.map((r) => r.id));
