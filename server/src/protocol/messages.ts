@@ -22,6 +22,8 @@ export interface StatusParams {
   readonly durationMs: number;
   /** Rule ids that crashed in the last run (their findings are missing; details are in the server log). */
   readonly failedRules: readonly string[];
+  /** What helm / kustomize rendered, or why nothing was rendered (`not run in Restricted Mode`, `helm not found`). */
+  readonly render?: string;
 }
 
 /**
