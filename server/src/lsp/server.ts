@@ -59,6 +59,7 @@ export function startServer(connection: Connection): void {
   let hasDynamicConfiguration = false;
   let hasFolderEvents = false;
   let registerWatcher = false; // the client can watch files for us and does not already
+  let ruleDocsCommand = false; // the client opens rule pages with kubeNetlint.showRuleDocumentation
   let initSettings: Record<string, unknown> = {};
   let initialFolders: WorkspaceFolder[] = [];
   let lastFailures = '';
@@ -162,6 +163,7 @@ export function startServer(connection: Connection): void {
     hasFolderEvents = !!caps.workspace?.workspaceFolders;
     registerWatcher = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration && !(params.initializationOptions as InitializationOptions | undefined)?.watchesFiles;
     const init = (params.initializationOptions ?? {}) as InitializationOptions & Record<string, unknown>;
+    ruleDocsCommand = init.showRuleDocumentationCommand === true;
     initSettings = (init.kubeNetlint ?? init) as Record<string, unknown>;
     initialFolders = params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : []);
     if (typeof init.cacheFolder === 'string' && init.cacheFolder) scanning.cacheFolder = init.cacheFolder;
@@ -237,7 +239,7 @@ export function startServer(connection: Connection): void {
     else scheduler.request();
   });
 
-  registerRequests(connection, { documents, uris, workspace, publisher });
+  registerRequests(connection, { documents, uris, workspace, publisher, ruleDocsCommand: () => ruleDocsCommand });
   connection.onNotification(RENDER_SETTINGS_NOTIFICATION, (settings: RenderSettings) => renders?.configure(settings));
   connection.onRequest(RENDERED_DOCUMENT_REQUEST, (params: { uri?: unknown }) => {
     const file = typeof params?.uri === 'string' ? renderedFileOfUri(params.uri) : undefined;
