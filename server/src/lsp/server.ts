@@ -7,6 +7,7 @@ import { packageVersion } from '../node/version';
 import type { ClusterSettings } from '../protocol/cluster-messages';
 import type { InitializationOptions } from '../protocol/messages';
 import { ClusterIntegration } from './cluster';
+import { listenValidated } from './message-shapes';
 import { DiagnosticPublisher } from './diagnostics';
 import { registerRequests } from './requests';
 import { singleFileFindings } from './open-first';
@@ -225,6 +226,7 @@ export function startServer(connection: Connection): void {
     scheduler.dispose();
     cluster?.dispose();
   });
-  documents.listen(connection);
+  // Document notifications of the wrong shape (`text: 12345`) are dropped with a log line, never stored.
+  listenValidated(documents, connection, log);
   connection.listen();
 }
