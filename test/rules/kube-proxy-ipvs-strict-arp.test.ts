@@ -30,6 +30,22 @@ metadata: {name: l2, namespace: metallb-system}
 `;
 
 describe('kube-proxy-ipvs-strict-arp', () => {
+  it('does not take kube-router\'s IPVS service proxy for kube-proxy IPVS (kube-router sets strict ARP itself)', () => {
+    const router = `
+      apiVersion: apps/v1
+      kind: DaemonSet
+      metadata: {name: kube-router, namespace: kube-system}
+      spec:
+        selector: {matchLabels: {k8s-app: kube-router}}
+        template:
+          metadata: {labels: {k8s-app: kube-router}}
+          spec:
+            hostNetwork: true
+            containers: [{name: kube-router, image: docker.io/cloudnativelabs/kube-router:v2.1.0, args: [--run-service-proxy=true]}]
+    `;
+    assert.deepEqual(lint({ 'router.yaml': router, 'metallb.yaml': speaker, 'l2.yaml': l2 }, { rules }).findings, []);
+  });
+
   it('warns at strictARP: false next to the MetalLB speaker and fixes it to true', () => {
     const { findings } = lint({ 'kp.yaml': kpc('false'), 'metallb.yaml': speaker }, { rules });
     assert.equal(findings.length, 1);
