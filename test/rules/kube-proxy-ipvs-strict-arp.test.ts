@@ -46,6 +46,23 @@ describe('kube-proxy-ipvs-strict-arp', () => {
     assert.deepEqual(lint({ 'router.yaml': router, 'metallb.yaml': speaker, 'l2.yaml': l2 }, { rules }).findings, []);
   });
 
+  it('reads the legacy MetalLB config ConfigMap as YAML: protocol: layer2 counts, a commented-out line does not', () => {
+    const legacy = (config: string) => `
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: config, namespace: metallb-system}
+      data:
+        config: |
+${config.split('\n').map((l) => `          ${l}`).join('\n')}
+    `;
+    const l2pool = 'address-pools:\n- name: default\n  protocol: layer2\n  addresses: [192.0.2.10-192.0.2.20]';
+    const on = lint({ 'kp.yaml': kpc('false'), 'mlb.yaml': legacy(l2pool) }, { rules }).findings;
+    assert.equal(on.length, 1);
+    assert.match(on[0].message, /MetalLB in layer 2 mode is deployed \(ConfigMap metallb-system\/config \(protocol: layer2\)\)/);
+    const commented = 'address-pools:\n- name: default\n  # protocol: layer2\n  protocol: bgp\n  addresses: [192.0.2.10-192.0.2.20]';
+    assert.deepEqual(lint({ 'kp.yaml': kpc('false'), 'mlb.yaml': legacy(commented) }, { rules }).findings, []);
+  });
+
   it('warns at strictARP: false next to the MetalLB speaker and fixes it to true', () => {
     const { findings } = lint({ 'kp.yaml': kpc('false'), 'metallb.yaml': speaker }, { rules });
     assert.equal(findings.length, 1);
