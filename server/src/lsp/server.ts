@@ -9,6 +9,7 @@ import type { InitializationOptions } from '../protocol/messages';
 import { RENDER_SETTINGS_NOTIFICATION, RENDERED_DOCUMENT_REQUEST, renderedFileOfUri, renderedUri, RenderSettings } from '../protocol/render-messages';
 import { RENDER_FILE_PREFIX } from '../core/render/jobs';
 import { ClusterIntegration } from './cluster';
+import { listenValidated } from './message-shapes';
 import { DiagnosticPublisher } from './diagnostics';
 import { registerRequests } from './requests';
 import { singleFileFindings } from './open-first';
@@ -251,6 +252,7 @@ export function startServer(connection: Connection): void {
     cluster?.dispose();
     renders?.dispose();
   });
-  documents.listen(connection);
+  // Document notifications of the wrong shape (`text: 12345`) are dropped with a log line, never stored.
+  listenValidated(documents, connection, log);
   connection.listen();
 }
