@@ -4,6 +4,7 @@ import type { StatusParams } from '../../server/src/protocol/messages';
 import { CLIENT_ID, CLIENT_NAME, clientOptions, serverOptions } from './client-options';
 import { ClusterView } from './cluster-view';
 import { registerCommands } from './commands';
+import { registerRuleDocs } from './rule-docs';
 import { RenderView } from './render-view';
 import { StatusItem } from './status-item';
 
@@ -30,9 +31,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     });
     cluster.attach(client);
     render.attach(client);
-    // The client restarts a crashed server a few times, then gives up: say so in the status item.
+    // The client restarts a crashed server a few times, then gives up: say so in the status item
+    // (not when we stopped it ourselves to restart it).
     client.onDidChangeState((e) => {
-      if (e.newState === State.Stopped) status.failed('The language server stopped. Run "kube-netlint: Restart Server"; details are in "kube-netlint: Show Output".');
+      if (e.newState === State.Stopped && !restarting) status.failed('The language server stopped. Run "kube-netlint: Restart Server"; details are in "kube-netlint: Show Output".');
       else if (e.newState === State.Starting) status.starting();
       else if (e.newState === State.Running) {
         cluster.started(); // (re)send the user-level cluster settings
@@ -46,17 +48,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       outputChannel.appendLine(`kube-netlint: the language server did not start: ${(err as Error).stack ?? err}`);
     }
   };
+  let restarting = false;
   const restart = async (): Promise<void> => {
     const old = client;
     client = undefined;
     cluster.detach();
     render.detach();
-    if (old) await old.stop().catch(() => undefined);
+    restarting = true;
+    outputChannel.appendLine('kube-netlint: restarting the language server');
+    try {
+      if (old) await old.stop().catch(() => undefined);
+    } finally {
+      restarting = false;
+    }
     await start();
   };
 
   context.subscriptions.push(
     ...registerCommands({ restart, outputChannel }),
+    registerRuleDocs(context),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void restart()),
     { dispose: () => void client?.stop() },
   );

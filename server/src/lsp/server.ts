@@ -9,6 +9,7 @@ import type { InitializationOptions } from '../protocol/messages';
 import { RENDER_SETTINGS_NOTIFICATION, RENDERED_DOCUMENT_REQUEST, renderedFileOfUri, renderedUri, RenderSettings } from '../protocol/render-messages';
 import { RENDER_FILE_PREFIX } from '../core/render/jobs';
 import { ClusterIntegration } from './cluster';
+import { listenValidated } from './message-shapes';
 import { DiagnosticPublisher } from './diagnostics';
 import { registerRequests } from './requests';
 import { singleFileFindings } from './open-first';
@@ -59,6 +60,7 @@ export function startServer(connection: Connection): void {
   let hasDynamicConfiguration = false;
   let hasFolderEvents = false;
   let registerWatcher = false; // the client can watch files for us and does not already
+  let ruleDocsCommand = false; // the client opens rule pages with kubeNetlint.showRuleDocumentation
   let initSettings: Record<string, unknown> = {};
   let initialFolders: WorkspaceFolder[] = [];
   let lastFailures = '';
@@ -162,6 +164,7 @@ export function startServer(connection: Connection): void {
     hasFolderEvents = !!caps.workspace?.workspaceFolders;
     registerWatcher = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration && !(params.initializationOptions as InitializationOptions | undefined)?.watchesFiles;
     const init = (params.initializationOptions ?? {}) as InitializationOptions & Record<string, unknown>;
+    ruleDocsCommand = init.showRuleDocumentationCommand === true;
     initSettings = (init.kubeNetlint ?? init) as Record<string, unknown>;
     initialFolders = params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : []);
     if (typeof init.cacheFolder === 'string' && init.cacheFolder) scanning.cacheFolder = init.cacheFolder;
@@ -240,7 +243,7 @@ export function startServer(connection: Connection): void {
     else if (!rendering) scheduler.request();
   });
 
-  registerRequests(connection, { documents, uris, workspace, publisher });
+  registerRequests(connection, { documents, uris, workspace, publisher, ruleDocsCommand: () => ruleDocsCommand });
   connection.onNotification(RENDER_SETTINGS_NOTIFICATION, (settings: RenderSettings) => renders?.configure(settings));
   connection.onRequest(RENDERED_DOCUMENT_REQUEST, (params: { uri?: unknown }) => {
     const file = typeof params?.uri === 'string' ? renderedFileOfUri(params.uri) : undefined;
@@ -252,6 +255,7 @@ export function startServer(connection: Connection): void {
     cluster?.dispose();
     renders?.dispose();
   });
-  documents.listen(connection);
+  // Document notifications of the wrong shape (`text: 12345`) are dropped with a log line, never stored.
+  listenValidated(documents, connection, log);
   connection.listen();
 }
