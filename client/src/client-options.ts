@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
 import type { InitializationOptions } from '../../server/src/protocol/messages';
+import { SHOW_PORTS_COMMAND } from '../../server/src/protocol/port-map-messages';
 
 /** Client id: also the prefix of the `kubeNetlint.trace.server` setting read by vscode-languageclient. */
 export const CLIENT_ID = 'kubeNetlint';
@@ -22,7 +23,7 @@ export function serverOptions(context: vscode.ExtensionContext): ServerOptions {
  * workspace is trusted: in Restricted Mode it only analyses files.
  */
 export function clientOptions(outputChannel: vscode.OutputChannel): LanguageClientOptions {
-  const initializationOptions: InitializationOptions = { workspaceTrusted: vscode.workspace.isTrusted, watchesFiles: true };
+  const initializationOptions: InitializationOptions = { workspaceTrusted: vscode.workspace.isTrusted, watchesFiles: true, portMapView: true };
   return {
     documentSelector: [
       { scheme: 'file', language: 'yaml' },
@@ -38,5 +39,7 @@ export function clientOptions(outputChannel: vscode.OutputChannel): LanguageClie
     },
     outputChannel,
     initializationOptions,
+    // Hovers link to the node-port map with a `command:` link: only that command may run from hover markdown.
+    markdown: { isTrusted: { enabledCommands: [SHOW_PORTS_COMMAND] } },
   };
 }

@@ -3,6 +3,7 @@ import { LanguageClient, State } from 'vscode-languageclient/node';
 import type { StatusParams } from '../../server/src/protocol/messages';
 import { CLIENT_ID, CLIENT_NAME, clientOptions, serverOptions } from './client-options';
 import { ClusterView } from './cluster-view';
+import { PortsPanel } from './ports/ports-panel';
 import { registerCommands } from './commands';
 import { StatusItem } from './status-item';
 
@@ -17,18 +18,23 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const outputChannel = vscode.window.createOutputChannel(CLIENT_NAME);
   const status = new StatusItem();
   const cluster = new ClusterView(); // live cluster: view, status, Refresh Cluster (issue 7)
-  context.subscriptions.push(outputChannel, status, cluster);
+  const ports = new PortsPanel(context.extensionUri, (line) => outputChannel.appendLine(line)); // "kube-netlint: Show Node Ports"
+  context.subscriptions.push(outputChannel, status, cluster, ports);
 
   const start = async (): Promise<void> => {
     status.starting();
     client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(context), clientOptions(outputChannel));
     client.onNotification(StatusItem.method, (params: StatusParams) => status.update(params));
     cluster.attach(client);
+    ports.attach(client);
     // The client restarts a crashed server a few times, then gives up: say so in the status item.
     client.onDidChangeState((e) => {
       if (e.newState === State.Stopped) status.failed('The language server stopped. Run "kube-netlint: Restart Server"; details are in "kube-netlint: Show Output".');
       else if (e.newState === State.Starting) status.starting();
-      else if (e.newState === State.Running) cluster.started(); // (re)send the user-level cluster settings
+      else if (e.newState === State.Running) {
+        cluster.started(); // (re)send the user-level cluster settings
+        ports.started();
+      }
     });
     try {
       await client.start();
@@ -41,6 +47,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const old = client;
     client = undefined;
     cluster.detach();
+    ports.detach();
     if (old) await old.stop().catch(() => undefined);
     await start();
   };

@@ -23,6 +23,8 @@ export interface HoverContext {
   readonly findings: readonly Finding[];
   loadedFile(file: string): LoadedFile | undefined;
   uriOf(file: string): string;
+  /** A link that opens the client's node-port map on a port (absent when the client has no such view). */
+  readonly portMapLink?: (port: number) => string;
 }
 
 const SERVICE_FIELDS = new Set(['nodePort', 'port', 'targetPort', 'healthCheckNodePort', 'externalTrafficPolicy', 'internalTrafficPolicy', 'externalIPs', 'type']);
@@ -47,6 +49,8 @@ export function hoverAt(ctx: HoverContext): Hover | null {
         range = field;
         const users = typeof field.value === 'number' ? alsoUsedBy(ctx, field.key, field.value, { file: ctx.file, start: field.start, end: field.end }, obj) : [];
         if (users.length) parts.push(`Also used by:\n\n${alsoUsedByList(users)}`);
+        const nodeLevel = ['nodePort', 'healthCheckNodePort', 'hostPort'].includes(field.key) || (field.key === 'containerPort' && hostNetwork);
+        if (ctx.portMapLink && nodeLevel && typeof field.value === 'number') parts.push(`[Show port ${field.value} in the node-port map](${ctx.portMapLink(field.value)})`);
       }
     }
   }

@@ -8,6 +8,7 @@ import type { ClusterSettings } from '../protocol/cluster-messages';
 import type { InitializationOptions } from '../protocol/messages';
 import { ClusterIntegration } from './cluster';
 import { DiagnosticPublisher } from './diagnostics';
+import { PortMapService } from './port-map';
 import { registerRequests } from './requests';
 import { Scheduler } from './scheduler';
 import { statusOf, StatusReporter } from './status';
@@ -36,6 +37,8 @@ export function startServer(connection: Connection): void {
     connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }).catch(() => undefined);
   };
   const workspace = new Workspace(log, warn);
+  const portMap = new PortMapService(connection, workspace, uris);
+  let portMapLinks = false; // the client shows the node-port map view: hovers link into it
   const publisher = new DiagnosticPublisher((uri, diagnostics) => void connection.sendDiagnostics({ uri, diagnostics }).catch(() => undefined));
   const status = new StatusReporter(connection);
   const pending = new Set<string>(); // URIs of open documents whose text is not loaded yet
@@ -89,6 +92,7 @@ export function startServer(connection: Connection): void {
       if (failures.join() !== lastFailures) failures.forEach((f) => connection.console.error(f));
       lastFailures = failures.join();
       status.report(statusOf(workspace.all(), performance.now() - started));
+      portMap.analysed();
     } catch (err) {
       connection.console.error(`kube-netlint: analysis failed: ${(err as Error).stack ?? err}`);
     }
@@ -116,6 +120,7 @@ export function startServer(connection: Connection): void {
     registerWatcher = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration && !(params.initializationOptions as InitializationOptions | undefined)?.watchesFiles;
     const init = (params.initializationOptions ?? {}) as InitializationOptions & Record<string, unknown>;
     initSettings = (init.kubeNetlint ?? init) as Record<string, unknown>;
+    portMapLinks = init.portMapView === true;
     initialFolders = params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : []);
     // Cluster settings only from the client's user-level settings or initializationOptions, never workspace/configuration.
     cluster = new ClusterIntegration(connection, init.workspaceTrusted !== false, () => scheduler.request());
@@ -181,7 +186,7 @@ export function startServer(connection: Connection): void {
     else scheduler.request();
   });
 
-  registerRequests(connection, { documents, uris, workspace, publisher });
+  registerRequests(connection, { documents, uris, workspace, publisher, portMapLinks: () => portMapLinks });
 
   connection.onShutdown(() => {
     scheduler.dispose();

@@ -49,5 +49,7 @@ export interface InitializationOptions {
    * client does); otherwise the server registers a watcher with clients that support dynamic registration.
    */
   readonly watchesFiles?: boolean;
+  /** True when the client has the node-port map view (VS Code): hovers then link into it (`command:` links). */
+  readonly portMapView?: boolean;
   readonly kubeNetlint?: KubeNetlintSettings;
 }
