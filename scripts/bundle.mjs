@@ -40,7 +40,8 @@ await Promise.all(
       format: e.browser ? 'iife' : 'cjs',
       external: e.out === 'dist/kube-client.js' ? ['vscode'] : ['vscode', '@kubernetes/client-node'],
       plugins: [yamlBrowserBuild],
-      sourcemap: true,
+      // Maps next to the bundles for debugging, without a sourceMappingURL comment: the packages do not ship them.
+      sourcemap: 'external',
       // client-node is minified (3.5 MB instead of 14.5 MB) so the .vsix stays small; it is third-party code.
       minify: e.out === 'dist/kube-client.js',
       logLevel: 'warning',

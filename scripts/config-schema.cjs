@@ -33,7 +33,18 @@ function buildConfigSchema(rules) {
   );
   setting.additionalProperties = false;
   addMarkdownDescriptions(schema);
+  splitUnionTypes(schema);
   return { $schema: 'http://json-schema.org/draft-07/schema#', ...schema };
+}
+
+/** `type: [string, number]` (ts-json-schema-generator's form of a primitive union) as `anyOf`, which strict validators accept. */
+function splitUnionTypes(node) {
+  if (!node || typeof node !== 'object') return;
+  if (Array.isArray(node.type)) {
+    node.anyOf = node.type.map((type) => ({ type }));
+    delete node.type;
+  }
+  for (const child of Object.values(node)) splitUnionTypes(child);
 }
 
 /** Editors (VS Code, yaml-language-server) render `markdownDescription`: give every described node one. */

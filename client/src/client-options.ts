@@ -20,10 +20,11 @@ export function serverOptions(context: vscode.ExtensionContext): ServerOptions {
  * YAML documents (files and untitled buffers) go to the server; the client watches YAML files and
  * `.kube-netlint.yaml` on disk for it (workspace/didChangeWatchedFiles). Settings are pulled by the
  * server (workspace/configuration, section `kubeNetlint`, per folder). The server is told whether the
- * workspace is trusted: in Restricted Mode it only analyses files.
+ * workspace is trusted: in Restricted Mode it only analyses files. `cacheFolder` (the extension's storage
+ * folder) is where the server keeps its parse cache.
  */
-export function clientOptions(outputChannel: vscode.OutputChannel): LanguageClientOptions {
-  const initializationOptions: InitializationOptions = { workspaceTrusted: vscode.workspace.isTrusted, watchesFiles: true, portMapView: true };
+export function clientOptions(outputChannel: vscode.OutputChannel, cacheFolder?: string): LanguageClientOptions {
+  const initializationOptions: InitializationOptions = { workspaceTrusted: vscode.workspace.isTrusted, watchesFiles: true, portMapView: true, ...(cacheFolder ? { cacheFolder } : {}) };
   return {
     documentSelector: [
       { scheme: 'file', language: 'yaml' },

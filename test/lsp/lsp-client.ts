@@ -27,6 +27,8 @@ export class TestClient {
   readonly logs: string[] = [];
   /** client/registerCapability registrations received. */
   readonly registrations: { method: string; registerOptions?: unknown }[] = [];
+  /** `window/workDoneProgress/create` tokens and `$/progress` values, in arrival order (with `workDoneProgress`). */
+  readonly progress: unknown[] = [];
   /** window/showMessage notifications: `type message`. */
   readonly messages: string[] = [];
   readonly stderr: string[] = [];
@@ -37,7 +39,7 @@ export class TestClient {
   private constructor(readonly proc: ChildProcess, readonly connection: ProtocolConnection) {}
 
   /** Starts the server and completes initialize/initialized on `folders` with optional settings. */
-  static async start(folders: string[], options: { settings?: Record<string, unknown>; initializationOptions?: unknown; server?: string; dynamicWatchers?: boolean } = {}): Promise<TestClient> {
+  static async start(folders: string[], options: { settings?: Record<string, unknown>; initializationOptions?: unknown; server?: string; dynamicWatchers?: boolean; workDoneProgress?: boolean } = {}): Promise<TestClient> {
     const proc = spawn(process.execPath, [options.server ?? SERVER_MAIN, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     const connection = createProtocolConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
     const client = new TestClient(proc, connection);
@@ -59,6 +61,14 @@ export class TestClient {
       client.registrations.push(...p.registrations);
       return null;
     });
+    connection.onRequest('window/workDoneProgress/create', (p: { token: unknown }) => {
+      client.progress.push({ create: p.token });
+      return null;
+    });
+    connection.onNotification('$/progress', (p: { token: unknown; value: unknown }) => {
+      client.progress.push(p.value);
+      client.listeners.forEach((l) => l());
+    });
     connection.onRequest('window/showMessageRequest', (p: { type: number; message: string }) => {
       client.messages.push(`${p.type} ${p.message}`);
       return null;
@@ -71,6 +81,7 @@ export class TestClient {
       capabilities: {
         workspace: { configuration: true, workspaceFolders: true, didChangeWatchedFiles: { dynamicRegistration: options.dynamicWatchers ?? false } },
         textDocument: { publishDiagnostics: { relatedInformation: true }, hover: { contentFormat: ['markdown'] } },
+        ...(options.workDoneProgress ? { window: { workDoneProgress: true } } : {}),
       },
       initializationOptions: options.initializationOptions,
     });

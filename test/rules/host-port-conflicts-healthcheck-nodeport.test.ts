@@ -48,7 +48,10 @@ describe('host-port-conflicts-healthcheck-nodeport', () => {
     assert.deepEqual(pod.related.map((r) => [r.file, r.line]), [['svc.yaml', 9]]);
     assert.deepEqual([svc.line, svc.column, svc.text], [9, 24, '31990']);
     assert.match(svc.message, /^healthCheckNodePort 31990 is also the hostNetwork port of StatefulSet streaming\/broker/);
-    assert.deepEqual(pod.fixes, []);
+    // The hostNetwork port cannot be edited away; the real fix, offered on the broker too, moves the Service's port (other file).
+    assert.deepEqual(pod.fixes.map((f) => f.title), ['Change the healthCheckNodePort of Service streaming/broker-lb from 31990 to free port 30000 (immutable: re-create the Service)']);
+    assert.deepEqual(pod.fixes[0].edits.map((e) => [e.span.file, e.newText]), [['svc.yaml', '30000']]);
+    assert.deepEqual(svc.fixes[0].edits, pod.fixes[0].edits);
   });
 
   it('explains the hostPort case (portmap diverts the probes) and offers both fixes', () => {

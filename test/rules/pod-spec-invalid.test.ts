@@ -31,6 +31,57 @@ spec:
 `;
 
 describe('pod-spec-invalid', () => {
+  it('reports containers written as a mapping and a template that is not a mapping, with the decoder\'s message', () => {
+    const fs = check(`
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: cmap}
+      spec:
+        selector: {matchLabels: {a: b}}
+        template:
+          metadata: {labels: {a: b}}
+          spec:
+            containers:
+              web: {image: nginx}
+      ---
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: tmplstr}
+      spec:
+        selector: {matchLabels: {a: b}}
+        template: "nope"
+      ---
+      apiVersion: batch/v1
+      kind: CronJob
+      metadata: {name: cron}
+      spec:
+        schedule: "* * * * *"
+        jobTemplate:
+          spec: [a]
+    `);
+    assert.deepEqual(fs.map((f) => [f.line, f.message]), [
+      [10, 'containers is a mapping, not a list of containers (`- name: web`): the API server cannot decode Deployment default/cmap ("json: cannot unmarshal object into Go struct field PodSpec.spec.template.spec.containers of type []v1.Container")'],
+      [17, 'template "nope" is a string, not a mapping (metadata, spec): the API server cannot decode Deployment default/tmplstr ("json: cannot unmarshal string into Go struct field DeploymentSpec.spec.template of type v1.PodTemplateSpec")'],
+      [25, 'spec is a list, not a mapping (template, …): the API server cannot decode CronJob default/cron ("json: cannot unmarshal array into Go struct field JobTemplateSpec.spec.jobTemplate.spec of type v1.JobSpec")'],
+    ]);
+  });
+
+  it('shows a containerPort beyond int32 as written, with the decoder\'s number', () => {
+    const fs = check(`
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: p}
+      spec:
+        containers:
+          - name: c
+            ports: [{containerPort: 99999999999, hostPort: .nan}]
+    `);
+    assert.deepEqual(fs.map((f) => f.message), [
+      'containerPort 99999999999 is outside the int32 range (-2147483648 to 2147483647): the API server cannot decode Pod default/p ("json: cannot unmarshal number 99999999999 into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32")',
+      'hostPort .nan is not a number JSON can hold: kubectl cannot convert the manifest ("error converting YAML to JSON: json: unsupported value: NaN")',
+    ]);
+  });
+
   it('reports wrongly typed replicas, hostNetwork, hostPort and containerPort of a Deployment with the decoder\'s message', () => {
     const fs = check(deployment);
     assert.deepEqual(where(fs), [

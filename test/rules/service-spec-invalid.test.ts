@@ -79,6 +79,17 @@ describe('service-spec-invalid', () => {
     assert.ok(hc[0].message.includes('ServiceSpec.spec.healthCheckNodePort'));
   });
 
+  it('shows odd numbers as written and quotes the tool that refuses them (.inf, beyond int32); !!float 30081 is 30081', () => {
+    const fs = check('  type: NodePort\n  ports:\n    - name: a\n      port: 80\n      nodePort: .inf\n    - name: b\n      port: 81\n      nodePort: 123456789012345678901234567890\n    - name: c\n      port: 82\n      nodePort: !!float 30081');
+    assert.deepEqual(fs.map((f) => [f.line, f.text, f.message]), [
+      [11, '.inf', 'nodePort .inf is not a number JSON can hold: kubectl cannot convert the manifest ("error converting YAML to JSON: json: unsupported value: +Inf")'],
+      [14, '123456789012345678901234567890', 'nodePort 123456789012345678901234567890 is outside the int32 range (-2147483648 to 2147483647): the API server cannot decode Service shop/web ("json: cannot unmarshal number 1.2345678901234568e+29 into Go struct field ServicePort.spec.ports.nodePort of type int32")'],
+    ]);
+    const { findings } = lint(svc('  type: NodePort\n  ports:\n    - name: a\n      port: 80\n      nodePort: 123456789012345678901234567890\n    - name: c\n      port: 82\n      nodePort: !!float 30081'));
+    assert.deepEqual(findings.filter((f) => f.ruleId === 'nodeport-out-of-range'), [], 'a number that cannot be decoded is not "out of range"');
+    assert.equal(lint(svc('  type: NodePort\n  ports:\n    - {name: c, port: 82, nodePort: !!float 30081}\n')).analysis.model.services.find((x) => x.name === 'web')?.ports[0].nodePort?.value, 30081);
+  });
+
   it('flags values of the wrong JSON type the decoder refuses: numbers for strings, mappings or strings for lists', () => {
     const fs = check('  selector: {app: web, version: 1}\n  externalIPs: 203.0.113.10\n  ports:\n    - {name: 8080, port: 80, protocol: 6}\n    -\n');
     assert.deepEqual(fs.map((f) => [f.line, f.column, f.text]), [[7, 13, '{app: web, version: 1}'], [8, 16, '203.0.113.10'], [10, 14, '8080'], [10, 40, '6'], [11, 6, '']]);
@@ -135,6 +146,14 @@ describe('service-spec-invalid', () => {
     assert.ok(fs[1].message.includes('may not be unspecified (0.0.0.0)'));
     assert.ok(fs[2].message.includes('may not be in the loopback range (127.0.0.0/8, ::1/128)'));
     assert.ok(fs[3].message.includes('may not be in the link-local range (169.254.0.0/16, fe80::/10)'));
+  });
+
+  it('rejects clusterIP None on NodePort and LoadBalancer Services', () => {
+    assert.deepEqual(summary('  type: NodePort\n  clusterIP: None\n  ports: [{port: 80}]'), [
+      [8, 'None', 'clusterIP: None (headless) is set on a NodePort Service, which needs a cluster IP: the API server rejects Service shop/web with "spec.clusterIPs[0]: Invalid value: "None": may not be set to \'None\' for NodePort services"'],
+    ]);
+    assert.equal(check('  type: LoadBalancer\n  clusterIP: None\n  ports: [{port: 80}]').length, 1);
+    assert.deepEqual(check('  clusterIP: None\n  ports: [{port: 80}]'), []);
   });
 
   it('requires ports except on headless and ExternalName Services', () => {

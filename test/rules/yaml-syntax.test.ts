@@ -33,6 +33,15 @@ describe('yaml-syntax', () => {
     assert.equal(findings.filter((f) => f.ruleId === 'nodeport-duplicate').length, 2);
   });
 
+  it('reports the same syntax error once per document, saying how often it repeats', () => {
+    const { findings } = lint(`a: ${'['.repeat(2000)}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: a}\nspec: {type: NodePort, ports: [{port: 80, nodePort: 3008}]}\n`);
+    const syntax = findings.filter((f) => f.ruleId === 'yaml-syntax');
+    assert.ok(syntax.length <= 3, `${syntax.length} syntax findings`);
+    assert.equal(new Set(syntax.map((f) => f.message)).size, syntax.length);
+    assert.match(syntax[0].message, /\(and \d+ more times in this document\)/);
+    assert.equal(findings.filter((f) => f.ruleId === 'nodeport-out-of-range').length, 1, 'the next document is still read');
+  });
+
   it('reports a duplicate key', () => {
     const { findings } = lint('apiVersion: v1\nkind: Service\nkind: Pod\nmetadata: {name: a}\n', { rules: ['yaml-syntax'] });
     assert.equal(findings.length, 1);

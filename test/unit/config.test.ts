@@ -44,7 +44,7 @@ describe('config (.kube-netlint.yaml)', () => {
   it('names the file, the key and its line for an unknown key', () => {
     const [key, line, message] = error('nodePortRange: "30000-32767"\nnodePortRang: "1-2"\n');
     assert.deepEqual([key, line], ['nodePortRang', 2]);
-    assert.equal(message, "/repo/.kube-netlint.yaml:2: 'nodePortRang': unknown key (known keys: nodePortRange, kubeProxyMode, nodes, namespace, exclude, rules, cni, clusters)");
+    assert.equal(message, "/repo/.kube-netlint.yaml:2: 'nodePortRang': unknown key (known keys: nodePortRange, kubeProxyMode, nodes, namespace, exclude, rules, cni, clusters, render)");
   });
 
   it('rejects bad values with the key, line and what is wrong', () => {

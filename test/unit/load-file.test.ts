@@ -135,7 +135,7 @@ describe('loadFile', () => {
     assert.equal(at(f, svc(f.objects[2]).ports[0].protocol.span), '17:21 UDP');
   });
 
-  it('ignores empty documents and YAML that is not a Kubernetes object, silently', () => {
+  it('ignores empty documents and mappings that are not Kubernetes objects; says so for lists, scalars and half objects', () => {
     const f = load(`
       ---
       ---
@@ -146,6 +146,9 @@ describe('loadFile', () => {
       name: values.yaml style map
       replicas: 3
       ---
+      kind: pipeline
+      name: a Drone CI config, not an API object
+      ---
       kind: Service
       metadata: {name: no-api-version}
       ---
@@ -154,7 +157,11 @@ describe('loadFile', () => {
       metadata: {name: team-a}
     `);
     assert.deepEqual(names(f), ['Namespace /team-a']);
-    assert.deepEqual(f.problems, []);
+    assert.deepEqual(f.problems.map((p) => `${at(f, p.span).trim()} | ${p.severity} ${p.code}: ${p.message}`), [
+      '3:1 just a string | info OBJECT_NOT_MAPPING: this document is a string, not a Kubernetes object (a mapping with apiVersion, kind and metadata): nothing in it is checked',
+      '5:1 - a list | info OBJECT_NOT_MAPPING: this document is a list, not a Kubernetes object (a mapping with apiVersion, kind and metadata): nothing in it is checked',
+      '13:7 Service | error OBJECT_NO_API_VERSION: Service has no apiVersion: kubectl cannot decode it ("Object \'apiVersion\' is missing in \'{…}\'") and applies nothing; add apiVersion: v1',
+    ]);
     assert.deepEqual(loadFile('empty.yaml', '').objects, []);
     assert.deepEqual(loadFile('empty.yaml', '').problems, []);
     assert.deepEqual(loadFile('comments.yaml', '# only a comment\n').problems, []);

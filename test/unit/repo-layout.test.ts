@@ -63,7 +63,7 @@ describe('repository layouts (issue 6)', () => {
     it('does not parse templates, reports no yaml-syntax, and puts one info finding on Chart.yaml', () => {
       const { findings } = lint({ 'chart/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 1.0.0\n', 'chart/templates/svc.yaml': template, 'chart/templates/ok.yaml': svc('plain', 30080), 'rendered/web.yaml': svc('rendered', 30080) }, { rules });
       assert.deepEqual(findings.map((f) => [f.ruleId, f.file, f.line]), [['helm-chart-not-rendered', 'chart/Chart.yaml', 1]]);
-      assert.match(findings[0].message, /Helm chart "web": its 2 template files are Go templates and not linted; lint the rendered output instead: helm template RELEASE chart \| npx kube-netlint -/);
+      assert.match(findings[0].message, /Helm chart "web": its 2 template files are Go templates and not linted; put helm on PATH \(or pass --helm\) to lint what it renders, or lint the output: helm template RELEASE chart \| npx kube-netlint -/);
     });
     it('skips Go templates outside charts without yaml-syntax', () => {
       assert.deepEqual(lint({ 'loose.yaml': template }, { rules }).findings, []);

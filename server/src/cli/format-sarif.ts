@@ -89,14 +89,17 @@ export function formatSarif(findings: readonly ResolvedFinding[], run: SarifRun)
     ...(message ? { message: { text: message } } : {}),
   });
   const prints = fingerprints(findings, run.textOf ?? (() => ''));
-  const results: Result[] = findings.map(({ finding, region, related }, i) => ({
+  const results: Result[] = findings.map(({ finding, region, related, rendered }, i) => ({
     ruleId: finding.ruleId,
     ruleIndex: ruleIndex.get(finding.ruleId),
     level: LEVEL[finding.severity],
     message: { text: finding.message },
     locations: [location(region)],
     partialFingerprints: { [FINGERPRINT_KEY]: prints[i] },
-    ...(related.length ? { relatedLocations: related.map((r, j) => location(r.region, r.message, j + 1)) } : {}),
+    // A finding on a rendered object: its place in the rendered manifest is one more related location.
+    ...(related.length || rendered
+      ? { relatedLocations: [...related.map((r, j) => location(r.region, r.message, j + 1)), ...(rendered ? [location(rendered.region, `in the rendered manifest (${rendered.label})`, related.length + 1)] : [])] }
+      : {}),
   }));
   const failures = run.failures ?? [];
   const notifications: Notification[] = failures.map((f) => ({

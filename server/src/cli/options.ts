@@ -22,6 +22,11 @@ export interface CliOptions {
   readonly maxFileBytes?: number;
   /** `--cluster [CONTEXT]`: '' = the kubeconfig's current-context; undefined = workspace only. */
   readonly cluster?: string;
+  /** `--helm PATH` / `--kustomize PATH`: renderer binaries (default: KUBE_NETLINT_HELM / KUBE_NETLINT_KUSTOMIZE, else PATH). */
+  readonly helm?: string;
+  readonly kustomize?: string;
+  /** `--no-render`: lint kustomize and Helm sources as written, run no renderer. */
+  readonly noRender?: boolean;
   /** `--rule ID=SEVERITY`, in command-line order (the last one of an id wins); wins over the config's `rules`. */
   readonly rules: Readonly<Record<string, Severity | 'off'>>;
   /** `--quiet`: report errors only (warnings still count for `--max-warnings`, as in eslint). */
@@ -32,6 +37,10 @@ export interface CliOptions {
   readonly output?: string;
   /** `--stdin-filename NAME`: the file name findings in `-` (standard input) carry. */
   readonly stdinFilename?: string;
+  /** `--cache`: reuse the parse cache of unchanged files (eslint's flag). */
+  readonly cache?: boolean;
+  /** `--cache-location PATH`: the cache file, or a folder for it (default `.kube-netlintcache` in the working directory). */
+  readonly cacheLocation?: string;
   /** `--max-warnings N`: exit 1 when more than N warnings are found; undefined = no limit. */
   readonly maxWarnings?: number;
   readonly color: ColorMode;
@@ -113,6 +122,17 @@ export const LINT_FLAGS: readonly Flag<Draft<CliOptions>>[] = [
       if (!(mib > 0)) throw new UsageError(`--max-file-size must be a positive number of MiB (got "${v}")`);
       o.maxFileBytes = mib * 1024 * 1024;
     },
+  },
+  { name: 'helm', value: 'PATH', help: 'helm binary that renders charts (default: KUBE_NETLINT_HELM, else helm on PATH)', apply: (o, v) => (o.helm = String(v)) },
+  {
+    name: 'kustomize', value: 'PATH', help: 'kustomize or kubectl binary that renders overlays (default: KUBE_NETLINT_KUSTOMIZE,\nelse kustomize, else kubectl on PATH)',
+    apply: (o, v) => (o.kustomize = String(v)),
+  },
+  { name: 'no-render', help: 'lint kustomize and Helm sources as written: run neither helm nor kustomize', apply: (o) => (o.noRender = true) },
+  { name: 'cache', help: 'keep each file\'s parsed objects in a cache and reuse them while the file is unchanged', apply: (o) => (o.cache = true) },
+  {
+    name: 'cache-location', value: 'PATH', help: 'the cache file, or a folder for it (default .kube-netlintcache in the working directory)',
+    apply: (o, v) => (o.cacheLocation = String(v)),
   },
   { name: 'version', short: 'v', help: 'print the version', apply: (o) => (o.version = true) },
   { name: 'help', short: 'h', help: 'print this help', apply: (o) => (o.help = true) },

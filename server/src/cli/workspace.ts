@@ -1,5 +1,5 @@
-import { statSync } from 'node:fs';
-import { dirname, isAbsolute, posix, relative, resolve, sep } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import { clusterObjectsForCli } from '../cluster/cli-cluster';
 import { analyze, Analysis } from '../core/analyze';
 import { CoreConfig, DEFAULT_CONFIG } from '../core/config/config';
@@ -9,12 +9,16 @@ import type { K8sObject } from '../core/model/objects';
 import { findConfigFile, readConfigFile } from '../node/config-file';
 import { discoverFiles } from '../node/discover-files';
 import { loadFiles } from '../node/parallel-load';
+import { CACHE_FILE_NAME, ParseCache } from '../node/parse-cache';
 import { decodeManifest } from '../node/read-file';
+import { packageVersion } from '../node/version';
 import type { CliIo } from './io';
 import type { CliOptions } from './options';
+import { renderForCli } from './render';
 
 /** The options that say what to analyse, shared by every command that reads a workspace (lint, ports). */
-export type WorkspaceOptions = Pick<CliOptions, 'paths' | 'config' | 'nodePortRange' | 'kubeProxyMode' | 'rules' | 'exclude' | 'stdinFilename' | 'maxFileBytes' | 'cluster'>;
+export type WorkspaceOptions = Pick<CliOptions, 'paths' | 'config' | 'nodePortRange' | 'kubeProxyMode' | 'rules' | 'exclude' | 'stdinFilename' | 'maxFileBytes' | 'cluster'>
+  & Partial<Pick<CliOptions, 'cache' | 'cacheLocation' | 'helm' | 'kustomize' | 'noRender'>>;
 
 /** A workspace read and analysed for a command. */
 export interface AnalysedWorkspace {
@@ -28,7 +32,7 @@ export interface AnalysedWorkspace {
 
 /**
  * Finds the config, reads the paths (standard input for `-`; files on worker threads, see node/parallel-load.ts),
- * reads the live cluster with `--cluster`, and analyses everything.
+ * reads the live cluster with `--cluster`, renders kustomize overlays and Helm charts, and analyses everything.
  * @throws PathError for unreadable paths, ConfigError for a bad config file (the commands exit 2)
  */
 export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Promise<AnalysedWorkspace> {
@@ -67,13 +71,39 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
   const onDisk = discoverFiles(diskPaths, config.exclude, baseDir)
     .filter((path) => path !== stdinPath)
     .map((path) => [path, display(path)] as const);
-  files.push(...(await loadFiles(onDisk, loadOptions)));
+  const cache = options.cache ? ParseCache.open(cacheFile(options.cacheLocation, io.cwd), packageVersion()) : undefined;
+  files.push(...(await loadFiles(onDisk, { ...loadOptions, cache })));
+  if (cache) {
+    cache.prune((file) => existsSync(resolve(io.cwd, file)));
+    const problem = cache.save();
+    if (problem) io.stderr(`kube-netlint: warning: ${problem}\n`);
+  }
   // Cluster globs and kustomize paths are relative to the config file's folder (else the working directory).
   const repoPath = (file: string): string => (file === '<stdin>' ? file : relative(baseDir, resolve(io.cwd, file)).split(sep).join('/'));
   // --cluster: live objects join the analysis under the workspace's.
   const extraObjects = options.cluster !== undefined ? await clusterObjectsForCli(options.cluster, files, io.stderr) : undefined;
-  const analysis = analyze(files, config, { repoPath, extraObjects });
+  // Kustomize entry points and Helm releases are rendered with the real tools when they are found (cli/render.ts).
+  const rendered = options.noRender ? undefined : await renderForCli(options, io, files, config, repoPath, baseDir, configPath);
+  const analysis = analyze(files, config, { repoPath, extraObjects, renders: rendered?.outcomes, helmUnavailable: rendered?.helmUnavailable });
   return { analysis, config, files, extraObjects };
+}
+
+/**
+ * The cache file of `--cache-location` (eslint's convention): a path ending in a separator, or naming an
+ * existing folder, holds {@link CACHE_FILE_NAME}; any other path is the file itself. Default: that file in `cwd`.
+ */
+export function cacheFile(location: string | undefined, cwd: string): string {
+  if (!location) return join(cwd, CACHE_FILE_NAME);
+  const path = resolve(cwd, location);
+  return /[\\/]$/.test(location) || isDirectory(path) ? join(path, CACHE_FILE_NAME) : path;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -1,5 +1,8 @@
 import type { CoreConfig } from './config/config';
-import { compareFindings, runRules, RuleFailure } from './engine/run-rules';
+import { compareFindings, lineSuppressed, runRules, RuleFailure } from './engine/run-rules';
+import { applyRenders, remapRenderedFinding } from './render/apply';
+import type { RenderOutcome } from './render/jobs';
+import { joinNames, MESSAGE_LIST_MAX } from './rules/report/collisions';
 import type { LoadedFile } from './load/load-file';
 import type { K8sObject } from './model/objects';
 import { buildModel, WorkspaceModel } from './model/workspace-model';
@@ -26,6 +29,13 @@ export interface AnalyzeOptions {
   readonly extraObjects?: readonly K8sObject[];
   /** Maps loaded file names to repository-relative `/` paths (for `clusters:` globs and kustomize); default: the name itself. */
   readonly repoPath?: RepoPath;
+  /**
+   * Results of kustomize / Helm renders (run at the edge, see node/render/): rendered manifests replace the files
+   * they were made from, and findings on them move to the source lines (core/render/apply.ts).
+   */
+  readonly renders?: readonly RenderOutcome[];
+  /** Why Helm charts were not rendered, when helm could not run (said in `helm-chart-not-rendered`). */
+  readonly helmUnavailable?: string;
 }
 
 /**
@@ -36,15 +46,23 @@ export interface AnalyzeOptions {
  */
 export function analyze(inputFiles: readonly LoadedFile[], config: CoreConfig, options: AnalyzeOptions = {}): Analysis {
   const repoPath = options.repoPath ?? defaultRepoPath;
-  const layout = computeLayout(inputFiles, config, repoPath);
-  const files = withoutChartTemplates(inputFiles, layout);
+  let layout = computeLayout(inputFiles, config, repoPath);
+  let files = withoutChartTemplates(inputFiles, layout);
   const fileMap = new Map(files.map((f) => [f.file, f]));
+  if (options.renders || options.helmUnavailable) {
+    const applied = applyRenders(files, layout, options.renders ?? [], options.helmUnavailable);
+    layout = { ...layout, groups: applied.groups, render: applied.render };
+    files = [...applied.modelFiles];
+    for (const f of applied.renderedFiles) fileMap.set(f.file, f);
+  }
+  const remap = (list: readonly Finding[]): Finding[] =>
+    options.renders?.length ? list.flatMap((f) => remapRenderedFinding(f, fileMap, (g) => lineSuppressed(g, fileMap)) ?? []) : [...list];
   const rules = options.rules ?? allRules;
   const extra = options.extraObjects ?? [];
   const model = buildModel(files, config, extra);
   if (!layout.groups) {
     const { findings, failures } = runRules(rules, model, config, fileMap, layout);
-    return { model, clusterModels: new Map(), layout, findings, failures, files: fileMap };
+    return { model, clusterModels: new Map(), layout, findings: remap(findings).sort(compareFindings), failures, files: fileMap };
   }
   const clusterModels = new Map<string, WorkspaceModel>();
   const merged = new Map<string, { finding: Finding; clusters: string[] }>();
@@ -55,7 +73,7 @@ export function analyze(inputFiles: readonly LoadedFile[], config: CoreConfig, o
     clusterModels.set(group.name, groupModel);
     const run = runRules(rules, groupModel, config, fileMap, layout);
     failures.push(...run.failures.filter((f) => !failures.some((g) => g.ruleId === f.ruleId)));
-    for (const f of run.findings) {
+    for (const f of remap(run.findings)) {
       const key = `${f.ruleId}|${f.span.file}|${f.span.start}|${f.span.end}|${f.message}`;
       const entry = merged.get(key);
       if (entry) entry.clusters.push(group.name);
@@ -66,9 +84,9 @@ export function analyze(inputFiles: readonly LoadedFile[], config: CoreConfig, o
   // Cross-object findings always name their clusters; single-object ones only when not found in every cluster.
   const findings = [...merged.values()]
     .map(({ finding, clusters }) =>
-      clusters.length === all && finding.related.length === 0
+      (clusters.length === all && finding.related.length === 0) || (clusters.length === 1 && finding.rendered?.label === `rendered by ${clusters[0]}`)
         ? finding
-        : { ...finding, message: `${finding.message} (in cluster${clusters.length > 1 ? 's' : ''} ${clusters.join(', ')})`, clusters })
+        : { ...finding, message: `${finding.message} (in cluster${clusters.length > 1 ? 's' : ''} ${clusters.length > MESSAGE_LIST_MAX ? joinNames(clusters) : clusters.join(', ')})`, clusters })
     .sort(compareFindings);
   return { model, clusterModels, layout, findings, failures, files: fileMap };
 }

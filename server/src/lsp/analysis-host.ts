@@ -7,7 +7,7 @@ import { mergeClusterObjects } from '../core/model/merge-cluster-objects';
 import type { K8sObject } from '../core/model/objects';
 import { skippedFile } from '../core/load/skipped-file';
 import type { Finding } from '../core/rules/rule';
-import { loadFiles } from '../node/parallel-load';
+import { loadFiles, type ParallelLoadOptions } from '../node/parallel-load';
 import { DEFAULT_MAX_FILE_BYTES, readManifestFile } from '../node/read-file';
 
 /** The result of one analysis run of a host. */
@@ -90,7 +90,7 @@ export class AnalysisHost {
    * Files whose source changes meanwhile (opened, or changed on disk) keep the newer content.
    * While it runs, {@link busy} is true and callers should not publish this host's (partial) results.
    */
-  async updateManyFromDisk(files: readonly string[]): Promise<void> {
+  async updateManyFromDisk(files: readonly string[], load: Pick<ParallelLoadOptions, 'cache' | 'onProgress'> = {}): Promise<void> {
     const sources = files.map((file) => {
       const source: Source = { kind: 'disk' };
       this.sources.set(file, source);
@@ -101,7 +101,7 @@ export class AnalysisHost {
       const options = { defaultNamespace: this.config.namespace, maxBytes: this.maxBytes };
       let loaded: LoadedFile[];
       try {
-        loaded = await loadFiles(files.map((f) => [f, f] as const), options);
+        loaded = await loadFiles(files.map((f) => [f, f] as const), { ...options, ...load });
       } catch {
         loaded = files.map((f) => readManifestFile(f, f, options)); // a worker failed: load on this thread
       }

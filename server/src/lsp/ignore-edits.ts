@@ -1,4 +1,5 @@
-import { isMap, isScalar, isSeq, Node, parseAllDocuments, Scalar, YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, Node, Scalar, YAMLMap } from 'yaml';
+import { parseDocuments } from '../core/load/parse-documents';
 import { DISABLE_NEXT_LINE, disableDirectiveRules, IGNORE_ANNOTATION } from '../core/engine/suppress';
 import { ignoreListHas } from '../core/engine/run-rules';
 
@@ -27,7 +28,8 @@ export function applyOffsetEdits(text: string, edits: readonly OffsetEdit[]): st
 export function ignoreObjectEdit(text: string, uid: string, ruleId: string): OffsetEdit | undefined {
   const m = /#(\d+)(?:\/(\d+))?$/.exec(uid);
   if (!m) return undefined;
-  const docs = parseAllDocuments(text, { strict: false, prettyErrors: false });
+  // Guarded parse: a document nested too deeply is empty with an error (never composed, never a crash).
+  const { docs } = parseDocuments(text, { strict: false });
   const doc = docs[Number(m[1])];
   if (!doc || doc.errors.length) return undefined;
   let root: unknown = doc.contents;

@@ -10,6 +10,8 @@ import { ClusterIntegration } from './cluster';
 import { DiagnosticPublisher } from './diagnostics';
 import { PortMapService } from './port-map';
 import { registerRequests } from './requests';
+import { singleFileFindings } from './open-first';
+import { ScanProgress } from './scan-progress';
 import { Scheduler } from './scheduler';
 import { statusOf, StatusReporter } from './status';
 import { pathOfUri, UriMap } from './uris';
@@ -36,7 +38,16 @@ export function startServer(connection: Connection): void {
     // A notification (window/showMessage): showWarningMessage would send a request the client must answer.
     connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }).catch(() => undefined);
   };
-  const workspace = new Workspace(log, warn);
+  // The cache folder comes with initialize (initializationOptions.cacheFolder); scans read this object then.
+  const scanning: { cacheFolder?: string; progress: () => (done: number, total: number) => void; onFolderAdded: () => void } = {
+    progress: () => {
+      const progress = new ScanProgress(connection);
+      return (done, total) => progress.update(done, total);
+    },
+    onFolderAdded: () => scheduler.request(),
+  };
+  const workspace = new Workspace(log, warn, scanning);
+  const early = new Map<string, string>(); // open documents given single-file diagnostics during the scan: uri → version and folder
   const portMap = new PortMapService(connection, workspace, uris);
   let portMapLinks = false; // the client shows the node-port map view: hovers link into it
   const publisher = new DiagnosticPublisher((uri, diagnostics) => void connection.sendDiagnostics({ uri, diagnostics }).catch(() => undefined));
@@ -65,8 +76,32 @@ export function startServer(connection: Connection): void {
   };
   const openFiles = (): Set<string> => new Set(documents.all().map((d) => uris.fileOf(d.uri)));
 
+  /**
+   * While the workspace is being scanned: each open document gets, at once, the findings that depend on its
+   * own file only (see open-first.ts); the whole analysis (cross-file findings too) replaces them when the
+   * scan ends.
+   */
+  const runEarly = (): void => {
+    for (const uri of pending) {
+      const doc = documents.get(uri);
+      if (!doc) continue;
+      const file = uris.fileOf(uri);
+      const folder = workspace.folderOf(file);
+      if (early.get(uri) === `${doc.version} ${folder.uri}`) continue;
+      if (folder.isExcluded(file)) continue;
+      try {
+        const { loaded, findings } = singleFileFindings(file, doc.getText(), folder.settings.config);
+        publisher.publish([file], new Map([[file, findings]]), { loadedFile: () => loaded, uriOf: () => uri });
+        early.set(uri, `${doc.version} ${folder.uri}`);
+      } catch (err) {
+        connection.console.error(`kube-netlint: analysis of ${file} failed: ${(err as Error).stack ?? err}`);
+      }
+    }
+  };
+
   const runAnalysis = (): void => {
-    if (!ready) return;
+    if (!ready) return runEarly();
+    early.clear();
     const started = performance.now();
     try {
       for (const uri of pending) {
@@ -122,6 +157,7 @@ export function startServer(connection: Connection): void {
     initSettings = (init.kubeNetlint ?? init) as Record<string, unknown>;
     portMapLinks = init.portMapView === true;
     initialFolders = params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : []);
+    if (typeof init.cacheFolder === 'string' && init.cacheFolder) scanning.cacheFolder = init.cacheFolder;
     // Cluster settings only from the client's user-level settings or initializationOptions, never workspace/configuration.
     cluster = new ClusterIntegration(connection, init.workspaceTrusted !== false, () => scheduler.request());
     return {

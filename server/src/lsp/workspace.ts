@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { isAbsolute, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { discoverFiles } from '../node/discover-files';
 import { CONFIG_FILE_NAME } from '../node/config-file';
+import { CACHE_FILE_NAME, ParseCache } from '../node/parse-cache';
+import { packageVersion } from '../node/version';
 import { AnalysisHost } from './analysis-host';
 import { FolderConfig, resolveFolderConfig } from './settings';
 import { pathOfUri } from './uris';
@@ -29,13 +32,22 @@ const YAML_FILE = /\.ya?ml$/i;
  */
 export class Workspace {
   private readonly folders: Folder[] = [];
+  private readonly caches = new Map<string, ParseCache>();
   readonly loose: Folder;
 
   /**
    * @param log progress lines for the client's output
    * @param warn problems the user must fix (bad settings, broken `.kube-netlint.yaml`)
+   * @param scanning where folder scans go: `cacheFolder` (the editor's storage folder) keeps one parse cache
+   *   per workspace folder, so a reopened workspace loads unchanged files from it; `progress` makes, for each
+   *   scan, a callback told how many of its files are loaded; `onFolderAdded` runs when a folder's settings are
+   *   known, before its scan
    */
-  constructor(private readonly log: (message: string) => void, private readonly warn: (message: string) => void = log) {
+  constructor(
+    private readonly log: (message: string) => void,
+    private readonly warn: (message: string) => void = log,
+    private readonly scanning: { cacheFolder?: string; progress?: () => (done: number, total: number) => void; onFolderAdded?: () => void } = {},
+  ) {
     this.loose = makeFolder('', undefined, resolveFolderConfig(undefined, undefined));
   }
 
@@ -53,6 +65,7 @@ export class Workspace {
       if (other !== folder) for (const file of other.host.files()) if (this.folderOf(file) !== other) other.host.remove(file);
     }
     this.reportProblems(folder);
+    this.scanning.onFolderAdded?.();
     await this.scan(folder);
     return folder;
   }
@@ -140,8 +153,29 @@ export class Workspace {
     }
     // Files of a nested workspace folder belong to that folder; open and known files are up to date.
     const added = files.filter((file) => this.folderOf(file) === folder && !openFiles.has(file) && !folder.host.has(file));
-    await folder.host.updateManyFromDisk(added);
-    this.log(`kube-netlint: ${folder.path}: ${files.length} YAML files (${added.length} loaded) in ${Math.round(performance.now() - started)} ms`);
+    const cache = this.cacheOf(folder.path);
+    const hitsBefore = cache?.hits ?? 0;
+    await folder.host.updateManyFromDisk(added, { cache, onProgress: this.scanning.progress?.() });
+    const cached = cache ? ` (${cache.hits - hitsBefore} from the cache)` : '';
+    this.log(`kube-netlint: ${folder.path}: ${files.length} YAML files (${added.length} loaded${cached}) in ${Math.round(performance.now() - started)} ms`);
+    if (cache) {
+      cache.prune((file) => folder.host.has(file));
+      const problem = cache.save();
+      if (problem) this.log(`kube-netlint: ${problem}`);
+    }
+  }
+
+  /** The parse cache of a workspace folder in the storage folder (one file per folder path), if there is one. */
+  private cacheOf(folderPath: string): ParseCache | undefined {
+    const dir = this.scanning.cacheFolder;
+    if (!dir) return undefined;
+    let cache = this.caches.get(folderPath);
+    if (!cache) {
+      const name = `${createHash('sha1').update(folderPath).digest('hex').slice(0, 16)}${CACHE_FILE_NAME}`;
+      cache = ParseCache.open(join(dir, name), packageVersion());
+      this.caches.set(folderPath, cache);
+    }
+    return cache;
   }
 
   private reportProblems(folder: Folder): void {

@@ -1,4 +1,5 @@
-import { isPair, isScalar, isSeq, parseAllDocuments, Scalar, visit } from 'yaml';
+import { isPair, isScalar, isSeq, Scalar, visit } from 'yaml';
+import { parseDocuments } from '../core/load/parse-documents';
 
 /** The field under the cursor: the key it belongs to and the scalar value. */
 export interface FieldAt {
@@ -18,8 +19,8 @@ export interface FieldAt {
  */
 export function fieldAt(text: string, offset: number): FieldAt | undefined {
   let found: FieldAt | undefined;
-  // An empty stream parses to an empty array-like EmptyStream.
-  for (const doc of parseAllDocuments(text, { strict: false, prettyErrors: false })) {
+  // Guarded parse: a document nested too deeply is empty (never composed, never a crash).
+  for (const doc of parseDocuments(text, { strict: false }).docs) {
     const range = doc.range;
     if (!range || offset < range[0] || offset > range[2]) continue;
     visit(doc, {

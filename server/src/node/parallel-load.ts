@@ -1,9 +1,12 @@
+import { readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { deserialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import type { LoadedFile, LoadOptions } from '../core/load/load-file';
-import { readManifestFile } from './read-file';
-import { deserializeLoadedFile, type LoadRequest, type LoadResponse } from './serialized-file';
+import { loadFile, type LoadedFile, type LoadOptions } from '../core/load/load-file';
+import { contentHash, type ParseCache, serializeForCache } from './parse-cache';
+import { decodeManifest, readManifestFile } from './read-file';
+import { deserializeLoadedFile, serializeLoadedFile, type LoadRequest, type LoadResponse, type SerializedLoadedFile } from './serialized-file';
 
 /** A file to load: its path on disk and the name findings show for it. */
 export type FileToLoad = readonly [path: string, displayName: string];
@@ -13,26 +16,81 @@ export interface ParallelLoadOptions extends LoadOptions {
   readonly maxBytes?: number;
   /** Worker threads to use (default: available cores, at most 4). 0 = load on this thread. */
   readonly workers?: number;
+  /**
+   * The parse cache: files whose text is unchanged are taken from it, the others are loaded and stored
+   * in it (the caller saves it). Results are the same with or without it.
+   */
+  readonly cache?: ParseCache;
+  /** Called as files finish loading (cached files count at once), with how many of `files` are done. */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /** Below this many files, starting workers (~30 ms each) costs more than it saves. */
 const MIN_FILES_FOR_WORKERS = 24;
 /** Files per message: small enough to balance uneven files, large enough to amortise messaging. */
 const BATCH_SIZE = 8;
+/** Cache lookups (read, hash, deserialize) between two turns of the event loop. */
+const LOOKUPS_PER_TURN = 64;
+
+/** A file still to be loaded: its index in the input, and its text when it was already read (for the cache). */
+interface Miss {
+  readonly index: number;
+  readonly file: FileToLoad;
+  readonly text?: string;
+  readonly hash?: string;
+}
 
 /**
  * Reads and parses files on worker threads (YAML parsing is CPU-bound, one file never depends on
  * another), returning {@link LoadedFile}s in input order, identical to `readManifestFile` on each.
  * Falls back to this thread for small inputs or when a worker cannot start.
+ * With a cache, every file is read (and hashed) here first; only files the cache does not hold go to
+ * the workers, with their text, so what is stored is keyed by exactly the text that was parsed.
  * Never rejects for bad files (they become `file-skipped` problems); rejects only if a worker crashes.
  */
 export async function loadFiles(files: readonly FileToLoad[], options: ParallelLoadOptions = {}): Promise<LoadedFile[]> {
-  const { workers: requested, ...loadOptions } = options;
-  const count = Math.min(requested ?? Math.min(availableParallelism(), 4), Math.ceil(files.length / BATCH_SIZE));
-  if (count < 1 || files.length < MIN_FILES_FOR_WORKERS) return files.map(([path, display]) => readManifestFile(path, display, loadOptions));
-  const batches: FileToLoad[][] = [];
-  for (let i = 0; i < files.length; i += BATCH_SIZE) batches.push(files.slice(i, i + BATCH_SIZE));
-  const results: LoadedFile[][] = new Array(batches.length);
+  const { workers: requested, cache, onProgress, ...loadOptions } = options;
+  const namespace = loadOptions.defaultNamespace ?? '';
+  const results: LoadedFile[] = new Array(files.length);
+  let done = 0;
+  const progress = (n: number): void => {
+    done += n;
+    onProgress?.(done, files.length);
+  };
+  const misses: Miss[] = [];
+  for (let index = 0; index < files.length; index++) {
+    const file = files[index];
+    const hit = cache && cachedText(file[0], loadOptions.maxBytes);
+    if (!hit) {
+      misses.push({ index, file });
+      continue;
+    }
+    const loaded = cache.get(file[1], hit.text, namespace, hit.hash);
+    if (loaded) results[index] = loaded;
+    else misses.push({ index, file, text: hit.text, hash: hit.hash });
+    // Reading and hashing thousands of files takes a while: let the event loop breathe (a language server
+    // answers its editor meanwhile), and report the cached files as they come.
+    if (index % LOOKUPS_PER_TURN === LOOKUPS_PER_TURN - 1) {
+      progress(index + 1 - done - misses.length);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  progress(files.length - done - misses.length);
+  const store = (miss: Miss, serialized: SerializedLoadedFile | Uint8Array): void => {
+    if (cache && miss.text !== undefined) cache.set(miss.file[1], miss.text, namespace, serialized instanceof Uint8Array ? serialized : serializeForCache(serialized), miss.hash);
+  };
+  const count = Math.min(requested ?? Math.min(availableParallelism(), 4), Math.ceil(misses.length / BATCH_SIZE));
+  if (count < 1 || misses.length < MIN_FILES_FOR_WORKERS) {
+    for (const miss of misses) {
+      const loaded = miss.text !== undefined ? loadFile(miss.file[1], miss.text, loadOptions) : readManifestFile(miss.file[0], miss.file[1], loadOptions);
+      results[miss.index] = loaded;
+      if (miss.text !== undefined) store(miss, serializeLoadedFile(loaded));
+      progress(1);
+    }
+    return results;
+  }
+  const batches: Miss[][] = [];
+  for (let i = 0; i < misses.length; i += BATCH_SIZE) batches.push(misses.slice(i, i + BATCH_SIZE));
   let next = 0;
   const runWorker = (): Promise<void> =>
     new Promise((resolve, reject) => {
@@ -42,7 +100,8 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
       const send = (): void => {
         // Two batches in flight per worker, so a worker never waits for the next one.
         while (inFlight < 2 && next < batches.length) {
-          const request: LoadRequest = { batch: next, files: batches[next++], options: loadOptions };
+          const batch = next++;
+          const request: LoadRequest = { batch, files: batches[batch].map((m) => (m.text !== undefined ? [m.file[0], m.file[1], m.text] : m.file)), options: loadOptions };
           worker.postMessage(request);
           inFlight++;
         }
@@ -53,7 +112,16 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
       };
       worker.on('message', (response: LoadResponse) => {
         inFlight--;
-        results[response.batch] = response.files.map(deserializeLoadedFile);
+        const batch = batches[response.batch];
+        response.files.forEach((file, i) => {
+          const miss = batch[i];
+          if (file instanceof Uint8Array) {
+            // Loaded from the text sent (cache misses): the bytes are both the answer and the cache entry.
+            results[miss.index] = deserializeLoadedFile({ ...(deserialize(file) as Omit<SerializedLoadedFile, 'text'>), text: miss.text! });
+            store(miss, file);
+          } else results[miss.index] = deserializeLoadedFile(file);
+        });
+        progress(batch.length);
         send();
       });
       worker.on('error', reject);
@@ -65,5 +133,19 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
   // This thread does not parse too: measured on 2 vCPUs, a third parsing thread made runs slower (it delays
   // handing out batches and competes with the workers), see docs/performance.md.
   await Promise.all(Array.from({ length: count }, runWorker));
-  return results.flat();
+  return results;
+}
+
+/**
+ * The text of a file for a cache lookup, or undefined when it is not manifest text within the size limit
+ * (those files are loaded as usual, which reports why they are skipped).
+ */
+function cachedText(path: string, maxBytes = Infinity): { text: string; hash: string } | undefined {
+  try {
+    if (maxBytes > 0 && statSync(path).size > maxBytes) return undefined;
+    const decoded = decodeManifest(readFileSync(path));
+    return 'text' in decoded ? { text: decoded.text, hash: contentHash(decoded.text) } : undefined;
+  } catch {
+    return undefined;
+  }
 }

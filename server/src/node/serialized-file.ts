@@ -12,16 +12,20 @@ export interface SerializedLoadedFile extends Omit<LoadedFile, 'lines'> {
   readonly lineStarts: readonly number[];
 }
 
-/** A batch of files for a load worker: `[path on disk, name shown in findings]`. */
+/**
+ * A batch of files for a load worker: `[path on disk, name shown in findings]`, or with a third element,
+ * the file's text already read by the main thread (parse-cache misses): the worker loads that text and
+ * answers with the v8 serialization of the loaded file without its text (the cache entry).
+ */
 export interface LoadRequest {
   readonly batch: number;
-  readonly files: readonly (readonly [string, string])[];
+  readonly files: readonly (readonly [string, string] | readonly [string, string, string])[];
   readonly options: LoadOptions & { readonly maxBytes?: number };
 }
 
 export interface LoadResponse {
   readonly batch: number;
-  readonly files: readonly SerializedLoadedFile[];
+  readonly files: readonly (SerializedLoadedFile | Uint8Array)[];
 }
 
 export function serializeLoadedFile(file: LoadedFile): SerializedLoadedFile {

@@ -51,5 +51,10 @@ export interface InitializationOptions {
   readonly watchesFiles?: boolean;
   /** True when the client has the node-port map view (VS Code): hovers then link into it (`command:` links). */
   readonly portMapView?: boolean;
+  /**
+   * A folder the server may write its parse cache to (VS Code: the extension's workspace storage folder), so a
+   * reopened workspace loads unchanged files from it instead of parsing them again. Absent: no cache.
+   */
+  readonly cacheFolder?: string;
   readonly kubeNetlint?: KubeNetlintSettings;
 }

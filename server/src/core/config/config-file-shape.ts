@@ -58,4 +58,55 @@ export interface KubeNetlintConfigFile {
    * @examples [{"dev": ["envs/dev/**", "base/**"], "prod": ["envs/prod/**", "base/**"]}]
    */
   clusters?: { [cluster: string]: string[] } | null;
+  /** What kube-netlint renders with kustomize and helm (when they are found) before linting. */
+  render?: ConfigFileRender | null;
+}
+
+/** `render:` — kustomize overlays and Helm releases to render. */
+export interface ConfigFileRender {
+  /**
+   * `false`: lint kustomize sources as written (patches and transformers not applied).
+   * @default true
+   */
+  kustomize?: boolean;
+  /** Helm releases to render; when present, replaces the default of one release per chart (chart name, own values.yaml). */
+  helm?: ConfigFileHelmRelease[] | null;
+}
+
+/** A `--set` value: a string, a number or a boolean. */
+export type SetValue = string | number | boolean;
+
+/** One Helm release to render with `helm template`. Paths are relative to this file's folder. */
+export interface ConfigFileHelmRelease {
+  /**
+   * Folder with Chart.yaml.
+   * @minLength 1
+   * @examples ["charts/web"]
+   */
+  chart: string;
+  /**
+   * Release name (default: the chart's name).
+   * @minLength 1
+   */
+  release?: string;
+  /**
+   * Release namespace (default: the config's `namespace`).
+   * @minLength 1
+   */
+  namespace?: string;
+  /**
+   * `-f` values files, in order (files of the repository, never URLs).
+   * @examples [["charts/web/values-prod.yaml"]]
+   */
+  values?: string[];
+  /**
+   * `--set` pairs: value key → value (a string, number or boolean).
+   * @examples [{"service.type": "NodePort"}]
+   */
+  set?: { [key: string]: SetValue };
+  /**
+   * The cluster group (a name under `clusters`) the rendered objects belong to (default: every group).
+   * @minLength 1
+   */
+  cluster?: string;
 }

@@ -37,8 +37,34 @@ export interface CoreConfig {
   readonly cni: readonly string[];
   /** Named groups of globs, one per cluster (issue 6); undefined = the workspace is one cluster. */
   readonly clusters?: Readonly<Record<string, readonly string[]>>;
+  /** `render:` — what kube-netlint renders with kustomize and helm (see core/render/plan.ts). */
+  readonly render?: RenderConfig;
   /** Where nodePortRange / kubeProxyMode were set (for messages), e.g. `--kube-proxy-mode flag`, `.kube-netlint.yaml`. */
   readonly settingSources?: { readonly nodePortRange?: string; readonly kubeProxyMode?: string };
+}
+
+/** `render:` in `.kube-netlint.yaml`. Paths are relative to the config file's folder. */
+export interface RenderConfig {
+  /** false: lint kustomize sources as written, without running kustomize. Default true. */
+  readonly kustomize?: boolean;
+  /** Helm releases to render; when present, replaces the default of one release per chart. */
+  readonly helm?: readonly HelmReleaseConfig[];
+}
+
+/** One entry of `render.helm`. */
+export interface HelmReleaseConfig {
+  /** Folder with Chart.yaml. */
+  readonly chart: string;
+  /** Release name (default: the chart's name). */
+  readonly release?: string;
+  /** Release namespace (default: the config's `namespace`). */
+  readonly namespace?: string;
+  /** `-f` values files, in order. */
+  readonly values?: readonly string[];
+  /** `--set` pairs. */
+  readonly set?: Readonly<Record<string, string | number | boolean>>;
+  /** The cluster group the rendered objects belong to (default: every group). */
+  readonly cluster?: string;
 }
 
 /** The Kubernetes default NodePort range. Source: kubernetes pkg/kubeapiserver/options/options.go (DefaultServiceNodePortRange, v1.33). */
@@ -54,7 +80,7 @@ export class ConfigError extends Error {
   }
 }
 
-const KNOWN_KEYS = ['nodePortRange', 'kubeProxyMode', 'nodes', 'namespace', 'exclude', 'rules', 'cni', 'clusters'];
+const KNOWN_KEYS = ['nodePortRange', 'kubeProxyMode', 'nodes', 'namespace', 'exclude', 'rules', 'cni', 'clusters', 'render'];
 
 /**
  * Parses `"30000-32767"` (inclusive) into a {@link PortRange}.
@@ -140,7 +166,9 @@ export function parseConfig(value: unknown, file: string, knownRules: ReadonlySe
       clusters[name] = globs as string[];
     }
   }
+  const render = v.render === undefined || v.render === null ? undefined : parseRenderConfig(v.render, fail);
   return {
+    ...(render ? { render } : {}),
     nodePortRange,
     kubeProxyMode: (mode ?? undefined) as KubeProxyMode | undefined,
     nodes,
@@ -150,4 +178,42 @@ export function parseConfig(value: unknown, file: string, knownRules: ReadonlySe
     cni: strings('cni').map((s) => s.toLowerCase()),
     clusters,
   };
+}
+
+const RELEASE_KEYS = ['chart', 'release', 'namespace', 'values', 'set', 'cluster'];
+
+/** Validates `render:` (see {@link RenderConfig}); `fail` throws a ConfigError for the dotted key. */
+function parseRenderConfig(value: unknown, fail: (key: string, detail: string) => never): RenderConfig {
+  if (typeof value !== 'object' || Array.isArray(value)) fail('render', 'must be a mapping with kustomize and/or helm');
+  const r = value as Record<string, unknown>;
+  for (const key of Object.keys(r)) if (key !== 'kustomize' && key !== 'helm') fail(`render.${key}`, 'unknown key (known keys: kustomize, helm)');
+  if (r.kustomize !== undefined && typeof r.kustomize !== 'boolean') fail('render.kustomize', 'must be true or false');
+  let helm: HelmReleaseConfig[] | undefined;
+  if (r.helm !== undefined && r.helm !== null) {
+    if (!Array.isArray(r.helm)) fail('render.helm', 'must be a list of releases ({chart, release, namespace, values, set, cluster})');
+    helm = (r.helm as unknown[]).map((item, i) => {
+      const key = `render.helm.${i}`;
+      if (!item || typeof item !== 'object' || Array.isArray(item)) fail(key, 'each release must be a mapping with at least chart');
+      const e = item as Record<string, unknown>;
+      for (const k of Object.keys(e)) if (!RELEASE_KEYS.includes(k)) fail(`${key}.${k}`, `unknown key (known keys: ${RELEASE_KEYS.join(', ')})`);
+      if (typeof e.chart !== 'string' || !e.chart) fail(`${key}.chart`, 'must be the folder that holds Chart.yaml, relative to this file');
+      for (const k of ['release', 'namespace', 'cluster']) if (e[k] !== undefined && (typeof e[k] !== 'string' || !e[k])) fail(`${key}.${k}`, 'must be a non-empty string');
+      if (e.values !== undefined && (!Array.isArray(e.values) || e.values.some((x) => typeof x !== 'string'))) fail(`${key}.values`, 'must be a list of values files, relative to this file');
+      const urls = ((e.values as string[] | undefined) ?? []).filter((x) => /^[a-z][a-z0-9+.-]*:\/\//i.test(x));
+      if (urls.length) fail(`${key}.values`, `values files must be files of the repository, not URLs (${urls[0]}): kube-netlint never downloads`);
+      if (e.set !== undefined && (typeof e.set !== 'object' || e.set === null || Array.isArray(e.set) || Object.values(e.set).some((x) => !['string', 'number', 'boolean'].includes(typeof x)))) {
+        fail(`${key}.set`, 'must map value keys to strings, numbers or booleans (as --set pairs)');
+      }
+      const norm = (p: string): string => p.split('\\').join('/').replace(/^\.\//, '').replace(/\/$/, '') || '.';
+      return {
+        chart: norm(e.chart as string),
+        ...(e.release ? { release: e.release as string } : {}),
+        ...(e.namespace ? { namespace: e.namespace as string } : {}),
+        ...(e.values ? { values: (e.values as string[]).map(norm) } : {}),
+        ...(e.set ? { set: e.set as Record<string, string | number | boolean> } : {}),
+        ...(e.cluster ? { cluster: e.cluster as string } : {}),
+      };
+    });
+  }
+  return { ...(r.kustomize !== undefined ? { kustomize: r.kustomize as boolean } : {}), ...(helm ? { helm } : {}) };
 }

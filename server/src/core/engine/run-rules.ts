@@ -61,6 +61,11 @@ function isSuppressed(f: Finding, objects: ReadonlyMap<string, K8sObject>, files
   const obj = f.object && objects.get(f.object.uid);
   const ignored = obj?.annotations[IGNORE_ANNOTATION];
   if (ignored !== undefined && ignoreListHas(ignored, f.ruleId)) return true;
+  return lineSuppressed(f, files);
+}
+
+/** True when a `# kube-netlint-disable-next-line` comment on the line above the finding's line suppresses it. */
+export function lineSuppressed(f: Finding, files: ReadonlyMap<string, LoadedFile>): boolean {
   const file = files.get(f.span.file);
   if (!file || file.suppressions.size === 0) return false;
   const line = file.lines.position(f.span.start).line;

@@ -1,4 +1,5 @@
-import { Document, isAlias, visit } from 'yaml';
+import type { Document } from 'yaml';
+import { AliasIndex } from './alias-index';
 import type { LoadProblem } from './load-file';
 
 /**
@@ -9,23 +10,32 @@ import type { LoadProblem } from './load-file';
  * - an alias bomb, refused by the `maxAliasCount` limit (`ALIAS_LIMIT`, located at the document start).
  * Anything else is reported as `READ_ERROR` on the document rather than crashing the run.
  */
-export function documentReadProblem(doc: Document.Parsed, file: string, err: unknown): LoadProblem {
+export function documentReadProblem(doc: Document.Parsed, file: string, err: unknown, aliases?: AliasIndex): LoadProblem {
   const message = String((err as Error)?.message ?? err).split('\n')[0].trim();
   const range = doc.range ?? [0, 0];
   const whole = { file, start: range[0], end: Math.max(range[0] + 1, range[1]) };
   if (/^Unresolved alias/.test(message)) {
-    let at: [number, number] | undefined;
-    visit(doc, {
-      Alias(_, node) {
-        if (isAlias(node) && node.range && !node.resolve(doc)) {
-          at = [node.range[0], node.range[1]];
-          return visit.BREAK;
-        }
-        return undefined;
-      },
-    });
+    const alias = (aliases ?? new AliasIndex(doc)).firstUnresolved();
+    const at = alias?.range ? [alias.range[0], alias.range[1]] : undefined;
     return { span: at ? { file, start: at[0], end: at[1] } : whole, message, code: 'UNRESOLVED_ALIAS', severity: 'error' };
   }
   if (/alias/i.test(message)) return { span: whole, message, code: 'ALIAS_LIMIT', severity: 'error' };
   return { span: whole, message: `could not read this document: ${message}`, code: 'READ_ERROR', severity: 'error' };
+}
+
+/**
+ * One problem per distinct syntax error of a document: the parser repeats the same error for every
+ * unclosed bracket (2,000 `[` give hundreds of identical BAD_INDENT errors), so later copies of the same
+ * code and message are folded into the first, which says how many more there are.
+ */
+export function collapseRepeatedErrors(errors: readonly LoadProblem[]): LoadProblem[] {
+  const first = new Map<string, { problem: LoadProblem; more: number }>();
+  for (const e of errors) {
+    const key = `${e.code}|${e.message}`;
+    const seen = first.get(key);
+    if (seen) seen.more++;
+    else first.set(key, { problem: e, more: 0 });
+  }
+  return [...first.values()].map(({ problem, more }) =>
+    more ? { ...problem, message: `${problem.message} (and ${more} more time${more === 1 ? '' : 's'} in this document)` } : problem);
 }

@@ -20,6 +20,14 @@ export function extractWorkload(reader: NodeReader, root: unknown, base: ObjectB
   // Wrongly typed values of the fields read below are recorded for pod-spec-invalid (API paths as the API prints them).
   const typed = new TypedFields(reader);
   const specPath = podPath.join('.');
+  // The structs between the object's spec and the pod spec (`template: "x"`, `containers: {web: …}`) must be
+  // mappings and lists, or the API server cannot decode the object at all.
+  for (let i = 1; i < podPath.length; i++) {
+    const node = reader.at(root, podPath.slice(0, i + 1));
+    if (node !== undefined && !typed.mapping(node, podPath.slice(0, i + 1).join('.'), enclosingStruct(base.kind, podPath, i), structOf(podPath[i], podPath[i - 1]))) break;
+  }
+  typed.list(spec, 'initContainers', `${specPath}.initContainers`, 'PodSpec', '[]v1.Container');
+  typed.list(spec, 'containers', `${specPath}.containers`, 'PodSpec', '[]v1.Container');
   const containers: Container[] = [
     ...reader.items(spec, ['initContainers']).map((c, i) =>
       readContainer(reader, typed, `${specPath}.initContainers[${i}]`, c, i, reader.string(c, ['restartPolicy'])?.value === 'Always' ? 'sidecar' : 'init', base.span)),
@@ -100,4 +108,17 @@ function readAffinity(reader: NodeReader, spec: unknown): NodeRequirement[][] {
       return [{ key, operator: operator as NodeRequirement['operator'], values }];
     }),
   );
+}
+
+/** Go type of the struct at `field` (below `parent`) on the way to a pod spec: `template` → `v1.PodTemplateSpec`. */
+function structOf(field: string, parent: string | undefined): string {
+  if (field === 'template') return 'v1.PodTemplateSpec';
+  if (field === 'jobTemplate') return 'v1.JobTemplateSpec';
+  // `spec` below a jobTemplate is a JobSpec; below a template it is the pod spec.
+  return parent === 'jobTemplate' ? 'v1.JobSpec' : 'v1.PodSpec';
+}
+
+/** The Go struct holding `podPath[i]`, as the decoder names it: `DeploymentSpec` for `spec.template`. */
+function enclosingStruct(kind: string, podPath: readonly string[], i: number): string {
+  return i === 1 && podPath[0] === 'spec' ? `${kind}Spec` : structOf(podPath[i - 1], podPath[i - 2]).replace(/^v1\./, '');
 }

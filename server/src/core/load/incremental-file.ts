@@ -1,8 +1,9 @@
-import { Composer, Document, LineCounter, parseAllDocuments, Parser } from 'yaml';
+import { Document, LineCounter } from 'yaml';
 import type { K8sObject } from '../model/objects';
 import { repoFileRole } from '../repo/repo-files';
 import { LineIndex } from '../source/line-index';
 import { loadDocument, loadFile, LoadedFile, LoadOptions, LoadProblem, PARSE_OPTIONS } from './load-file';
+import { parseDocuments } from './parse-documents';
 import { moveSpans } from './shift-spans';
 import { DISABLE_NEXT_LINE, findLineSuppressions } from './suppressions';
 
@@ -66,8 +67,8 @@ export class IncrementalFile {
     this.chunks = undefined;
     if (text.includes('{{') || repoFileRole(this.file, text)) return loadFile(this.file, text, this.options);
     const counter = new LineCounter();
-    const docs = parseAllDocuments(text, { lineCounter: counter, ...PARSE_OPTIONS });
-    if (!Array.isArray(docs) || docs.length === 0 || docs.some(hasDirectives)) return loadFile(this.file, text, this.options);
+    const { docs } = parseDocuments(text, PARSE_OPTIONS, { lineCounter: counter });
+    if (docs.length === 0 || docs.some(hasDirectives)) return loadFile(this.file, text, this.options);
     const chunks = docs.map((doc, i): Chunk => {
       const objects: K8sObject[] = [];
       const problems: LoadProblem[] = [];
@@ -98,9 +99,8 @@ export class IncrementalFile {
     // whole stream (an unclosed quote or flow collection stops at the marker, with the same errors), and the
     // parse proves the boundary still holds: the next document must start right there, with its `---`.
     const markerEnd = last ? text.length : text.indexOf('\n', newEnd) + 1 || text.length;
-    const parser = new Parser();
-    parser.offset = chunk.start; // node ranges and error positions come out as offsets in the whole file
-    const docs = [...new Composer(PARSE_OPTIONS).compose(parser.parse(text.slice(chunk.start, markerEnd)))];
+    // Node ranges and error positions come out as offsets in the whole file.
+    const { docs } = parseDocuments(text.slice(chunk.start, markerEnd), PARSE_OPTIONS, { offset: chunk.start });
     if (docs.length !== (last ? 1 : 2) || hasDirectives(docs[0])) return undefined;
     if (!last && (docs[1].range[0] !== newEnd || docs[1].directives?.docStart !== true)) return undefined;
     // Later documents must still start with their own `---` at the chunk start (a `---:` is a key, not a marker).

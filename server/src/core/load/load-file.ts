@@ -1,4 +1,4 @@
-import { Document, LineCounter, parseAllDocuments, Tags } from 'yaml';
+import { Document, LineCounter, Tags } from 'yaml';
 import { LineIndex } from '../source/line-index';
 import type { Span } from '../source/span';
 import { CLUSTER_SCOPED_KINDS, K8sObject, ObjectBase, POD_SPEC_PATHS } from '../model/objects';
@@ -7,9 +7,13 @@ import { NodeReader } from './node-reader';
 import { extractService } from './extract-service';
 import { extractWorkload } from './extract-workload';
 import { findLineSuppressions, LineSuppressions } from './suppressions';
-import { documentReadProblem } from './document-error';
+import { collapseRepeatedErrors, documentReadProblem } from './document-error';
+import { notAnObject, readEnvelope } from './envelope-view';
+import { withExplicitFloat } from './explicit-float';
+import { parseDocuments } from './parse-documents';
 import { looksLikeGoTemplate } from '../repo/go-template';
 import { RepoFileRole, repoFileRole } from '../repo/repo-files';
+import type { RenderedSource } from '../render/jobs';
 
 /** A problem found while reading a file (syntax error, alias bomb, unreadable file). Becomes a `yaml-syntax` finding. */
 export interface LoadProblem {
@@ -32,6 +36,11 @@ export interface LoadedFile {
   readonly role?: RepoFileRole;
   /** True for Go templates (Helm chart templates): not analysed and never reported as YAML errors. */
   readonly template?: boolean;
+  /**
+   * Set for a rendered manifest (the output of `kustomize build` / `helm template`, a virtual `render:` file): which
+   * render made it and the source map from its offsets back to the files the user edits.
+   */
+  readonly render?: RenderedSource;
 }
 
 export interface LoadOptions {
@@ -43,14 +52,15 @@ export interface LoadOptions {
  * The `yaml` parse options of every load (whole files and single documents alike). Kubernetes reads
  * manifests with sigs.k8s.io/yaml on go-yaml v2, i.e. YAML 1.1 scalars: `yes`/`on` are booleans,
  * `031502` is octal, `3_1503` and `0b1…` are integers. The 1.1 schema gives the values kubectl sees;
- * timestamps are left as strings (the JSON conversion turns them back into strings anyway).
+ * timestamps are left as strings (the JSON conversion turns them back into strings anyway); `!!float 30081`
+ * is the number 30081 (see {@link withExplicitFloat}).
  */
 export const PARSE_OPTIONS = {
   version: '1.1',
   merge: true,
   prettyErrors: false,
   strict: false,
-  customTags: (tags: Tags) => tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp'),
+  customTags: (tags: Tags) => withExplicitFloat(tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp')),
 } as const;
 
 /** Aliases one document may expand to before it is refused (yaml's own default is 100). */
@@ -58,18 +68,19 @@ const MAX_ALIAS_COUNT = 100;
 
 /**
  * Parses one YAML file into Kubernetes objects with source spans. Never throws: syntax errors,
- * alias bombs and non-object documents become {@link LoadProblem}s or are skipped (a document that
- * is not a Kubernetes object — no string `apiVersion` and `kind` — is ignored silently).
+ * alias bombs and broken objects become {@link LoadProblem}s: an object the API server would refuse
+ * for its envelope (no apiVersion, kind or name, `spec: "x"`) becomes an `OBJECT_*` problem instead of an
+ * object, a list or scalar document an info problem; a mapping with neither apiVersion nor kind (a Helm
+ * values file, CI config) is not an object and is ignored silently.
  * A document with syntax errors yields no objects; the file's other documents are still read.
  * `kind: List` and `<Kind>List` documents (as `kubectl get -o yaml` writes them) yield their items.
  */
 export function loadFile(file: string, text: string, options: LoadOptions = {}): LoadedFile {
   const counter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: counter, ...PARSE_OPTIONS });
+  const { docs: list, streamErrors } = parseDocuments(text, PARSE_OPTIONS, { lineCounter: counter });
   const lines = new LineIndex(counter, text.length);
   const problems: LoadProblem[] = [];
   const objects: K8sObject[] = [];
-  const list = Array.isArray(docs) ? docs : [];
   const role = repoFileRole(file, text);
   if (looksLikeGoTemplate(text, list)) {
     // Not silently: outside a Helm chart (whose Chart.yaml gets one finding instead) the file is named.
@@ -83,12 +94,8 @@ export function loadFile(file: string, text: string, options: LoadOptions = {}):
     };
     return { ...templateFile(file, text, lines, role), problems: [problem] };
   }
-  if (!Array.isArray(docs)) {
-    // An empty stream parses to an EmptyStream with possible errors.
-    for (const e of (docs as { errors?: { pos: [number, number]; message: string; code: string }[] }).errors ?? []) {
-      problems.push({ span: { file, start: e.pos[0], end: e.pos[1] }, message: e.message, code: e.code, severity: 'error' });
-    }
-  }
+  // An empty stream (no documents) may still have errors of its own.
+  for (const e of streamErrors) problems.push({ span: { file, start: e.pos[0], end: e.pos[1] }, message: e.message, code: e.code, severity: 'error' });
   list.forEach((doc, docIndex) => loadDocument(doc, docIndex, file, options, objects, problems));
   return { file, text, lines, objects, problems, suppressions: findLineSuppressions(text, lines), ...(role ? { role } : {}) };
 }
@@ -98,15 +105,15 @@ export function loadFile(file: string, text: string, options: LoadOptions = {}):
  * document; exported for the incremental loader, which re-parses single documents of a file).
  */
 export function loadDocument(doc: Document.Parsed, docIndex: number, file: string, options: LoadOptions, objects: K8sObject[], problems: LoadProblem[]): void {
-  for (const e of doc.errors) {
-    problems.push({ span: { file, start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1) }, message: firstLine(e.message), code: e.code, severity: 'error' });
-  }
+  const syntax = doc.errors.map((e) => ({ span: { file, start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1) }, message: firstLine(e.message), code: e.code, severity: 'error' as const }));
+  problems.push(...collapseRepeatedErrors(syntax));
   if (doc.errors.length) return;
+  const reader = new NodeReader(doc, file);
   try {
-    readDocument(doc, docIndex, file, options, objects);
+    readDocument(reader, docIndex, options, objects, problems);
   } catch (err) {
     // toJS throws for alias bombs and unresolved aliases; report it on the document (or the alias).
-    problems.push(documentReadProblem(doc, file, err));
+    problems.push(documentReadProblem(doc, file, err, reader.aliases));
   }
 }
 
@@ -115,24 +122,31 @@ export function templateFile(file: string, text: string, lines: LineIndex, role?
   return { file, text, lines, objects: [], problems: [], suppressions: new Map(), template: true, ...(role ? { role } : {}) };
 }
 
-function readDocument(doc: Document.Parsed, docIndex: number, file: string, options: LoadOptions, out: K8sObject[]): void {
-  const reader = new NodeReader(doc, file);
-  const root = doc.contents;
-  if (!reader.asMap(root)) return;
+function readDocument(reader: NodeReader, docIndex: number, options: LoadOptions, out: K8sObject[], problems: LoadProblem[]): void {
+  const file = reader.file;
+  const root = reader.doc.contents;
+  if (!reader.asMap(root)) {
+    problems.push(...notAnObject(reader, root));
+    return;
+  }
   const kind = reader.string(root, ['kind'])?.value;
   const items = reader.items(root, ['items']);
   if (kind && /List$/.test(kind) && reader.asSeq(reader.at(root, ['items']))) {
     items.forEach((item, i) => {
-      const obj = readObject(reader, item, `${file}#${docIndex}/${i}`, docIndex, options);
+      const obj = readObject(reader, item, `${file}#${docIndex}/${i}`, docIndex, options, problems);
       if (obj) out.push(obj);
     });
     return;
   }
-  const obj = readObject(reader, root, `${file}#${docIndex}`, docIndex, options);
+  const obj = readObject(reader, root, `${file}#${docIndex}`, docIndex, options, problems);
   if (obj) out.push(obj);
 }
 
-function readObject(reader: NodeReader, root: unknown, uid: string, docIndex: number, options: LoadOptions): K8sObject | undefined {
+function readObject(reader: NodeReader, root: unknown, uid: string, docIndex: number, options: LoadOptions, problems: LoadProblem[]): K8sObject | undefined {
+  // What kubectl / the API server would refuse before reading any field (no kind, no name, `spec: "x"`).
+  const envelope = reader.asMap(root) ? readEnvelope(reader, root) : { verdict: 'reject' as const, problems: notAnObject(reader, root, `item #${uid.slice(uid.lastIndexOf('/') + 1)} of this List`) };
+  problems.push(...envelope.problems);
+  if (envelope.verdict !== 'object') return undefined;
   const apiVersion = reader.string(root, ['apiVersion']);
   const kind = reader.string(root, ['kind']);
   if (!apiVersion || !kind) return undefined;
@@ -147,7 +161,7 @@ function readObject(reader: NodeReader, root: unknown, uid: string, docIndex: nu
     : reader.text(root, ['metadata', 'namespace'])?.value || options.defaultNamespace || 'default';
   const name = nameLoc?.value ?? '';
   const resolved = reader.resolve(root);
-  const raw = (resolved?.toJS(reader.doc, { maxAliasCount: MAX_ALIAS_COUNT }) ?? {}) as Record<string, unknown>;
+  const raw = ((resolved && reader.toJS(resolved, MAX_ALIAS_COUNT)) ?? {}) as Record<string, unknown>;
   const base: ObjectBase = {
     uid,
     apiVersion: apiVersion.value,

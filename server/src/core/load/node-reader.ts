@@ -1,5 +1,7 @@
 import { Document, isAlias, isMap, isPair, isScalar, isSeq, Node, Pair, YAMLMap, YAMLSeq } from 'yaml';
 import type { Located, Span } from '../source/span';
+import { AliasIndex } from './alias-index';
+import { plainJSON } from './plain-json';
 
 /** The most aliases followed while resolving one value (guards against alias loops and bombs). */
 const MAX_ALIAS_HOPS = 32;
@@ -11,16 +13,32 @@ const MAX_ALIAS_HOPS = 32;
  * own keys, as the YAML 1.1 merge convention says.
  */
 export class NodeReader {
+  private index: AliasIndex | undefined;
+
   constructor(readonly doc: Document.Parsed, readonly file: string) {}
 
-  /** The node an alias points to (or the node itself). */
+  /** The document's aliases and their anchors (built on first use, one walk of the document). */
+  get aliases(): AliasIndex {
+    return (this.index ??= new AliasIndex(this.doc));
+  }
+
+  /** The node an alias points to (or the node itself). Constant time per alias (see {@link AliasIndex}). */
   resolve(node: unknown): Node | undefined {
     let current = node;
     for (let hops = 0; isAlias(current); hops++) {
       if (hops >= MAX_ALIAS_HOPS) return undefined;
-      current = current.resolve(this.doc);
+      current = this.aliases.target(current);
     }
     return (current ?? undefined) as Node | undefined;
+  }
+
+  /**
+   * The plain JSON value of `node` (mappings as objects, aliases and merge keys resolved), as `yaml`'s
+   * `node.toJS(doc, { maxAliasCount })` computes it, in linear time (see {@link plainJSON}).
+   * @throws ReferenceError for unresolved aliases and alias bombs (more than `maxAliasCount` expansions)
+   */
+  toJS(node: Node, maxAliasCount: number): unknown {
+    return plainJSON(node, this.aliases, maxAliasCount, () => node.toJS(this.doc, { maxAliasCount }));
   }
 
   /** Span of a node's value (without a trailing comment). */
@@ -160,5 +178,6 @@ export class NodeReader {
 /** A merge key `<<`: yaml ≥2.6 parses it (with `merge: true`) to the symbol `Symbol(<<)`, older versions to the string. */
 export const isMergeKey = (k: unknown): boolean => k === '<<' || (typeof k === 'symbol' && k.description === '<<');
 export const isString = (v: unknown): v is string => typeof v === 'string';
-export const isInteger = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+/** An int32, the type of every integer field the rules read (ports, replicas); larger numbers fail the API's decoding. */
+export const isInteger = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647;
 export const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';

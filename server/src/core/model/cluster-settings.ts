@@ -1,4 +1,4 @@
-import { parse as parseYaml } from 'yaml';
+import { parseYamlValue as parseYaml } from '../load/parse-documents';
 import type { Span } from '../source/span';
 import { CoreConfig, DEFAULT_NODE_PORT_RANGE, KubeProxyMode, KUBE_PROXY_MODES, parsePortRange, PortRange } from '../config/config';
 import type { K8sObject, WorkloadObject } from './objects';

@@ -25,6 +25,8 @@ export interface ResolvedFinding {
   readonly finding: Finding;
   readonly region: Region;
   readonly related: readonly { readonly region: Region; readonly message: string }[];
+  /** Where a finding on a rendered object is in the rendered manifest (virtual `render:` file), and which render. */
+  readonly rendered?: { readonly region: Region; readonly label: string };
 }
 
 export function resolveFindings(findings: readonly Finding[], files: ReadonlyMap<string, LoadedFile>): ResolvedFinding[] {
@@ -32,5 +34,6 @@ export function resolveFindings(findings: readonly Finding[], files: ReadonlyMap
     finding,
     region: regionOf(finding.span, files),
     related: finding.related.map((r) => ({ region: regionOf(r.span, files), message: r.message })),
+    ...(finding.rendered ? { rendered: { region: regionOf(finding.rendered.span, files), label: finding.rendered.label } } : {}),
   }));
 }

@@ -1,12 +1,26 @@
-import { parse } from 'yaml';
+import { parseYamlValue as parse } from '../load/parse-documents';
+import { isRemoteReference } from '../render/remote';
 
 /**
  * Files that describe how a repository is laid out rather than cluster objects: a kustomization
  * (its `resources` say which files make up one cluster) and a Helm chart's Chart.yaml.
  */
 export type RepoFileRole =
-  | { readonly type: 'kustomization'; readonly resources: readonly string[]; readonly patches: readonly string[] }
-  | { readonly type: 'helm-chart'; readonly name: string };
+  | {
+      readonly type: 'kustomization';
+      readonly resources: readonly string[];
+      readonly patches: readonly string[];
+      /** `kind: Component`: a reusable piece that only other kustomizations pull in, never deployed on its own. */
+      readonly component?: boolean;
+    }
+  | {
+      readonly type: 'helm-chart';
+      readonly name: string;
+      /** `type: library`: templates for other charts to include; renders nothing on its own. */
+      readonly library?: boolean;
+      /** `dependencies` entries as written (name, alias, repository), in order. */
+      readonly dependencies?: readonly { readonly name: string; readonly alias?: string; readonly repository?: string }[];
+    };
 
 const KUSTOMIZATION_NAMES = new Set(['kustomization.yaml', 'kustomization.yml', 'Kustomization']);
 
@@ -30,17 +44,27 @@ export function repoFileRole(file: string, text: string): RepoFileRole | undefin
     }
     const v = (value ?? {}) as Record<string, unknown>;
     const list = (key: string): string[] => (Array.isArray(v[key]) ? (v[key] as unknown[]).filter((x): x is string => typeof x === 'string') : []);
-    const resources = [...list('resources'), ...list('bases'), ...list('components')].filter((r) => !/^[a-z]+:\/\/|^(github\.com|gitlab\.com|bitbucket\.org)\//i.test(r) && !r.includes('?ref='));
+    const resources = [...list('resources'), ...list('bases'), ...list('components')].filter((r) => !isRemoteReference(r));
     // Patch files are partial objects: they belong to the kustomization's cluster (they are not applied).
     const pathsOf = (key: string): string[] =>
       Array.isArray(v[key]) ? (v[key] as unknown[]).flatMap((p) => (typeof p === 'string' && !p.includes('\n') ? [p] : p && typeof (p as Record<string, unknown>).path === 'string' ? [(p as Record<string, string>).path] : [])) : [];
     const patches = [...pathsOf('patchesStrategicMerge'), ...pathsOf('patches'), ...pathsOf('patchesJson6902')];
-    return { type: 'kustomization', resources, patches };
+    return { type: 'kustomization', resources, patches, ...(v.kind === 'Component' ? { component: true } : {}) };
   }
   if (name === 'Chart.yaml') {
     try {
       const v = parse(text) as Record<string, unknown> | null;
-      if (v && typeof v === 'object' && typeof v.name === 'string') return { type: 'helm-chart', name: v.name };
+      if (v && typeof v === 'object' && typeof v.name === 'string') {
+        const deps = Array.isArray(v.dependencies)
+          ? (v.dependencies as unknown[]).flatMap((d) => {
+              const dep = d as Record<string, unknown> | null;
+              return dep && typeof dep.name === 'string'
+                ? [{ name: dep.name, ...(typeof dep.alias === 'string' ? { alias: dep.alias } : {}), ...(typeof dep.repository === 'string' ? { repository: dep.repository } : {}) }]
+                : [];
+            })
+          : [];
+        return { type: 'helm-chart', name: v.name, ...(v.type === 'library' ? { library: true } : {}), ...(deps.length ? { dependencies: deps } : {}) };
+      }
     } catch {
       // A broken Chart.yaml is still a chart marker.
     }

@@ -60,6 +60,8 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
       // The health-check server is HTTP: only TCP host-level ports collide with it.
       const hosts = runningClaims(model.hostPorts.get(port)).filter((h) => h.protocol === 'TCP');
       if (!checks.length || !hosts.length) continue;
+      // One free port per healthCheckNodePort, offered on both sides (the host side edits the Service's file).
+      const moves = new Map(checks.map((c) => [c, healthCheckFix({ model, config }, c, offered)]));
       for (const h of hosts) {
         const services = listObjects(checks.map((c) => ({ object: c.service })));
         findings.push({
@@ -69,7 +71,10 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
           span: h.span,
           object: refOf(h.workload),
           related: checks.map((c) => ({ span: c.span, message: `healthCheckNodePort ${port} of ${describe(c.service)}` })),
-          fixes: removeHostPortFix(h, 'leave the port to kube-proxy'),
+          fixes: [
+            ...removeHostPortFix(h, 'leave the port to kube-proxy'),
+            ...checks.flatMap((c) => moves.get(c)!.map((f) => ({ ...f, title: `${f.title.replace('Change healthCheckNodePort', `Change the healthCheckNodePort of ${describe(c.service)} from`)}` }))),
+          ],
         });
       }
       for (const c of checks) {
@@ -80,7 +85,7 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
           span: c.span,
           object: refOf(c.service),
           related: hosts.map((h) => ({ span: h.span, message: claimLabel(h) })),
-          fixes: healthCheckFix({ model, config }, c, offered),
+          fixes: moves.get(c)!,
         });
       }
     }

@@ -24,6 +24,7 @@ import { internaltrafficpolicyLocalCoverage } from './internaltrafficpolicy-loca
 import { kubeProxyIpvsNodeportInterfaces } from './kube-proxy-ipvs-nodeport-interfaces';
 import { kubeProxyIpvsStrictArp } from './kube-proxy-ipvs-strict-arp';
 import { nodeportDuplicate } from './nodeport-duplicate';
+import { objectInvalid } from './object-invalid';
 import { nodeportRangeOverlapsEphemeral } from './nodeport-range-overlaps-ephemeral';
 import { healthcheckNodeportDuplicate } from './healthcheck-nodeport-duplicate';
 import { nodeportOutOfRange } from './nodeport-out-of-range';
@@ -32,6 +33,10 @@ import { probePortUnresolved } from './probe-port-unresolved';
 import { serviceSpecInvalid } from './service-spec-invalid';
 import { serviceTargetportUnresolved } from './service-targetport-unresolved';
 import { yamlSyntax } from './yaml-syntax';
+import { kustomizeCycle } from './kustomize-cycle';
+import { kustomizePatchNoEffect } from './kustomize-patch-no-effect';
+import { renderFailed } from './render-failed';
+import { renderIncomplete } from './render-incomplete';
 
 /** Every rule, sorted by id. This list is the only registry: docs, SARIF rules and config validation read it. */
 export const allRules: readonly Rule[] = [
@@ -60,6 +65,7 @@ export const allRules: readonly Rule[] = [
   kubeProxyIpvsNodeportInterfaces,
   kubeProxyIpvsStrictArp,
   nodeportDuplicate,
+  objectInvalid,
   nodeportRangeOverlapsEphemeral,
   healthcheckNodeportDuplicate,
   nodeportOutOfRange,
@@ -68,6 +74,10 @@ export const allRules: readonly Rule[] = [
   serviceSpecInvalid,
   serviceTargetportUnresolved,
   yamlSyntax,
+  kustomizeCycle,
+  kustomizePatchNoEffect,
+  renderFailed,
+  renderIncomplete,
 ].sort((a, b) => (a.id < b.id ? -1 : 1));
 
 export const ruleIds: ReadonlySet<string> = new Set(allRules.map((r) => r.id));

@@ -44,6 +44,11 @@ export interface Finding {
   readonly fixes: readonly Fix[];
   /** The cluster groups the finding was found in, when it was not found in all of them (issue 6). */
   readonly clusters?: readonly string[];
+  /**
+   * For a finding on a rendered object (kustomize / Helm output): where it is in the rendered manifest (a virtual
+   * `render:` file of the analysis) and which render made it; `span` is then the source line the user edits.
+   */
+  readonly rendered?: { readonly span: Span; readonly label: string };
 }
 
 /** What a rule's check receives. */

@@ -48,7 +48,10 @@ export const serviceSpecInvalid: Rule = {
     '  the whole object (`json: cannot unmarshal string into Go struct field … of type int32`); likewise values of the',
     '  wrong type elsewhere: numbers or booleans where strings are needed (`selector: {version: 1}`, `name: 8080`),',
     '  a mapping or a string where a list is needed (`ports`, `externalIPs`);',
+    '  numbers YAML reads as floats beyond int32 or as `.inf` / `.nan` are shown as written, with the decoder\'s (or',
+    '  kubectl\'s YAML-to-JSON) error;',
     "- `nodePort` on a ClusterIP Service (also when `type` is not written: it defaults to ClusterIP);",
+    "- `clusterIP: None` (headless) on a NodePort or LoadBalancer Service (`may not be set to 'None' for NodePort services`);",
     '- `healthCheckNodePort` unless `type: LoadBalancer` with `externalTrafficPolicy: Local`;',
     '- `externalTrafficPolicy` on a Service that is not externally accessible (NodePort, LoadBalancer, or — since',
     '  v1.29 — ClusterIP with externalIPs; older API servers reject the last case too);',
@@ -68,15 +71,16 @@ export const serviceSpecInvalid: Rule = {
     'https://github.com/kubernetes/kubernetes/pull/119150 (externalTrafficPolicy allowed on ClusterIP with externalIPs, v1.29)',
     'https://kubernetes.io/docs/reference/kubernetes-api/service-resources/service-v1/ (v1.33)',
   ],
-  check({ model, layout }) {
+  check({ model, layout, files }) {
     const findings: Finding[] = [];
     const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
+    const written = (span: Span): string | undefined => files?.get(span.file)?.text.slice(span.start, span.end);
     for (const svc of model.services) {
       // Built-in and live (cluster) Services have passed the API server's validation already.
       if (svc.origin.type !== 'file') continue;
       const partial = patches.has(svc.file);
       const names = new Map<string, Span>();
-      const problems = [...checkServiceShapes(svc), ...checkServiceFields(svc, partial), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names, partial)), ...duplicatePorts(svc)];
+      const problems = [...checkServiceShapes(svc), ...checkServiceFields(svc, partial, written), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names, partial, written)), ...duplicatePorts(svc)];
       for (const p of problems) {
         findings.push({
           ruleId: id,

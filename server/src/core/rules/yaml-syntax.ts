@@ -14,7 +14,7 @@ export const yamlSyntax: Rule = {
   ].join('\n'),
   sources: ['https://yaml.org/spec/1.2.2/', 'https://eemeli.org/yaml/#errors'],
   check({ model }) {
-    return model.problems.filter((p) => !p.code.startsWith('FILE_')).map((p) => ({
+    return model.problems.filter((p) => !p.code.startsWith('FILE_') && !p.code.startsWith('OBJECT_')).map((p) => ({
       ruleId: 'yaml-syntax',
       severity: p.severity,
       message: `${p.message}${p.code && !/^[a-z]/.test(p.code) ? ` (${p.code})` : ''}`,

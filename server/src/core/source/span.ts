@@ -20,7 +20,7 @@ export interface Located<T> {
   readonly span: Span;
 }
 
-/** True for spans that do not point into a workspace file (built-in objects, live-cluster objects). */
+/** True for spans that do not point into a workspace file (built-in objects, live-cluster objects, rendered manifests). */
 export function isVirtualFile(file: string): boolean {
-  return file.startsWith('builtin:') || file.startsWith('cluster:');
+  return file.startsWith('builtin:') || file.startsWith('cluster:') || file.startsWith('render:');
 }

@@ -3,7 +3,8 @@ import { Container, describe, InvalidField, WorkloadObject } from '../../model/o
 import type { Fix } from '../../rules/rule';
 import { handlerLabel, handlerPorts } from '../../model/views/container-handlers';
 import { parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, supportedValues } from './validation';
-import { caseFix, lowerCaseFix, SpecProblem } from './service-spec';
+import { caseFix, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
+import { int32Failure, writtenNumber } from './json-numbers';
 
 /** A {@link SpecProblem} that is only an API warning (the object is stored) rather than a rejection. */
 export interface PodSpecProblem extends SpecProblem {
@@ -13,6 +14,8 @@ export interface PodSpecProblem extends SpecProblem {
 const EXPECTED: Readonly<Record<string, string>> = {
   int32: 'an integer', bool: 'a boolean', string: 'a string', 'v1.Protocol': 'a string',
   '[]v1.ContainerPort': 'a list of port entries', 'v1.ContainerPort': 'a mapping (containerPort, hostPort, …)',
+  '[]v1.Container': 'a list of containers (`- name: web`)', 'v1.PodTemplateSpec': 'a mapping (metadata, spec)',
+  'v1.PodSpec': 'a mapping (containers, …)', 'v1.JobTemplateSpec': 'a mapping (metadata, spec)', 'v1.JobSpec': 'a mapping (template, …)',
 };
 const FOUND: Readonly<Record<InvalidField['found'], string>> = { string: 'a string', number: 'a number', bool: 'a boolean', array: 'a list', object: 'a mapping' };
 
@@ -42,8 +45,15 @@ function unquoted(f: InvalidField): string | undefined {
  * before validation runs, e.g. `json: cannot unmarshal string into Go struct field
  * ContainerPort.spec.template.spec.containers.ports.hostPort of type int32` (the field path without indices).
  */
-export function decodeProblems(w: WorkloadObject): PodSpecProblem[] {
+export function decodeProblems(w: WorkloadObject, written?: WrittenText): PodSpecProblem[] {
   return (w.invalidFields ?? []).map((f) => {
+    if (f.found === 'number' && typeof f.value === 'number' && f.goType === 'int32') {
+      const failure = int32Failure(f.value, `${f.goStruct}.${f.path.replace(/\[\d+\]/g, '')}`);
+      if (failure) {
+        const who = failure.by === 'kubectl' ? 'kubectl cannot convert the manifest' : `the API server cannot decode ${describe(w)}`;
+        return { span: f.span, message: `${label(f.path)} ${writtenNumber(f.value, written?.(f.span))} ${failure.what}: ${who} ("${failure.error}")` };
+      }
+    }
     const shown = f.value === undefined ? '' : ` ${typeof f.value === 'string' ? JSON.stringify(f.value) : String(f.value)}`;
     const fixText = unquoted(f);
     const goField = `${f.goStruct}.${f.path.replace(/\[\d+\]/g, '')}`;

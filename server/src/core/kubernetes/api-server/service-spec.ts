@@ -5,6 +5,7 @@ import {
   dns1123LabelErrors, externalIpErrors, externallyAccessible, needsHealthCheck, PORT_PROTOCOLS, portNameErrors,
   portNumErrors, SERVICE_TYPES, supportedValues, TRAFFIC_POLICIES,
 } from './validation';
+import { int32Failure, isInt32, writtenNumber } from './json-numbers';
 
 /** One thing the API server would reject in a Service, located at the value it concerns. */
 export interface SpecProblem {
@@ -47,13 +48,21 @@ function unsupported(loc: Located<string>, allowed: readonly string[], field: st
  * the loader leaves them out of the typed fields, so they are found in `raw` and located with `fieldSpans`.
  * The API server's decoder refuses the whole object before validation runs.
  */
-function notAnInteger(value: unknown, span: Span | undefined, goField: string, field: string): SpecProblem[] {
-  if (value === undefined || value === null || Number.isInteger(value) || !span) return [];
+function notAnInteger(value: unknown, span: Span | undefined, goField: string, field: string, written?: WrittenText): SpecProblem[] {
+  if (value === undefined || value === null || isInt32(value) || !span) return [];
+  if (typeof value === 'number') {
+    const failure = int32Failure(value, goField)!;
+    const who = failure.by === 'kubectl' ? 'kubectl cannot convert the manifest' : `the API server cannot decode ${SERVICE}`;
+    return [{ span, message: `${field} ${writtenNumber(value, written?.(span))} ${failure.what}: ${who} ("${failure.error}")` }];
+  }
   return [{
     span,
     message: `${field} ${JSON.stringify(value)} is not an integer: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(value, true)} into Go struct field ${goField} of type int32")${typeof value === 'string' && /^\d+$/.test(value) ? '; remove the quotes' : ''}`,
   }];
 }
+
+/** The text of the manifest at a span (to show values as written), when the caller has the file text. */
+export type WrittenText = (span: Span) => string | undefined;
 
 /** A value the decoder refuses where the API needs a string (`name: 5`, `protocol: 6`); quote it. */
 export function notAString(value: unknown, span: Span | undefined, goField: string, goType: string, field: string): SpecProblem[] {
@@ -65,7 +74,7 @@ export function notAString(value: unknown, span: Span | undefined, goField: stri
  * Checks of one `spec.ports[i]` entry; `names` collects the port names seen so far. `partial` (a kustomize
  * patch) skips the checks of fields that must be present, since a patch writes only what it changes.
  */
-export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map<string, Span>, partial = false): SpecProblem[] {
+export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map<string, Span>, partial = false, written?: WrittenText): SpecProblem[] {
   const rawItem = (svc.raw.spec as Raw | undefined)?.ports as unknown[] | undefined;
   const raw = rawItem?.[sp.index];
   const path = `spec.ports[${sp.index}]`;
@@ -97,11 +106,11 @@ export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map
   } else if ((raw.port === undefined || raw.port === null) && !partial) {
     out.push({ span: sp.span, message: rejects(`port #${sp.index} has no port number`, `${path}.port`, 'Invalid value: 0: must be between 1 and 65535, inclusive') });
   }
-  out.push(...notAnInteger(raw.port, span('port'), 'ServicePort.spec.ports.port', 'port'));
+  out.push(...notAnInteger(raw.port, span('port'), 'ServicePort.spec.ports.port', 'port', written));
   if (typeof raw.protocol === 'string' && !PORT_PROTOCOLS.includes(sp.protocol.value)) out.push(unsupported(sp.protocol, PORT_PROTOCOLS, 'protocol', `${path}.protocol`));
   out.push(...notAString(raw.protocol, span('protocol'), 'ServicePort.spec.ports.protocol', 'v1.Protocol', 'protocol'));
   out.push(...checkTargetPort(raw.targetPort, sp, span('targetPort'), path));
-  out.push(...notAnInteger(raw.nodePort, span('nodePort'), 'ServicePort.spec.ports.nodePort', 'nodePort'));
+  out.push(...notAnInteger(raw.nodePort, span('nodePort'), 'ServicePort.spec.ports.nodePort', 'nodePort', written));
   if (sp.nodePort && svc.type.value === 'ClusterIP' && (svc.typeWritten || !partial)) {
     const why = svc.typeWritten ? '' : ' (type is not written and defaults to ClusterIP; add type: NodePort)';
     out.push({ span: sp.nodePort.span, message: rejects(`nodePort ${sp.nodePort.value} is set on a ClusterIP Service${why}`, `${path}.nodePort`, "Forbidden: may not be used when `type` is 'ClusterIP'") });
@@ -133,7 +142,7 @@ function checkTargetPort(value: unknown, sp: ServicePort, span: Span | undefined
 }
 
 /** Checks of the Service-level fields: type, traffic policies, healthCheckNodePort, externalIPs, ports (`partial`: see {@link checkServicePort}). */
-export function checkServiceFields(svc: ServiceObject, partial = false): SpecProblem[] {
+export function checkServiceFields(svc: ServiceObject, partial = false, written?: WrittenText): SpecProblem[] {
   const out: SpecProblem[] = [];
   const spec = (svc.raw.spec ?? {}) as Raw;
   if (svc.typeWritten && !SERVICE_TYPES.includes(svc.type.value)) out.push(unsupported(svc.type, SERVICE_TYPES, 'type', 'spec.type'));
@@ -151,7 +160,7 @@ export function checkServiceFields(svc: ServiceObject, partial = false): SpecPro
   }
   const itp = svc.internalTrafficPolicy;
   if (itp && !TRAFFIC_POLICIES.includes(itp.value)) out.push(unsupported(itp, TRAFFIC_POLICIES, 'internalTrafficPolicy', 'spec.internalTrafficPolicy'));
-  out.push(...notAnInteger(spec.healthCheckNodePort, svc.fieldSpans.get('healthCheckNodePort'), 'ServiceSpec.spec.healthCheckNodePort', 'healthCheckNodePort'));
+  out.push(...notAnInteger(spec.healthCheckNodePort, svc.fieldSpans.get('healthCheckNodePort'), 'ServiceSpec.spec.healthCheckNodePort', 'healthCheckNodePort', written));
   const hc = svc.healthCheckNodePort;
   if (hc && typeKnown) {
     if (!needsHealthCheck(svc)) {
@@ -167,6 +176,13 @@ export function checkServiceFields(svc: ServiceObject, partial = false): SpecPro
     for (const detail of externalIpErrors(ip.value)) out.push({ span: ip.span, message: rejects(`externalIP "${ip.value}" is not usable`, `spec.externalIPs[${i}]`, `Invalid value: "${ip.value}": ${detail}`) });
   });
   const headless = svc.clusterIP?.value === 'None';
+  if (headless && svc.clusterIP && (svc.type.value === 'NodePort' || svc.type.value === 'LoadBalancer')) {
+    // A NodePort / LoadBalancer Service needs a ClusterIP for kube-proxy to forward its node ports to.
+    out.push({
+      span: svc.clusterIP.span,
+      message: rejects(`clusterIP: None (headless) is set on a ${svc.type.value} Service, which needs a cluster IP`, 'spec.clusterIPs[0]', `Invalid value: "None": may not be set to 'None' for ${svc.type.value} services`),
+    });
+  }
   if (svc.ports.length === 0 && !headless && !partial && !Array.isArray(svc.raw.spec) && svc.type.value !== 'ExternalName' && (spec.ports === undefined || spec.ports === null || Array.isArray(spec.ports))) {
     out.push({ span: svc.span, message: rejects(`${svc.type.value} Service has no ports`, 'spec.ports', 'Required value') });
   }

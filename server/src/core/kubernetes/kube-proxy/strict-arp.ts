@@ -1,4 +1,4 @@
-import { parse as parseYaml } from 'yaml';
+import { parseYamlValue as parseYaml } from '../../load/parse-documents';
 import type { K8sObject, WorkloadObject } from '../../model/objects';
 import { describe } from '../../model/objects';
 import { flagValue } from '../../model/cluster-settings';

@@ -1,0 +1,165 @@
+/**
+ * What kubectl and the API server say about an object's envelope — `apiVersion`, `kind`, `metadata` and the
+ * shape of `spec` — before any field of the spec is looked at. Pure: it reads values through an
+ * {@link EnvelopeView}, so it does not depend on the YAML parser.
+ *
+ * Sources (kubernetes v1.33):
+ * - `Object 'Kind' is missing in '…'` / `Object 'apiVersion' is missing in '…'`:
+ *   staging/src/k8s.io/apimachinery/pkg/runtime/error.go (NewMissingKindErr, NewMissingVersionErr), returned by
+ *   the JSON serializer and the unstructured decoder that kubectl uses for every manifest;
+ * - `metadata.name: Required value: name or generateName is required`:
+ *   staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go (ValidateObjectMetaAccessor);
+ * - `<Kind> in version "<v>" cannot be handled as a <Kind>: <decode error>`:
+ *   staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go (transformDecodeError), wrapping the JSON
+ *   decoder's `json: cannot unmarshal <type> into Go struct field <Struct>.<path> of type <type>`
+ *   (sigs.k8s.io/json, the API server's decoder, keeps encoding/json's UnmarshalTypeError text).
+ */
+import type { Span } from '../../source/span';
+
+/** JSON type of a value, as Go's decoder names it in `cannot unmarshal <type>`. */
+export type JsonKind = 'object' | 'array' | 'string' | 'number' | 'bool' | 'null';
+
+/** Read access to one candidate object, by dotted path below its root (`''` = the root itself). */
+export interface EnvelopeView {
+  /** The JSON type at `path`, or undefined when the key is absent. */
+  kindOf(path: string): JsonKind | undefined;
+  /** The scalar at `path` (undefined when absent or a collection). */
+  scalar(path: string): string | number | boolean | null | undefined;
+  /** Where the value at `path` is written. */
+  span(path: string): Span | undefined;
+}
+
+/** One envelope problem. `code` is `OBJECT_*` (reported by the `object-invalid` rule). */
+export interface EnvelopeProblem {
+  readonly span: Span;
+  readonly message: string;
+  readonly code: 'OBJECT_NO_API_VERSION' | 'OBJECT_NO_KIND' | 'OBJECT_NO_NAME' | 'OBJECT_DECODE' | 'OBJECT_NOT_MAPPING';
+  readonly severity: 'error' | 'info';
+}
+
+/**
+ * The result for one candidate: `object` = read it as a Kubernetes object; `reject` = the API server would
+ * refuse it (its problems say why; it takes part in no other check); `ignore` = not a Kubernetes object at
+ * all (a Helm values file, a CI config): silently not analysed.
+ */
+export interface EnvelopeResult {
+  readonly verdict: 'object' | 'reject' | 'ignore';
+  readonly problems: readonly EnvelopeProblem[];
+}
+
+interface BuiltinKind {
+  /** apiVersion to suggest when it is missing. */
+  readonly apiVersion: string;
+  /** Top-level field holding the object's spec struct, when it has one (`template` for PodTemplate). */
+  readonly specField?: string;
+}
+
+const core = (specField?: string): BuiltinKind => ({ apiVersion: 'v1', ...(specField ? { specField } : {}) });
+const grouped = (apiVersion: string, specField?: string): BuiltinKind => ({ apiVersion, ...(specField ? { specField } : {}) });
+
+/**
+ * Built-in kinds served by every API server (group from the apiVersion, then the kind). Only these get the
+ * missing-name / missing-apiVersion checks: other tools' YAML (Drone's `kind: pipeline`, kind's
+ * `kind: Cluster`, kubeconfig `kind: Config`) uses the same keys without being API objects.
+ */
+const BUILTIN_KINDS: ReadonlyMap<string, BuiltinKind> = new Map([
+  ...(['Pod', 'Service', 'ReplicationController', 'Namespace', 'Node', 'PersistentVolume', 'PersistentVolumeClaim', 'LimitRange', 'ResourceQuota'] as const).map((k) => [k, core('spec')] as const),
+  ...(['ConfigMap', 'Secret', 'ServiceAccount', 'Endpoints', 'Event'] as const).map((k) => [k, core()] as const),
+  ['PodTemplate', core('template')],
+  ...(['Deployment', 'DaemonSet', 'StatefulSet', 'ReplicaSet'] as const).map((k) => [k, grouped('apps/v1', 'spec')] as const),
+  ['ControllerRevision', grouped('apps/v1')],
+  ['Job', grouped('batch/v1', 'spec')],
+  ['CronJob', grouped('batch/v1', 'spec')],
+  ...(['Ingress', 'NetworkPolicy', 'IngressClass'] as const).map((k) => [k, grouped('networking.k8s.io/v1', 'spec')] as const),
+  ['PodDisruptionBudget', grouped('policy/v1', 'spec')],
+  ['HorizontalPodAutoscaler', grouped('autoscaling/v2', 'spec')],
+  ...(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding'] as const).map((k) => [k, grouped('rbac.authorization.k8s.io/v1')] as const),
+  ['StorageClass', grouped('storage.k8s.io/v1')],
+  ['PriorityClass', grouped('scheduling.k8s.io/v1')],
+  ['EndpointSlice', grouped('discovery.k8s.io/v1')],
+  ['CustomResourceDefinition', grouped('apiextensions.k8s.io/v1', 'spec')],
+  ['ValidatingWebhookConfiguration', grouped('admissionregistration.k8s.io/v1')],
+  ['MutatingWebhookConfiguration', grouped('admissionregistration.k8s.io/v1')],
+]);
+
+/** The group of a builtin kind (`''` for core). */
+const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.lastIndexOf('/')) : '');
+const versionOf = (apiVersion: string): string => apiVersion.slice(apiVersion.lastIndexOf('/') + 1);
+
+/** The builtin kind `kind` of `apiVersion`'s group, when it is one (Knative's `serving.knative.dev` Service is not). */
+function builtin(apiVersion: string, kind: string): BuiltinKind | undefined {
+  const known = BUILTIN_KINDS.get(kind);
+  return known && groupOf(known.apiVersion) === groupOf(apiVersion) ? known : undefined;
+}
+
+/** An apiVersion as the API spells them: `v1`, `apps/v1`, `networking.k8s.io/v1beta1`. */
+const API_VERSION = /^([a-z0-9]([a-z0-9.-]*[a-z0-9])?\/)?v\d+((alpha|beta)\d+)?$/;
+
+/** `article + JSON type` for messages: `a list`, `a string`. */
+function shapeWord(kind: JsonKind): string {
+  return { object: 'a mapping', array: 'a list', string: 'a string', number: 'a number', bool: 'a boolean', null: 'null' }[kind];
+}
+
+const nonEmptyString = (v: unknown): v is string => typeof v === 'string' && v !== '';
+/** A scalar that is there (`name: y` is a YAML 1.1 boolean, but it is written: the loader reads it as text). */
+const written = (v: unknown): boolean => v !== undefined && v !== null && String(v) !== '';
+
+/**
+ * Checks the envelope of one candidate object (a document root or a `List` item that is a mapping).
+ * @returns the verdict and its problems (spans from the view; a problem without a span is dropped)
+ */
+export function checkObjectEnvelope(view: EnvelopeView): EnvelopeResult {
+  const apiVersion = view.scalar('apiVersion');
+  const kind = view.scalar('kind');
+  const problems: EnvelopeProblem[] = [];
+  const add = (path: string, code: EnvelopeProblem['code'], message: string, severity: EnvelopeProblem['severity'] = 'error'): void => {
+    const span = view.span(path) ?? view.span('');
+    if (span) problems.push({ span, message, code, severity });
+  };
+  if (!nonEmptyString(apiVersion) || !nonEmptyString(kind)) {
+    if (nonEmptyString(kind) && !nonEmptyString(apiVersion) && BUILTIN_KINDS.has(kind)) {
+      const suggested = BUILTIN_KINDS.get(kind)!.apiVersion;
+      add('kind', 'OBJECT_NO_API_VERSION', `${kind} has no apiVersion: kubectl cannot decode it ("Object 'apiVersion' is missing in '{…}'") and applies nothing; add apiVersion: ${suggested}`);
+      return { verdict: 'reject', problems };
+    }
+    if (nonEmptyString(apiVersion) && !nonEmptyString(kind) && API_VERSION.test(apiVersion) && view.kindOf('metadata') === 'object') {
+      add('apiVersion', 'OBJECT_NO_KIND', `object of apiVersion ${apiVersion} has no kind: kubectl cannot decode it ("Object 'Kind' is missing in '{…}'") and applies nothing; add its kind`);
+      return { verdict: 'reject', problems };
+    }
+    return { verdict: 'ignore', problems };
+  }
+  const known = builtin(apiVersion, kind);
+  if (!known) return { verdict: 'object', problems };
+  const cannotDecode = (field: string, goType: string, found: JsonKind): string =>
+    `${field} is ${shapeWord(found)}, not a mapping: the API server refuses the ${kind} ("${kind} in version "${versionOf(apiVersion)}" cannot be handled as a ${kind}: json: cannot unmarshal ${found} into Go struct field ${kind}.${field} of type ${goType}")`;
+  const metadata = view.kindOf('metadata');
+  if (metadata !== undefined && metadata !== 'null' && metadata !== 'object') {
+    add('metadata', 'OBJECT_DECODE', cannotDecode('metadata', 'v1.ObjectMeta', metadata));
+  } else if (!written(view.scalar('metadata.name')) && !written(view.scalar('metadata.generateName'))) {
+    add(metadata === 'object' ? 'metadata' : 'kind', 'OBJECT_NO_NAME', `${kind} has no metadata.name: the API server rejects it with "metadata.name: Required value: name or generateName is required"; give it a name`);
+  }
+  if (known.specField) {
+    const spec = view.kindOf(known.specField);
+    if (spec !== undefined && spec !== 'null' && spec !== 'object') {
+      const goType = `${versionOf(apiVersion)}.${known.specField === 'template' ? 'PodTemplateSpec' : `${kind}Spec`}`;
+      add(known.specField, 'OBJECT_DECODE', cannotDecode(known.specField, goType, spec));
+    }
+  }
+  return { verdict: problems.length ? 'reject' : 'object', problems };
+}
+
+/**
+ * The info finding for a document that is not a mapping (a top-level list or scalar): it holds no
+ * Kubernetes object, so nothing in it is checked. Empty documents (only comments) get none.
+ */
+export function nonObjectDocument(view: EnvelopeView, what = 'this document'): EnvelopeProblem | undefined {
+  const found = view.kindOf('');
+  const span = view.span('');
+  if (!span || found === undefined || found === 'null' || found === 'object') return undefined;
+  return {
+    span,
+    code: 'OBJECT_NOT_MAPPING',
+    severity: 'info',
+    message: `${what} is ${shapeWord(found)}, not a Kubernetes object (a mapping with apiVersion, kind and metadata): nothing in it is checked`,
+  };
+}

@@ -1,0 +1,99 @@
+import type { LoadedFile } from '../load/load-file';
+import type { ClusterGroup, RenderState, RepoLayout } from '../repo/layout';
+import type { Finding, Fix, RelatedLocation } from '../rules/rule';
+import type { Span } from '../source/span';
+import type { RenderOutcome } from './jobs';
+import { sourceOf } from './source-map';
+
+/** The analysis inputs once renders are in: files for the models, adjusted cluster groups, what the render rules report. */
+export interface AppliedRenders {
+  /** Files the models are built from: sources whose objects a render replaced are kept without objects (their problems stay). */
+  readonly modelFiles: readonly LoadedFile[];
+  /** Rendered manifests (also in modelFiles). */
+  readonly renderedFiles: readonly LoadedFile[];
+  readonly groups?: readonly ClusterGroup[];
+  readonly render: RenderState;
+}
+
+/**
+ * Puts render outcomes into the analysis. Rendered objects replace their sources: a file that a successful render
+ * consumed keeps no objects of its own (a file no render uses is linted raw, as without renderers). Cluster groups:
+ * a kustomize entry point's group (when groups come from kustomize) holds its rendered manifest instead of its raw
+ * files; otherwise a render joins the groups that claim the file it comes from (its kustomization, the Argo CD
+ * Application), the groups it names (`cluster:`), or every group. A kustomize group whose render failed keeps its
+ * raw files.
+ */
+export function applyRenders(files: readonly LoadedFile[], layout: RepoLayout, outcomes: readonly RenderOutcome[], helmUnavailable?: string): AppliedRenders {
+  const ok = outcomes.filter((o) => o.file);
+  const failedKustomizeDirs = new Set(outcomes.filter((o) => !o.file && o.job.kind === 'kustomize').map((o) => o.job.kind === 'kustomize' ? o.job.dir : ''));
+  const keepRaw = new Set<string>();
+  if (layout.groupSource === 'kustomize') for (const e of layout.kustomizeEntries) if (failedKustomizeDirs.has(e.dir)) e.members.forEach((m) => keepRaw.add(m));
+  const consumed = new Set<string>();
+  for (const o of ok) for (const f of o.job.consumes) if (!keepRaw.has(f)) consumed.add(f);
+  const renderedFiles = ok.map((o) => o.file!);
+  const modelFiles = [...files.map((f) => (consumed.has(f.file) && f.objects.length ? { ...f, objects: [] } : f)), ...renderedFiles];
+  let groups = layout.groups;
+  if (groups) {
+    const extra = new Map<string, Set<string>>(groups.map((g) => [g.name, new Set<string>()]));
+    const replaced = new Map<string, string>(); // kustomize group name → its rendered file
+    for (const o of ok) {
+      const name = o.file!.file;
+      const c = o.job.clusters;
+      if (layout.groupSource === 'kustomize' && o.job.kind === 'kustomize' && c.type === 'of-file' && groups.some((g) => g.name === (o.job as { dir: string }).dir)) {
+        replaced.set((o.job as { dir: string }).dir, name);
+        continue;
+      }
+      const targets = c.type === 'named' ? groups.filter((g) => c.names.includes(g.name)) : c.type === 'of-file' ? groups.filter((g) => g.files.has(c.file)) : [];
+      // A render claimed by no group (or meant for all) belongs to every group, like an unclaimed file.
+      for (const g of targets) extra.get(g.name)!.add(name);
+    }
+    groups = groups.map((g) => {
+      const own = replaced.get(g.name);
+      const base = own ? new Set([own]) : new Set([...g.files].filter((f) => !consumed.has(f) || keepRaw.has(f)));
+      extra.get(g.name)!.forEach((f) => base.add(f));
+      return { name: g.name, files: base };
+    });
+  }
+  const renderedCharts = new Set<string>();
+  for (const o of ok) if (o.job.kind === 'helm') renderedCharts.add(o.job.chartFile);
+  for (const c of layout.charts) if (c.parent && renderedCharts.has(c.parent)) renderedCharts.add(c.file);
+  const notes = outcomes.flatMap((o) => [...o.job.notes, ...o.notes]);
+  return { modelFiles, renderedFiles, groups, render: { notes, renderedCharts, ...(helmUnavailable ? { helmUnavailable } : {}) } };
+}
+
+/**
+ * Moves a finding on a rendered object to the source line the user edits (see core/render/source-map.ts), keeps
+ * the rendered location in `rendered`, and says through which render it came. Related locations move the same
+ * way. A quick fix moves along only when every edit lands on source text equal to the rendered text it replaces
+ * (a literal value, a patch or values-file line); otherwise it is dropped (editing generated output would be lost).
+ * @returns undefined when a `# kube-netlint-disable-next-line` comment above the source line suppresses it
+ */
+export function remapRenderedFinding(f: Finding, files: ReadonlyMap<string, LoadedFile>, suppressed: (f: Finding) => boolean): Finding | undefined {
+  const rendered = files.get(f.span.file);
+  const moved = (span: Span): { span: Span; label?: string } => {
+    const file = files.get(span.file);
+    if (!file?.render) return { span };
+    const src = sourceOf(file.render.map, span.start, span.end);
+    return { span: src?.span ?? { file: span.file, start: span.start, end: span.end }, label: file.render.label };
+  };
+  const related: RelatedLocation[] = f.related.map((r) => {
+    const m = moved(r.span);
+    return m.label && m.label !== rendered?.render?.label ? { span: m.span, message: `${r.message} (${m.label})` } : { span: m.span, message: r.message };
+  });
+  if (!rendered?.render) return f.related.some((r) => files.get(r.span.file)?.render) ? { ...f, related } : f;
+  const main = moved(f.span);
+  const fixes: Fix[] = [];
+  for (const fix of f.fixes) {
+    const edits = fix.edits.map((e) => {
+      const file = files.get(e.span.file);
+      if (!file?.render) return e;
+      const src = sourceOf(file.render.map, e.span.start, e.span.end);
+      const srcFile = src && files.get(src.span.file);
+      const same = src && srcFile && src.via !== 'document' && srcFile.text.slice(src.span.start, src.span.end) === file.text.slice(e.span.start, e.span.end);
+      return same ? { span: src!.span, newText: e.newText } : undefined;
+    });
+    if (edits.every((e) => e)) fixes.push({ ...fix, edits: edits as Fix['edits'] });
+  }
+  const out: Finding = { ...f, message: `${f.message} (${rendered.render.label})`, span: main.span, related, fixes, rendered: { span: f.span, label: rendered.render.label } };
+  return suppressed(out) ? undefined : out;
+}

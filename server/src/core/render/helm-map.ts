@@ -1,0 +1,148 @@
+import { posix } from 'node:path';
+import { Document, isScalar, parseAllDocuments } from 'yaml';
+import { LoadedFile, loadFile, PARSE_OPTIONS } from '../load/load-file';
+import type { HelmChart, RepoPath } from '../repo/layout';
+import type { Span } from '../source/span';
+import type { HelmJob } from './jobs';
+import { RENDER_FILE_PREFIX } from './jobs';
+import type { SentinelPlan, ValueLeaf } from './helm-values';
+import { Attribution, MappedNode, RenderSourceMap, sortNodes } from './source-map';
+import { at, identityOf, scalarText, spanOf, walkTree } from './tree-walk';
+
+export interface HelmMapInput {
+  readonly job: HelmJob;
+  /** Standard output of the release's `helm template`. */
+  readonly output: string;
+  /** Output of the same render with sentinel numbers (see helm-values.ts), when it ran and succeeded. */
+  readonly sentinelOutput?: string;
+  readonly plan?: SentinelPlan;
+  /** The release's merged values, with where each is written. */
+  readonly leaves: ReadonlyMap<string, ValueLeaf>;
+  readonly files: ReadonlyMap<string, LoadedFile>;
+  readonly repoPath: RepoPath;
+  /** Charts of the workspace (to find a subchart's folder from its name in `# Source:`). */
+  readonly charts: readonly HelmChart[];
+}
+
+/**
+ * Turns `helm template` output into a loaded manifest whose fields point back at what the user edits, best first:
+ * the values line that sets the value (proved by the sentinel render: the field took the key's sentinel, and the
+ * key's real value is what was rendered; or, for strings, the only values key with that exact value), the template
+ * line that writes it literally (`key: value` on one line of the template named by the document's `# Source:`
+ * comment, helm pkg/action/action.go), else the template's first line. Objects without a namespace get the
+ * release's namespace, as `helm install --namespace` would.
+ */
+export function mapHelmOutput(input: HelmMapInput): { file: LoadedFile } {
+  const { job, files, repoPath } = input;
+  const name = `${RENDER_FILE_PREFIX}${job.id}`;
+  const rawDocs = splitDocuments(input.output);
+  const text = rawDocs.map((d) => `---\n${d.source ? `# Source: ${d.source}\n` : ''}${d.text}`).join('');
+  const loaded = loadFile(name, text, { defaultNamespace: job.namespace });
+  const docs = parseAllDocuments(text, { ...PARSE_OPTIONS }) as Document.Parsed[];
+  const byPath = new Map([...files.values()].map((f) => [repoPath(f.file), f]));
+  const sentinelDocs = input.sentinelOutput ? (parseAllDocuments(input.sentinelOutput, { ...PARSE_OPTIONS }) as Document.Parsed[]) : [];
+  const sentinelByIdentity = new Map<string, unknown>();
+  for (const d of Array.isArray(sentinelDocs) ? sentinelDocs : []) {
+    const id = identityOf(d.contents);
+    if (id.kind) sentinelByIdentity.set(`${id.kind}/${id.namespace ?? ''}/${id.name ?? ''}`, d.contents);
+  }
+  // String values that exactly one values key holds (an equality match is only trusted when unique).
+  const stringOwners = new Map<string, ValueLeaf | null>();
+  for (const leaf of input.leaves.values()) {
+    if (typeof leaf.value !== 'string' || leaf.value.length < 2 || !leaf.span) continue;
+    stringOwners.set(leaf.value, stringOwners.has(leaf.value) ? null : leaf);
+  }
+  const nodes: MappedNode[] = [];
+  const documents: RenderSourceMap['documents'][number][] = [];
+  docs.forEach((doc, i) => {
+    const root = doc.contents;
+    const range = (root as { range?: [number, number, number] } | null)?.range;
+    if (!range) return;
+    const template = templateFile(rawDocs[i]?.source, job, input.charts, byPath);
+    const id = identityOf(root);
+    const fallback = template ? kindLine(template, id.kind) : job.anchor;
+    documents.push({ start: range[0], end: range[2], fallback });
+    const sentinelRoot = sentinelByIdentity.get(`${id.kind}/${id.namespace ?? ''}/${id.name ?? ''}`);
+    const templateLines = template ? template.text.split('\n') : [];
+    walkTree(root, (node, path, isKey) => {
+      if (isKey || !isScalar(node)) return;
+      const span = spanOf(name, node);
+      const value = scalarText(node);
+      if (!span || value === undefined) return;
+      let mapped: { source: Span; via: Attribution } | undefined;
+      const probe = sentinelRoot !== undefined ? scalarText(at(sentinelRoot, path)) : undefined;
+      const key = probe !== undefined && /^\d+$/.test(probe) ? input.plan?.keyOfSentinel.get(Number(probe)) : undefined;
+      const leaf = key !== undefined ? input.leaves.get(key) : undefined;
+      if (leaf?.span && String(leaf.value) === value) mapped = { source: leaf.span, via: 'values' };
+      if (!mapped && typeof node.value === 'string') {
+        const owner = stringOwners.get(node.value);
+        if (owner?.span) mapped = { source: owner.span, via: 'values' };
+      }
+      if (!mapped && template) {
+        const fieldKey = [...path].reverse().find((p) => typeof p === 'string') as string | undefined;
+        const lit = fieldKey !== undefined && typeof path[path.length - 1] === 'string' ? literalLine(template, templateLines, fieldKey, value) : undefined;
+        if (lit) mapped = { source: lit, via: 'literal' };
+      }
+      if (mapped) nodes.push({ start: span.start, end: span.end, ...mapped });
+    });
+  });
+  return { file: { ...loaded, render: { jobId: job.id, label: job.label, map: { nodes: sortNodes(nodes), documents } } } };
+}
+
+/** Documents of helm output with the template each came from (helm writes `# Source: <chart>/templates/<file>` above each). */
+function splitDocuments(output: string): { source?: string; text: string }[] {
+  const parsed = parseAllDocuments(output, { ...PARSE_OPTIONS, uniqueKeys: false }) as Document.Parsed[];
+  const out: { source?: string; text: string }[] = [];
+  for (const doc of Array.isArray(parsed) ? parsed : []) {
+    if (doc.contents === null || doc.contents === undefined) continue;
+    const m = /Source: (.+)/.exec(doc.commentBefore ?? '');
+    doc.commentBefore = null;
+    if (doc.directives) doc.directives.docStart = null; // the caller writes one `---` per document
+    out.push({ source: m?.[1]?.trim(), text: doc.toString({ lineWidth: 0 }) });
+  }
+  return out;
+}
+
+/** The template file of a `# Source:` path: the chart name is dropped, `charts/<subchart name>/` resolved to its folder. */
+function templateFile(source: string | undefined, job: HelmJob, charts: readonly HelmChart[], byPath: ReadonlyMap<string, LoadedFile>): LoadedFile | undefined {
+  if (!source) return undefined;
+  let dir = job.chartDir;
+  let rest = source.split('/').slice(1);
+  while (rest[0] === 'charts' && rest.length > 2) {
+    const subName = rest[1];
+    const sub = charts.find((c) => c.name === subName && posix.dirname(posix.dirname(c.dir)) === dir) ?? charts.find((c) => c.dir === posix.join(dir, 'charts', subName));
+    dir = sub?.dir ?? posix.join(dir, 'charts', subName);
+    rest = rest.slice(2);
+  }
+  return byPath.get(posix.normalize(posix.join(dir, rest.join('/'))));
+}
+
+/** The line of a template that writes `key: value` literally (plain or quoted), if exactly one or the first does. */
+function literalLine(file: LoadedFile, lines: readonly string[], key: string, value: string): Span | undefined {
+  const candidates = [value, `"${value}"`, `'${value}'`];
+  let offset = 0;
+  for (const line of lines) {
+    const body = line.replace(/^\s*(- )?/, '');
+    if (body.startsWith(`${key}:`)) {
+      const rest = body.slice(key.length + 1).replace(/\s+#.*$/, '').trim();
+      if (candidates.includes(rest)) {
+        const start = offset + line.lastIndexOf(rest);
+        return { file: file.file, start, end: start + rest.length };
+      }
+    }
+    offset += line.length + 1;
+  }
+  return undefined;
+}
+
+/** The template line `kind: <Kind>` (the document's first line otherwise). */
+function kindLine(file: LoadedFile, kind: string | undefined): Span {
+  const lines = file.text.split('\n');
+  let offset = 0;
+  for (const line of lines) {
+    if (kind && line.trim() === `kind: ${kind}`) return { file: file.file, start: offset, end: offset + line.length };
+    offset += line.length + 1;
+  }
+  const nl = file.text.indexOf('\n');
+  return { file: file.file, start: 0, end: nl < 0 ? file.text.length : nl };
+}

@@ -1,0 +1,55 @@
+import type { Span } from '../source/span';
+
+/** How a rendered field was traced back to a line the user edits, best first (see {@link MappedNode}). */
+export type Attribution = 'values' | 'patch' | 'literal' | 'transformer' | 'document';
+
+/**
+ * One node (scalar, mapping, sequence or key) of a rendered manifest and the source span it comes from.
+ * Offsets `start`/`end` are UTF-16 offsets into the rendered text.
+ */
+export interface MappedNode {
+  readonly start: number;
+  readonly end: number;
+  readonly source: Span;
+  readonly via: Attribution;
+}
+
+/**
+ * Rendered offsets → source spans, for one rendered manifest. `nodes` are sorted by `start` (then widest first);
+ * `documents` gives, per rendered document, its range and a fallback span (the source document's first line, or the
+ * kustomization / template that produced it).
+ */
+export interface RenderSourceMap {
+  readonly nodes: readonly MappedNode[];
+  readonly documents: readonly { readonly start: number; readonly end: number; readonly fallback: Span }[];
+}
+
+/** Sorts nodes as {@link RenderSourceMap} wants them. */
+export function sortNodes(nodes: MappedNode[]): MappedNode[] {
+  return nodes.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+/**
+ * The source span of a rendered span: the innermost mapped node that contains it, else the fallback of its
+ * document, else undefined.
+ */
+export function sourceOf(map: RenderSourceMap, start: number, end: number): { span: Span; via: Attribution } | undefined {
+  // Nodes nest and are sorted by start (wider first on ties), so walking back from the last node that starts at or
+  // before `start`, the first one that contains the span is the innermost.
+  let lo = 0;
+  let hi = map.nodes.length - 1;
+  let last = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (map.nodes[mid].start <= start) {
+      last = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  for (let i = last; i >= 0; i--) {
+    const n = map.nodes[i];
+    if (end <= n.end) return { span: n.source, via: n.via };
+  }
+  const doc = map.documents.find((d) => d.start <= start && start <= d.end);
+  return doc ? { span: doc.fallback, via: 'document' } : undefined;
+}

@@ -1,0 +1,37 @@
+import type { Rule } from './rule';
+
+/** Objects kubectl or the API server refuse for their envelope (apiVersion, kind, metadata, spec shape); documents that are not objects. */
+export const objectInvalid: Rule = {
+  id: 'object-invalid',
+  title: 'Object kubectl or the API server cannot accept',
+  severity: 'error',
+  explanation: [
+    'Before any field is validated, every manifest must be a Kubernetes object: a mapping with `apiVersion`, `kind`',
+    'and `metadata.name`, whose `metadata` and `spec` are mappings. kube-netlint reports what kubectl or the API',
+    'server says otherwise, on the value concerned, and leaves such an object out of every other check (it would never',
+    'exist in the cluster, so it cannot collide with anything):',
+    '',
+    "- no `kind` or no `apiVersion`: kubectl cannot decode the document (`Object 'Kind' is missing in '…'`);",
+    '- no `metadata.name` (nor `generateName`): `metadata.name: Required value: name or generateName is required`;',
+    '- `metadata` or `spec` written as a list or a string: the API server cannot decode the object',
+    '  (`Service in version "v1" cannot be handled as a Service: json: cannot unmarshal string into Go struct field',
+    '  Service.spec of type v1.ServiceSpec`).',
+    '',
+    'A document that is a list or a scalar holds no object: it gets one **info** finding, since nothing in it is',
+    'checked. Mappings with neither `apiVersion` nor `kind` (Helm values files, CI configs) are not objects and are',
+    'skipped silently; the name and apiVersion checks apply only to the built-in kinds, so other tools\' YAML that',
+    'reuses `kind:` (a kubeconfig, a kind cluster config) is never reported. Files a kustomization uses as patches',
+    'are partial on purpose and are not checked.',
+  ].join('\n'),
+  sources: [
+    "kubernetes staging/src/k8s.io/apimachinery/pkg/runtime/error.go (NewMissingKindErr, NewMissingVersionErr: \"Object 'Kind' is missing in\", v1.33)",
+    'kubernetes staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go (ValidateObjectMetaAccessor: "name or generateName is required", v1.33)',
+    'kubernetes staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go (transformDecodeError: "cannot be handled as a", v1.33)',
+  ],
+  check({ model, layout }) {
+    const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
+    return model.problems
+      .filter((p) => p.code.startsWith('OBJECT_') && !patches.has(p.span.file))
+      .map((p) => ({ ruleId: 'object-invalid', severity: p.severity, message: p.message, span: p.span, related: [], fixes: [] }));
+  },
+};

@@ -1,0 +1,161 @@
+import { copyFileSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, posix, relative, resolve, sep } from 'node:path';
+import { isMap, isScalar, isSeq, parseDocument, stringify } from 'yaml';
+import type { KustomizeJob } from '../../core/render/jobs';
+import type { KustomizationIndex } from '../../core/render/plan';
+import { identityOf, parsedDocuments } from '../../core/render/tree-walk';
+import type { LoadedFile } from '../../core/load/load-file';
+import { runTool, Sandbox, ToolRun } from './run-tool';
+import type { Renderer } from './tools';
+
+export interface KustomizeRunContext {
+  readonly tool: Renderer;
+  readonly helm?: Renderer;
+  /** Absolute folder that repository paths are relative to. */
+  readonly baseDir: string;
+  readonly sandbox: Sandbox;
+  readonly index: KustomizationIndex;
+  /** Source files by name as loaded (for patch documents), and their repository paths. */
+  readonly files: ReadonlyMap<string, LoadedFile>;
+  readonly repoPath: (file: string) => string;
+  readonly timeoutMs?: number;
+  readonly maxOutputBytes?: number;
+}
+
+export interface KustomizeRunResult {
+  readonly run: ToolRun;
+  /** Origin `path` (as kustomize wrote it, relative to the wrapper) → repository path. */
+  readonly originPath: (path: string) => string | undefined;
+  /** Patches left out because their target came from a left-out remote base. */
+  readonly droppedPatches: readonly { readonly kustomization: string; readonly patch: string; readonly target: string }[];
+}
+
+const WRAPPER = '.kube-netlint-wrapper';
+
+/**
+ * Runs `kustomize build` (or `kubectl kustomize`) on a wrapper kustomization that lists the entry point by
+ * relative path and asks for `buildMetadata: [originAnnotations]` (the default load restrictor, which keeps
+ * files inside each kustomization root). Never `--enable-exec`, `--enable-alpha-plugins`, `--network`,
+ * `--mount`; `--enable-helm` only with the resolved helm as `--helm-command`.
+ *
+ * When the job leaves entries out (remote bases), the kustomizations it reads are copied to a temporary tree
+ * without them; a strategic-merge patch whose target only the remote base had then fails (`no resource matches
+ * strategic merge patch "<id>"`): that patch is left out too and the build retried (at most 5 times).
+ */
+export async function runKustomize(job: KustomizeJob, ctx: KustomizeRunContext): Promise<KustomizeRunResult> {
+  const abs = (p: string): string => resolve(ctx.baseDir, p);
+  const toRepo = (absolute: string): string => relative(ctx.baseDir, absolute).split(sep).join('/') || '.';
+  const argvFor = (dir: string): string[] => {
+    const argv = ctx.tool.flavour === 'kubectl' ? ['kustomize', dir] : ['build', dir];
+    if (job.enableHelm && ctx.helm) argv.push('--enable-helm', '--helm-command', ctx.helm.path);
+    return argv;
+  };
+  const wrapperText = (resource: string): string =>
+    stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: [resource], buildMetadata: ['originAnnotations'], ...(job.overlay ?? {}) });
+  const run = (wrapperDir: string): Promise<ToolRun> =>
+    runTool(ctx.tool.path, argvFor(wrapperDir), ctx.sandbox.env, { cwd: ctx.sandbox.dir, timeoutMs: ctx.timeoutMs, maxOutputBytes: ctx.maxOutputBytes });
+  const slug = job.id.replace(/[^\w.-]+/g, '_').slice(0, 80);
+
+  if (job.drop.size === 0) {
+    const wrapperDir = ctx.sandbox.folder(`${slug}-${Math.random().toString(36).slice(2, 8)}`);
+    writeFileSync(join(wrapperDir, 'kustomization.yaml'), wrapperText(relative(wrapperDir, abs(job.dir)).split(sep).join('/') || '.'));
+    return { run: await run(wrapperDir), originPath: (p) => toRepo(resolve(wrapperDir, p)), droppedPatches: [] };
+  }
+
+  // A copy of what the build reads, at the same absolute layout below a temp root, without the dropped entries.
+  const root = ctx.sandbox.folder(`${slug}-copy-${Math.random().toString(36).slice(2, 8)}`);
+  const mirror = (p: string): string => join(root, abs(p));
+  for (const p of job.reads) copyPath(abs(p), mirror(p));
+  const dropEntries = new Map(job.drop);
+  const droppedPatches: { kustomization: string; patch: string; target: string }[] = [];
+  const dropPatchPaths = new Map<string, Set<string>>(); // kustomization repo path → patch values to leave out
+  const wrapperDir = join(root, WRAPPER);
+  mkdirSync(wrapperDir, { recursive: true });
+  writeFileSync(join(wrapperDir, 'kustomization.yaml'), wrapperText(relative(wrapperDir, mirror(job.dir)).split(sep).join('/') || '.'));
+  let result: ToolRun | undefined;
+  for (let attempt = 0; attempt < 6; attempt++) {
+    for (const [kFile, entries] of dropEntries) writeFileSync(mirror(kFile), withoutEntries(readText(ctx, kFile), entries, dropPatchPaths.get(kFile)));
+    for (const [kFile, patches] of dropPatchPaths) if (!dropEntries.has(kFile)) writeFileSync(mirror(kFile), withoutEntries(readText(ctx, kFile), [], patches));
+    result = await run(wrapperDir);
+    const m = /no resource matches strategic merge patch \\?"([^"\\]+)\\?"/.exec(result.stderr);
+    if (result.exitCode === 0 || !m) break;
+    const found = patchTargeting(m[1], job, ctx);
+    if (!found || dropPatchPaths.get(found.kustomization)?.has(found.patch)) break;
+    dropPatchPaths.set(found.kustomization, new Set([...(dropPatchPaths.get(found.kustomization) ?? []), found.patch]));
+    droppedPatches.push({ ...found, target: m[1] });
+  }
+  const originPath = (p: string): string | undefined => {
+    const inCopy = resolve(wrapperDir, p);
+    const r = relative(root, inCopy);
+    return r.startsWith('..') ? undefined : toRepo(sep + r);
+  };
+  return { run: result!, originPath, droppedPatches };
+}
+
+function readText(ctx: KustomizeRunContext, kustomizationRepoPath: string): string {
+  for (const f of ctx.files.values()) if (ctx.repoPath(f.file) === kustomizationRepoPath) return f.text;
+  return '';
+}
+
+/** The kustomization text without the given resources/bases/components entries and patches (edited with `yaml`, comments kept). */
+function withoutEntries(text: string, entries: readonly string[], patches: ReadonlySet<string> | undefined): string {
+  const doc = parseDocument(text);
+  const root = doc.contents;
+  if (!isMap(root)) return text;
+  for (const key of ['resources', 'bases', 'components']) {
+    const seq = root.get(key, true);
+    if (isSeq(seq)) seq.items = seq.items.filter((item) => !(isScalar(item) && entries.includes(String(item.value))));
+  }
+  if (patches?.size) {
+    for (const key of ['patchesStrategicMerge', 'patches']) {
+      const seq = root.get(key, true);
+      if (!isSeq(seq)) continue;
+      seq.items = seq.items.filter((item) => {
+        const path = isScalar(item) ? String(item.value) : isMap(item) ? String((item.get('path', true) as { value?: unknown } | undefined)?.value ?? '') : '';
+        return !patches.has(path);
+      });
+    }
+  }
+  return doc.toString();
+}
+
+/**
+ * The strategic-merge patch (kustomization repo path and entry as written) whose document targets a resource id
+ * as kustomize prints it: `DaemonSet.v1.apps/speaker.[noNs]` (kind.version.group/name.namespace).
+ */
+function patchTargeting(resourceId: string, job: KustomizeJob, ctx: KustomizeRunContext): { kustomization: string; patch: string } | undefined {
+  const m = /^([^.]+)\.[^/]*\/(.+)\.([^.]*)$/.exec(resourceId);
+  if (!m) return undefined;
+  const [, kind, name] = m;
+  for (const dir of job.reads) {
+    const entry = ctx.index.get(dir);
+    if (!entry) continue;
+    for (const p of entry.k.patches) {
+      if (!p.path || p.target) continue;
+      const fileRepo = posix.normalize(posix.join(dir, p.path.value));
+      const file = [...ctx.files.values()].find((f) => ctx.repoPath(f.file) === fileRepo);
+      if (!file) continue;
+      if (parsedDocuments(file).some((d) => identityOf(d.contents).kind === kind && identityOf(d.contents).name === name)) {
+        return { kustomization: ctx.repoPath(entry.file), patch: p.path.value };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Copies a kustomization folder (its regular files, not subfolders) or a file into the mirror tree. */
+function copyPath(from: string, to: string): void {
+  let st;
+  try {
+    st = lstatSync(from);
+  } catch {
+    return; // kustomize reports the missing file itself
+  }
+  if (st.isFile()) {
+    mkdirSync(dirname(to), { recursive: true });
+    copyFileSync(from, to);
+  } else if (st.isDirectory()) {
+    mkdirSync(to, { recursive: true });
+    for (const e of readdirSync(from, { withFileTypes: true })) if (e.isFile()) copyFileSync(join(from, e.name), join(to, e.name));
+  }
+}

@@ -1,0 +1,193 @@
+import { realpathSync, lstatSync, readdirSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import type { CoreConfig } from '../../core/config/config';
+import type { LoadedFile } from '../../core/load/load-file';
+import type { RenderJob, RenderOutcome } from '../../core/render/jobs';
+import { mapKustomizeOutput } from '../../core/render/kustomize-map';
+import { indexKustomizations, planRenders, KustomizationIndex } from '../../core/render/plan';
+import { FoundLink, linksLeavingRepository } from '../../core/render/preflight';
+import { locateKustomizeError, locateHelmError } from '../../core/render/errors';
+import { computeLayout, HelmChart, RenderNote, RepoPath } from '../../core/repo/layout';
+import { runHelmJob } from './helm-run';
+import { runKustomize } from './kustomize-run';
+import { Sandbox } from './run-tool';
+import type { Renderers } from './tools';
+
+export interface RenderWorkspaceInput {
+  readonly files: readonly LoadedFile[];
+  readonly config: CoreConfig;
+  readonly repoPath: RepoPath;
+  /** Absolute folder repository paths are relative to (the config file's folder, or the workspace folder). */
+  readonly baseDir: string;
+  /** Absolute path of the repository root (symlinks may not leave it). */
+  readonly repoRoot: string;
+  readonly renderers: Renderers;
+  /** Renders running at once (default 2). */
+  readonly concurrency?: number;
+  readonly timeoutMs?: number;
+  readonly maxOutputBytes?: number;
+  /** Run only these jobs (by id); the others are left out of the result. */
+  readonly only?: ReadonlySet<string>;
+}
+
+export interface WorkspaceRenders {
+  readonly jobs: readonly RenderJob[];
+  readonly outcomes: readonly RenderOutcome[];
+  /** Why charts are not rendered, when helm is missing. */
+  readonly helmUnavailable?: string;
+  readonly durationMs: number;
+}
+
+/** The render jobs of a workspace (pure planning, see core/render/plan.ts), given which tools were found. */
+export function planWorkspace(input: Pick<RenderWorkspaceInput, 'files' | 'config' | 'repoPath' | 'renderers'>): RenderJob[] {
+  const layout = computeLayout(input.files, input.config, input.repoPath);
+  return planRenders(input.files, layout, input.config, input.repoPath, { kustomize: !!input.renderers.kustomize, helm: !!input.renderers.helm });
+}
+
+/**
+ * Runs every render of a workspace with the real tools, at most `concurrency` at once, each in a fresh sandbox
+ * (node/render/run-tool.ts). Never rejects for a failing render: failures become `render-failed` notes on the line
+ * the tool names.
+ */
+export async function renderWorkspace(input: RenderWorkspaceInput): Promise<WorkspaceRenders> {
+  const started = performance.now();
+  const all = planWorkspace(input);
+  const jobs = input.only ? all.filter((j) => input.only!.has(j.id)) : all;
+  const index = indexKustomizations(input.files, input.repoPath);
+  const fileMap = new Map(input.files.map((f) => [f.file, f]));
+  const charts = computeLayout(input.files, input.config, input.repoPath).charts;
+  const outcomes: RenderOutcome[] = new Array(jobs.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < jobs.length) {
+      const i = next++;
+      outcomes[i] = await renderOne(jobs[i], input, index, fileMap, charts);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, input.concurrency ?? 2) }, worker));
+  const helmUnavailable = input.renderers.helm ? undefined : input.renderers.problems.find((p) => p.startsWith('helm'))?.replace(/^helm: /, '') ?? 'helm is not available';
+  return { jobs: all, outcomes, helmUnavailable, durationMs: performance.now() - started };
+}
+
+/** Runs one job; never throws. */
+export async function renderOne(job: RenderJob, input: RenderWorkspaceInput, index: KustomizationIndex, files: ReadonlyMap<string, LoadedFile>, charts: readonly HelmChart[]): Promise<RenderOutcome> {
+  const started = performance.now();
+  const failed = (notes: RenderNote[]): RenderOutcome => ({ job, notes, durationMs: performance.now() - started });
+  const escaping = symlinkProblems(job, input);
+  if (escaping.length) return failed(escaping);
+  const sandbox = new Sandbox();
+  try {
+    if (job.kind === 'kustomize') {
+      const tool = input.renderers.kustomize;
+      if (!tool) return failed([]);
+      const res = await runKustomize(job, { tool, helm: input.renderers.helm, baseDir: input.baseDir, sandbox, index, files, repoPath: input.repoPath, timeoutMs: input.timeoutMs, maxOutputBytes: input.maxOutputBytes });
+      const dropped: RenderNote[] = res.droppedPatches.map((d) => ({
+        ruleId: 'render-incomplete',
+        severity: 'info',
+        message: `patch ${d.patch} left out of the render (${job.label}): its target ${d.target} comes from a remote base that was left out`,
+        span: patchSpan(index, d.kustomization, d.patch) ?? job.anchor,
+      }));
+      if (res.run.exitCode !== 0) return failed([...dropped, toolFailure(job, res.run, locateKustomizeError(res.run.stderr, job, index, (p) => toRepo(input.baseDir, p), files, input.repoPath), input.baseDir)]);
+      const mapped = mapKustomizeOutput({ job, output: res.run.stdout, originPath: res.originPath, files, repoPath: input.repoPath });
+      return { job, file: mapped.file, notes: [...dropped, ...mapped.notes], durationMs: performance.now() - started };
+    }
+    const tool = input.renderers.helm;
+    if (!tool) return failed([]);
+    const res = await runHelmJob(job, { tool, baseDir: input.baseDir, sandbox, files, repoPath: input.repoPath, charts, timeoutMs: input.timeoutMs, maxOutputBytes: input.maxOutputBytes });
+    if (!res.file) return failed([toolFailure(job, res.run, locateHelmError(res.run.stderr, job, files, input.repoPath), input.baseDir)]);
+    return { job, file: res.file, notes: res.notes, durationMs: performance.now() - started };
+  } catch (err) {
+    return failed([{ ruleId: 'render-failed', severity: 'error', message: `render failed (${job.label}): ${(err as Error).message}`, span: job.anchor }]);
+  } finally {
+    sandbox.dispose();
+  }
+}
+
+/** Temp-copy prefixes (`/tmp/kube-netlint-render-x/work/job-copy-y`) in front of absolute repository paths. */
+const SANDBOX_PREFIX = /\/[^\s'"]*kube-netlint-render-[^/\s'"]+\/work\/[^/\s'"]+(?=\/)/g;
+
+function toRepo(baseDir: string, absolute: string): string {
+  return relative(baseDir, absolute.replace(SANDBOX_PREFIX, '')).split(sep).join('/') || '.';
+}
+
+function patchSpan(index: KustomizationIndex, kustomization: string, patch: string): RenderNote['span'] | undefined {
+  for (const [dir, e] of index) {
+    if (`${dir}/kustomization.yaml`.replace(/^\.\//, '') !== kustomization && !kustomization.startsWith(`${dir}/`) && dir !== '.') continue;
+    const p = e.k.patches.find((x) => x.path?.value === patch);
+    if (p) return p.path!.span;
+  }
+  return undefined;
+}
+
+/** A `render-failed` note with the tool's own message (absolute temp paths shortened), on the located span. */
+function toolFailure(job: RenderJob, run: { stderr: string; exitCode: number | null; stopped?: string }, span: RenderNote['span'] | undefined, baseDir: string): RenderNote {
+  const tool = job.kind === 'kustomize' ? 'kustomize build' : 'helm template';
+  let detail: string;
+  if (run.stopped === 'timeout') detail = 'it did not finish in time and was stopped';
+  else if (run.stopped === 'output-cap') detail = 'its output exceeded the size limit and it was stopped';
+  else if (run.stopped === 'spawn') detail = `it could not be started (${run.stderr.trim()})`;
+  else detail = cleanMessage(run.stderr, baseDir) || `it exited with code ${run.exitCode}`;
+  return { ruleId: 'render-failed', severity: 'error', message: `${tool} failed (${job.label}): ${detail}`, span: span ?? job.anchor };
+}
+
+/** The tool's message on one line, without temp folders, absolute repository paths or deprecation warnings. */
+export function cleanMessage(stderr: string, baseDir: string): string {
+  const base = baseDir.endsWith(sep) ? baseDir : baseDir + sep;
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^# Warning:|^Warning:|is deprecated/.test(l));
+  // kubectl >= 1.32 logs through klog: `E1201 08:27:24.710374 1527 run.go:72] "command failed" err="…"`.
+  let text = lines.join(' ').replace(/^[EWI]\d{4} [\d:.]+\s+\d+ \S+\] "command failed" err="(.*)"$/, '$1').replace(/\\"/g, '"');
+  text = text.replace(/^error:\s*/i, '').replace(/^Error:\s*/, '');
+  text = text.replace(SANDBOX_PREFIX, '').replace(/\/[^\s'"]*kube-netlint-render-[^/\s'"]+\/work\/[^/\s'"]+/g, '<wrapper>');
+  text = text.split(base).join('');
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+}
+
+/** Symlinks in what a job reads that resolve outside the repository: the job is refused (render-failed). */
+function symlinkProblems(job: RenderJob, input: RenderWorkspaceInput): RenderNote[] {
+  let root: string;
+  try {
+    root = realpathSync(input.repoRoot).split(sep).join('/');
+  } catch {
+    return [];
+  }
+  const links: FoundLink[] = [];
+  const scan = (absPath: string, depth: number): void => {
+    let st;
+    try {
+      st = lstatSync(absPath);
+    } catch {
+      return;
+    }
+    if (st.isSymbolicLink()) {
+      let target = '';
+      try {
+        target = realpathSync(absPath).split(sep).join('/');
+      } catch {
+        target = '';
+      }
+      links.push({ link: toRepo(input.baseDir, absPath), target });
+      return;
+    }
+    // A chart is scanned whole (helm reads every file of it); a kustomization folder one level (its own files).
+    if (st.isDirectory() && depth > 0) {
+      let entries: string[] = [];
+      try {
+        entries = readdirSync(absPath);
+      } catch {
+        return;
+      }
+      for (const e of entries.slice(0, 5000)) if (e !== '.git' && e !== 'node_modules') scan(join(absPath, e), depth - 1);
+    }
+  };
+  const paths = job.kind === 'helm' ? [job.chartDir, ...job.valuesFiles.map((v) => v.path)] : job.reads;
+  for (const p of paths) scan(resolve(input.baseDir, p), job.kind === 'helm' ? 16 : 1);
+  return linksLeavingRepository(links, root).map((l) => ({
+    ruleId: 'render-failed',
+    severity: 'error',
+    message: `not rendered (${job.label}): ${l.link} is a symbolic link to ${l.target}, outside the repository; ${job.kind === 'helm' ? "helm follows it (.Files.Get would read that file)" : 'kustomize would read it'}, so kube-netlint refuses to render; replace the link with the file`,
+    span: job.anchor,
+  }));
+}

@@ -1,0 +1,60 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join, resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '..', '..');
+const CLI = join(ROOT, 'bin', 'kube-netlint.js');
+
+/** The shared corpus (../shared next to the repository in CI; KUBE_NETLINT_SHARED overrides, e.g. from a worktree). */
+export const SHARED = process.env.KUBE_NETLINT_SHARED ?? [resolve(ROOT, '..', 'shared'), '/work/shared'].find((p) => spawnSync('test', ['-d', p]).status === 0) ?? resolve(ROOT, '..', 'shared');
+
+/** Folder of the test renderers (set by test/helpers/render-setup.ts). */
+export function renderBin(): string {
+  const bin = process.env.KUBE_NETLINT_RENDER_BIN;
+  if (!bin) throw new Error('KUBE_NETLINT_RENDER_BIN is not set: run the suite through mocha (.mocharc.json requires render-setup)');
+  return bin;
+}
+
+/** True when this machine can run a command in a private network namespace (CI runs as root). */
+const UNSHARE = ['/usr/bin/unshare', '/bin/unshare'].find((p) => spawnSync(p, ['-n', 'true']).status === 0);
+export const CAN_UNSHARE = UNSHARE !== undefined;
+
+export interface JsonFinding {
+  ruleId: string;
+  severity: string;
+  message: string;
+  file: string;
+  line: number;
+  column: number;
+  rendered?: { source: string; line: number; column: number };
+  related: { file: string; line: number; message: string }[];
+}
+
+/**
+ * Runs the CLI (`--format json`) in `cwd` as a child process inside `unshare -n` (no network at all: a missed
+ * remote reference fails instead of reaching out), with only the test renderers and system folders on PATH.
+ * @param path PATH for the CLI (default: the test renderers, then /usr/bin:/bin)
+ */
+export function lintRendered(cwd: string, args: string[], path = `${renderBin()}${delimiter}/usr/bin${delimiter}/bin`): { code: number; findings: JsonFinding[]; stderr: string } {
+  const argv = [CLI, '--format', 'json', ...args];
+  const env = { PATH: path, HOME: process.env.HOME ?? '/root' };
+  const r = CAN_UNSHARE ? spawnSync(UNSHARE!, ['-n', process.execPath, ...argv], { cwd, env, encoding: 'utf8' }) : spawnSync(process.execPath, argv, { cwd, env, encoding: 'utf8' });
+  let findings: JsonFinding[] = [];
+  try {
+    findings = (JSON.parse(r.stdout) as { findings: JsonFinding[] }).findings;
+  } catch {
+    throw new Error(`kube-netlint printed no JSON (exit ${r.status}): ${r.stdout}\n${r.stderr}`);
+  }
+  return { code: r.status ?? -1, findings, stderr: r.stderr };
+}
+
+/** Writes `{relative path: text}` into a new temp folder and returns it. */
+export function writeTree(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'knl-render-'));
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  return dir;
+}

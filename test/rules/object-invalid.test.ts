@@ -1,0 +1,115 @@
+import { strict as assert } from 'node:assert';
+import { lint, TestFinding } from '../helpers/lint';
+
+const rules = ['object-invalid'];
+const check = (text: string | Record<string, string>) => lint(text, { rules }).findings;
+const where = (fs: TestFinding[]) => fs.map((f) => [f.line, f.column, f.text, f.severity]);
+
+describe('object-invalid', () => {
+  it('reports a missing name, apiVersion or kind with kubectl\'s / the API server\'s words, on the value concerned', () => {
+    const fs = check(`
+      apiVersion: v1
+      kind: Service
+      metadata:
+        namespace: shop
+      spec:
+        ports: [{port: 80}]
+      ---
+      kind: Deployment
+      metadata: {name: web}
+      ---
+      apiVersion: apps/v1
+      metadata: {name: kindless}
+    `);
+    assert.deepEqual(where(fs), [
+      [4, 3, 'namespace: shop\n', 'error'],
+      [8, 7, 'Deployment', 'error'],
+      [11, 13, 'apps/v1', 'error'],
+    ]);
+    assert.equal(fs[0].message, 'Service has no metadata.name: the API server rejects it with "metadata.name: Required value: name or generateName is required"; give it a name');
+    assert.equal(fs[1].message, 'Deployment has no apiVersion: kubectl cannot decode it ("Object \'apiVersion\' is missing in \'{…}\'") and applies nothing; add apiVersion: apps/v1');
+    assert.equal(fs[2].message, 'object of apiVersion apps/v1 has no kind: kubectl cannot decode it ("Object \'Kind\' is missing in \'{…}\'") and applies nothing; add its kind');
+  });
+
+  it('reports metadata or spec of the wrong shape as the decode error, and the object takes part in no other check', () => {
+    const { findings, analysis } = lint(`
+      apiVersion: v1
+      kind: Service
+      metadata: {name: as-string}
+      spec: "nope"
+      ---
+      apiVersion: v1
+      kind: Service
+      metadata: [a, b]
+      spec:
+        type: NodePort
+        ports: [{port: 80, nodePort: 30080}]
+      ---
+      apiVersion: v1
+      kind: Service
+      metadata: {name: other}
+      spec:
+        type: NodePort
+        ports: [{port: 80, nodePort: 30080}]
+    `);
+    assert.deepEqual(findings.map((f) => [f.ruleId, f.line, f.text]), [
+      ['object-invalid', 4, '"nope"'],
+      ['object-invalid', 8, '[a, b]'],
+    ], 'no "ClusterIP Service has no ports", no nodeport-duplicate with the undecodable Service');
+    assert.equal(findings[0].message, 'spec is a string, not a mapping: the API server refuses the Service ("Service in version "v1" cannot be handled as a Service: json: cannot unmarshal string into Go struct field Service.spec of type v1.ServiceSpec")');
+    assert.equal(findings[1].message, 'metadata is a list, not a mapping: the API server refuses the Service ("Service in version "v1" cannot be handled as a Service: json: cannot unmarshal array into Go struct field Service.metadata of type v1.ObjectMeta")');
+    assert.deepEqual(analysis.model.services.filter((s) => s.origin.type === 'file').map((s) => s.name), ['other']);
+  });
+
+  it('names the Go type of the spec from the apiVersion written (autoscaling/v1 → v1, PodTemplate → template)', () => {
+    const fs = check(`
+      apiVersion: autoscaling/v2
+      kind: HorizontalPodAutoscaler
+      metadata: {name: a}
+      spec: 3
+      ---
+      apiVersion: v1
+      kind: PodTemplate
+      metadata: {name: b}
+      template: [x]
+    `);
+    assert.match(fs[0].message, /json: cannot unmarshal number into Go struct field HorizontalPodAutoscaler\.spec of type v2\.HorizontalPodAutoscalerSpec/);
+    assert.match(fs[1].message, /Go struct field PodTemplate\.template of type v1\.PodTemplateSpec/);
+  });
+
+  it('gives one info finding per document (or List item) that is a list or a scalar', () => {
+    const fs = check(`
+      - name: an Ansible play
+        hosts: all
+      ---
+      just text
+      ---
+      apiVersion: v1
+      kind: List
+      items:
+        - plain string item
+    `);
+    assert.deepEqual(fs.map((f) => [f.line, f.severity, f.message.split(':')[0]]), [
+      [1, 'info', 'this document is a list, not a Kubernetes object (a mapping with apiVersion, kind and metadata)'],
+      [4, 'info', 'this document is a string, not a Kubernetes object (a mapping with apiVersion, kind and metadata)'],
+      [9, 'info', 'item #0 of this List is a string, not a Kubernetes object (a mapping with apiVersion, kind and metadata)'],
+    ]);
+  });
+
+  it('stays silent on YAML that is not an API object and on partial objects', () => {
+    assert.deepEqual(check({
+      // Helm values, a kubeconfig, a kind cluster config, Drone CI, a kubeadm config without metadata, a CR without a name rule.
+      'values.yaml': 'replicaCount: 2\nservice: {type: NodePort, port: 80}\n',
+      'kubeconfig.yaml': 'apiVersion: v1\nkind: Config\nclusters: []\ncontexts: []\n',
+      'kind.yaml': 'kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nnodes: [{role: control-plane}]\n',
+      '.drone.yml': 'kind: pipeline\ntype: docker\nname: default\n',
+      'kubeadm.yaml': 'apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\nnetworking: {podSubnet: 10.244.0.0/16}\n',
+      'Chart.yaml': 'apiVersion: v2\nname: app\nversion: 1.0.0\n',
+      'empty.yaml': '# nothing here\n---\n',
+      // A JSON 6902 patch (a list) used by a kustomization.
+      'kustomization.yaml': 'resources: [svc.yaml]\npatches:\n  - path: patch.yaml\n    target: {kind: Service, name: a}\n',
+      'svc.yaml': 'apiVersion: v1\nkind: Service\nmetadata: {name: a}\nspec: {ports: [{port: 80}]}\n',
+      'patch.yaml': '- op: replace\n  path: /spec/ports/0/port\n  value: 81\n',
+    }), []);
+  });
+});

@@ -1,0 +1,110 @@
+import { strict as assert } from 'node:assert';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TestClient } from '../lsp/lsp-client';
+
+const ROOT = join(__dirname, '..', '..');
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown> & { name: string; version: string; files: string[] };
+const svc = (name: string, nodePort: number) =>
+  `apiVersion: v1\nkind: Service\nmetadata: {name: ${name}}\nspec:\n  type: NodePort\n  ports: [{port: 80, nodePort: ${nodePort}}]\n`;
+
+/** Every package folder under a node_modules tree (scoped ones included). */
+function installedPackages(nodeModules: string): string[] {
+  if (!existsSync(nodeModules)) return [];
+  const out: string[] = [];
+  for (const name of readdirSync(nodeModules)) {
+    if (name.startsWith('.')) continue;
+    if (name.startsWith('@')) {
+      for (const sub of readdirSync(join(nodeModules, name))) out.push(`${name}/${sub}`, ...installedPackages(join(nodeModules, name, sub, 'node_modules')));
+    } else out.push(name, ...installedPackages(join(nodeModules, name, 'node_modules')));
+  }
+  return out;
+}
+
+function duBytes(path: string): number {
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.size;
+  return readdirSync(path).reduce((sum, f) => sum + duBytes(join(path, f)), 0);
+}
+
+describe('npm package kube-netlint (npm pack, then npm install -g into an empty prefix)', function () {
+  this.timeout(120000);
+  let dir: string;
+  let prefix: string;
+  let tarball: string;
+  const bin = (name: string): string => join(prefix, 'bin', name);
+
+  before(function () {
+    if (!existsSync(join(ROOT, 'dist', 'cli.js'))) assert.fail('dist/ missing: run npm run build first');
+    dir = mkdtempSync(join(tmpdir(), 'knl-npm-'));
+    prefix = join(dir, 'prefix');
+    // --ignore-scripts: dist/ is already built by `npm run build` (pack would run prepare = the same build).
+    const [pack] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' })) as { filename: string }[];
+    tarball = join(dir, pack.filename);
+    // --offline: nothing may come from the registry; the tarball must install on its own.
+    execFileSync('npm', ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is publishable: not private, a files whitelist, repository, homepage, bugs, keywords, no install-time scripts', () => {
+    assert.equal(manifest.private, undefined);
+    assert.ok(Array.isArray(manifest.files) && manifest.files.length > 0);
+    assert.match(String((manifest.repository as { url: string }).url), /^git\+https:\/\//);
+    assert.match(String(manifest.homepage), /^https:\/\//);
+    assert.match(String((manifest.bugs as { url: string }).url), /^https:\/\//);
+    assert.ok((manifest.keywords as string[]).includes('kubernetes'));
+    assert.equal(manifest.dependencies, undefined, 'runtime libraries are bundled: they belong in devDependencies');
+    const scripts = manifest.scripts as Record<string, string>;
+    for (const hook of ['preinstall', 'install', 'postinstall']) assert.equal(scripts[hook], undefined, `${hook} would run on install`);
+  });
+
+  it('installs one package with nothing else, small', () => {
+    const modules = join(prefix, 'lib', 'node_modules');
+    assert.deepEqual(installedPackages(modules), ['kube-netlint']);
+    const size = duBytes(join(modules, 'kube-netlint'));
+    assert.ok(size < 10 * 1024 * 1024, `installed size ${size} bytes`);
+    assert.ok(statSync(tarball).size < 3 * 1024 * 1024, `tarball ${statSync(tarball).size} bytes`);
+    // Shipped: bins, bundles, rule pages, the config schema; not sources, maps or tests.
+    const files = readdirSync(join(modules, 'kube-netlint', 'dist')).sort();
+    assert.deepEqual(files, ['cli.js', 'kube-client.js', 'load-worker.js', 'server.js']);
+    assert.ok(existsSync(join(modules, 'kube-netlint', 'schemas', 'kube-netlint.schema.json')));
+    assert.ok(existsSync(join(modules, 'kube-netlint', 'docs', 'rules', 'nodeport-duplicate.md')));
+    for (const f of files) assert.doesNotMatch(readFileSync(join(modules, 'kube-netlint', 'dist', f), 'utf8').slice(-300), /sourceMappingURL/, `${f} points at a map that is not shipped`);
+  });
+
+  it('runs the CLI: version, a lint with its exit code, rules with links to the installed pages, the cluster client', () => {
+    assert.equal(execFileSync(bin('kube-netlint'), ['--version'], { encoding: 'utf8' }).trim(), manifest.version);
+    const work = join(dir, 'work');
+    mkdirSync(work);
+    writeFileSync(join(work, 'a.yaml'), svc('a', 30080) + '---\n' + svc('b', 30080));
+    const lint = spawnSync(bin('kube-netlint'), ['.'], { cwd: work, encoding: 'utf8' });
+    assert.equal(lint.status, 1, lint.stderr);
+    assert.match(lint.stdout, /^a\.yaml:6:32: error nodeport-duplicate: /);
+    assert.match(lint.stdout, /1 file checked: 2 errors, 0 warnings, 0 notes\n$/);
+    const rules = JSON.parse(execFileSync(bin('kube-netlint'), ['rules', '--format', 'json'], { encoding: 'utf8' })) as { rules: { id: string; docsFile: string }[] };
+    assert.ok(rules.rules.every((r) => r.docsFile && r.docsFile.startsWith(join(prefix, 'lib', 'node_modules', 'kube-netlint')) && existsSync(r.docsFile)));
+    // --cluster loads the bundled @kubernetes/client-node (dist/kube-client.js) and reports the missing context.
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(kubeconfig, 'apiVersion: v1\nkind: Config\nclusters: []\ncontexts: []\nusers: []\n');
+    const cluster = spawnSync(bin('kube-netlint'), ['--cluster', 'nowhere', 'a.yaml'], { cwd: work, encoding: 'utf8', env: { ...process.env, KUBECONFIG: kubeconfig } });
+    assert.doesNotMatch(cluster.stderr, /Cannot find module/);
+    assert.match(cluster.stderr, /nowhere/);
+  });
+
+  it('runs the language server over stdio: diagnostics for a collision', async () => {
+    const work = join(dir, 'lsp');
+    mkdirSync(work);
+    writeFileSync(join(work, 'a.yaml'), svc('a', 30080));
+    writeFileSync(join(work, 'b.yaml'), svc('b', 30080));
+    const client = await TestClient.start([work], { server: join(prefix, 'lib', 'node_modules', 'kube-netlint', 'bin', 'kube-netlint-language-server.js') });
+    try {
+      const diagnostics = await client.waitFor(join(work, 'a.yaml'), (d) => d.length > 0);
+      assert.deepEqual(diagnostics.map((d) => [d.code, d.range.start.line]), [['nodeport-duplicate', 5]]);
+    } finally {
+      await client.stop();
+    }
+    assert.ok(existsSync(bin('kube-netlint-language-server')));
+  });
+});
