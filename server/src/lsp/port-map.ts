@@ -55,8 +55,8 @@ export class PortMapService {
 
   /**
    * Where the editor opens a claim's field: the workspace file at the span; a live-cluster object's read-only
-   * document (its first line). Rendered documents (Helm, kustomize output) get the span of the source line they
-   * were rendered from once the loader maps rendered objects back to their source: that mapping belongs here.
+   * document (its first line). A claim of a rendered object (kustomize / Helm output) comes here with the source
+   * span it was rendered from (the port map maps it, see PortMapClaim.source), so it opens the line the user edits.
    */
   private link(folder: Folder, span: Span): ClaimLink | undefined {
     if (span.file.startsWith('cluster:')) return { uri: clusterUri(span.file), line: 0, character: 0, endLine: 0, endCharacter: 0 };

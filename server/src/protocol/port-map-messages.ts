@@ -90,6 +90,7 @@ function isClaim(v: unknown): v is ClaimJson {
     && (owner === null || (isObject(owner) && isStr(owner.kind) && isStr(owner.namespace) && isStr(owner.name)))
     && isStrOrNull(v.component) && isStrOrNull(v.container) && isStrOrNull(v.portName) && isStrOrNull(v.hostIP) && isStrOrNull(v.address)
     && (location === null || (isObject(location) && isStr(location.file) && (location.line === null || isInt(location.line, 1))))
+    && (v.rendered === undefined || v.rendered === null || (isObject(v.rendered) && isStr(v.rendered.file) && isInt(v.rendered.line, 1) && isStr(v.rendered.render)))
     && isObject(nodes) && isStr(nodes.scope, 40) && isStr(nodes.text) && (nodes.names === null || (isArray(nodes.names) && nodes.names.every((n) => isStr(n))))
     && isStrOrNull(v.inactive) && isStrOrNull(v.uncertain)
     && isArray(v.collisions) && v.collisions.every((c) => isObject(c) && isStr(c.rule, 200) && isStr(c.severity, 20) && isStr(c.message) && isArray(c.with) && c.with.every((w) => isInt(w, 1))
