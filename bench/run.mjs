@@ -2,10 +2,10 @@
 // run.mjs — `npm run bench`: kube-netlint side by side with the parse baseline and the peers, in ONE run
 // (absolute times drift on shared machines; the targets are ratios within a run).
 //
-//   node bench/run.mjs [--reps 3] [--edits 20] [--large] [--peers] [--install-peers] [--monokle]
-//                      [--only cli|lsp|startup] [--out .bench/results.json]
+//   node bench/run.mjs [--reps 3] [--edits 20] [--no-large] [--peers] [--install-peers] [--monokle]
+//                      [--only startup|cli|cache|hostile|open-first|lsp] [--out .bench/results.json]
 //
-//   --large          also the 10,000-file corpus (CLI vs baseline; several minutes)
+//   --no-large       skip the 10,000-file corpus (CLI vs baselines, peak RSS, open-first in the editor)
 //   --peers          yaml-language-server on the 2,000-document file (needs bench/node_modules: --install-peers)
 //   --monokle        @monokle/validation over the medium corpus, once (about 100 s)
 //   --install-peers  `npm install` in bench/ first (benchmark-only dependencies, never the product's)
@@ -107,22 +107,122 @@ async function startup() {
 
 // ---------------------------------------------------------------- CLI vs baseline
 async function cli(c) {
-  const base = [], browser = [], run = [], baseRss = [], runRss = [];
+  const base = [], browser = [], run = [], baseRss = [], runRss = [], events = [];
   let check;
   for (let i = 0; i < reps; i++) {
+    const e = await timed(node, [path.join(peersDir, 'lib/events-baseline.mjs'), c.dir], root);
+    events.push(e.ms);
     const b = await timed(node, [path.join(peersDir, 'lib/parse-baseline.mjs'), c.dir], root);
     base.push(b.ms); baseRss.push(b.rssMB);
     const r = await timed(node, [path.join(root, 'bin/kube-netlint.js'), '--format', 'json', '.'], c.dir);
     run.push(r.ms); runRss.push(r.rssMB);
     if (!check) check = checkFindings(c.manifest, JSON.parse(r.stdout));
     if (i === 0) browser.push((await timed(node, [path.join(peersDir, 'lib/parse-baseline.mjs'), c.dir, '--variant', 'browser'], root)).ms);
-    log(`${c.name} rep ${i + 1}: baseline ${b.ms.toFixed(0)} ms, cli ${r.ms.toFixed(0)} ms (${r.rssMB} MB)`);
+    log(`${c.name} rep ${i + 1}: js-yaml events ${e.ms.toFixed(0)} ms, yaml baseline ${b.ms.toFixed(0)} ms, cli ${r.ms.toFixed(0)} ms (${r.rssMB} MB)`);
   }
   results.sections[`cli-${c.name}`] = {
-    corpus: c.manifest.totals, baseline: stat(base), baselineBrowserBuild: stat(browser), cli: stat(run),
-    ratio: +(median(run) / median(base)).toFixed(2), cliPeakRssMB: Math.max(...runRss), baselinePeakRssMB: Math.max(...baseRss),
+    corpus: c.manifest.totals, eventsBaseline: stat(events), baseline: stat(base), baselineBrowserBuild: stat(browser), cli: stat(run),
+    ratio: +(median(run) / median(base)).toFixed(2), ratioEvents: +(median(run) / median(events)).toFixed(2),
+    ratioEventsPerRep: run.map((x, i) => +(x / events[i]).toFixed(2)),
+    cliPeakRssMB: Math.max(...runRss), baselinePeakRssMB: Math.max(...baseRss),
     findings: check,
   };
+}
+
+// ---------------------------------------------------------------- reopen: the parse cache
+async function cache(c) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'knl-bench-cache-'));
+  const cacheFile = path.join(dir, 'cli.cache');
+  const cli = path.join(root, 'bin/kube-netlint.js');
+  const cold = [], warm = [], lspCold = [], lspWarm = [];
+  let same = true;
+  try {
+    const first = await timed(node, [cli, '--format', 'json', '--cache', '--cache-location', cacheFile, '.'], c.dir); // fills the cache
+    for (let i = 0; i < reps; i++) {
+      const a = await timed(node, [cli, '--format', 'json', '.'], c.dir);
+      const b = await timed(node, [cli, '--format', 'json', '--cache', '--cache-location', cacheFile, '.'], c.dir);
+      cold.push(a.ms); warm.push(b.ms);
+      same &&= a.stdout === b.stdout && a.stdout === first.stdout;
+      log(`cache ${c.name} rep ${i + 1}: cold ${a.ms.toFixed(0)} ms, warm ${b.ms.toFixed(0)} ms`);
+    }
+    for (let i = 0; i < reps; i++) {
+      const storage = fs.mkdtempSync(path.join(dir, 'storage-'));
+      for (const [bucket, label] of [[lspCold, 'cold'], [lspWarm, 'warm']]) {
+        const s = await startSession({ ...ours(), folder: c.dir, initializationOptions: { cacheFolder: storage } });
+        bucket.push((await s.initial()).ms);
+        await s.stop();
+        log(`cache lsp ${c.name} rep ${i + 1}: ${label} initial ${bucket[bucket.length - 1].toFixed(0)} ms`);
+      }
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  results.sections[`cache-${c.name}`] = {
+    cliCold: stat(cold), cliWarm: stat(warm), cliRatio: +(median(warm) / median(cold)).toFixed(2), cliRatioPerRep: warm.map((x, i) => +(x / cold[i]).toFixed(2)),
+    lspCold: stat(lspCold), lspWarm: stat(lspWarm), lspRatio: +(median(lspWarm) / median(lspCold)).toFixed(2), lspRatioPerRep: lspWarm.map((x, i) => +(x / lspCold[i]).toFixed(2)),
+    identicalFindings: same,
+  };
+}
+
+// ---------------------------------------------------------------- hostile input: aliases, nesting
+function hostileCorpus() {
+  const dir = path.join(benchDir, 'corpus', 'hostile');
+  fs.mkdirSync(dir, { recursive: true });
+  const aliases = path.join(dir, 'aliases-20000.yaml');
+  if (!fs.existsSync(aliases)) {
+    const items = ['- &a {apiVersion: v1, kind: ConfigMap, metadata: {name: shared}, data: {k: v}}', ...Array(19_999).fill('- *a')];
+    fs.writeFileSync(aliases, `apiVersion: v1\nkind: List\nitems:\n${items.join('\n')}\n`);
+  }
+  const deep = path.join(dir, 'nested-900.yaml');
+  if (!fs.existsSync(deep)) fs.writeFileSync(deep, `${'['.repeat(900)}${']'.repeat(900)}\n---\n${'['.repeat(900)}${']'.repeat(900)}\n`);
+  return { aliases, deep };
+}
+
+async function hostile() {
+  const { aliases, deep } = hostileCorpus();
+  const cli = path.join(root, 'bin/kube-netlint.js');
+  const out = {};
+  for (const [name, file] of [['aliases', aliases], ['nested', deep]]) {
+    const ms = [];
+    let findings;
+    for (let i = 0; i < Math.max(3, reps); i++) {
+      const r = await timed(node, [cli, '--format', 'json', path.basename(file)], path.dirname(file));
+      ms.push(r.ms);
+      findings = JSON.parse(r.stdout).findings.filter((f) => f.ruleId === 'yaml-syntax').map((f) => `${f.file}:${f.line}`);
+    }
+    const bare = [];
+    for (let i = 0; i < Math.max(3, reps); i++) bare.push((await timed(node, [cli, '--version'], root)).ms);
+    out[name] = { bytes: fs.statSync(file).size, cli: stat(ms), overStartup: +(median(ms) - median(bare)).toFixed(0), yamlSyntax: findings };
+    log(`hostile ${name}: ${median(ms).toFixed(0)} ms`);
+  }
+  results.sections.hostile = out;
+}
+
+// ---------------------------------------------------------------- the open file first (large workspace)
+async function openFirst(c) {
+  // The open file: one with a finding of its own (hostport-usage: found in the file alone) and a cross-file
+  // collision (found only when the whole workspace is read), so both steps show in its diagnostics.
+  const cliOut = JSON.parse((await timed(node, [path.join(root, 'bin/kube-netlint.js'), '--format', 'json', '.'], c.dir)).stdout);
+  const byFile = (rule) => new Set(cliOut.findings.filter((f) => f.ruleId === rule).map((f) => f.file));
+  const own = byFile('hostport-usage');
+  const chosen = [...byFile('hostport-conflict')].find((f) => own.has(f)) ?? [...byFile('nodeport-duplicate')][0] ?? cliOut.findings[0].file;
+  const file = path.join(c.dir, chosen);
+  const text = fs.readFileSync(file, 'utf8');
+  const expected = cliOut.findings.filter((f) => f.file === chosen).length;
+  const opened = [], full = [], rss = [];
+  let progress, counts;
+  for (let i = 0; i < reps; i++) {
+    const s = await startSession({ ...ours(), folder: c.dir, openAtStart: { file, text } });
+    const o = await s.openedAtStart();
+    const f = await s.initialFromInitialized();
+    opened.push(o.ms); full.push(f.ms);
+    counts = `${o.diagnostics} of its ${expected} diagnostics first`;
+    progress = s.progress.map((p) => p.kind);
+    progress = { begin: progress.filter((k) => k === 'begin').length, report: progress.filter((k) => k === 'report').length, end: progress.filter((k) => k === 'end').length, firstMessage: s.progress[0]?.message };
+    rss.push(await s.stop());
+    log(`open-first ${c.name} rep ${i + 1}: open file ${o.ms.toFixed(0)} ms (${o.diagnostics} diagnostics), whole workspace ${f.ms.toFixed(0)} ms`);
+  }
+  results.sections[`open-first-${c.name}`] = { file: chosen, files: c.manifest.totals.files, openFile: stat(opened), first: counts, wholeWorkspace: stat(full), progress, peakRssMB: Math.max(...rss) };
 }
 
 // ---------------------------------------------------------------- language servers
@@ -185,7 +285,7 @@ async function monokle(c) {
 // ---------------------------------------------------------------- main
 const medium = corpus('medium', ['--preset', 'medium']);
 const one2000 = corpus('one2000', ['--files', '1', '--docs-per-file', '2000']);
-const large = has('--large') ? corpus('large', ['--preset', 'large']) : undefined;
+const large = has('--no-large') ? undefined : corpus('large', ['--preset', 'large']);
 if (!only || only === 'startup') { await startup(); save(); }
 if (!only || only === 'cli') {
   await cli(medium);
@@ -193,6 +293,12 @@ if (!only || only === 'cli') {
   if (large) { await cli(large); save(); }
   const m = results.sections['cli-medium'], l = results.sections['cli-large'];
   if (m && l) results.sections.linearity = { cliLargeOverMedium: +(l.cli.median / m.cli.median).toFixed(2), baselineLargeOverMedium: +(l.baseline.median / m.baseline.median).toFixed(2) };
+}
+if (!only || only === 'cache') { await cache(medium); save(); }
+if (!only || only === 'hostile') { await hostile(); save(); }
+if (!only || only === 'lsp' || only === 'open-first') {
+  await openFirst(large ?? medium);
+  save();
 }
 if (!only || only === 'lsp') {
   await lspWorkspace(medium);
@@ -214,16 +320,35 @@ function table(r) {
   for (const name of ['medium', 'large']) {
     const c = S[`cli-${name}`];
     if (!c) continue;
-    rows.push([`${name}: parseAllDocuments baseline (${c.corpus.files} files, ${c.corpus.documents} docs)`, ...ms(c.baseline), `peak ${c.baselinePeakRssMB} MB`]);
+    rows.push([`${name}: js-yaml 5 parseEvents baseline (${c.corpus.files} files)`, ...ms(c.eventsBaseline), '']);
+    rows.push([`${name}: yaml parseAllDocuments baseline (${c.corpus.documents} docs)`, ...ms(c.baseline), `peak ${c.baselinePeakRssMB} MB`]);
     rows.push([`${name}: same, yaml browser build`, ...ms(c.baselineBrowserBuild), '1 run']);
-    rows.push([`${name}: kube-netlint --format json`, ...ms(c.cli), `${c.ratio}× baseline (target ≤ 1.0), peak ${c.cliPeakRssMB} MB`]);
+    const rss = name === 'large' ? ` (target < 600 MB)` : '';
+    rows.push([`${name}: kube-netlint --format json`, ...ms(c.cli), `${c.ratioEvents}× events (target ≤ 1.5; per rep ${c.ratioEventsPerRep.join(', ')}), ${c.ratio}× yaml, peak ${c.cliPeakRssMB} MB${rss}`]);
     rows.push([`${name}: planted collisions`, c.findings.ok ? 'all found' : 'MISMATCH', '', `${c.findings.expected} expected, missing ${c.findings.missing.length}, unexpected ${c.findings.unexpected.length}`]);
   }
   if (S.linearity) rows.push(['large ÷ medium (CLI)', `${S.linearity.cliLargeOverMedium}×`, '', `baseline ${S.linearity.baselineLargeOverMedium}× (target ≤ 12×)`]);
+  if (S['cache-medium']) {
+    const k = S['cache-medium'];
+    rows.push(['reopen medium: CLI cold (no cache)', ...ms(k.cliCold), '']);
+    rows.push(['reopen medium: CLI --cache, unchanged', ...ms(k.cliWarm), `${k.cliRatio}× cold (target ≤ 0.25; per rep ${k.cliRatioPerRep.join(', ')}), findings ${k.identicalFindings ? 'identical' : 'DIFFER'}`]);
+    rows.push(['reopen medium: LSP initial, empty cache', ...ms(k.lspCold), '']);
+    rows.push(['reopen medium: LSP initial, cache in storage', ...ms(k.lspWarm), `${k.lspRatio}× cold (target ≤ 0.25; per rep ${k.lspRatioPerRep.join(', ')})`]);
+  }
+  if (S.hostile) {
+    rows.push([`20,000 aliases (kind: List of - *a, ${(S.hostile.aliases.bytes / 1024).toFixed(0)} KB)`, ...ms(S.hostile.aliases.cli), `${S.hostile.aliases.overStartup} ms over --version (target < 1 s)`]);
+    rows.push([`2 documents nested 900 deep (${(S.hostile.nested.bytes / 1024).toFixed(1)} KB)`, ...ms(S.hostile.nested.cli), `yaml-syntax at ${S.hostile.nested.yamlSyntax.join(', ')} (no crash)`]);
+  }
+  for (const name of ['large', 'medium']) {
+    const o = S[`open-first-${name}`];
+    if (!o) continue;
+    rows.push([`LSP ${name} (${o.files} files): open file's diagnostics`, ...ms(o.openFile), `from initialized (target < 500 ms), ${o.first}`]);
+    rows.push([`LSP ${name}: whole workspace analysed`, ...ms(o.wholeWorkspace), `progress begin ${o.progress.begin} / report ${o.progress.report} / end ${o.progress.end} ("${o.progress.firstMessage}"), peak ${o.peakRssMB} MB`]);
+  }
   if (S['lsp-medium']) {
     const l = S['lsp-medium'];
     rows.push(['LSP medium: initial diagnostics', ...ms(l.initial), `${l.initialOverCli ?? '?'}× CLI (target ≤ 1.5)`]);
-    rows.push(['LSP medium: edit → publishDiagnostics', ...ms(l.edit), `p95 ${l.edit.p95} ms (targets < 30 / < 60), peak ${l.peakRssMB} MB`]);
+    rows.push(['LSP medium: edit → publishDiagnostics', ...ms(l.edit), `p95 ${l.edit.p95} ms (target p95 < 60), peak ${l.peakRssMB} MB`]);
   }
   const b = S['lsp-one2000'];
   if (b) {

@@ -45,9 +45,12 @@ export function peakRssMB(pid) {
 }
 
 /**
- * @param {{kind: 'kube-netlint'|'yaml-ls', command: string[], folder: string}} opts
+ * @param {{kind: 'kube-netlint'|'yaml-ls', command: string[], folder: string, initializationOptions?: object,
+ *   openAtStart?: {file: string, text: string}}} opts
+ *   `initializationOptions`: e.g. `{cacheFolder}` (kube-netlint's parse cache); `openAtStart`: a document opened
+ *   right after `initialized`, as an editor restoring its open tab does (see `openedAtStart()`).
  */
-export async function startSession({ kind, command, folder }) {
+export async function startSession({ kind, command, folder, initializationOptions = {}, openAtStart }) {
   const proc = spawn(process.execPath, command, { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });
@@ -61,7 +64,9 @@ export async function startSession({ kind, command, folder }) {
   conn.onNotification('telemetry/event', () => undefined);
   conn.onRequest('workspace/configuration', (p) => p.items.map((it) => (kind === 'yaml-ls' ? YAML_LS_SETTINGS[it.section] ?? null : null)));
   conn.onRequest('client/registerCapability', () => null);
+  const progress = [];
   conn.onRequest('window/workDoneProgress/create', () => null);
+  conn.onNotification('$/progress', (p) => progress.push({ at: performance.now(), ...p.value }));
   conn.onRequest('workspace/workspaceFolders', () => [{ uri: pathToFileURL(folder).href, name: 'ws' }]);
   conn.onRequest('custom/schema/request', () => []);
   conn.onRequest('vscode/content', (uri) => {
@@ -82,10 +87,15 @@ export async function startSession({ kind, command, folder }) {
     capabilities: {
       workspace: { configuration: true, workspaceFolders: true, didChangeConfiguration: { dynamicRegistration: true } },
       textDocument: { synchronization: { didSave: true }, publishDiagnostics: { versionSupport: true, relatedInformation: true }, hover: {} },
+      window: { workDoneProgress: true },
     },
-    initializationOptions: {},
+    initializationOptions,
   });
   await conn.sendNotification(InitializedNotification.type, {});
+  const tInitialized = performance.now();
+  const openUri = openAtStart && pathToFileURL(openAtStart.file).href;
+  const openedDiagnostics = openAtStart && waitFor((e) => e.type === 'diagnostics' && e.uri === openUri);
+  if (openAtStart) await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: openUri, languageId: 'yaml', version: 1, text: openAtStart.text } });
   if (kind === 'yaml-ls') {
     await conn.sendNotification('yaml/registerContentRequest');
     await conn.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
@@ -94,6 +104,18 @@ export async function startSession({ kind, command, folder }) {
   let version = 1;
   const session = {
     pid: proc.pid,
+    /** `$/progress` values received (with their arrival time). */
+    progress,
+    /** ms from `initialized` to the first publishDiagnostics of the `openAtStart` document. */
+    async openedAtStart() {
+      const r = await openedDiagnostics;
+      return { ms: r.at - tInitialized, diagnostics: r.event.count };
+    },
+    /** ms from `initialized` to the first status (the whole folder analysed). */
+    async initialFromInitialized() {
+      const r = await firstStatus;
+      return { ms: r.at - tInitialized, status: r.event.status };
+    },
     /** ms from spawn to the first status (kube-netlint: the whole folder analysed and published). */
     async initial() {
       if (!firstStatus) return null;

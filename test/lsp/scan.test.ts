@@ -10,7 +10,7 @@ import { sharedDir } from '../helpers/shared';
 import { TestClient } from './lsp-client';
 
 const svc = (name: string, nodePort: number): string =>
-  `apiVersion: v1\nkind: Service\nmetadata: {name: ${name}}\nspec:\n  type: NodePort\n  selector: {app: ${name}}\n  ports:\n    - {port: 80, nodePort: ${nodePort}}\n`;
+  `apiVersion: v1\nkind: Service\nmetadata: {name: ${name}}\nspec:\n  type: NodePort\n  ports:\n    - {port: 80, nodePort: ${nodePort}}\n`;
 /** A Deployment whose hostPort is a string: pod-spec-invalid, a finding of its own file alone. */
 const badDeployment = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: bad}\nspec:\n  template:\n    spec:\n      containers:\n        - name: c\n          image: nginx\n          ports:\n            - {containerPort: 80, hostPort: "8080"}\n';
 
@@ -36,11 +36,16 @@ describe('language server: workspace scan (open file first, progress, parse cach
   it('publishes the open file\'s own findings before the scan ends, then the cross-file ones', async () => {
     client = await TestClient.start([dir]);
     const file = join(dir, 'bad.yaml');
+    const plain = join(dir, 'apps', 's002.yaml');
     client.open(file);
+    client.open(plain);
     const first = await client.waitFor(file, (d) => d.length > 0);
     const statusesAtFirst = client.statuses.length;
     assert.deepEqual(first.map((d) => d.code), ['pod-spec-invalid'], 'only findings of the file alone');
     assert.equal(statusesAtFirst, 0, 'before the whole workspace was analysed');
+    // A file with no finding of its own is published empty at once (the editor knows it was read).
+    assert.deepEqual(await client.waitFor(plain, () => true), []);
+    assert.equal(client.statuses.length, 0);
     // After the scan: the nodePort 30001 it shares with apps/s001.yaml is reported too.
     const full = await client.waitFor(file, (d) => d.some((x) => x.code === 'nodeport-duplicate'));
     assert.deepEqual(full.map((d) => d.code).sort(), ['nodeport-duplicate', 'pod-spec-invalid']);

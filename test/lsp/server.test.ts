@@ -39,7 +39,7 @@ describe('language server over stdio (protocol)', function () {
     assert.match(a.message, /Service team-b\/web-b/);
     assert.deepEqual(a.relatedInformation, [{ location: { uri: uriOf(B), range: b.range }, message: 'nodePort 30080 of Service team-b/web-b' }]);
     assert.deepEqual(b.relatedInformation?.[0].location, { uri: uriOf(A), range: a.range });
-    await waitForStatus(client, (s) => s.objects === 3 && s.findings === 2 && s.errors === 2);
+    await waitForStatus(client, (s) => s.objects === 4 && s.findings === 2 && s.errors === 2);
   });
 
   it('clears both files when an edit removes the collision, and restores them when the document is closed', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { keepClusterFinding } from '../cluster/cli-cluster';
 import { ConfigError, Severity } from '../core/config/config';
@@ -88,9 +88,30 @@ async function lint(options: CliOptions, io: CliIo): Promise<number> {
   return tooManyWarnings || findings.some((f) => RANK[f.severity] >= threshold) ? 1 : 0;
 }
 
-/** Reads all of standard input (fd 0) synchronously. */
-export function readStdinSync(): Uint8Array {
-  return readFileSync(0);
+/**
+ * Reads standard input (fd 0) synchronously, at most `maxBytes` + 1 bytes: `kube-netlint - < /dev/zero` stops at
+ * the limit instead of filling memory (the caller reports the input as too large).
+ */
+export function readStdinSync(maxBytes = Infinity): Uint8Array {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(1024 * 1024);
+    let n: number;
+    try {
+      n = readSync(0, chunk, 0, chunk.length, null);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10); continue; } // a non-blocking pipe: wait for data
+      if (code === 'EOF') break;
+      throw err;
+    }
+    if (n === 0) break;
+    chunks.push(chunk.subarray(0, n));
+    total += n;
+    if (total > maxBytes) break;
+  }
+  return Buffer.concat(chunks, total);
 }
 
 export { commonFolder, rebaseGlob } from './workspace';

@@ -91,7 +91,9 @@ export function startServer(connection: Connection): void {
       if (folder.isExcluded(file)) continue;
       try {
         const { loaded, findings } = singleFileFindings(file, doc.getText(), folder.settings.config);
-        publisher.publish([file], new Map([[file, findings]]), { loadedFile: () => loaded, uriOf: () => uri });
+        // An empty list too: the editor learns the file was read (no single-file finding) before the scan ends.
+        if (findings.length === 0 && !publisher.filesWithDiagnostics().includes(file)) void connection.sendDiagnostics({ uri, diagnostics: [] }).catch(() => undefined);
+        else publisher.publish([file], new Map([[file, findings]]), { loadedFile: () => loaded, uriOf: () => uri });
         early.set(uri, `${doc.version} ${folder.uri}`);
       } catch (err) {
         connection.console.error(`kube-netlint: analysis of ${file} failed: ${(err as Error).stack ?? err}`);

@@ -8,8 +8,11 @@ export const fileSkipped: Rule = {
   explanation: [
     'kube-netlint found this file but did not analyse it, and says why instead of skipping it silently:',
     '',
-    '- **too large**: files above the size limit (default 5 MiB) are not parsed, to keep the editor responsive;',
-    '  lint them with the CLI, which has no limit unless `--max-file-size` is given;',
+    '- **too large**: files above the size limit are not parsed: 5 MiB in the editor (to keep it responsive), 16 MiB',
+    '  in the CLI (`--max-file-size MIB` changes it, `0` for none; standard input too);',
+    '- **not a regular file**: a FIFO, a device or a socket found with a manifest name is never read (reading could',
+    '  block forever or never end): an **error**, since the workspace holds something that is not a file;',
+    '- **dangling symlink**: a link to a file that does not exist (or a link loop) is a leftover, reported as info;',
     '- **binary / not UTF-8**: Kubernetes manifests are UTF-8 text; the file has NUL bytes or invalid UTF-8;',
     '- **unreadable**: the file could not be read (permissions, a broken link);',
     '- **Go template**: the file has Go template actions (`{{ .Values.port }}`) where YAML expects a value, so it is',

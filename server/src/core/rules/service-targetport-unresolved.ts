@@ -8,6 +8,7 @@ import { refOf } from './rule';
 import { joinNames } from './report/collisions';
 import { insertKeysBefore, verifiedEdit } from './fixes/yaml-insert';
 import { PatchLookup, patchLookup } from './report/kustomize-patches';
+import { isHelmHook } from './report/helm-hooks';
 
 const id = 'service-targetport-unresolved';
 
@@ -45,8 +46,8 @@ export const serviceTargetportUnresolved: Rule = {
     '',
     'Only pod templates in the workspace (or the live cluster) whose labels the Service\'s selector matches (same',
     'namespace) are checked; the rule is silent when the selector matches nothing here (the backends may be deployed',
-    'from elsewhere; see `service-selector-unmatched`). Workloads in kustomize patch files (partial on purpose) are',
-    'left out.',
+    'from elsewhere; see `service-selector-unmatched`). Workloads in kustomize patch files (partial on purpose) count',
+    'as part of their base, and Helm hooks (`helm.sh/hook`, e.g. chart test Pods) are left out.',
     '',
     'Fix: name the right container port (container port names are IANA_SVC_NAMEs, at most 15 characters), or use the',
     'number the process listens on as `targetPort`.',
@@ -63,7 +64,8 @@ export const serviceTargetportUnresolved: Rule = {
     const patches = patchLookup(model, layout);
     for (const svc of model.services) {
       // Kustomize patches are partial: a patch Deployment lists only the containers it changes (and is merged into its base).
-      const selected = model.selectedWorkloads(svc).filter((w) => !patches.isPatch(w));
+      // Helm hooks (chart test Pods) carry the app's labels but live only around an install or `helm test`.
+      const selected = model.selectedWorkloads(svc).filter((w) => !patches.isPatch(w) && !isHelmHook(w));
       if (selected.length === 0) continue;
       for (const sp of svc.ports) {
         const target = sp.targetPort;

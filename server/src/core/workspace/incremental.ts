@@ -90,7 +90,7 @@ export class IncrementalWorkspace {
     this.editable.delete(file);
     this.files.delete(file);
     this.layoutChanged = true;
-    this.removed.push(...old.objects);
+    for (const o of old.objects) this.removed.push(o); // no spread: one file may hold 100,000s of objects
     this.changedFiles.add(file);
   }
 
@@ -130,8 +130,8 @@ export class IncrementalWorkspace {
     const old = this.files.get(file);
     if (!old || old.role || old.template || loaded.role || loaded.template) this.layoutChanged = true;
     this.files.set(file, loaded);
-    this.removed.push(...removed);
-    this.added.push(...added);
+    for (const o of removed) this.removed.push(o);
+    for (const o of added) this.added.push(o);
     this.changedFiles.add(file);
   }
 

@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// events-baseline.mjs — the second yardstick: one single-threaded pass of js-yaml 5's `parseEvents` (a full
+// YAML event stream with source offsets: all a linter needs to build its own objects with exact spans) over
+// every *.yaml / *.yml file of a folder, read + parse, as a fresh process. js-yaml is a devDependency (bench only).
+// Usage: node events-baseline.mjs DIR
+// Prints one JSON line: {files, events, errors, bytes, readMs, parseMs, totalMs, maxRssMB}.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseEvents } from 'js-yaml';
+
+const t0 = performance.now();
+const dir = path.resolve(process.argv[2]);
+function* walk(d) {
+  for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const p = path.join(d, e.name);
+    if (e.isDirectory()) yield* walk(p);
+    else if (/\.ya?ml$/i.test(e.name)) yield p;
+  }
+}
+const r0 = performance.now();
+const texts = [...walk(dir)].map((p) => fs.readFileSync(p, 'utf8'));
+const r1 = performance.now();
+let events = 0;
+let errors = 0;
+for (const text of texts) {
+  try {
+    // maxDepth as kube-netlint's nesting limit (js-yaml's default of 100 refuses deep CRD schemas).
+    events += parseEvents(text, { maxDepth: 256 }).length;
+  } catch {
+    errors++;
+  }
+}
+const r2 = performance.now();
+process.stdout.write(JSON.stringify({
+  files: texts.length, events, errors, bytes: texts.reduce((a, t) => a + Buffer.byteLength(t), 0),
+  readMs: Math.round(r1 - r0), parseMs: Math.round(r2 - r1), totalMs: Math.round(r2 - t0),
+  maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+}) + '\n');
