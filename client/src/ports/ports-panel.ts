@@ -6,13 +6,14 @@ import {
   SHOW_PORTS_COMMAND, ShowPortsArgs,
 } from '../../../server/src/protocol/port-map-messages';
 import { CLUSTER_URI_SCHEME } from '../../../server/src/protocol/cluster-messages';
+import { RENDER_URI_SCHEME } from '../../../server/src/protocol/render-messages';
 import type { ClaimLink } from '../../../server/src/core/port-map/document';
 
 /** The webview panel's type id (also its state key). */
 export const PORTS_VIEW_TYPE = 'kubeNetlint.ports';
 
-/** URI schemes the view may open: what the language server links claims to (workspace files, cluster objects). */
-const OPENABLE_SCHEMES = new Set(['file', 'untitled', CLUSTER_URI_SCHEME]);
+/** URI schemes the view may open: what the language server links claims to (workspace files, cluster objects, rendered manifests). */
+const OPENABLE_SCHEMES = new Set(['file', 'untitled', CLUSTER_URI_SCHEME, RENDER_URI_SCHEME]);
 
 /**
  * The "Node Ports" view: a webview panel showing the language server's node-port map (the same computation as

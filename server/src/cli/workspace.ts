@@ -86,7 +86,7 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
   const extraObjects = options.cluster !== undefined ? await clusterObjectsForCli(options.cluster, files, io.stderr) : undefined;
   // Kustomize entry points and Helm releases are rendered with the real tools when they are found (cli/render.ts).
   const rendered = options.noRender ? undefined : await renderForCli(options, io, files, config, repoPath, baseDir, configPath);
-  const analysis = analyze(files, config, { repoPath, extraObjects, renders: rendered?.outcomes, helmUnavailable: rendered?.helmUnavailable });
+  const analysis = analyze(files, config, { repoPath, extraObjects, renders: rendered?.outcomes, helmUnavailable: rendered?.helmUnavailable, renderNotes: rendered?.notes });
   return { analysis, config, files, extraObjects };
 }
 

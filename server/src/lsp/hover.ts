@@ -9,6 +9,7 @@ import type { Span } from '../core/source/span';
 import { isVirtualFile } from '../core/source/span';
 import { clusterUri } from '../protocol/cluster-messages';
 import { explainField, HOVER_FIELDS } from './hover-fields';
+import { ruleDocLink, ruleSummary } from './rule-doc-links';
 import { fieldAt } from './yaml-field';
 import { portChainSection } from './port-chain-hover';
 
@@ -26,6 +27,8 @@ export interface HoverContext {
   uriOf(file: string): string;
   /** A link that opens the client's node-port map on a port (absent when the client has no such view). */
   readonly portMapLink?: (port: number) => string;
+  /** The client registers the "Show Rule Documentation" command (see rule-doc-links.ts). */
+  readonly ruleDocsCommand?: boolean;
 }
 
 const SERVICE_FIELDS = new Set(['nodePort', 'port', 'targetPort', 'healthCheckNodePort', 'externalTrafficPolicy', 'internalTrafficPolicy', 'externalIPs', 'type']);
@@ -60,9 +63,12 @@ export function hoverAt(ctx: HoverContext): Hover | null {
     parts.push(chain.text);
     range ??= chain.range;
   }
+  // On a finding (its message is the diagnostic's, shown above by the editor): a short explanation and a link to the rule's page.
   for (const ruleId of new Set(ctx.findings.map((f) => f.ruleId))) {
     const rule = ruleById(ruleId);
-    if (rule) parts.push(`---\n\n**${rule.title}** (\`${rule.id}\`)\n\n${rule.explanation}`);
+    if (!rule) continue;
+    const link = ruleDocLink(rule.id, ctx.ruleDocsCommand === true);
+    parts.push(`---\n\n**${rule.title}** (\`${rule.id}\`)\n\n${ruleSummary(rule.explanation)}${link ? `\n\n[Read more](${link})` : ''}`);
   }
   if (!parts.length) return null;
   const file = ctx.loadedFile(ctx.file);

@@ -4,7 +4,9 @@ import type { ClaimLink } from '../core/port-map/document';
 import { portMapDocument } from '../core/port-map/document';
 import { portMapsOf } from '../core/port-map/port-map';
 import type { Span } from '../core/source/span';
+import { RENDER_FILE_PREFIX } from '../core/render/jobs';
 import { clusterUri } from '../protocol/cluster-messages';
+import { renderedUri } from '../protocol/render-messages';
 import { PORT_MAP_CHANGED_NOTIFICATION, PORT_MAP_REQUEST, PortMapFolder, PortMapResponse } from '../protocol/port-map-messages';
 import type { UriMap } from './uris';
 import type { Folder, Workspace } from './workspace';
@@ -56,7 +58,8 @@ export class PortMapService {
   /**
    * Where the editor opens a claim's field: the workspace file at the span; a live-cluster object's read-only
    * document (its first line). A claim of a rendered object (kustomize / Helm output) comes here with the source
-   * span it was rendered from (the port map maps it, see PortMapClaim.source), so it opens the line the user edits.
+   * span it was rendered from (the port map maps it, see PortMapClaim.source), so it opens the line the user edits;
+   * one the source map does not cover opens the read-only rendered manifest on the rendered field.
    */
   private link(folder: Folder, span: Span): ClaimLink | undefined {
     if (span.file.startsWith('cluster:')) return { uri: clusterUri(span.file), line: 0, character: 0, endLine: 0, endCharacter: 0 };
@@ -64,6 +67,7 @@ export class PortMapService {
     if (!loaded) return undefined; // built-in objects, files that left the workspace since the analysis
     const start = loaded.lines.lspPosition(span.start);
     const end = loaded.lines.lspPosition(span.end);
-    return { uri: this.uris.uriOf(span.file), line: start.line, character: start.character, endLine: end.line, endCharacter: end.character };
+    const uri = span.file.startsWith(RENDER_FILE_PREFIX) ? renderedUri(span.file) : this.uris.uriOf(span.file);
+    return { uri, line: start.line, character: start.character, endLine: end.line, endCharacter: end.character };
   }
 }

@@ -15,6 +15,8 @@ export interface RequestDeps {
   readonly publisher: DiagnosticPublisher;
   /** True when hovers may link into the client's node-port map view. */
   readonly portMapLinks?: () => boolean;
+  /** The client registers the "Show Rule Documentation" command (initializationOptions). */
+  readonly ruleDocsCommand: () => boolean;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface RequestDeps {
  * text (open buffer, else the loaded on-disk text) and the folder's last analysis; they never run
  * an analysis themselves.
  */
-export function registerRequests(connection: Connection, { documents, uris, workspace, publisher, portMapLinks }: RequestDeps): void {
+export function registerRequests(connection: Connection, { documents, uris, workspace, publisher, ruleDocsCommand, portMapLinks }: RequestDeps): void {
   const folderFor = (uri: string): { file: string; folder: Folder; text: string | undefined } => {
     const file = uris.fileOf(uri);
     const folder = workspace.folderOf(file);
@@ -38,7 +40,7 @@ export function registerRequests(connection: Connection, { documents, uris, work
     const offset = doc ? doc.offsetAt(params.position) : loaded!.lines.offsetAt(params.position.line, params.position.character);
     return hoverAt({
       file, text, offset, analysis: folder.host.last?.analysis, findings: publisher.findingsAt(file, offset, text),
-      loadedFile: (f) => folder.host.loadedFile(f), uriOf: (f) => uris.uriOf(f),
+      loadedFile: (f) => folder.host.loadedFile(f), uriOf: (f) => uris.uriOf(f), ruleDocsCommand: ruleDocsCommand(),
       portMapLink: portMapLinks?.() ? (port) => showPortsCommandUri({ port, uri: params.textDocument.uri }) : undefined,
     });
   });
@@ -57,6 +59,7 @@ export function registerRequests(connection: Connection, { documents, uris, work
       analysedFile: (f) => folder.host.last?.analysis.files.get(f),
       currentText: (f) => openDocument(f)?.getText() ?? folder.host.loadedFile(f)?.text,
       uriOf: (f) => uris.uriOf(f),
+      ruleDocsCommand: ruleDocsCommand(),
     });
   });
 }

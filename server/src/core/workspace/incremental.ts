@@ -54,6 +54,15 @@ export class IncrementalWorkspace {
     this.rules = options.rules ?? allRules;
   }
 
+  /** Render results (kustomize / Helm output with source maps) the analysis uses; undefined = none. */
+  private renders: Pick<AnalyzeOptions, 'renders' | 'helmUnavailable' | 'renderNotes'> | undefined;
+
+  /** Replaces the render results (next analysis is full: rendered objects replace their sources). */
+  setRenders(renders: Pick<AnalyzeOptions, 'renders' | 'helmUnavailable' | 'renderNotes'> | undefined): void {
+    this.renders = renders;
+    this.needsFull = true;
+  }
+
   /** Replaces the configuration (next analysis is full). Files already loaded keep their objects. */
   setConfig(config: CoreConfig): void {
     this.config = config;
@@ -136,7 +145,7 @@ export class IncrementalWorkspace {
   }
 
   private full(): { analysis: Analysis; mode: 'full'; checked: number } {
-    const analysis = analyze([...this.files.values()], this.config, { rules: this.rules, repoPath: this.options.repoPath });
+    const analysis = analyze([...this.files.values()], this.config, { rules: this.rules, repoPath: this.options.repoPath, ...this.renders });
     return { analysis, mode: 'full', checked: analysis.model.objects.length };
   }
 
@@ -146,6 +155,8 @@ export class IncrementalWorkspace {
     if (!last || !prevIndexes) return undefined;
     const config = this.config;
     if (!sameEnvironment(this.removed, this.added, config)) return undefined;
+    // Rendered objects stand in for their sources: such workspaces run in full.
+    if (this.renders?.renders?.length) return undefined;
     // Cluster groups and Helm charts change which files are analysed together: those workspaces run in full.
     const repoPath = this.options.repoPath ?? defaultRepoPath;
     const layout = this.layoutChanged ? computeLayout([...this.files.values()], config, repoPath) : last.layout;
