@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { runCli } from '../../server/out/cli/run';
 import type { ClaimJson, PortMapDocument } from '../../server/out/core/port-map/document';
 import { PORT_MAP_CHANGED_NOTIFICATION, PORT_MAP_REQUEST, PortMapResponse, showPortsCommandUri } from '../../server/out/protocol/port-map-messages';
+import { UNSHARE, writeTree } from '../helpers/render';
 import { TestClient, uriOf } from './lsp-client';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -87,5 +88,37 @@ describe('language server: the node-port map for the editor view', function () {
     } finally {
       await plain.stop();
     }
+  });
+});
+
+describe('language server: the node-port map of a rendered kustomize overlay', function () {
+  this.timeout(60_000);
+  let dir = '';
+  let client: TestClient | undefined;
+  after(async () => {
+    await client?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('links the claims of rendered objects to the source lines the user edits', async () => {
+    const svc = (name: string, nodePort: number) =>
+      `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\nspec:\n  type: NodePort\n  selector: {app: ${name}}\n  ports:\n    - name: http\n      port: 80\n      nodePort: ${nodePort}\n`;
+    dir = writeTree({
+      'base/kustomization.yaml': 'resources:\n  - web.yaml\n',
+      'base/web.yaml': svc('web', 30080),
+      'prod/kustomization.yaml': 'resources:\n  - ../base\n  - api.yaml\npatches:\n  - path: np.yaml\n',
+      'prod/np.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n    - name: http\n      port: 80\n      nodePort: 30090\n',
+      'prod/api.yaml': svc('api', 30090),
+    });
+    client = await TestClient.start([dir], { prefix: UNSHARE ? [UNSHARE, '-n'] : [] });
+    await client.waitFor(join(dir, 'prod/np.yaml'), (d) => d.some((x) => x.code === 'nodeport-duplicate' && x.message.endsWith('(rendered by prod)')));
+    const response = (await client.connection.sendRequest(PORT_MAP_REQUEST)) as PortMapResponse;
+    const [group] = response.folders[0].document.clusterGroups;
+    assert.equal(group.name, 'prod');
+    const row = group.ports.find((p) => p.port === 30090)!;
+    assert.deepEqual(row.claims.map((c) => [c.owner?.name, c.link?.uri, c.link?.line, c.rendered?.render, c.collisions.map((x) => x.rule)]), [
+      ['api', uriOf(join(dir, 'prod/api.yaml')), 10, 'rendered by prod', ['nodeport-duplicate']],
+      ['web', uriOf(join(dir, 'prod/np.yaml')), 8, 'rendered by prod', ['nodeport-duplicate']],
+    ]);
   });
 });
