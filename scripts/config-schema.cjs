@@ -54,12 +54,26 @@ function addMarkdownDescriptions(node) {
   for (const child of Object.values(node)) addMarkdownDescriptions(child);
 }
 
-module.exports = { buildConfigSchema, SCHEMA_FILE };
+/**
+ * package.json's `kubeNetlint.rules` setting with one property per rule id, so VS Code completes the ids in
+ * settings.json (the values come from the setting's additionalProperties).
+ */
+function withRuleSettings(manifest, rules) {
+  const setting = manifest.contributes.configuration.properties['kubeNetlint.rules'];
+  const value = setting.additionalProperties;
+  const properties = Object.fromEntries(rules.map((r) => [r.id, { ...value, markdownDescription: `${r.title} (default: \`${r.severity}\`)` }]));
+  return { ...manifest, contributes: { ...manifest.contributes, configuration: { ...manifest.contributes.configuration, properties: { ...manifest.contributes.configuration.properties, 'kubeNetlint.rules': { ...setting, properties } } } } };
+}
+
+module.exports = { buildConfigSchema, withRuleSettings, SCHEMA_FILE };
 
 if (require.main === module) {
   const { writeFileSync, mkdirSync } = require('node:fs');
   const { allRules } = require('../server/out/core/rules/index.js');
   mkdirSync(path.dirname(SCHEMA_FILE), { recursive: true });
   writeFileSync(SCHEMA_FILE, JSON.stringify(buildConfigSchema(allRules), null, 2) + '\n');
-  console.log(`wrote ${path.relative(root, SCHEMA_FILE)}`);
+  const manifestFile = path.join(root, 'package.json');
+  const manifest = JSON.parse(require('node:fs').readFileSync(manifestFile, 'utf8'));
+  writeFileSync(manifestFile, JSON.stringify(withRuleSettings(manifest, allRules), null, 2) + '\n');
+  console.log(`wrote ${path.relative(root, SCHEMA_FILE)} and the kubeNetlint.rules ids in package.json`);
 }

@@ -17,6 +17,7 @@ const VSIX_FILES = [
   'LICENSE',
   'CHANGELOG.md',
   'images/icon.png',
+  'images/screenshot.png', // shown by client/README.md on the extension page
   'dist/extension.js',
   'dist/server.js',
   'dist/load-worker.js', // the language server loads files on worker threads from it

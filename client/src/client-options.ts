@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
 import type { InitializationOptions } from '../../server/src/protocol/messages';
+import { trustRuleDocLinks } from './rule-docs';
 
 /** Client id: also the prefix of the `kubeNetlint.trace.server` setting read by vscode-languageclient. */
 export const CLIENT_ID = 'kubeNetlint';
@@ -23,7 +24,7 @@ export function serverOptions(context: vscode.ExtensionContext): ServerOptions {
  * folder) is where the server keeps its parse cache.
  */
 export function clientOptions(outputChannel: vscode.OutputChannel, cacheFolder?: string): LanguageClientOptions {
-  const initializationOptions: InitializationOptions = { workspaceTrusted: vscode.workspace.isTrusted, watchesFiles: true, ...(cacheFolder ? { cacheFolder } : {}) };
+  const initializationOptions: InitializationOptions = { workspaceTrusted: vscode.workspace.isTrusted, watchesFiles: true, showRuleDocumentationCommand: true, ...(cacheFolder ? { cacheFolder } : {}) };
   return {
     documentSelector: [
       { scheme: 'file', language: 'yaml' },
@@ -33,11 +34,16 @@ export function clientOptions(outputChannel: vscode.OutputChannel, cacheFolder?:
       fileEvents: [
         vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}'),
         vscode.workspace.createFileSystemWatcher('**/.kube-netlint.yaml'),
+        // Chart files helm reads besides YAML (helpers, NOTES.txt, values.schema.json): a change re-renders the chart.
+        vscode.workspace.createFileSystemWatcher('**/*.{tpl,txt,json}'),
         // Folders created or deleted (a watcher reports a folder once, not each YAML file in it).
         vscode.workspace.createFileSystemWatcher('**/*', false, true, false),
       ],
     },
     outputChannel,
     initializationOptions,
+    middleware: {
+      provideHover: async (document, position, token, next) => trustRuleDocLinks(await next(document, position, token)),
+    },
   };
 }

@@ -37,23 +37,25 @@ export class ClusterView implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private readonly tree: ClusterTree;
   private readonly treeView: vscode.TreeView<unknown>;
-  private readonly item = vscode.languages.createLanguageStatusItem('kubeNetlint.cluster', { language: 'yaml' });
+  /** The "cluster: <context>" language status item: only while cluster access is enabled in the user settings. */
+  private item: vscode.LanguageStatusItem | undefined;
+  private lastStatus: ClusterStatusParams | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor() {
     const request = <R>(method: string, params?: unknown): Promise<R> | undefined => this.client?.sendRequest<R>(method, params);
     this.tree = new ClusterTree(request);
     this.treeView = vscode.window.createTreeView(CLUSTER_VIEW_ID, { treeDataProvider: this.tree as vscode.TreeDataProvider<unknown> });
-    this.item.name = 'kube-netlint cluster';
-    this.item.command = { title: 'Refresh', command: REFRESH_CLUSTER_COMMAND };
-    this.showStatus(undefined);
+    this.syncItem();
     this.disposables.push(
       this.treeView,
-      this.item,
+      { dispose: () => this.item?.dispose() },
       vscode.workspace.registerTextDocumentContentProvider(ClusterObjectContent.scheme, new ClusterObjectContent(request)),
       vscode.commands.registerCommand(REFRESH_CLUSTER_COMMAND, () => this.refresh()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('kubeNetlint.cluster')) this.sendSettings();
+        if (!e.affectsConfiguration('kubeNetlint.cluster')) return;
+        this.syncItem();
+        this.sendSettings();
       }),
     );
   }
@@ -95,14 +97,32 @@ export class ClusterView implements vscode.Disposable {
     vscode.window.setStatusBarMessage(`kube-netlint: ${message}`, 5000);
   }
 
+  /** Creates the status item when cluster access is enabled, removes it when it is not. */
+  private syncItem(): void {
+    const enabled = userClusterSettings().enabled;
+    if (enabled && !this.item) {
+      this.item = vscode.languages.createLanguageStatusItem('kubeNetlint.cluster', { language: 'yaml' });
+      this.item.name = 'kube-netlint cluster';
+      this.item.command = { title: 'Refresh', command: REFRESH_CLUSTER_COMMAND };
+    } else if (!enabled && this.item) {
+      this.item.dispose();
+      this.item = undefined;
+    }
+    this.showStatus(this.lastStatus);
+  }
+
   private showStatus(status: ClusterStatusParams | undefined): void {
+    this.lastStatus = status;
     if (!status || status.state === 'disabled') {
-      this.item.text = 'cluster: off';
-      this.item.detail = vscode.workspace.isTrusted ? 'Set kubeNetlint.cluster.enabled in your user settings' : 'No cluster access in Restricted Mode';
-      this.item.severity = vscode.LanguageStatusSeverity.Information;
+      if (this.item) {
+        this.item.text = 'cluster: off';
+        this.item.detail = vscode.workspace.isTrusted ? 'Starting…' : 'No cluster access in Restricted Mode';
+        this.item.severity = vscode.LanguageStatusSeverity.Information;
+      }
       this.treeView.message = 'Live cluster access is off (kubeNetlint.cluster.enabled, user settings).';
       return;
     }
+    if (!this.item) return;
     const synced = status.lastSync ? ` · synced ${new Date(status.lastSync).toLocaleTimeString()}` : '';
     this.item.text = `cluster: ${status.context || '?'}${synced}`;
     this.item.detail = status.message;

@@ -4,6 +4,8 @@ import type { StatusParams } from '../../server/src/protocol/messages';
 import { CLIENT_ID, CLIENT_NAME, clientOptions, serverOptions } from './client-options';
 import { ClusterView } from './cluster-view';
 import { registerCommands } from './commands';
+import { registerRuleDocs } from './rule-docs';
+import { RenderView } from './render-view';
 import { StatusItem } from './status-item';
 
 let client: LanguageClient | undefined;
@@ -17,18 +19,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const outputChannel = vscode.window.createOutputChannel(CLIENT_NAME);
   const status = new StatusItem();
   const cluster = new ClusterView(); // live cluster: view, status, Refresh Cluster (issue 7)
-  context.subscriptions.push(outputChannel, status, cluster);
+  const render = new RenderView(); // helm / kustomize: status, renderer paths, read-only rendered manifests
+  context.subscriptions.push(outputChannel, status, cluster, render);
 
   const start = async (): Promise<void> => {
     status.starting();
     client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(context), clientOptions(outputChannel, (context.storageUri ?? context.globalStorageUri)?.fsPath));
-    client.onNotification(StatusItem.method, (params: StatusParams) => status.update(params));
+    client.onNotification(StatusItem.method, (params: StatusParams) => {
+      status.update(params);
+      render.update(params);
+    });
     cluster.attach(client);
-    // The client restarts a crashed server a few times, then gives up: say so in the status item.
+    render.attach(client);
+    // The client restarts a crashed server a few times, then gives up: say so in the status item
+    // (not when we stopped it ourselves to restart it).
     client.onDidChangeState((e) => {
-      if (e.newState === State.Stopped) status.failed('The language server stopped. Run "kube-netlint: Restart Server"; details are in "kube-netlint: Show Output".');
+      if (e.newState === State.Stopped && !restarting) status.failed('The language server stopped. Run "kube-netlint: Restart Server"; details are in "kube-netlint: Show Output".');
       else if (e.newState === State.Starting) status.starting();
-      else if (e.newState === State.Running) cluster.started(); // (re)send the user-level cluster settings
+      else if (e.newState === State.Running) {
+        cluster.started(); // (re)send the user-level cluster settings
+        render.started(); // and the user-level renderer paths
+      }
     });
     try {
       await client.start();
@@ -37,16 +48,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       outputChannel.appendLine(`kube-netlint: the language server did not start: ${(err as Error).stack ?? err}`);
     }
   };
+  let restarting = false;
   const restart = async (): Promise<void> => {
     const old = client;
     client = undefined;
     cluster.detach();
-    if (old) await old.stop().catch(() => undefined);
+    render.detach();
+    restarting = true;
+    outputChannel.appendLine('kube-netlint: restarting the language server');
+    try {
+      if (old) await old.stop().catch(() => undefined);
+    } finally {
+      restarting = false;
+    }
     await start();
   };
 
   context.subscriptions.push(
     ...registerCommands({ restart, outputChannel }),
+    registerRuleDocs(context),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void restart()),
     { dispose: () => void client?.stop() },
   );

@@ -55,7 +55,7 @@ describe('language server with the live cluster', function () {
     const started = await start(dir, { trusted: true });
     client = started.client;
     await client.connection.sendNotification(CLUSTER_SETTINGS_NOTIFICATION, { enabled: true, kubeconfig: writeKubeconfig(server.url) });
-    const [d] = await client.waitFor(join(dir, 'payments.yaml'), (ds) => ds.some((x) => x.code === 'nodeport-duplicate'));
+    const d = (await client.waitFor(join(dir, 'payments.yaml'), (ds) => ds.some((x) => x.code === 'nodeport-duplicate'))).find((x) => x.code === 'nodeport-duplicate')!;
     assert.deepEqual(d.range, { start: { line: 11, character: 16 }, end: { line: 11, character: 21 } });
     assert.match(d.message, /^nodePort 31234 is also claimed by Service shop\/checkout/);
     assert.deepEqual(d.relatedInformation, [{ location: { uri: 'kube-netlint-cluster:/prod-admin/Service/shop/checkout.yaml', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, message: 'nodePort 31234 of Service shop/checkout' }]);

@@ -20,7 +20,7 @@ describe('packaged extension (.vsix)', () => {
 
   it('contains exactly the bundles, manifest, README, CHANGELOG, LICENSE, icon, grammar, config schema and rule docs', () => {
     const entries = vsixEntries().filter((e) => e.startsWith('extension/')).map((e) => e.slice('extension/'.length));
-    const allowed = [/^package\.json$/, /^readme\.md$/i, /^license(\.txt|\.md)?$/i, /^changelog\.md$/i, /^images\/icon\.png$/,
+    const allowed = [/^package\.json$/, /^readme\.md$/i, /^license(\.txt|\.md)?$/i, /^changelog\.md$/i, /^images\/(icon|screenshot)\.png$/,
       /^dist\/(extension|server|load-worker|kube-client)\.js$/, /^syntaxes\/[^/]+\.json$/, /^docs\/rules\/[A-Za-z0-9-]+\.md$/, /^schemas\/[a-z-]+\.schema\.json$/];
     const unexpected = entries.filter((e) => !allowed.some((re) => re.test(e)));
     assert.deepEqual(unexpected, [], 'files that should be kept out by .vscodeignore');

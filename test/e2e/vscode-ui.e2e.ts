@@ -173,6 +173,35 @@ describe('VS Code workbench (code-server + Chromium)', function () {
     assert.match(hover, /shop\/payments/);
   });
 
+  step('the hover ends with a short explanation and a Read more link that opens the rule page shipped in the .vsix', 'read-more', async () => {
+    await goToLine(page, NODE_PORT_AT.line, NODE_PORT_AT.column);
+    await editorToken(page, NODE_PORT_LINE, '30080').hover({ timeout: STEP_TIMEOUT_MS });
+    const link = page.locator('.monaco-hover a', { hasText: 'Read more' }).first();
+    await link.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+    const hover = (await page.locator('.monaco-hover:visible').first().innerText()).replace(/\s+/g, ' ');
+    assert.doesNotMatch(hover, /Sources/, 'the hover shows a summary, not the whole page');
+    await screenshot('hover-read-more');
+    await link.click();
+    // The Markdown preview of docs/rules/<id>.md from the installed extension.
+    const tab = page.locator('.tabs-container .tab', { hasText: `Preview ${RULE}.md` }).first();
+    await tab.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+    await page.waitForTimeout(1500); // let the preview render for the screenshot
+  });
+
+  step('the language status item is short, with its details and the Show Output link in the hover', 'status-hover', async () => {
+    await openFromExplorer(page, 'frontend.yaml');
+    const status = page.locator('[id="status.languageStatus"]').first();
+    await status.hover({ timeout: STEP_TIMEOUT_MS });
+    const item = page.locator('.hover-language-status', { hasText: 'kube-netlint' }).first();
+    await item.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+    const text = (await item.innerText()).replace(/\s+/g, ' ');
+    assert.match(text, /kube-netlint: 2 errors/);
+    assert.match(text, /4 objects in 2 files/);
+    assert.match(text, /Show Output/);
+    // Cluster access is off: no "cluster: off" item.
+    assert.equal(await page.locator('.hover-language-status', { hasText: 'cluster:' }).count(), 0);
+  });
+
   step('the quick fix from the lightbulb changes the value and clears both findings', 'quick-fix', async () => {
     await page.mouse.move(0, 0);
     await page.keyboard.press('Escape');
@@ -203,5 +232,31 @@ describe('VS Code workbench (code-server + Chromium)', function () {
     await until(`${RULE} to disappear from both files`,
       async () => ((await rows.filter({ hasText: RULE }).count()) === 0 ? true : undefined));
     assert.equal(await editorLine(page, 'nodePort: 30080').count(), 0);
+  });
+
+  step('the settings are ordered, main ones first, with descriptions', 'settings', async () => {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+Comma');
+    const search = page.locator('.settings-editor .suggest-input-container textarea, .settings-editor input').first();
+    await search.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+    await page.waitForTimeout(500); // the search box (a Monaco editor) has the focus when the editor opens
+    await page.keyboard.type('@ext:kube-netlint.kube-netlint');
+    const first = page.locator('.settings-editor .setting-item-title').first();
+    await until('the kube-netlint settings', async () => ((await first.innerText().catch(() => '')).includes('Rules') ? true : undefined));
+    await page.waitForTimeout(1000);
+  });
+
+  step('the extension page shows the extension README with its icon', 'extension-page', async () => {
+    await page.keyboard.press('Control+Shift+X');
+    const search = page.locator('.extensions-viewlet .suggest-input-container textarea, .extensions-viewlet input').first();
+    await search.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+    await page.waitForTimeout(500); // Ctrl+Shift+X focuses the search box (a Monaco editor)
+    await page.keyboard.type('@installed kube-netlint');
+    const item = page.locator('.extensions-viewlet .extension-list-item', { hasText: 'kube-netlint' }).first();
+    await item.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+    await item.click();
+    const tab = page.locator('.tabs-container .tab', { hasText: 'Extension: kube-netlint' }).first();
+    await tab.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+    await page.waitForTimeout(3000); // the README renders in a webview
   });
 });

@@ -17,7 +17,7 @@ export function renderBin(): string {
 }
 
 /** True when this machine can run a command in a private network namespace (CI runs as root). */
-const UNSHARE = ['/usr/bin/unshare', '/bin/unshare'].find((p) => spawnSync(p, ['-n', 'true']).status === 0);
+export const UNSHARE = ['/usr/bin/unshare', '/bin/unshare'].find((p) => spawnSync(p, ['-n', 'true']).status === 0);
 export const CAN_UNSHARE = UNSHARE !== undefined;
 
 export interface JsonFinding {

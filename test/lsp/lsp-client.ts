@@ -39,8 +39,10 @@ export class TestClient {
   private constructor(readonly proc: ChildProcess, readonly connection: ProtocolConnection) {}
 
   /** Starts the server and completes initialize/initialized on `folders` with optional settings. */
-  static async start(folders: string[], options: { settings?: Record<string, unknown>; initializationOptions?: unknown; server?: string; dynamicWatchers?: boolean; workDoneProgress?: boolean } = {}): Promise<TestClient> {
-    const proc = spawn(process.execPath, [options.server ?? SERVER_MAIN, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  static async start(folders: string[], options: { settings?: Record<string, unknown>; initializationOptions?: unknown; server?: string; dynamicWatchers?: boolean; workDoneProgress?: boolean; prefix?: string[] } = {}): Promise<TestClient> {
+    // `prefix`: a command the server runs under (e.g. `unshare -n`: no network for renderer tests).
+    const [command, ...args] = [...(options.prefix ?? []), process.execPath, options.server ?? SERVER_MAIN, '--stdio'];
+    const proc = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     const connection = createProtocolConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
     const client = new TestClient(proc, connection);
     proc.stderr!.on('data', (d: Buffer) => client.stderr.push(d.toString()));

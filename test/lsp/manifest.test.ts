@@ -27,7 +27,7 @@ describe('extension manifest (package.json) and injection grammar', () => {
     assert.equal(props['kubeNetlint.nodePortRange'].type, 'string');
     assert.deepEqual(props['kubeNetlint.trace.server'].enum, ['off', 'messages', 'verbose']);
     const pattern = new RegExp(props['kubeNetlint.nodePortRange'].pattern);
-    assert.ok(pattern.test('30000-32767') && pattern.test('') && !pattern.test('30000'));
+    assert.ok(pattern.test('30000-32767') && pattern.test('') && pattern.test('31000') && !pattern.test('30000-'));
   });
 
   it('injects a grammar into YAML comments that marks the directive and its rule ids', () => {

@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { Diagnostic, DiagnosticSeverity } from 'vscode-languageserver-protocol/node';
 import { applyTextEdits, fixture, TestClient, uriOf } from './lsp-client';
@@ -33,13 +35,15 @@ describe('language server over stdio (protocol)', function () {
       assert.equal(d.source, 'kube-netlint');
       assert.equal(d.code, 'nodeport-duplicate');
       assert.equal(d.severity, DiagnosticSeverity.Error);
-      assert.equal(d.codeDescription?.href, 'https://github.com/kube-netlint/kube-netlint/blob/main/docs/rules/nodeport-duplicate.md');
+      // The page shipped with the server (a real file), never a web address that may not exist.
+      assert.equal(d.codeDescription?.href, pathToFileURL(join(__dirname, '..', '..', 'docs', 'rules', 'nodeport-duplicate.md')).href);
+      assert.ok(existsSync(fileURLToPath(d.codeDescription!.href)));
       assert.equal((d.data as { ruleId: string }).ruleId, 'nodeport-duplicate');
     }
     assert.match(a.message, /Service team-b\/web-b/);
     assert.deepEqual(a.relatedInformation, [{ location: { uri: uriOf(B), range: b.range }, message: 'nodePort 30080 of Service team-b/web-b' }]);
     assert.deepEqual(b.relatedInformation?.[0].location, { uri: uriOf(A), range: a.range });
-    await waitForStatus(client, (s) => s.objects === 3 && s.findings === 2 && s.errors === 2);
+    await waitForStatus(client, (s) => s.objects === 4 && s.findings === 2 && s.errors === 2);
   });
 
   it('clears both files when an edit removes the collision, and restores them when the document is closed', async () => {
@@ -62,6 +66,12 @@ describe('language server over stdio (protocol)', function () {
     assert.ok(value.includes(`nodePort 30080/TCP of Service team-b/web-b — [b.yaml:14](${uriOf(B)}#L14)`), value);
     assert.ok(!value.includes('web-a —'), 'the hovered claim itself is not listed');
     assert.match(value, /\*\*nodePort claimed twice\*\* \(`nodeport-duplicate`\)/);
+    // A short explanation and a link to the whole page, not the page itself.
+    const section = value.slice(value.indexOf('**nodePort claimed twice**'));
+    const [, summary, link] = /^\*\*[^\n]+\n\n([^\n]+)\n\n\[Read more\]\(([^)]+)\)$/.exec(section)!;
+    assert.ok(summary.length >= 80 && summary.length <= 420, summary);
+    assert.equal(link, pathToFileURL(join(__dirname, '..', '..', 'docs', 'rules', 'nodeport-duplicate.md')).href);
+    assert.doesNotMatch(section, /## Sources/);
     assert.deepEqual(hover?.range, { start: { line: 14, character: 16 }, end: { line: 14, character: 21 } });
     const plain = await client.hover(A, 4, 9); // metadata.name: no hover
     assert.equal(plain, null);
@@ -165,5 +175,26 @@ describe('language server code actions: several diagnostics at once', function (
     } finally {
       await client.stop();
     }
+  });
+});
+
+describe('language server with a client that has the Show Rule Documentation command', function () {
+  this.timeout(30000);
+  let client: TestClient;
+  const A = fixture('collision/a.yaml');
+  before(async () => {
+    client = await TestClient.start([fixture('collision')], { initializationOptions: { showRuleDocumentationCommand: true } });
+  });
+  after(() => client.stop());
+
+  it('links "Read more" to the command and offers it as a code action', async () => {
+    const [diag] = await client.waitFor(A, (d) => d.length > 0);
+    client.open(A);
+    const value = ((await client.hover(A, 14, 18))?.contents as { value: string }).value;
+    assert.ok(value.includes(`[Read more](command:kubeNetlint.showRuleDocumentation?${encodeURIComponent('["nodeport-duplicate"]')})`), value);
+    const actions = await client.codeActions(A, diag.range, [diag]);
+    const show = actions.find((a) => a.title === 'Show documentation for nodeport-duplicate')!;
+    assert.deepEqual(show.command, { title: 'Show Rule Documentation', command: 'kubeNetlint.showRuleDocumentation', arguments: ['nodeport-duplicate'] });
+    assert.equal(show.edit, undefined);
   });
 });

@@ -62,6 +62,21 @@ describe('nodeport-out-of-range', () => {
     assert.deepEqual(findings[0].related.map((r) => [r.file, r.line, r.message]), [['apiserver.yaml', 8, 'NodePort range 1000-2000 set here']]);
   });
 
+  it('reads a single-port --service-node-port-range (valid for Kubernetes) instead of falling back to the default', () => {
+    const apiserver = `
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: kube-apiserver, namespace: kube-system}
+      spec:
+        containers:
+          - name: kube-apiserver
+            image: registry.k8s.io/kube-apiserver:v1.30.0
+            command: [kube-apiserver, --service-node-port-range=31000]`;
+    const { findings } = lint({ 'apiserver.yaml': apiserver, 'svc.yaml': svc('x', '  type: NodePort\n  ports:\n    - {name: a, port: 80, nodePort: 31000}\n    - {name: b, port: 81, nodePort: 31001}') }, { rules });
+    assert.deepEqual(findings.map((f) => [f.line, f.text]), [[10, '31001']]);
+    assert.match(findings[0].message, /outside the NodePort range 31000-31000 \(from the kube-apiserver flag in Pod kube-system\/kube-apiserver\)/);
+  });
+
   it('flags a healthCheckNodePort of a LoadBalancer+Local Service with the allocator message', () => {
     const { findings } = lint(svc('lb', '  type: LoadBalancer\n  externalTrafficPolicy: Local\n  healthCheckNodePort: 10256\n  ports:\n    - {name: a, port: 80}'), { rules });
     assert.equal(findings.length, 1);

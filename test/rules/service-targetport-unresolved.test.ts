@@ -95,6 +95,22 @@ describe('service-targetport-unresolved', () => {
     assert.deepEqual(lint(noKustomize, { rules }).findings.map((f) => f.severity), ['warning']);
   });
 
+  it('leaves out Helm hooks (chart test Pods carry the app labels but are not lasting backends)', () => {
+    const testPod = `
+      apiVersion: v1
+      kind: Pod
+      metadata:
+        name: api-test
+        namespace: app
+        labels: {app: api}
+        annotations: {helm.sh/hook: test}
+      spec:
+        containers: [{name: curl, image: curl:8, ports: [{containerPort: 9999}]}]`;
+    const files = { 'svc.yaml': service('https'), 'd.yaml': deployment('api', '            - {name: https, containerPort: 8443}'), 'test.yaml': testPod };
+    assert.deepEqual(lint(files, { rules }).findings, []);
+    assert.deepEqual(lint({ ...files, 'test.yaml': testPod.replace('annotations: {helm.sh/hook: test}', 'annotations: {}') }, { rules }).findings.map((f) => f.severity), ['warning']);
+  });
+
   it('works for every workload kind: a CronJob template selected by a Service', () => {
     const cron = `
       apiVersion: batch/v1beta1

@@ -61,7 +61,7 @@ describe('JSON Schema of .kube-netlint.yaml (schemas/kube-netlint.schema.json)',
     ['nulls for empty keys', { kubeProxyMode: null, nodes: null, cni: null, exclude: null, rules: null, clusters: null }],
     ['a node without addresses', { nodes: [{ name: 'n' }] }],
     ['an unknown key', { nodePortRanges: '30000-32767' }],
-    ['a range that is not a range', { nodePortRange: '30000' }],
+    ['a range that is not a range', { nodePortRange: '30000-' }],
     ['a number for the range', { nodePortRange: 30000 }],
     ['an unknown kube-proxy mode', { kubeProxyMode: 'userspace' }],
     ['an empty namespace', { namespace: '' }],
@@ -87,5 +87,34 @@ describe('JSON Schema of .kube-netlint.yaml (schemas/kube-netlint.schema.json)',
       assert.deepEqual(schemaErrors(validate, value), []);
       assert.notEqual(parseVerdict(value), undefined);
     }
+  });
+});
+
+describe('VS Code settings in package.json', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { withRuleSettings } = require(join(ROOT, 'scripts', 'config-schema.cjs')) as { withRuleSettings: (m: unknown, r: typeof allRules) => unknown };
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, { order?: number; pattern?: string; patternErrorMessage?: string; enum?: string[]; enumDescriptions?: string[]; properties?: Record<string, unknown> }> }; menus: { commandPalette: { command: string; when: string }[] }; yamlValidation: { fileMatch: string; url: string }[] };
+  };
+  const settings = manifest.contributes.configuration.properties;
+
+  it('kubeNetlint.rules lists every rule id (completion in settings.json) and is current (`npm run docs`)', () => {
+    assert.deepEqual(Object.keys(settings['kubeNetlint.rules'].properties!), allRules.map((r) => r.id));
+    assert.deepEqual(manifest, withRuleSettings(manifest, allRules), 'package.json kubeNetlint.rules is stale: run `npm run docs`');
+  });
+
+  it('every setting has an order (main ones first), enums have enumDescriptions, patterns a patternErrorMessage', () => {
+    const entries = Object.entries(settings);
+    assert.deepEqual(entries.slice(0, 4).map(([k]) => k), ['kubeNetlint.rules', 'kubeNetlint.nodePortRange', 'kubeNetlint.kubeProxyMode', 'kubeNetlint.exclude']);
+    for (const [key, s] of entries) {
+      assert.equal(typeof s.order, 'number', `${key} has no order`);
+      if (s.enum) assert.equal(s.enumDescriptions?.length, s.enum.length, `${key} enumDescriptions`);
+      if (s.pattern) assert.ok(s.patternErrorMessage, `${key} patternErrorMessage`);
+    }
+  });
+
+  it('Refresh Cluster is hidden in the palette while cluster access is off; the config schema is registered', () => {
+    assert.deepEqual(manifest.contributes.menus.commandPalette, [{ command: 'kubeNetlint.refreshCluster', when: 'config.kubeNetlint.cluster.enabled' }]);
+    assert.deepEqual(manifest.contributes.yamlValidation, [{ fileMatch: '.kube-netlint.yaml', url: './schemas/kube-netlint.schema.json' }]);
   });
 });

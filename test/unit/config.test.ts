@@ -79,7 +79,21 @@ describe('config (.kube-netlint.yaml)', () => {
     assert.deepEqual(parsePortRange(' 1 - 65535 '), { min: 1, max: 65535 });
     assert.deepEqual(parsePortRange('30000+2767'), { min: 30000, max: 32767 });
     assert.throws(() => parsePortRange('0-100'), /must be MIN-MAX/);
-    assert.throws(() => parsePortRange('30000'), /is not a port range like 30000-32767/);
+    // A single port is a valid --service-node-port-range for Kubernetes (PortRange.Set): the range N-N.
+    assert.deepEqual(parsePortRange('31000'), { min: 31000, max: 31000 });
+    assert.throws(() => parsePortRange('30000-'), /is not a port range like 30000-32767/);
+  });
+
+  it('rejects unknown CNIs, namespaces that are not DNS-1123 labels, invalid globs and several documents', () => {
+    assert.deepEqual(error('cni: [calico, nosuchcni]\n'), ['cni.1', 1, '/repo/.kube-netlint.yaml:1: \'cni.1\': "nosuchcni" is not a CNI or add-on kube-netlint knows the ports of (known: calico, cilium, flannel, weave, kube-router, metallb)']);
+    const [key, line, message] = error('namespace: "Bad_Namespace!"\n');
+    assert.deepEqual([key, line], ['namespace', 1]);
+    assert.match(message, /"Bad_Namespace!" is not a namespace name: a lowercase RFC 1123 label must consist of lower case alphanumeric characters/);
+    assert.deepEqual(error('exclude:\n  - "vendor/**"\n  - "["\n').slice(0, 2), ['exclude.1', 3]);
+    assert.match(error('exclude: ["["]\n')[2], /'exclude\.0': "\[" is not a valid glob: Missing closing: "\]"/);
+    assert.deepEqual(error('clusters:\n  dev: ["envs/{dev"]\n').slice(0, 2), ['clusters.dev.0', 2]);
+    assert.deepEqual(error('kubeProxyMode: ipvs\n---\nnamespace: a\n'), ['', 2, '/repo/.kube-netlint.yaml:2: holds more than one YAML document (`---`): a config is one mapping; merge the documents or remove the separator']);
+    assert.deepEqual(parseConfigText('nodePortRange: "31000"\n', FILE).nodePortRange, { min: 31000, max: 31000 });
   });
 
   describe('on disk', () => {

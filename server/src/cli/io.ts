@@ -3,7 +3,8 @@ export interface CliIo {
   readonly cwd: string;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
-  readonly readStdin: () => string | Uint8Array;
+  /** All of standard input, or its first `maxBytes` + 1 bytes when it is longer (so an endless stream cannot exhaust memory). */
+  readonly readStdin: (maxBytes?: number) => string | Uint8Array;
   /** Environment (`NO_COLOR`, `FORCE_COLOR`, `TERM`); default: none set. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Whether standard output is a terminal (for `--color auto`); default false. */

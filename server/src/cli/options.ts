@@ -18,7 +18,7 @@ export interface CliOptions {
   readonly nodePortRange?: PortRange;
   readonly kubeProxyMode?: KubeProxyMode;
   readonly failOn: Exclude<Severity, 'hint'>;
-  /** `--max-file-size` in bytes; undefined = no limit. */
+  /** `--max-file-size` in bytes (Infinity for `0`: no limit); undefined = the default, 16 MiB. */
   readonly maxFileBytes?: number;
   /** `--cluster [CONTEXT]`: '' = the kubeconfig's current-context; undefined = workspace only. */
   readonly cluster?: string;
@@ -116,11 +116,11 @@ export const LINT_FLAGS: readonly Flag<Draft<CliOptions>>[] = [
     apply: (o, v) => (o.cluster = String(v)),
   },
   {
-    name: 'max-file-size', value: 'MIB', help: 'skip files larger than this (default: no limit)',
+    name: 'max-file-size', value: 'MIB', help: 'skip files (and standard input) larger than this, with a file-skipped finding (default 16; 0: no limit)',
     apply: (o, v) => {
       const mib = Number(v);
-      if (!(mib > 0)) throw new UsageError(`--max-file-size must be a positive number of MiB (got "${v}")`);
-      o.maxFileBytes = mib * 1024 * 1024;
+      if (!(mib >= 0)) throw new UsageError(`--max-file-size must be a number of MiB, 0 for no limit (got "${v}")`);
+      o.maxFileBytes = mib === 0 ? Infinity : mib * 1024 * 1024;
     },
   },
   { name: 'helm', value: 'PATH', help: 'helm binary that renders charts (default: KUBE_NETLINT_HELM, else helm on PATH)', apply: (o, v) => (o.helm = String(v)) },
@@ -157,7 +157,7 @@ export function lintUsage(commands: string): string {
   return `Usage: kube-netlint [options] <paths...>
        kube-netlint <command> [options]
 
-Lints Kubernetes manifests (*.yaml, *.yml, recursively) for networking mistakes.
+Lints Kubernetes manifests (*.yaml, *.yml and Kubernetes *.json, recursively; quoted globs too) for networking mistakes.
 Use - as a path to read manifests from standard input (e.g. helm template ... | kube-netlint -).
 A first argument that names a command runs it; lint a folder of that name as ./NAME.
 

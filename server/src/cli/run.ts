@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readSync } from 'node:fs';
+import { escapeKeepingNewlines } from './escape-text';
 import { isAbsolute, resolve } from 'node:path';
 import { keepClusterFinding } from '../cluster/cli-cluster';
 import { ConfigError, Severity } from '../core/config/config';
@@ -26,7 +27,9 @@ const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1, hint: 0 
  * command. Resolves to the exit code (0 clean, 1 findings at or above --fail-on or more than
  * --max-warnings warnings, 2 usage error, bad config or unreadable path).
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<number> {
+  // Messages on stderr quote paths and values from the workspace: no control or bidi character gets through.
+  const io: CliIo = { ...rawIo, stderr: (t) => rawIo.stderr(escapeKeepingNewlines(t)) };
   const command = SUBCOMMANDS.find((c) => c.name === argv[0]);
   return command ? command.run(argv.slice(1), io) : runLint(argv, io);
 }
@@ -88,9 +91,30 @@ async function lint(options: CliOptions, io: CliIo): Promise<number> {
   return tooManyWarnings || findings.some((f) => RANK[f.severity] >= threshold) ? 1 : 0;
 }
 
-/** Reads all of standard input (fd 0) synchronously. */
-export function readStdinSync(): Uint8Array {
-  return readFileSync(0);
+/**
+ * Reads standard input (fd 0) synchronously, at most `maxBytes` + 1 bytes: `kube-netlint - < /dev/zero` stops at
+ * the limit instead of filling memory (the caller reports the input as too large).
+ */
+export function readStdinSync(maxBytes = Infinity): Uint8Array {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(1024 * 1024);
+    let n: number;
+    try {
+      n = readSync(0, chunk, 0, chunk.length, null);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10); continue; } // a non-blocking pipe: wait for data
+      if (code === 'EOF') break;
+      throw err;
+    }
+    if (n === 0) break;
+    chunks.push(chunk.subarray(0, n));
+    total += n;
+    if (total > maxBytes) break;
+  }
+  return Buffer.concat(chunks, total);
 }
 
 export { commonFolder, rebaseGlob } from './workspace';

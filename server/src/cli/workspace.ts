@@ -10,7 +10,7 @@ import { findConfigFile, readConfigFile } from '../node/config-file';
 import { discoverFiles } from '../node/discover-files';
 import { loadFiles } from '../node/parallel-load';
 import { CACHE_FILE_NAME, ParseCache } from '../node/parse-cache';
-import { decodeManifest } from '../node/read-file';
+import { decodeManifest, DEFAULT_CLI_MAX_FILE_BYTES, mib } from '../node/read-file';
 import { packageVersion } from '../node/version';
 import type { CliIo } from './io';
 import type { CliOptions } from './options';
@@ -61,18 +61,20 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
     },
   };
   const files: LoadedFile[] = [];
-  const loadOptions = { defaultNamespace: config.namespace, maxBytes: options.maxFileBytes };
+  const maxBytes = options.maxFileBytes ?? DEFAULT_CLI_MAX_FILE_BYTES;
+  const loadOptions = { defaultNamespace: config.namespace, maxBytes };
   const stdinName = stdinPath ? display(stdinPath) : '<stdin>';
   if (options.paths.includes('-')) {
-    const decoded = decodeManifest(toBytes(io.readStdin()));
+    const input = toBytes(io.readStdin(maxBytes));
+    const decoded = input.length > maxBytes ? { skip: 'too-large' as const, detail: `not analysed: standard input is more than ${mib(maxBytes)}, above the ${mib(maxBytes)} limit (--max-file-size)` } : decodeManifest(input);
     files.push('skip' in decoded ? skippedFile(stdinName, decoded.skip, decoded.detail) : loadFile(stdinName, decoded.text, loadOptions));
   }
   // The standard input named by --stdin-filename stands for that file (an editor's unsaved buffer): the copy on disk is not read.
-  const onDisk = discoverFiles(diskPaths, config.exclude, baseDir)
+  const onDisk = discoverFiles(diskPaths, config.exclude, baseDir, { failWhenEmpty: true })
     .filter((path) => path !== stdinPath)
     .map((path) => [path, display(path)] as const);
   const cache = options.cache ? ParseCache.open(cacheFile(options.cacheLocation, io.cwd), packageVersion()) : undefined;
-  files.push(...(await loadFiles(onDisk, { ...loadOptions, cache })));
+  for (const f of await loadFiles(onDisk, { ...loadOptions, cache })) files.push(f); // no spread: a workspace may hold 100,000s of files
   if (cache) {
     cache.prune((file) => existsSync(resolve(io.cwd, file)));
     const problem = cache.save();
@@ -84,7 +86,7 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
   const extraObjects = options.cluster !== undefined ? await clusterObjectsForCli(options.cluster, files, io.stderr) : undefined;
   // Kustomize entry points and Helm releases are rendered with the real tools when they are found (cli/render.ts).
   const rendered = options.noRender ? undefined : await renderForCli(options, io, files, config, repoPath, baseDir, configPath);
-  const analysis = analyze(files, config, { repoPath, extraObjects, renders: rendered?.outcomes, helmUnavailable: rendered?.helmUnavailable });
+  const analysis = analyze(files, config, { repoPath, extraObjects, renders: rendered?.outcomes, helmUnavailable: rendered?.helmUnavailable, renderNotes: rendered?.notes });
   return { analysis, config, files, extraObjects };
 }
 

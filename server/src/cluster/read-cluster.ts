@@ -44,7 +44,7 @@ export async function listOnce(loaded: LoadedKubeconfig, apis: Apis, specs: read
       try {
         const list = await listAllPages(spec, apis, timeoutMs);
         const converted = convertItems(list.items ?? [], spec, loaded.context);
-        objects.push(...converted);
+        for (const o of converted) objects.push(o); // no spread: a cluster may hold 100,000s of Pods
         if (list.metadata?.resourceVersion) resourceVersions.set(spec.id, list.metadata.resourceVersion);
         return { id: spec.id, label: spec.label, state: 'ok', count: converted.length };
       } catch (err) {

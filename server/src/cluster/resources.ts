@@ -101,7 +101,7 @@ export async function listAllPages(spec: ResourceSpec, apis: Apis, timeoutMs: nu
   let page: Page = { limit: PAGE_SIZE };
   for (;;) {
     const list = await spec.list(apis, timeoutOptions(timeoutMs), page);
-    items.push(...(list.items ?? []));
+    for (const item of list.items ?? []) items.push(item); // no spread: one page may be large
     const next = list.metadata?._continue;
     if (!next) return { items, metadata: { resourceVersion: list.metadata?.resourceVersion } };
     page = { limit: PAGE_SIZE, _continue: next };

@@ -2,6 +2,7 @@ import type { CoreConfig } from './config/config';
 import { compareFindings, lineSuppressed, runRules, RuleFailure } from './engine/run-rules';
 import { applyRenders, remapRenderedFinding } from './render/apply';
 import type { RenderOutcome } from './render/jobs';
+import type { RenderNote } from './repo/layout';
 import { joinNames, MESSAGE_LIST_MAX } from './rules/report/collisions';
 import type { LoadedFile } from './load/load-file';
 import type { K8sObject } from './model/objects';
@@ -36,6 +37,8 @@ export interface AnalyzeOptions {
   readonly renders?: readonly RenderOutcome[];
   /** Why Helm charts were not rendered, when helm could not run (said in `helm-chart-not-rendered`). */
   readonly helmUnavailable?: string;
+  /** Render findings that belong to no render (a GitOps object naming a source outside the workspace). */
+  readonly renderNotes?: readonly RenderNote[];
 }
 
 /**
@@ -49,8 +52,8 @@ export function analyze(inputFiles: readonly LoadedFile[], config: CoreConfig, o
   let layout = computeLayout(inputFiles, config, repoPath);
   let files = withoutChartTemplates(inputFiles, layout);
   const fileMap = new Map(files.map((f) => [f.file, f]));
-  if (options.renders || options.helmUnavailable) {
-    const applied = applyRenders(files, layout, options.renders ?? [], options.helmUnavailable);
+  if (options.renders || options.helmUnavailable || options.renderNotes) {
+    const applied = applyRenders(files, layout, options.renders ?? [], options.helmUnavailable, options.renderNotes);
     layout = { ...layout, groups: applied.groups, render: applied.render };
     files = [...applied.modelFiles];
     for (const f of applied.renderedFiles) fileMap.set(f.file, f);

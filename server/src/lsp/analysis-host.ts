@@ -1,4 +1,5 @@
-import { analyze, Analysis } from '../core/analyze';
+import { analyze, Analysis, AnalyzeOptions } from '../core/analyze';
+import { RENDER_FILE_PREFIX } from '../core/render/jobs';
 import type { CoreConfig } from '../core/config/config';
 import type { LoadedFile } from '../core/load/load-file';
 import { IncrementalWorkspace } from '../core/workspace/incremental';
@@ -64,6 +65,15 @@ export class AnalysisHost {
 
   get currentConfig(): CoreConfig {
     return this.config;
+  }
+
+  private renders: Pick<AnalyzeOptions, 'renders' | 'helmUnavailable' | 'renderNotes'> | undefined;
+
+  /** Render results for this folder (lsp/renders.ts); the next analysis lints them instead of their sources. */
+  setRenders(renders: Pick<AnalyzeOptions, 'renders' | 'helmUnavailable' | 'renderNotes'> | undefined): void {
+    this.renders = renders;
+    this.incremental.setRenders(renders);
+    this.dirty = true;
   }
 
   /** Objects read from the live cluster (issue 7); workspace objects replace their cluster twins at each run. */
@@ -141,9 +151,19 @@ export class AnalysisHost {
     return [...this.sources.keys()];
   }
 
-  /** The loaded form of a file (its text, line index, objects), as of the last update. */
+  /** The loaded form of a file (its text, line index, objects), as of the last update; rendered manifests (`render:…`) as of the last run. */
   loadedFile(file: string): LoadedFile | undefined {
-    return this.loaded.get(file);
+    return this.loaded.get(file) ?? (file.startsWith(RENDER_FILE_PREFIX) ? this.lastRun?.analysis.files.get(file) : undefined);
+  }
+
+  /** Every loaded file (as the renders read them). */
+  loadedFiles(): LoadedFile[] {
+    return [...this.loaded.values()];
+  }
+
+  /** Maps a file to its repository path (relative to the folder's config), as the analysis does. */
+  repoPathOf(file: string): string {
+    return this.repoPath ? this.repoPath(file) : file;
   }
 
   /** True when files or config changed since the last {@link analyze}. */
@@ -162,7 +182,7 @@ export class AnalysisHost {
     const started = performance.now();
     const files = [...this.loaded.values()];
     const extraObjects = this.cluster.length ? mergeClusterObjects(files.flatMap((f) => f.objects), this.cluster).objects : undefined;
-    const analysis = extraObjects ? analyze(files, this.config, { extraObjects, repoPath: this.repoPath }) : this.incremental.analyze();
+    const analysis = extraObjects ? analyze(files, this.config, { extraObjects, repoPath: this.repoPath, ...this.renders }) : this.incremental.analyze();
     const findingsByFile = new Map<string, Finding[]>();
     for (const f of analysis.findings) {
       if (!this.loaded.has(f.span.file)) continue;

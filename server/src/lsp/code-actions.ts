@@ -3,6 +3,7 @@ import { IGNORE_ANNOTATION } from '../core/engine/suppress';
 import { ignoreListHas } from '../core/engine/run-rules';
 import { loadFile, LoadedFile } from '../core/load/load-file';
 import type { Finding, Fix } from '../core/rules/rule';
+import { SHOW_RULE_DOCUMENTATION_COMMAND } from '../protocol/messages';
 import type { DiagnosticData } from './diagnostics';
 import { applyOffsetEdits, ignoreLineEdit, ignoreObjectEdit, OffsetEdit } from './ignore-edits';
 
@@ -19,6 +20,8 @@ export interface CodeActionContext {
   analysedFile(file: string): LoadedFile | undefined;
   currentText(file: string): string | undefined;
   uriOf(file: string): string;
+  /** The client registers the "Show Rule Documentation" command: offer it on every finding. */
+  readonly ruleDocsCommand?: boolean;
 }
 
 /** Rules about the file as a whole, where "ignore" actions make no sense. */
@@ -40,6 +43,9 @@ export function codeActions(params: CodeActionParams, ctx: CodeActionContext): C
     for (const fix of finding.fixes) {
       const edit = fixEdit(fix, ctx);
       if (edit) out.push({ title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: fix.preferred === true, edit });
+    }
+    if (ctx.ruleDocsCommand) {
+      out.push({ title: `Show documentation for ${finding.ruleId}`, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], command: { title: 'Show Rule Documentation', command: SHOW_RULE_DOCUMENTATION_COMMAND, arguments: [finding.ruleId] } });
     }
     if (NOT_IGNORABLE.has(finding.ruleId)) continue;
     const objectEdit = finding.object && finding.object.uid.startsWith(`${ctx.file}#`) ? checkedObjectEdit(ctx, finding) : undefined;

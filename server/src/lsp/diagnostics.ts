@@ -1,11 +1,11 @@
 import { Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Range } from 'vscode-languageserver';
 import type { Severity } from '../core/config/config';
 import type { LoadedFile } from '../core/load/load-file';
-import { ruleDocsUrl } from '../core/rules/docs-url';
 import type { Finding } from '../core/rules/rule';
 import type { Span } from '../core/source/span';
 import { isVirtualFile } from '../core/source/span';
 import { clusterUri } from '../protocol/cluster-messages';
+import { ruleDocFileUri } from './rule-doc-links';
 
 /** Stored in `Diagnostic.data`: code actions find the finding (and its fixes) by `key`, never by message text. */
 export interface DiagnosticData {
@@ -95,7 +95,7 @@ export class DiagnosticPublisher {
     };
     const parts: (string | number)[] = [id(loaded)];
     for (const f of findings) {
-      parts.push(f.ruleId, f.severity, f.span.start, f.span.end, f.message, f.related.length);
+      parts.push(f.ruleId, f.severity, f.span.start, f.span.end, f.message, f.related.length, f.rendered ? `${f.rendered.span.file}@${f.rendered.span.start}` : '');
       for (const r of f.related) parts.push(r.span.file, lookup.uriOf(r.span.file), id(lookup.loadedFile(r.span.file)), r.span.start, r.span.end, r.message);
     }
     return parts.join('\u0000');
@@ -155,13 +155,18 @@ function toDiagnostic(f: Finding, key: string, loaded: LoadedFile, lookup: FileL
     if (!other) continue;
     relatedInformation.push({ location: { uri: lookup.uriOf(r.span.file), range: rangeOf(r.span, other) }, message: r.message });
   }
+  // A finding on a rendered object: a link to the field in the read-only view of the rendered manifest.
+  const rendered = f.rendered && lookup.loadedFile(f.rendered.span.file);
+  if (f.rendered && rendered) relatedInformation.push({ location: { uri: lookup.uriOf(f.rendered.span.file), range: rangeOf(f.rendered.span, rendered) }, message: `in the rendered manifest (${f.rendered.label})` });
   const data: DiagnosticData = { ruleId: f.ruleId, key };
+  const docs = ruleDocFileUri(f.ruleId);
   return {
     range: rangeOf(f.span, loaded),
     severity: SEVERITY[f.severity],
     source: 'kube-netlint',
     code: f.ruleId,
-    codeDescription: { href: ruleDocsUrl(f.ruleId) },
+    // The rule's page shipped with the server; no link when it is not there (never a dead link).
+    ...(docs ? { codeDescription: { href: docs } } : {}),
     message: f.message,
     ...(relatedInformation.length ? { relatedInformation } : {}),
     data,

@@ -9,7 +9,9 @@ import type { Span } from '../core/source/span';
 import { isVirtualFile } from '../core/source/span';
 import { clusterUri } from '../protocol/cluster-messages';
 import { explainField, HOVER_FIELDS } from './hover-fields';
+import { ruleDocLink, ruleSummary } from './rule-doc-links';
 import { fieldAt } from './yaml-field';
+import { portChainSection } from './port-chain-hover';
 
 /** What a hover needs from the server. */
 export interface HoverContext {
@@ -23,6 +25,8 @@ export interface HoverContext {
   readonly findings: readonly Finding[];
   loadedFile(file: string): LoadedFile | undefined;
   uriOf(file: string): string;
+  /** The client registers the "Show Rule Documentation" command (see rule-doc-links.ts). */
+  readonly ruleDocsCommand?: boolean;
 }
 
 const SERVICE_FIELDS = new Set(['nodePort', 'port', 'targetPort', 'healthCheckNodePort', 'externalTrafficPolicy', 'internalTrafficPolicy', 'externalIPs', 'type']);
@@ -50,15 +54,30 @@ export function hoverAt(ctx: HoverContext): Hover | null {
       }
     }
   }
+  const chain = portChainHover(ctx);
+  if (chain) {
+    parts.push(chain.text);
+    range ??= chain.range;
+  }
+  // On a finding (its message is the diagnostic's, shown above by the editor): a short explanation and a link to the rule's page.
   for (const ruleId of new Set(ctx.findings.map((f) => f.ruleId))) {
     const rule = ruleById(ruleId);
-    if (rule) parts.push(`---\n\n**${rule.title}** (\`${rule.id}\`)\n\n${rule.explanation}`);
+    if (!rule) continue;
+    const link = ruleDocLink(rule.id, ctx.ruleDocsCommand === true);
+    parts.push(`---\n\n**${rule.title}** (\`${rule.id}\`)\n\n${ruleSummary(rule.explanation)}${link ? `\n\n[Read more](${link})` : ''}`);
   }
   if (!parts.length) return null;
   const file = ctx.loadedFile(ctx.file);
   const hover: Hover = { contents: { kind: MarkupKind.Markdown, value: parts.join('\n\n') } };
   if (range && file && file.text === ctx.text) hover.range = { start: file.lines.lspPosition(range.start), end: file.lines.lspPosition(range.end) };
   return hover;
+}
+
+/** The port chain of the field under the cursor, when the analysis read the text the hover is asked on. */
+function portChainHover(ctx: HoverContext): { text: string; range: Span } | undefined {
+  if (!ctx.analysis || ctx.loadedFile(ctx.file)?.text !== ctx.text) return undefined;
+  const obj = ctx.analysis.model.objects.find((o) => o.file === ctx.file && o.extent.start <= ctx.offset && ctx.offset <= o.extent.end);
+  return obj ? portChainSection(ctx.analysis, ctx.file, obj, ctx.offset, (span) => link(ctx, span)) : undefined;
 }
 
 /** Lines naming the other claims of the same number, each with a file:line link. */

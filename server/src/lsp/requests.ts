@@ -12,6 +12,8 @@ export interface RequestDeps {
   readonly uris: UriMap;
   readonly workspace: Workspace;
   readonly publisher: DiagnosticPublisher;
+  /** The client registers the "Show Rule Documentation" command (initializationOptions). */
+  readonly ruleDocsCommand: () => boolean;
 }
 
 /**
@@ -19,7 +21,7 @@ export interface RequestDeps {
  * text (open buffer, else the loaded on-disk text) and the folder's last analysis; they never run
  * an analysis themselves.
  */
-export function registerRequests(connection: Connection, { documents, uris, workspace, publisher }: RequestDeps): void {
+export function registerRequests(connection: Connection, { documents, uris, workspace, publisher, ruleDocsCommand }: RequestDeps): void {
   const folderFor = (uri: string): { file: string; folder: Folder; text: string | undefined } => {
     const file = uris.fileOf(uri);
     const folder = workspace.folderOf(file);
@@ -35,7 +37,7 @@ export function registerRequests(connection: Connection, { documents, uris, work
     const offset = doc ? doc.offsetAt(params.position) : loaded!.lines.offsetAt(params.position.line, params.position.character);
     return hoverAt({
       file, text, offset, analysis: folder.host.last?.analysis, findings: publisher.findingsAt(file, offset, text),
-      loadedFile: (f) => folder.host.loadedFile(f), uriOf: (f) => uris.uriOf(f),
+      loadedFile: (f) => folder.host.loadedFile(f), uriOf: (f) => uris.uriOf(f), ruleDocsCommand: ruleDocsCommand(),
     });
   });
 
@@ -53,6 +55,7 @@ export function registerRequests(connection: Connection, { documents, uris, work
       analysedFile: (f) => folder.host.last?.analysis.files.get(f),
       currentText: (f) => openDocument(f)?.getText() ?? folder.host.loadedFile(f)?.text,
       uriOf: (f) => uris.uriOf(f),
+      ruleDocsCommand: ruleDocsCommand(),
     });
   });
 }

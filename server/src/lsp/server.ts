@@ -6,11 +6,15 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { packageVersion } from '../node/version';
 import type { ClusterSettings } from '../protocol/cluster-messages';
 import type { InitializationOptions } from '../protocol/messages';
+import { RENDER_SETTINGS_NOTIFICATION, RENDERED_DOCUMENT_REQUEST, renderedFileOfUri, renderedUri, RenderSettings } from '../protocol/render-messages';
+import { RENDER_FILE_PREFIX } from '../core/render/jobs';
 import { ClusterIntegration } from './cluster';
+import { listenValidated } from './message-shapes';
 import { DiagnosticPublisher } from './diagnostics';
 import { registerRequests } from './requests';
 import { singleFileFindings } from './open-first';
 import { ScanProgress } from './scan-progress';
+import { findingsOnRendered, RenderManager } from './renders';
 import { Scheduler } from './scheduler';
 import { statusOf, StatusReporter } from './status';
 import { pathOfUri, UriMap } from './uris';
@@ -56,10 +60,14 @@ export function startServer(connection: Connection): void {
   let hasDynamicConfiguration = false;
   let hasFolderEvents = false;
   let registerWatcher = false; // the client can watch files for us and does not already
+  let ruleDocsCommand = false; // the client opens rule pages with kubeNetlint.showRuleDocumentation
   let initSettings: Record<string, unknown> = {};
   let initialFolders: WorkspaceFolder[] = [];
   let lastFailures = '';
   let cluster: ClusterIntegration | undefined; // live cluster (issue 7), created at initialize
+  let renders: RenderManager | undefined; // helm / kustomize renders, created at initialize
+  // Rendered manifests (`render:…`) are published under their read-only view's URI.
+  const uriOfFile = (f: string): string => (f.startsWith(RENDER_FILE_PREFIX) ? renderedUri(f) : uris.uriOf(f));
 
   const settingsFor = async (scopeUri: string | undefined): Promise<unknown> => {
     if (!hasConfiguration) return initSettings;
@@ -114,18 +122,21 @@ export function startServer(connection: Connection): void {
         if (!folder.host.needsAnalysis || folder.host.busy) continue; // a loading folder keeps its last diagnostics
         const run = folder.host.analyze();
         const host = folder.host;
-        publisher.publish(host.files(), run.findingsByFile, { loadedFile: (f) => host.loadedFile(f), uriOf: (f) => uris.uriOf(f) });
+        publisher.publish(host.files(), run.findingsByFile, { loadedFile: (f) => host.loadedFile(f), uriOf: uriOfFile });
+        // The same findings on the rendered manifests, for their read-only views (squiggles on the rendered fields).
+        const rendered = [...run.analysis.files.values()].filter((f) => f.render).map((f) => f.file);
+        publisher.publish(rendered, findingsOnRendered(run.analysis.findings), { loadedFile: (f) => host.loadedFile(f), uriOf: uriOfFile });
         for (const f of run.analysis.failures) failures.push(`kube-netlint: rule ${f.ruleId} failed and was skipped: ${f.error}`);
       }
       cluster?.publish(workspace.all().flatMap((f) => f.host.last?.analysis.findings ?? []), (file, offset) => {
         const loaded = workspace.folderOf(file).host.loadedFile(file);
         return loaded ? { uri: uris.uriOf(file), line: loaded.lines.lspPosition(offset).line } : undefined;
       });
-      const gone = publisher.filesWithDiagnostics().filter((f) => !workspace.folderOf(f).host.has(f));
-      publisher.clear(gone, (f) => uris.uriOf(f));
+      const gone = publisher.filesWithDiagnostics().filter((f) => (f.startsWith(RENDER_FILE_PREFIX) ? renders?.renderedText(f) === undefined : !workspace.folderOf(f).host.has(f)));
+      publisher.clear(gone, uriOfFile);
       if (failures.join() !== lastFailures) failures.forEach((f) => connection.console.error(f));
       lastFailures = failures.join();
-      status.report(statusOf(workspace.all(), performance.now() - started));
+      status.report({ ...statusOf(workspace.all(), performance.now() - started), ...(renders ? { render: renders.status() } : {}) });
     } catch (err) {
       connection.console.error(`kube-netlint: analysis failed: ${(err as Error).stack ?? err}`);
     }
@@ -142,6 +153,7 @@ export function startServer(connection: Connection): void {
       connection.console.error(`kube-netlint: re-reading the settings failed: ${(err as Error).stack ?? err}`);
     }
     documents.all().forEach((d) => pending.add(d.uri));
+    for (const folder of workspace.all()) renders?.schedule(folder);
     scheduler.request();
   };
 
@@ -152,11 +164,13 @@ export function startServer(connection: Connection): void {
     hasFolderEvents = !!caps.workspace?.workspaceFolders;
     registerWatcher = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration && !(params.initializationOptions as InitializationOptions | undefined)?.watchesFiles;
     const init = (params.initializationOptions ?? {}) as InitializationOptions & Record<string, unknown>;
+    ruleDocsCommand = init.showRuleDocumentationCommand === true;
     initSettings = (init.kubeNetlint ?? init) as Record<string, unknown>;
     initialFolders = params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : []);
     if (typeof init.cacheFolder === 'string' && init.cacheFolder) scanning.cacheFolder = init.cacheFolder;
     // Cluster settings only from the client's user-level settings or initializationOptions, never workspace/configuration.
     cluster = new ClusterIntegration(connection, init.workspaceTrusted !== false, () => scheduler.request());
+    renders = new RenderManager(init.workspaceTrusted !== false, () => scheduler.request(), log);
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -170,6 +184,7 @@ export function startServer(connection: Connection): void {
 
   connection.onInitialized(async () => {
     cluster?.configure((initSettings as { cluster?: ClusterSettings }).cluster); // other editors: initializationOptions
+    renders?.configure((initSettings as { render?: RenderSettings }).render); // PATH, or other editors' initializationOptions
     if (hasDynamicConfiguration) connection.client.register(DidChangeConfigurationNotification.type, { section: 'kubeNetlint' }).catch((err) => log(`kube-netlint: cannot register for configuration changes: ${err}`));
     if (registerWatcher) {
       const watchers = ['**/*.{yaml,yml}', '**/.kube-netlint.yaml'].map((globPattern) => ({ globPattern }));
@@ -177,13 +192,17 @@ export function startServer(connection: Connection): void {
     }
     if (hasFolderEvents) {
       connection.workspace.onDidChangeWorkspaceFolders(async (e) => {
-        for (const f of e.removed) await workspace.removeFolder(f.uri);
-        for (const f of e.added) await workspace.addFolder(f.uri, await settingsFor(f.uri));
+        for (const f of e.removed) {
+          const gone = workspace.all().find((x) => x.uri === f.uri);
+          if (gone) renders?.remove(gone);
+          await workspace.removeFolder(f.uri);
+        }
+        for (const f of e.added) renders?.schedule(await workspace.addFolder(f.uri, await settingsFor(f.uri)));
         documents.all().forEach((d) => pending.add(d.uri));
         scheduler.request();
       });
     }
-    for (const f of initialFolders) await workspace.addFolder(f.uri, await settingsFor(f.uri));
+    for (const f of initialFolders) renders?.schedule(await workspace.addFolder(f.uri, await settingsFor(f.uri)));
     await workspace.reconfigure(workspace.loose, await settingsFor(undefined), openFiles());
     documents.all().forEach((d) => pending.add(d.uri));
     ready = true;
@@ -213,18 +232,27 @@ export function startServer(connection: Connection): void {
     const open = openFiles();
     for (const change of params.changes) {
       const path = pathOfUri(change.uri);
-      if (path) configChanged = workspace.diskChanged(path, change.type === FileChangeType.Deleted, open) || configChanged;
+      if (!path) continue;
+      configChanged = workspace.diskChanged(path, change.type === FileChangeType.Deleted, open) || configChanged;
+      renders?.schedule(workspace.folderOf(path), [path]); // helm and kustomize read the disk: saved changes re-render
     }
     if (configChanged) void reconfigureAll();
     else scheduler.request();
   });
 
-  registerRequests(connection, { documents, uris, workspace, publisher });
+  registerRequests(connection, { documents, uris, workspace, publisher, ruleDocsCommand: () => ruleDocsCommand });
+  connection.onNotification(RENDER_SETTINGS_NOTIFICATION, (settings: RenderSettings) => renders?.configure(settings));
+  connection.onRequest(RENDERED_DOCUMENT_REQUEST, (params: { uri?: unknown }) => {
+    const file = typeof params?.uri === 'string' ? renderedFileOfUri(params.uri) : undefined;
+    return (file && renders?.renderedText(file)) ?? null;
+  });
 
   connection.onShutdown(() => {
     scheduler.dispose();
     cluster?.dispose();
+    renders?.dispose();
   });
-  documents.listen(connection);
+  // Document notifications of the wrong shape (`text: 12345`) are dropped with a log line, never stored.
+  listenValidated(documents, connection, log);
   connection.listen();
 }

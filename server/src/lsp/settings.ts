@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseDocument } from 'yaml';
 import { ConfigError, CoreConfig, DEFAULT_CONFIG, parseConfig } from '../core/config/config';
 import { ruleIds } from '../core/rules/index';
-import { findConfigFile, parseConfigText } from '../node/config-file';
+import { findConfigFile, parseConfigText, readConfigText } from '../node/config-file';
 import type { KubeNetlintSettings } from '../protocol/messages';
 
 /** The configuration of one workspace folder, with where it came from. */
@@ -68,7 +67,7 @@ export function resolveFolderConfig(folderPath: string | undefined, settings: un
   const configFile = folderPath ? findConfigFile(folderPath) : undefined;
   if (configFile) {
     try {
-      const text = readFileSync(configFile, 'utf8');
+      const text = readConfigText(configFile);
       const fileConfig = parseConfigText(text, configFile) as unknown as Record<string, unknown>;
       const written = parseDocument(text).toJS() as Record<string, unknown> | null;
       for (const key of Object.keys(written ?? {})) merged[key] = fileConfig[key];

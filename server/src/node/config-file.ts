@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument } from 'yaml';
+import { mib, readRegularFile } from './read-file';
 import { ConfigError, CoreConfig, DEFAULT_CONFIG, parseConfig } from '../core/config/config';
 import { ruleIds } from '../core/rules/index';
 
@@ -28,19 +29,38 @@ export function findConfigFile(start: string): string | undefined {
  * @throws ConfigError naming the file, key and line, for unreadable files, YAML errors, unknown keys and bad values
  */
 export function readConfigFile(path: string): CoreConfig {
-  let text: string;
+  return parseConfigText(readConfigText(path), path);
+}
+
+/** A config file is small: one larger than this is not a config (and never read whole). */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * The text of a config file. Only a regular file is read (a FIFO named `.kube-netlint.yaml` would block the
+ * read forever), at most 1 MiB, as UTF-8.
+ * @throws ConfigError naming the file when it cannot be read, is not a regular file or is too large
+ */
+export function readConfigText(path: string): string {
+  let read;
   try {
-    text = readFileSync(path, 'utf8');
+    read = readRegularFile(path, MAX_CONFIG_BYTES);
   } catch (err) {
     throw new ConfigError(path, '', `cannot read the config file (${(err as NodeJS.ErrnoException).code ?? err})`);
   }
-  return parseConfigText(text, path);
+  if ('notRegular' in read) throw new ConfigError(path, '', `cannot read the config file: it is ${read.notRegular}, not a regular file`);
+  if ('tooLarge' in read) throw new ConfigError(path, '', `cannot read the config file: it is larger than ${mib(MAX_CONFIG_BYTES)}`);
+  return Buffer.from(read.bytes).toString('utf8').replace(/^\uFEFF/, '');
 }
 
 /** Parses config text (see {@link readConfigFile}); error lines are 1-based. */
 export function parseConfigText(text: string, path: string): CoreConfig {
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false });
+  if (doc.errors.some((e) => e.code === 'MULTIPLE_DOCS')) {
+    const second = parseAllDocuments(text)[1] as { range?: [number, number, number] } | undefined;
+    const line = second?.range ? counter.linePos(Math.max(0, text.lastIndexOf('---', second.range[0]))).line : undefined;
+    throw new ConfigError(path, '', 'holds more than one YAML document (`---`): a config is one mapping; merge the documents or remove the separator', line);
+  }
   if (doc.errors.length) {
     const e = doc.errors[0];
     throw new ConfigError(path, '', `not valid YAML: ${e.message.split('\n')[0]}`, counter.linePos(e.pos[0]).line);

@@ -22,6 +22,8 @@ export interface StatusParams {
   readonly durationMs: number;
   /** Rule ids that crashed in the last run (their findings are missing; details are in the server log). */
   readonly failedRules: readonly string[];
+  /** What helm / kustomize rendered, or why nothing was rendered (`not run in Restricted Mode`, `helm not found`). */
+  readonly render?: string;
 }
 
 /**
@@ -50,9 +52,17 @@ export interface InitializationOptions {
    */
   readonly watchesFiles?: boolean;
   /**
+   * True when the client registers {@link SHOW_RULE_DOCUMENTATION_COMMAND} (the VS Code client does): hovers
+   * link to it ("Read more") and code actions offer it; other clients get `file:` links to the shipped pages.
+   */
+  readonly showRuleDocumentationCommand?: boolean;
+  /**
    * A folder the server may write its parse cache to (VS Code: the extension's workspace storage folder), so a
    * reopened workspace loads unchanged files from it instead of parsing them again. Absent: no cache.
    */
   readonly cacheFolder?: string;
   readonly kubeNetlint?: KubeNetlintSettings;
 }
+
+/** Client command that opens a rule's page shipped in the extension (`docs/rules/<id>.md`); argument: the rule id. */
+export const SHOW_RULE_DOCUMENTATION_COMMAND = 'kubeNetlint.showRuleDocumentation';

@@ -2,7 +2,9 @@
  * The analysis configuration (`.kube-netlint.yaml`, CLI flags, editor settings), validated.
  * Pure: the CLI and the language server read the file; this module only checks the value.
  */
-import { parseIpSloppy } from '../kubernetes/api-server/validation';
+import picomatch from 'picomatch';
+import { dns1123LabelErrors, parseIpSloppy } from '../kubernetes/api-server/validation';
+import { ComponentId, OPTIONAL_COMPONENTS } from '../kubernetes/node/components';
 
 export type Severity = 'error' | 'warning' | 'info' | 'hint';
 export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info', 'hint'];
@@ -83,14 +85,16 @@ export class ConfigError extends Error {
 const KNOWN_KEYS = ['nodePortRange', 'kubeProxyMode', 'nodes', 'namespace', 'exclude', 'rules', 'cni', 'clusters', 'render'];
 
 /**
- * Parses `"30000-32767"` (inclusive) into a {@link PortRange}.
- * @throws Error with a readable message when the text is not `MIN-MAX` with 1 ≤ MIN ≤ MAX ≤ 65535.
+ * Parses a port range as kube-apiserver reads `--service-node-port-range`: `MIN-MAX` (inclusive), `MIN+OFFSET`
+ * (MIN to MIN+OFFSET) or a single port `N` (the range N-N). Source: kubernetes
+ * staging/src/k8s.io/apimachinery/pkg/util/net/port_range.go (PortRange.Set, v1.33).
+ * @throws Error with a readable message when the text is none of these, or not within 1 ≤ MIN ≤ MAX ≤ 65535
  */
 export function parsePortRange(text: string): PortRange {
-  const m = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(text) ?? /^\s*(\d+)\s*\+\s*(\d+)\s*$/.exec(text);
-  if (!m) throw new Error(`"${text}" is not a port range like 30000-32767`);
+  const m = /^\s*(\d+)\s*(?:([-+])\s*(\d+)\s*)?$/.exec(text);
+  if (!m) throw new Error(`"${text}" is not a port range like 30000-32767 (or 30000+2767, or one port)`);
   const min = Number(m[1]);
-  const max = text.includes('+') ? min + Number(m[2]) : Number(m[2]);
+  const max = m[2] === undefined ? min : m[2] === '+' ? min + Number(m[3]) : Number(m[3]);
   if (min < 1 || max > 65535 || min > max) throw new Error(`"${text}" must be MIN-MAX with 1 <= MIN <= MAX <= 65535`);
   return { min, max };
 }
@@ -148,6 +152,8 @@ export function parseConfig(value: unknown, file: string, knownRules: ReadonlySe
     });
   }
   if (v.namespace !== undefined && (typeof v.namespace !== 'string' || !v.namespace)) fail('namespace', 'must be a non-empty string');
+  // ValidateNamespaceName: a DNS-1123 label, as the API server checks metadata.namespace.
+  for (const detail of typeof v.namespace === 'string' ? dns1123LabelErrors(v.namespace) : []) fail('namespace', `"${v.namespace}" is not a namespace name: ${detail}`);
   const rules: Record<string, Severity | 'off'> = {};
   if (v.rules !== undefined && v.rules !== null) {
     if (typeof v.rules !== 'object' || Array.isArray(v.rules)) fail('rules', 'must map rule ids to off, error, warning, info or hint');
@@ -163,6 +169,7 @@ export function parseConfig(value: unknown, file: string, knownRules: ReadonlySe
     clusters = {};
     for (const [name, globs] of Object.entries(v.clusters as Record<string, unknown>)) {
       if (!Array.isArray(globs) || globs.some((g) => typeof g !== 'string')) fail(`clusters.${name}`, 'must be a list of glob strings');
+      checkGlobs(globs as string[], `clusters.${name}`, fail);
       clusters[name] = globs as string[];
     }
   }
@@ -173,9 +180,13 @@ export function parseConfig(value: unknown, file: string, knownRules: ReadonlySe
     kubeProxyMode: (mode ?? undefined) as KubeProxyMode | undefined,
     nodes,
     namespace: (v.namespace as string | undefined) ?? 'default',
-    exclude: strings('exclude'),
+    exclude: checkGlobs(strings('exclude'), 'exclude', fail),
     rules,
-    cni: strings('cni').map((s) => s.toLowerCase()),
+    cni: strings('cni').map((s, i) => {
+      const id = s.toLowerCase();
+      if (!OPTIONAL_COMPONENTS.includes(id as ComponentId)) fail(`cni.${i}`, `"${s}" is not a CNI or add-on kube-netlint knows the ports of (known: ${OPTIONAL_COMPONENTS.join(', ')})`);
+      return id;
+    }),
     clusters,
   };
 }
@@ -216,4 +227,16 @@ function parseRenderConfig(value: unknown, fail: (key: string, detail: string) =
     });
   }
   return { ...(r.kustomize !== undefined ? { kustomize: r.kustomize as boolean } : {}), ...(helm ? { helm } : {}) };
+}
+
+/** Globs that picomatch can compile with balanced brackets (`[` alone matches nothing the user meant); returns them. */
+function checkGlobs(globs: string[], key: string, fail: (key: string, detail: string) => never): string[] {
+  globs.forEach((g, i) => {
+    try {
+      picomatch(g, { strictBrackets: true });
+    } catch (err) {
+      fail(`${key}.${i}`, `"${g}" is not a valid glob: ${(err as Error).message}`);
+    }
+  });
+  return globs;
 }

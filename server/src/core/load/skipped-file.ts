@@ -2,7 +2,7 @@ import { LineIndex } from '../source/line-index';
 import type { LoadedFile } from './load-file';
 
 /** Why a file was not parsed. */
-export type SkipReason = 'too-large' | 'not-utf8' | 'binary' | 'unreadable' | 'template';
+export type SkipReason = 'too-large' | 'not-utf8' | 'binary' | 'unreadable' | 'template' | 'not-regular' | 'dangling-link';
 
 /**
  * A file that is listed but not parsed, with one problem explaining why (reported by the
@@ -14,7 +14,7 @@ export function skippedFile(file: string, reason: SkipReason, detail: string, se
     text: '',
     lines: LineIndex.of(''),
     objects: [],
-    problems: [{ span: { file, start: 0, end: 0 }, message: detail, code: `FILE_${reason.toUpperCase().replace('-', '_')}`, severity }],
+    problems: [{ span: { file, start: 0, end: 0 }, message: detail, code: `FILE_${reason.toUpperCase().replace(/-/g, '_')}`, severity }],
     suppressions: new Map(),
   };
 }

@@ -70,10 +70,11 @@ export function buildModel(files: readonly LoadedFile[], config: CoreConfig, ext
   const objects: K8sObject[] = [];
   const problems: LoadProblem[] = [];
   for (const f of files) {
-    objects.push(...f.objects);
-    problems.push(...f.problems);
+    // One push per item: spreading 150,000 objects into push() overflows the call stack.
+    for (const o of f.objects) objects.push(o);
+    for (const p of f.problems) problems.push(p);
   }
-  objects.push(...extraObjects);
+  for (const o of extraObjects) objects.push(o);
   const hasKubernetesService = objects.some((o) => o.category === 'service' && o.identity === '/Service/default/kubernetes');
   if (!hasKubernetesService) objects.push(builtinKubernetesService());
   return buildModelFromObjects(objects, problems, config);

@@ -135,6 +135,7 @@ export function freeNodePorts(model: WorkspaceModel, config: CoreConfig, count: 
  */
 export function commonFreeNodePorts(models: readonly WorkspaceModel[], config: CoreConfig, count: number, avoid: ReadonlySet<number> = new Set()): number[] {
   if (models.length === 0 || count <= 0) return [];
+  if (models.length === 1) return firstFree(orderedFree(models[0], config), count, avoid);
   const each = models.map((m) => ({ taken: claimedPorts(m, config), range: m.settings.nodePortRange.value, staticEnd: m.settings.nodePortRange.value.min + staticBandSize(m.settings.nodePortRange.value) - 1 }));
   const lo = Math.max(...each.map((e) => e.range.min));
   const hi = Math.min(...each.map((e) => e.range.max));
@@ -145,6 +146,37 @@ export function commonFreeNodePorts(models: readonly WorkspaceModel[], config: C
       if (inStatic(p) === wantStatic && !avoid.has(p) && each.every((e) => !e.taken.has(p))) out.push(p);
     }
   }
+  return out;
+}
+
+/** The free nodePorts of one model in preference order (static band first), computed once per model and config. */
+const ORDERED_FREE = new WeakMap<ReadonlySet<number>, readonly number[]>();
+function orderedFree(model: WorkspaceModel, config: CoreConfig): readonly number[] {
+  const taken = claimedPorts(model, config); // cached per model and config: its identity keys this cache
+  let free = ORDERED_FREE.get(taken);
+  if (!free) {
+    const range = model.settings.nodePortRange.value;
+    const staticEnd = range.min + staticBandSize(range) - 1;
+    const ports: number[] = [];
+    for (const wantStatic of [true, false]) for (let p = range.min; p <= range.max; p++) if ((p <= staticEnd) === wantStatic && !taken.has(p)) ports.push(p);
+    ORDERED_FREE.set(taken, (free = ports));
+  }
+  return free;
+}
+
+/**
+ * The first `count` ports of `free` not in `avoid`. Rules grow one `avoid` set as they propose ports, one fix after
+ * another: where the previous call stopped is remembered per set, so a rule proposing N ports scans the free list
+ * once in all, not N times.
+ */
+const SCANNED = new WeakMap<ReadonlySet<number>, { readonly free: readonly number[]; at: number }>();
+function firstFree(free: readonly number[], count: number, avoid: ReadonlySet<number>): number[] {
+  const cursor = SCANNED.get(avoid);
+  let i = cursor && cursor.free === free ? cursor.at : 0;
+  while (i < free.length && avoid.has(free[i])) i++; // every port before i is in `avoid` (sets only grow)
+  SCANNED.set(avoid, { free, at: i });
+  const out: number[] = [];
+  for (let j = i; j < free.length && out.length < count; j++) if (!avoid.has(free[j])) out.push(free[j]);
   return out;
 }
 

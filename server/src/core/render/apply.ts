@@ -1,5 +1,5 @@
 import type { LoadedFile } from '../load/load-file';
-import type { ClusterGroup, RenderState, RepoLayout } from '../repo/layout';
+import type { ClusterGroup, RenderNote, RenderState, RepoLayout } from '../repo/layout';
 import type { Finding, Fix, RelatedLocation } from '../rules/rule';
 import type { Span } from '../source/span';
 import type { RenderOutcome } from './jobs';
@@ -23,7 +23,7 @@ export interface AppliedRenders {
  * Application), the groups it names (`cluster:`), or every group. A kustomize group whose render failed keeps its
  * raw files.
  */
-export function applyRenders(files: readonly LoadedFile[], layout: RepoLayout, outcomes: readonly RenderOutcome[], helmUnavailable?: string): AppliedRenders {
+export function applyRenders(files: readonly LoadedFile[], layout: RepoLayout, outcomes: readonly RenderOutcome[], helmUnavailable?: string, extraNotes: readonly RenderNote[] = []): AppliedRenders {
   const ok = outcomes.filter((o) => o.file);
   const failedKustomizeDirs = new Set(outcomes.filter((o) => !o.file && o.job.kind === 'kustomize').map((o) => o.job.kind === 'kustomize' ? o.job.dir : ''));
   const keepRaw = new Set<string>();
@@ -57,7 +57,7 @@ export function applyRenders(files: readonly LoadedFile[], layout: RepoLayout, o
   const renderedCharts = new Set<string>();
   for (const o of ok) if (o.job.kind === 'helm') renderedCharts.add(o.job.chartFile);
   for (const c of layout.charts) if (c.parent && renderedCharts.has(c.parent)) renderedCharts.add(c.file);
-  const notes = outcomes.flatMap((o) => [...o.job.notes, ...o.notes]);
+  const notes = [...extraNotes, ...outcomes.flatMap((o) => [...o.job.notes, ...o.notes])];
   return { modelFiles, renderedFiles, groups, render: { notes, renderedCharts, ...(helmUnavailable ? { helmUnavailable } : {}) } };
 }
 

@@ -1,4 +1,4 @@
-import { isMap, isScalar, isSeq, parseDocument, stringify } from 'yaml';
+import { isMap, isScalar, isSeq, parseAllDocuments, parseDocument, stringify } from 'yaml';
 import type { Span } from '../source/span';
 
 /** One scalar of the merged values of a release: its key path, value and where the winning definition is written. */
@@ -19,6 +19,9 @@ export interface ValuesSource {
   readonly toFileOffset?: (offset: number) => number;
   /** Key prefix (a subchart's own values.yaml sits under `<alias or name>.` of the parent's values). */
   readonly prefix?: readonly string[];
+  /** Values inside a manifest (an Argo CD Application's `helm.valuesObject`): which document, and the path to the values there. */
+  readonly docIndex?: number;
+  readonly at?: readonly (string | number)[];
 }
 
 /**
@@ -31,11 +34,11 @@ export function mergedLeaves(sources: readonly ValuesSource[], set: readonly { k
   for (const src of sources) {
     let doc;
     try {
-      doc = parseDocument(src.text, { prettyErrors: false });
+      doc = src.docIndex !== undefined ? parseAllDocuments(src.text, { prettyErrors: false })[src.docIndex] : parseDocument(src.text, { prettyErrors: false });
     } catch {
       continue;
     }
-    if (doc.errors.length) continue;
+    if (!doc || doc.errors.length) continue;
     const map = (o: number): number => (src.toFileOffset ? src.toFileOffset(o) : o);
     const visit = (node: unknown, path: (string | number)[]): void => {
       if (isMap(node)) {
@@ -57,7 +60,9 @@ export function mergedLeaves(sources: readonly ValuesSource[], set: readonly { k
         leaves.set(key, { key, path, value: node.value, span: { file: src.file, start: map(node.range[0]), end: map(node.range[1]) } });
       }
     };
-    visit(doc.contents, [...(src.prefix ?? [])]);
+    let start: unknown = doc.contents;
+    for (const step of src.at ?? []) start = typeof step === 'number' ? (isSeq(start) ? start.items[step] : undefined) : isMap(start) ? start.get(step, true) : undefined;
+    if (start !== undefined) visit(start, [...(src.prefix ?? [])]);
   }
   for (const s of set) {
     const path = parseSetKey(s.key);

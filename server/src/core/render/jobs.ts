@@ -3,6 +3,7 @@ import type { RenderNote } from '../repo/layout';
 import type { Span } from '../source/span';
 import type { RenderSourceMap } from './source-map';
 import type { TransformerField } from './kustomization';
+import type { ValuesSource } from './helm-values';
 
 /** Where the objects of a render belong when the workspace has several clusters. */
 export type RenderClusters =
@@ -62,7 +63,7 @@ export interface HelmJob extends JobBase {
   /** `-f` files in order: repository paths, with the span that named them (a config or Application line). */
   readonly valuesFiles: readonly { readonly path: string; readonly namedAt?: Span }[];
   /** Values written inline (Argo CD `helm.values` / `valuesObject`, Flux `spec.values`), as YAML text, given last. */
-  readonly inlineValues?: { readonly text: string; readonly file: string; readonly toFileOffset: (offset: number) => number };
+  readonly inlineValues?: { readonly text: string; readonly source: ValuesSource };
   /** `--set key=value` pairs in order, with the span of each value. */
   readonly set: readonly { readonly key: string; readonly value: string; readonly span?: Span }[];
   /** Flux `chart.spec.valuesFiles`: the chart's own values.yaml is replaced, not merged. */

@@ -81,12 +81,12 @@ export function kustomizeClosure(entryDir: string, index: KustomizationIndex, fi
  * config replaces the default releases; Argo CD Applications and Flux HelmReleases / Kustomizations in the
  * workspace add releases, and a chart or folder they render is not rendered a second time with the defaults.
  */
-export function planRenders(files: readonly LoadedFile[], layout: RepoLayout, config: CoreConfig, repoPath: RepoPath, can: RenderAvailability): RenderJob[] {
+export function planRenders(files: readonly LoadedFile[], layout: RepoLayout, config: CoreConfig, repoPath: RepoPath, can: RenderAvailability, root = '.'): RenderPlan {
   const index = indexKustomizations(files, repoPath);
   const byPath = new Map(files.map((f) => [repoPath(f.file), f]));
   const exists = (p: string): boolean => byPath.has(p);
   const jobs: RenderJob[] = [];
-  const gitops = gitopsJobs(files, layout, config, repoPath, can, index, exists);
+  const { jobs: gitops, notes } = gitopsJobs(files, layout, config, repoPath, can, index, exists, root);
   const taken = new Set(gitops.flatMap((j) => (j.kind === 'helm' ? [j.chartDir] : [j.dir])));
   if (can.kustomize && config.render?.kustomize !== false) {
     for (const entry of layout.kustomizeEntries) {
@@ -105,7 +105,13 @@ export function planRenders(files: readonly LoadedFile[], layout: RepoLayout, co
     }
   }
   jobs.push(...gitops.filter((j) => (j.kind === 'helm' ? can.helm : can.kustomize)));
-  return jobs;
+  return { jobs, notes };
+}
+
+/** The renders of a workspace, and what its GitOps objects name that cannot be rendered here. */
+export interface RenderPlan {
+  readonly jobs: readonly RenderJob[];
+  readonly notes: readonly RenderNote[];
 }
 
 /** A kustomize job for a folder: what it reads and consumes, its remote entries left out (with an info finding each). */

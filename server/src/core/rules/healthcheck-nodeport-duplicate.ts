@@ -1,6 +1,6 @@
 import type { NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
-import { areVariants, joinNames } from './report/collisions';
+import { areVariants, cappedRelated, collisionSummary, joinNames, splitSides } from './report/collisions';
 import { allocatesNodePorts, needsHealthCheck } from '../kubernetes/api-server/validation';
 import { freeNodePort } from './fixes/free-node-port';
 import type { Finding, Fix, Rule } from './rule';
@@ -59,7 +59,14 @@ export const healthcheckNodeportDuplicate: Rule = {
     for (const [port, all] of model.nodePorts) {
       if (!all.some((c) => c.field === 'healthCheckNodePort')) continue;
       const claims = all.filter((c) => isAllocated(c) && c.service.origin.type !== 'builtin');
-      for (const side of claims) {
+      const healthChecked = new Set(claims.filter((c) => c.field === 'healthCheckNodePort').map((c) => c.service));
+      const collides = (c: NodePortClaim): boolean =>
+        c.field === 'healthCheckNodePort' ? claims.length > 1 : healthChecked.size > 1 || (healthChecked.size === 1 && !healthChecked.has(c.service));
+      // A port shared by thousands of Services: the first sides one by one, the others in one summary (linear).
+      const { shown, rest } = splitSides(claims);
+      const summarised = rest.filter(collides);
+      let reported = 0;
+      for (const side of shown) {
         // A healthCheckNodePort clashes with every other claim; a nodePort only with healthCheckNodePorts of
         // other Services (nodePort vs nodePort is nodeport-duplicate; its own Service's clash is reported on the healthCheckNodePort).
         const others = claims.filter((o) =>
@@ -79,10 +86,12 @@ export const healthcheckNodeportDuplicate: Rule = {
           message: `${side.field} ${port} of ${describe(side.service)} is also ${joinNames(names)}: healthCheckNodePorts and nodePorts come from one allocator keyed on the number, so ${why}`,
           span: side.span,
           object: refOf(side.service),
-          related: others.map((o) => ({ span: o.span, message: label(o) })),
+          related: cappedRelated(others, (o) => ({ span: o.span, message: label(o) })),
           fixes: fixFor(side),
         });
+        reported++;
       }
+      findings.push(...collisionSummary(healthcheckNodeportDuplicate, summarised.map((c) => ({ span: c.span, label: label(c), object: c.service })), `port ${port}`, reported + summarised.length));
     }
     return findings;
   },

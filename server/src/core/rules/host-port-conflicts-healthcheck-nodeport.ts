@@ -1,6 +1,6 @@
 import type { HostPortClaim, NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
-import { listObjects } from './report/collisions';
+import { cappedRelated, collisionSummary, listObjects, splitSides } from './report/collisions';
 import { freeNodePort } from './fixes/free-node-port';
 import { claimLabel, portPhrase } from './report/claim-labels';
 import { removeHostPortFix } from './fixes/host-port-fixes';
@@ -60,31 +60,37 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
       // The health-check server is HTTP: only TCP host-level ports collide with it.
       const hosts = runningClaims(model.hostPorts.get(port)).filter((h) => h.protocol === 'TCP');
       if (!checks.length || !hosts.length) continue;
+      const services = listObjects(checks.map((c) => ({ object: c.service })));
+      const hostNames = listObjects(hosts.map((h) => ({ object: h.workload })));
+      // Thousands of claims on one port: the first sides one by one, the others in one summary.
+      const hostSides = splitSides(hosts);
+      const checkSides = splitSides(checks);
+      const summarised = [...hostSides.rest.map((h) => ({ span: h.span, label: claimLabel(h), object: h.workload })), ...checkSides.rest.map((c) => ({ span: c.span, label: `healthCheckNodePort ${port} of ${describe(c.service)}`, object: c.service }))];
+      findings.push(...collisionSummary(hostPortConflictsHealthcheckNodeport, summarised, `port ${port}`, hosts.length + checks.length));
       // One free port per healthCheckNodePort, offered on both sides (the host side edits the Service's file).
-      const moves = new Map(checks.map((c) => [c, healthCheckFix({ model, config }, c, offered)]));
-      for (const h of hosts) {
-        const services = listObjects(checks.map((c) => ({ object: c.service })));
+      const moves = new Map(checkSides.shown.map((c) => [c, healthCheckFix({ model, config }, c, offered)]));
+      for (const h of hostSides.shown) {
         findings.push({
           ruleId: id,
           severity: 'error',
           message: `${portPhrase(h)} is the healthCheckNodePort of ${services}: ${consequence(h, port, services)}`,
           span: h.span,
           object: refOf(h.workload),
-          related: checks.map((c) => ({ span: c.span, message: `healthCheckNodePort ${port} of ${describe(c.service)}` })),
+          related: cappedRelated(checks, (c) => ({ span: c.span, message: `healthCheckNodePort ${port} of ${describe(c.service)}` })),
           fixes: [
             ...removeHostPortFix(h, 'leave the port to kube-proxy'),
-            ...checks.flatMap((c) => moves.get(c)!.map((f) => ({ ...f, title: `${f.title.replace('Change healthCheckNodePort', `Change the healthCheckNodePort of ${describe(c.service)} from`)}` }))),
+            ...checkSides.shown.flatMap((c) => moves.get(c)!.map((f) => ({ ...f, title: `${f.title.replace('Change healthCheckNodePort', `Change the healthCheckNodePort of ${describe(c.service)} from`)}` }))),
           ],
         });
       }
-      for (const c of checks) {
+      for (const c of checkSides.shown) {
         findings.push({
           ruleId: id,
           severity: 'error',
-          message: `healthCheckNodePort ${port} is also the ${hosts[0].hostNetwork ? 'hostNetwork port' : 'hostPort'} of ${listObjects(hosts.map((h) => ({ object: h.workload })))}: ${consequence(hosts[0], port, describe(c.service))}`,
+          message: `healthCheckNodePort ${port} is also the ${hosts[0].hostNetwork ? 'hostNetwork port' : 'hostPort'} of ${hostNames}: ${consequence(hosts[0], port, describe(c.service))}`,
           span: c.span,
           object: refOf(c.service),
-          related: hosts.map((h) => ({ span: h.span, message: claimLabel(h) })),
+          related: cappedRelated(hosts, (h) => ({ span: h.span, message: claimLabel(h) })),
           fixes: moves.get(c)!,
         });
       }

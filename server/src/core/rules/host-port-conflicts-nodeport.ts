@@ -1,6 +1,6 @@
 import type { HostPortClaim, NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
-import { listObjects } from './report/collisions';
+import { cappedRelated, collisionSummary, listObjects, splitSides } from './report/collisions';
 import { freeNodePort } from './fixes/free-node-port';
 import { claimLabel, portPhrase } from './report/claim-labels';
 import { removeHostPortFix } from './fixes/host-port-fixes';
@@ -59,22 +59,28 @@ export const hostPortConflictsNodeport: Rule = {
       const nodePorts = npClaims.filter((c) => c.field === 'nodePort');
       const hosts = runningClaims(model.hostPorts.get(port));
       if (!nodePorts.length || !hosts.length) continue;
-      for (const h of hosts) {
-        const services = nodePorts.filter((n) => n.protocol === h.protocol);
-        if (!services.length) continue;
+      const byProtocol = (protocol: string) => nodePorts.filter((n) => n.protocol === protocol);
+      const servicesOf = new Map([...new Set(hosts.map((h) => h.protocol))].map((p) => [p, byProtocol(p)] as const));
+      const hostsOf = new Map([...new Set(nodePorts.map((n) => n.protocol))].map((p) => [p, hosts.filter((h) => h.protocol === p)] as const));
+      // Thousands of claims on one port: the first sides one by one, the others in one summary each way.
+      const hostSides = splitSides(hosts.filter((h) => servicesOf.get(h.protocol)!.length > 0));
+      for (const h of hostSides.shown) {
+        const services = servicesOf.get(h.protocol)!;
         findings.push({
           ruleId: id,
           severity: 'error',
           message: `${portPhrase(h)} is also nodePort ${port} of ${listObjects(services.map((s) => ({ object: s.service })))}: ${consequence(h, port)}`,
           span: h.span,
           object: refOf(h.workload),
-          related: services.map((s) => ({ span: s.span, message: `nodePort ${port}/${s.protocol} of ${describe(s.service)}` })),
+          related: cappedRelated(services, (s) => ({ span: s.span, message: `nodePort ${port}/${s.protocol} of ${describe(s.service)}` })),
           fixes: removeHostPortFix(h, `reach the pod through ${describe(services[0].service)} instead`),
         });
       }
-      for (const n of nodePorts) {
-        const others = hosts.filter((h) => h.protocol === n.protocol);
-        if (!others.length || n.service.origin.type === 'builtin') continue;
+      const serviceSides = splitSides(nodePorts.filter((n) => (hostsOf.get(n.protocol)?.length ?? 0) > 0 && n.service.origin.type !== 'builtin'));
+      const summarised = [...hostSides.rest.map((h) => ({ span: h.span, label: claimLabel(h), object: h.workload })), ...serviceSides.rest.map((n) => ({ span: n.span, label: `nodePort ${port}/${n.protocol} of ${describe(n.service)}`, object: n.service }))];
+      findings.push(...collisionSummary(hostPortConflictsNodeport, summarised, `port ${port}`, hostSides.shown.length + serviceSides.shown.length + summarised.length));
+      for (const n of serviceSides.shown) {
+        const others = hostsOf.get(n.protocol)!;
         const fix = nodePortFix({ model, config }, n, offered);
         findings.push({
           ruleId: id,
@@ -82,7 +88,7 @@ export const hostPortConflictsNodeport: Rule = {
           message: `nodePort ${port}/${n.protocol} is also the ${others[0].hostNetwork ? 'hostNetwork port' : 'hostPort'} of ${listObjects(others.map((o) => ({ object: o.workload })))}: ${consequence(others[0], port)}`,
           span: n.span,
           object: refOf(n.service),
-          related: others.map((o) => ({ span: o.span, message: claimLabel(o) })),
+          related: cappedRelated(others, (o) => ({ span: o.span, message: claimLabel(o) })),
           fixes: fix,
         });
       }

@@ -1,7 +1,7 @@
 import type { HostPortClaim } from '../model/claims';
 import { describe, WorkloadObject } from '../model/objects';
 import { podController, twinKey } from '../model/merge-cluster-objects';
-import { areVariants, joinNames } from './report/collisions';
+import { areVariants, cappedRelated, collisionSummary, joinNames, splitSides } from './report/collisions';
 import { claimLabel, portPhrase } from './report/claim-labels';
 import { hostIPsOverlap, runningClaims } from '../kubernetes/scheduler/host-ports';
 import { canShareNode, Meeting, nodeLabelsOf } from '../kubernetes/scheduler/placement';
@@ -12,6 +12,9 @@ import { refOf } from './rule';
 const id = 'hostport-conflict';
 
 /** Two workloads that can share a node claim overlapping (hostIP, protocol, host-level port). */
+/** Running host-level claims of one port compared pair by pair at most (1,000 → 500,000 placement checks). */
+export const MAX_PAIRWISE_CLAIMS = 1000;
+
 export const hostportConflict: Rule = {
   id,
   title: 'Host port claimed by two workloads that can share a node',
@@ -56,10 +59,19 @@ export const hostportConflict: Rule = {
     for (const [port, all] of model.hostPorts) {
       const claims = runningClaims(all).filter((c) => c.container.role === 'container');
       if (claims.length < 2) continue;
+      // Placement is compared pair by pair: past the limit, say so instead of running for hours.
+      const compared = claims.length > MAX_PAIRWISE_CLAIMS ? claims.slice(0, MAX_PAIRWISE_CLAIMS) : claims;
+      if (compared !== claims) {
+        const first = claims[MAX_PAIRWISE_CLAIMS];
+        findings.push({
+          ruleId: id, severity: 'warning', span: first.span, object: refOf(first.workload), related: [], fixes: [],
+          message: `hostPort ${port} is claimed by ${claims.length} running workloads: only the first ${MAX_PAIRWISE_CLAIMS} are compared pair by pair for nodes they share, so collisions of this one and the ${claims.length - MAX_PAIRWISE_CLAIMS - 1} after it are not reported`,
+        });
+      }
       const meetings = new Map<HostPortClaim, { other: HostPortClaim; meeting: Meeting }[]>();
-      for (let i = 0; i < claims.length; i++) {
-        for (let j = i + 1; j < claims.length; j++) {
-          const [a, b] = [claims[i], claims[j]];
+      for (let i = 0; i < compared.length; i++) {
+        for (let j = i + 1; j < compared.length; j++) {
+          const [a, b] = [compared[i], compared[j]];
           if (a.workload === b.workload || areVariants(a.workload, b.workload) || sameController(a.workload, b.workload)) continue;
           if (a.protocol !== b.protocol || !hostIPsOverlap(a.hostIP, b.hostIP)) continue;
           const meeting = canShareNode(a.workload, b.workload, nodes);
@@ -68,7 +80,11 @@ export const hostportConflict: Rule = {
           (meetings.get(b) ?? meetings.set(b, []).get(b)!).push({ other: a, meeting });
         }
       }
-      for (const [claim, others] of meetings) findings.push(crossFinding(claim, others, port));
+      // The first sides one by one, the others in one summary.
+      const { shown, rest } = splitSides([...meetings]);
+      for (const [claim, others] of shown) findings.push(crossFinding(claim, others, port));
+      const certain = rest.some(([, others]) => others.some((o) => o.meeting === 'certain'));
+      findings.push(...collisionSummary(hostportConflict, rest.map(([c]) => ({ span: c.span, label: claimLabel(c), object: c.workload })), `hostPort ${port}`, meetings.size, certain ? 'error' : 'warning'));
     }
     for (const w of model.workloads) findings.push(...duplicatesInPod(w, id));
     return findings;
@@ -98,7 +114,7 @@ function crossFinding(claim: HostPortClaim, others: { other: HostPortClaim; meet
     message: `${portPhrase(claim)} is also claimed by ${names}: ${where}`,
     span: claim.span,
     object: refOf(claim.workload),
-    related: others.map((o) => ({ span: o.other.span, message: `${claimLabel(o.other)} (${o.meeting === 'certain' ? 'certainly' : 'possibly'} on the same node)` })),
+    related: cappedRelated(others, (o) => ({ span: o.other.span, message: `${claimLabel(o.other)} (${o.meeting === 'certain' ? 'certainly' : 'possibly'} on the same node)` })),
     fixes: [],
   };
 }

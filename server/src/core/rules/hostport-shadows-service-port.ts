@@ -1,12 +1,13 @@
 import type { Severity } from '../config/config';
 import type { HostPortClaim, ServicePortClaim } from '../model/claims';
 import { describe, ServiceObject, WorkloadObject } from '../model/objects';
-import { portPhrase } from './report/claim-labels';
+import { claimLabel, portPhrase } from './report/claim-labels';
 import { removeHostPortFix } from './fixes/host-port-fixes';
 import { runningClaims } from '../kubernetes/scheduler/host-ports';
+import { serviceProxyMode } from '../kubernetes/kube-proxy/service-proxy-mode';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
-import { joinNames, MESSAGE_LIST_MAX } from './report/collisions';
+import { cappedRelated, collisionSummary, joinNames, MESSAGE_LIST_MAX, splitSides } from './report/collisions';
 
 const id = 'hostport-shadows-service-port';
 const RANK: Record<Severity, number> = { hint: 0, info: 1, warning: 2, error: 3 };
@@ -91,7 +92,8 @@ export const hostportShadowsServicePort: Rule = {
     '#61938, #60688 (own Service: IPVS round-robin bypassed from the node), containernetworking/plugins #222,',
     'aws/amazon-vpc-cni-k8s #499.',
     '',
-    'Severity depends on the kube-proxy mode (config `kubeProxyMode`, or read from the workspace):',
+    'Severity depends on the kube-proxy mode (config `kubeProxyMode`, or read from the workspace; without one, a',
+    "kube-router DaemonSet with its service proxy on, the default, counts as IPVS: it binds ClusterIPs to kube-dummy-if):",
     '- IPVS: **error** when the Service is another one — the MySQL story (case s3): db-b publishes hostPort 3306, and',
     "  clients on db-b's node that connect to db-a's ClusterIP log in to db-b, the wrong database; **warning** when the",
     '  hostPort pod is itself a backend of the Service and the Service port\'s `targetPort` is the containerPort the',
@@ -128,14 +130,23 @@ export const hostportShadowsServicePort: Rule = {
   ],
   check({ model }) {
     const findings: Finding[] = [];
-    const mode = model.settings.kubeProxyMode;
+    // kube-router's service proxy is IPVS-based: ClusterIPs are local addresses there too.
+    const mode = serviceProxyMode(model.settings.kubeProxyMode, model.objects);
     for (const [port, claims] of model.hostPorts) {
       const servicePorts = model.servicePorts.get(port);
       if (!servicePorts) continue;
-      for (const h of runningClaims(claims)) {
-        if (h.hostNetwork || h.hostIP !== '0.0.0.0') continue;
-        const shadowed = uniqueServices(servicePorts.filter((sp) => sp.protocol === h.protocol && hasClusterIP(sp.service)));
-        if (!shadowed.length) continue;
+      const shadowedBy = new Map<string, ServicePortClaim[]>();
+      const shadowedFor = (protocol: string): ServicePortClaim[] => {
+        let found = shadowedBy.get(protocol);
+        if (!found) shadowedBy.set(protocol, (found = uniqueServices(servicePorts.filter((sp) => sp.protocol === protocol && hasClusterIP(sp.service)))));
+        return found;
+      };
+      const hosts = runningClaims(claims).filter((h) => !h.hostNetwork && h.hostIP === '0.0.0.0' && shadowedFor(h.protocol).length > 0);
+      // Thousands of hostPort pods on one port: the first one by one, the others in one summary.
+      const { shown, rest } = splitSides(hosts);
+      findings.push(...collisionSummary(hostportShadowsServicePort, rest.map((h) => ({ span: h.span, label: claimLabel(h), object: h.workload })), `hostPort ${port}`, hosts.length, severityFor(mode?.value, 'other')));
+      for (const h of shown) {
+        const shadowed = shadowedFor(h.protocol);
         const own = new Set(model.selectingServices(h.workload));
         const rated = shadowed
           .map((sp) => ({ sp, ...relationOf(sp, h, own) }))
@@ -149,7 +160,7 @@ export const hostportShadowsServicePort: Rule = {
           message: `${portPhrase(h)} equals ClusterIP port ${port}/${h.protocol} of ${names}: ${effect(mode?.value, mode?.source, port, h, rated)}`,
           span: h.span,
           object: refOf(h.workload),
-          related: rated.filter((r) => r.sp.service.origin.type !== 'builtin').map((r) => ({ span: r.sp.span, message: `port ${port}/${r.sp.protocol} of ${describe(r.sp.service)}` })),
+          related: cappedRelated(rated.filter((r) => r.sp.service.origin.type !== 'builtin'), (r) => ({ span: r.sp.span, message: `port ${port}/${r.sp.protocol} of ${describe(r.sp.service)}` })),
           fixes: removeHostPortFix(h, 'stop shadowing the Service port'),
         });
       }

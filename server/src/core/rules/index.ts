@@ -1,12 +1,14 @@
 import type { Rule } from './rule';
 import { calicoNodeAddressMismatch } from './calico-node-address-mismatch';
 import { fileSkipped } from './file-skipped';
+import { gatewayBackendUnresolved } from './gateway-backend-unresolved';
 import { helmChartNotRendered } from './helm-chart-not-rendered';
 import { calicoIpAutodetection } from './calico-ip-autodetection';
 import { externalipIsNodeIp } from './externalip-is-node-ip';
 import { externalipPortConflict } from './externalip-port-conflict';
 import { externalipUsage } from './externalip-usage';
 import { hostPortReserved } from './host-port-reserved';
+import { ingressBackendUnresolved } from './ingress-backend-unresolved';
 import { hostPortConflictsHealthcheckNodeport } from './host-port-conflicts-healthcheck-nodeport';
 import { hostPortConflictsNodeport } from './host-port-conflicts-nodeport';
 import { hostPortInNodeportRange } from './host-port-in-nodeport-range';
@@ -23,6 +25,7 @@ import { hostportUsage } from './hostport-usage';
 import { internaltrafficpolicyLocalCoverage } from './internaltrafficpolicy-local-coverage';
 import { kubeProxyIpvsNodeportInterfaces } from './kube-proxy-ipvs-nodeport-interfaces';
 import { kubeProxyIpvsStrictArp } from './kube-proxy-ipvs-strict-arp';
+import { networkpolicyPortUnresolved } from './networkpolicy-port-unresolved';
 import { nodeportDuplicate } from './nodeport-duplicate';
 import { objectInvalid } from './object-invalid';
 import { nodeportRangeOverlapsEphemeral } from './nodeport-range-overlaps-ephemeral';
@@ -30,6 +33,8 @@ import { healthcheckNodeportDuplicate } from './healthcheck-nodeport-duplicate';
 import { nodeportOutOfRange } from './nodeport-out-of-range';
 import { podSpecInvalid } from './pod-spec-invalid';
 import { probePortUnresolved } from './probe-port-unresolved';
+import { serviceSelectorUnmatched } from './service-selector-unmatched';
+import { servicemonitorPortUnresolved } from './servicemonitor-port-unresolved';
 import { serviceSpecInvalid } from './service-spec-invalid';
 import { serviceTargetportUnresolved } from './service-targetport-unresolved';
 import { yamlSyntax } from './yaml-syntax';
@@ -42,12 +47,14 @@ import { renderIncomplete } from './render-incomplete';
 export const allRules: readonly Rule[] = [
   calicoNodeAddressMismatch,
   fileSkipped,
+  gatewayBackendUnresolved,
   helmChartNotRendered,
   calicoIpAutodetection,
   externalipIsNodeIp,
   externalipPortConflict,
   externalipUsage,
   hostPortReserved,
+  ingressBackendUnresolved,
   hostPortConflictsHealthcheckNodeport,
   hostPortConflictsNodeport,
   hostPortInNodeportRange,
@@ -64,6 +71,7 @@ export const allRules: readonly Rule[] = [
   internaltrafficpolicyLocalCoverage,
   kubeProxyIpvsNodeportInterfaces,
   kubeProxyIpvsStrictArp,
+  networkpolicyPortUnresolved,
   nodeportDuplicate,
   objectInvalid,
   nodeportRangeOverlapsEphemeral,
@@ -71,6 +79,8 @@ export const allRules: readonly Rule[] = [
   nodeportOutOfRange,
   podSpecInvalid,
   probePortUnresolved,
+  serviceSelectorUnmatched,
+  servicemonitorPortUnresolved,
   serviceSpecInvalid,
   serviceTargetportUnresolved,
   yamlSyntax,

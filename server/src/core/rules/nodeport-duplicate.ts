@@ -48,7 +48,7 @@ export const nodeportDuplicate: Rule = {
       findings.push(
         ...reportCollision(nodeportDuplicate, sides, (_side, others) =>
           `nodePort ${port} is also claimed by ${listObjects(others)}: the nodePort allocator is cluster-wide and keys on the number only, so the API server rejects whichever Service is applied second ("provided port is already allocated")`,
-          { fixes: fix }),
+          { fixes: fix, what: `nodePort ${port}` }),
       );
       // Inside one Service: the same (protocol, nodePort) twice.
       const seen = new Map<string, NodePortClaim>();

@@ -8,6 +8,7 @@ import { refOf } from './rule';
 import { joinNames } from './report/collisions';
 import { insertKeysBefore, verifiedEdit } from './fixes/yaml-insert';
 import { PatchLookup, patchLookup } from './report/kustomize-patches';
+import { isHelmHook } from './report/helm-hooks';
 
 const id = 'service-targetport-unresolved';
 
@@ -31,7 +32,7 @@ export const serviceTargetportUnresolved: Rule = {
     '',
     '**Named targetPort** (e.g. `targetPort: https`): it is resolved per Pod. The endpoints controller looks for a',
     'container port with that `name` **and** the same `protocol` in the Pod\'s containers (and restartable init',
-    'containers, the sidecars of Kubernetes ≥1.28). A Pod without one gets **no endpoint** for that Service port: the',
+    'containers, the sidecars, since Kubernetes v1.32). A Pod without one gets **no endpoint** for that Service port: the',
     'Service exists, DNS resolves, but connections are refused or time out, and nothing in `kubectl apply` complains.',
     'kube-netlint reports an **error** when none of the selected pod templates declares the name, and a **warning**',
     'naming the workloads that lack it when only some do (those Pods silently get no traffic on that port).',
@@ -45,14 +46,14 @@ export const serviceTargetportUnresolved: Rule = {
     '',
     'Only pod templates in the workspace (or the live cluster) whose labels the Service\'s selector matches (same',
     'namespace) are checked; the rule is silent when the selector matches nothing here (the backends may be deployed',
-    'from elsewhere; see `service-selector-unmatched`). Workloads in kustomize patch files (partial on purpose) are',
-    'left out.',
+    'from elsewhere; see `service-selector-unmatched`). Workloads in kustomize patch files (partial on purpose) count',
+    'as part of their base, and Helm hooks (`helm.sh/hook`, e.g. chart test Pods) are left out.',
     '',
     'Fix: name the right container port (container port names are IANA_SVC_NAMEs, at most 15 characters), or use the',
     'number the process listens on as `targetPort`.',
   ].join('\n'),
   sources: [
-    'kubernetes pkg/api/v1/pod/util.go (FindPort: name and protocol must match; restartable init containers since v1.32, PR #127976; a number is used as is)',
+    'kubernetes pkg/api/v1/pod/util.go (FindPort: name and protocol must match; restartable init containers since v1.32, PRs #127976 and #128850 (EndpointSlice); a number is used as is)',
     'kubernetes pkg/controller/endpointslice (no endpoint for a Pod without the named port, v1.33)',
     'kubernetes pkg/apis/core/v1/defaults.go (SetDefaults_Service: targetPort defaults to port, v1.33)',
     'https://kubernetes.io/docs/concepts/services-networking/service/#field-spec-ports (named targetPort, v1.33)',
@@ -63,7 +64,8 @@ export const serviceTargetportUnresolved: Rule = {
     const patches = patchLookup(model, layout);
     for (const svc of model.services) {
       // Kustomize patches are partial: a patch Deployment lists only the containers it changes (and is merged into its base).
-      const selected = model.selectedWorkloads(svc).filter((w) => !patches.isPatch(w));
+      // Helm hooks (chart test Pods) carry the app's labels but live only around an install or `helm test`.
+      const selected = model.selectedWorkloads(svc).filter((w) => !patches.isPatch(w) && !isHelmHook(w));
       if (selected.length === 0) continue;
       for (const sp of svc.ports) {
         const target = sp.targetPort;

@@ -54,6 +54,15 @@ export class IncrementalWorkspace {
     this.rules = options.rules ?? allRules;
   }
 
+  /** Render results (kustomize / Helm output with source maps) the analysis uses; undefined = none. */
+  private renders: Pick<AnalyzeOptions, 'renders' | 'helmUnavailable' | 'renderNotes'> | undefined;
+
+  /** Replaces the render results (next analysis is full: rendered objects replace their sources). */
+  setRenders(renders: Pick<AnalyzeOptions, 'renders' | 'helmUnavailable' | 'renderNotes'> | undefined): void {
+    this.renders = renders;
+    this.needsFull = true;
+  }
+
   /** Replaces the configuration (next analysis is full). Files already loaded keep their objects. */
   setConfig(config: CoreConfig): void {
     this.config = config;
@@ -90,7 +99,7 @@ export class IncrementalWorkspace {
     this.editable.delete(file);
     this.files.delete(file);
     this.layoutChanged = true;
-    this.removed.push(...old.objects);
+    for (const o of old.objects) this.removed.push(o); // no spread: one file may hold 100,000s of objects
     this.changedFiles.add(file);
   }
 
@@ -130,13 +139,13 @@ export class IncrementalWorkspace {
     const old = this.files.get(file);
     if (!old || old.role || old.template || loaded.role || loaded.template) this.layoutChanged = true;
     this.files.set(file, loaded);
-    this.removed.push(...removed);
-    this.added.push(...added);
+    for (const o of removed) this.removed.push(o);
+    for (const o of added) this.added.push(o);
     this.changedFiles.add(file);
   }
 
   private full(): { analysis: Analysis; mode: 'full'; checked: number } {
-    const analysis = analyze([...this.files.values()], this.config, { rules: this.rules, repoPath: this.options.repoPath });
+    const analysis = analyze([...this.files.values()], this.config, { rules: this.rules, repoPath: this.options.repoPath, ...this.renders });
     return { analysis, mode: 'full', checked: analysis.model.objects.length };
   }
 
@@ -146,6 +155,8 @@ export class IncrementalWorkspace {
     if (!last || !prevIndexes) return undefined;
     const config = this.config;
     if (!sameEnvironment(this.removed, this.added, config)) return undefined;
+    // Rendered objects stand in for their sources: such workspaces run in full.
+    if (this.renders?.renders?.length) return undefined;
     // Cluster groups and Helm charts change which files are analysed together: those workspaces run in full.
     const repoPath = this.options.repoPath ?? defaultRepoPath;
     const layout = this.layoutChanged ? computeLayout([...this.files.values()], config, repoPath) : last.layout;

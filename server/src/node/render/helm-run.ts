@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, posix, resolve } from 'node:path';
 import type { LoadedFile } from '../../core/load/load-file';
 import { mapHelmOutput } from '../../core/render/helm-map';
@@ -31,7 +31,7 @@ export async function runHelmJob(job: HelmJob, ctx: HelmRunContext): Promise<{ r
   const byPath = new Map([...ctx.files.values()].map((f) => [ctx.repoPath(f.file), f]));
   const abs = (p: string): string => resolve(ctx.baseDir, p);
   const work = ctx.sandbox.folder('helm');
-  const argv = ['template', job.release, abs(job.chartDir), '--namespace', job.namespace, '--skip-tests'];
+  const argv = ['template', job.release, job.replaceChartValues ? chartWithoutValues(abs(job.chartDir), work) : abs(job.chartDir), '--namespace', job.namespace, '--skip-tests'];
   for (const v of job.valuesFiles) argv.push('-f', abs(v.path));
   if (job.inlineValues) {
     const inline = join(work, 'inline-values.yaml');
@@ -54,7 +54,7 @@ export async function runHelmJob(job: HelmJob, ctx: HelmRunContext): Promise<{ r
     const f = byPath.get(v.path);
     if (f) sources.push({ file: f.file, text: f.text });
   }
-  if (job.inlineValues) sources.push({ file: job.inlineValues.file, text: job.inlineValues.text, toFileOffset: job.inlineValues.toFileOffset });
+  if (job.inlineValues) sources.push(job.inlineValues.source);
   const leaves = mergedLeaves(sources, job.set);
   const prefix = job.chartDir === '.' ? '' : `${job.chartDir}/`;
   const avoid = [...ctx.files.values()].filter((f) => ctx.repoPath(f.file).startsWith(prefix)).map((f) => f.text).join('\n') + sources.map((s) => s.text).join('\n');
@@ -76,4 +76,20 @@ export async function runHelmJob(job: HelmJob, ctx: HelmRunContext): Promise<{ r
     job, output: run.stdout, sentinelOutput: probe && probe.exitCode === 0 ? probe.stdout : undefined, plan, leaves, files: ctx.files, repoPath: ctx.repoPath, charts: ctx.charts,
   });
   return { run, file: mapped.file, notes: [] };
+}
+
+/**
+ * Flux's `chart.spec.valuesFiles` replace the chart's values.yaml (source-controller builds the chart with their
+ * merge as its values.yaml): a copy of the chart folder made of symbolic links to its files (helm follows them) with
+ * an empty values.yaml, so only the listed files count.
+ */
+function chartWithoutValues(chartDir: string, work: string): string {
+  const copy = join(work, 'chart');
+  mkdirSync(copy, { recursive: true });
+  for (const entry of readdirSync(chartDir)) {
+    if (entry === 'values.yaml') continue;
+    symlinkSync(join(chartDir, entry), join(copy, entry));
+  }
+  writeFileSync(join(copy, 'values.yaml'), '');
+  return copy;
 }

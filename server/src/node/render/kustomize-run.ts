@@ -56,7 +56,7 @@ export async function runKustomize(job: KustomizeJob, ctx: KustomizeRunContext):
     runTool(ctx.tool.path, argvFor(wrapperDir), ctx.sandbox.env, { cwd: ctx.sandbox.dir, timeoutMs: ctx.timeoutMs, maxOutputBytes: ctx.maxOutputBytes });
   const slug = job.id.replace(/[^\w.-]+/g, '_').slice(0, 80);
 
-  if (job.drop.size === 0) {
+  if (job.drop.size === 0 && !job.plainFiles) {
     const wrapperDir = ctx.sandbox.folder(`${slug}-${Math.random().toString(36).slice(2, 8)}`);
     writeFileSync(join(wrapperDir, 'kustomization.yaml'), wrapperText(relative(wrapperDir, abs(job.dir)).split(sep).join('/') || '.'));
     return { run: await run(wrapperDir), originPath: (p) => toRepo(resolve(wrapperDir, p)), droppedPatches: [] };
@@ -66,6 +66,11 @@ export async function runKustomize(job: KustomizeJob, ctx: KustomizeRunContext):
   const root = ctx.sandbox.folder(`${slug}-copy-${Math.random().toString(36).slice(2, 8)}`);
   const mirror = (p: string): string => join(root, abs(p));
   for (const p of job.reads) copyPath(abs(p), mirror(p));
+  if (job.plainFiles) {
+    // A folder without kustomization.yaml: like Flux, build one that lists every manifest below it.
+    const resources = job.plainFiles.map((f) => posix.relative(job.dir === '.' ? '' : job.dir, f));
+    writeFileSync(join(mirror(job.dir), 'kustomization.yaml'), stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources }));
+  }
   const dropEntries = new Map(job.drop);
   const droppedPatches: { kustomization: string; patch: string; target: string }[] = [];
   const dropPatchPaths = new Map<string, Set<string>>(); // kustomization repo path → patch values to leave out

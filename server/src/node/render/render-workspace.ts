@@ -4,7 +4,7 @@ import type { CoreConfig } from '../../core/config/config';
 import type { LoadedFile } from '../../core/load/load-file';
 import type { RenderJob, RenderOutcome } from '../../core/render/jobs';
 import { mapKustomizeOutput } from '../../core/render/kustomize-map';
-import { indexKustomizations, planRenders, KustomizationIndex } from '../../core/render/plan';
+import { indexKustomizations, planRenders, KustomizationIndex, RenderPlan } from '../../core/render/plan';
 import { FoundLink, linksLeavingRepository } from '../../core/render/preflight';
 import { locateKustomizeError, locateHelmError } from '../../core/render/errors';
 import { computeLayout, HelmChart, RenderNote, RepoPath } from '../../core/repo/layout';
@@ -32,6 +32,8 @@ export interface RenderWorkspaceInput {
 
 export interface WorkspaceRenders {
   readonly jobs: readonly RenderJob[];
+  /** What GitOps objects name that cannot be rendered here (render-incomplete notes without a job). */
+  readonly notes: readonly RenderNote[];
   readonly outcomes: readonly RenderOutcome[];
   /** Why charts are not rendered, when helm is missing. */
   readonly helmUnavailable?: string;
@@ -39,9 +41,11 @@ export interface WorkspaceRenders {
 }
 
 /** The render jobs of a workspace (pure planning, see core/render/plan.ts), given which tools were found. */
-export function planWorkspace(input: Pick<RenderWorkspaceInput, 'files' | 'config' | 'repoPath' | 'renderers'>): RenderJob[] {
+export function planWorkspace(input: Pick<RenderWorkspaceInput, 'files' | 'config' | 'repoPath' | 'renderers' | 'baseDir' | 'repoRoot'>): RenderPlan {
   const layout = computeLayout(input.files, input.config, input.repoPath);
-  return planRenders(input.files, layout, input.config, input.repoPath, { kustomize: !!input.renderers.kustomize, helm: !!input.renderers.helm });
+  // GitOps paths start at the repository root; repository paths at baseDir.
+  const root = relative(input.baseDir, input.repoRoot).split(sep).join('/') || '.';
+  return planRenders(input.files, layout, input.config, input.repoPath, { kustomize: !!input.renderers.kustomize, helm: !!input.renderers.helm }, root);
 }
 
 /**
@@ -51,7 +55,8 @@ export function planWorkspace(input: Pick<RenderWorkspaceInput, 'files' | 'confi
  */
 export async function renderWorkspace(input: RenderWorkspaceInput): Promise<WorkspaceRenders> {
   const started = performance.now();
-  const all = planWorkspace(input);
+  const plan = planWorkspace(input);
+  const all = plan.jobs;
   const jobs = input.only ? all.filter((j) => input.only!.has(j.id)) : all;
   const index = indexKustomizations(input.files, input.repoPath);
   const fileMap = new Map(input.files.map((f) => [f.file, f]));
@@ -66,7 +71,7 @@ export async function renderWorkspace(input: RenderWorkspaceInput): Promise<Work
   };
   await Promise.all(Array.from({ length: Math.max(1, input.concurrency ?? 2) }, worker));
   const helmUnavailable = input.renderers.helm ? undefined : input.renderers.problems.find((p) => p.startsWith('helm'))?.replace(/^helm: /, '') ?? 'helm is not available';
-  return { jobs: all, outcomes, helmUnavailable, durationMs: performance.now() - started };
+  return { jobs: all, notes: plan.notes, outcomes, helmUnavailable, durationMs: performance.now() - started };
 }
 
 /** Runs one job; never throws. */

@@ -1,0 +1,127 @@
+import type { K8sObject, ServiceObject, WorkloadObject } from '../model/objects';
+import { describe } from '../model/objects';
+import type { WorkspaceModel } from '../model/workspace-model';
+import { entrySpanAt } from '../model/views/raw-fields';
+import { mayCreatePods } from '../kubernetes/api-server/custom-resources';
+import type { Finding, Rule } from './rule';
+import { refOf } from './rule';
+import { joinNames } from './report/collisions';
+import { patchLookup } from './report/kustomize-patches';
+import { candidateText, nearestPodTemplate } from './report/selector-candidates';
+
+const id = 'service-selector-unmatched';
+
+/** Namespaces whose Pods the cluster's installer creates (static control-plane Pods, kube-proxy, CoreDNS). */
+const INSTALLER_NAMESPACES: ReadonlySet<string> = new Set(['kube-system']);
+
+/** `app=web, tier=frontend`. */
+function selectorText(selector: Readonly<Record<string, string>>): string {
+  return Object.entries(selector).map(([k, v]) => `${k}=${v}`).join(', ');
+}
+
+/** Custom resources per namespace that an operator may turn into Pods, computed once per model. */
+const operatorInputs = new WeakMap<WorkspaceModel, Map<string, K8sObject[]>>();
+function customResourcesIn(model: WorkspaceModel, namespace: string): readonly K8sObject[] {
+  let byNs = operatorInputs.get(model);
+  if (!byNs) {
+    byNs = new Map();
+    for (const o of model.objects) if (o.namespace && mayCreatePods(o)) byNs.set(o.namespace, [...(byNs.get(o.namespace) ?? []), o]);
+    operatorInputs.set(model, byNs);
+  }
+  return byNs.get(namespace) ?? [];
+}
+
+/** True when the model holds a pod template of any namespace (cached per model). */
+const anyPodTemplates = new WeakMap<WorkspaceModel, boolean>();
+function holdsPodTemplates(model: WorkspaceModel): boolean {
+  let has = anyPodTemplates.get(model);
+  if (has === undefined) anyPodTemplates.set(model, (has = model.namespaces().some((ns) => model.workloadsIn(ns).length > 0)));
+  return has;
+}
+
+/**
+ * A Service whose selector matches no pod template of its namespace: warning when the namespace holds other
+ * workloads here, info when it holds none, holds custom resources an operator may turn into Pods, or is
+ * kube-system.
+ */
+export const serviceSelectorUnmatched: Rule = {
+  id,
+  title: 'Service selector matches no pod template',
+  severity: 'warning',
+  explanation: [
+    'A Service with a `selector` gets its endpoints from the Pods of **its own namespace** whose labels carry every',
+    'selector key/value. When no Pod matches, the Service has **no endpoints**: DNS still resolves, but connections',
+    'are refused or time out, and an Ingress or Gateway in front answers 503. A typo in a label, a label changed on',
+    'one side only, or a Service applied to the wrong namespace all look like this, and `kubectl apply` accepts them.',
+    '',
+    'kube-netlint matches the selector against every pod template in the workspace (and the live cluster, when it',
+    'is read) — Pods, Deployments, StatefulSets, DaemonSets, Jobs, CronJobs, ReplicaSets, ReplicationControllers,',
+    'Argo Rollouts and OpenKruise workloads — within the file\'s cluster. The finding points at the selector\'s first',
+    'entry and names the pod template whose labels come closest.',
+    '',
+    '- **warning** when the namespace holds other workloads in the workspace: the Service\'s pods are expected here;',
+    '- **info** when the namespace holds no workload at all here (the pods may be deployed from elsewhere), when it',
+    '  holds custom resources an operator may turn into Pods ("no known pod template"), or in `kube-system`, whose',
+    '  Pods the cluster installer creates (static control-plane Pods, kube-proxy, CoreDNS);',
+    '- nothing when the workspace (and the live cluster, when read) holds no pod template in any namespace: a',
+    '  repository of Services alone cannot say where their pods are.',
+    '',
+    'Never reported for a Service without a selector or with `selector: {}` — both mean the endpoints are managed',
+    'elsewhere (EndpointSlices or Endpoints written by hand or by a controller) — nor for `type: ExternalName`,',
+    'whose selector is ignored. Services and workloads in kustomize patch files are partial and not judged alone.',
+    '',
+    'Fix: make the selector and the pod template labels (`spec.template.metadata.labels`) agree, or move the Service',
+    'to the pods\' namespace.',
+  ].join('\n'),
+  sources: [
+    'kubernetes staging/src/k8s.io/api/core/v1/types.go (ServiceSpec.Selector: "If empty or not present, the service is assumed to have an external process managing its endpoints"; ignored for ExternalName, v1.33)',
+    'kubernetes pkg/controller/endpointslice (endpoints from the Pods of the Service\'s namespace matching its selector, v1.33)',
+    'https://kubernetes.io/docs/concepts/services-networking/service/#services-without-selectors (v1.33)',
+    'https://kubernetes.io/docs/tasks/debug/debug-application/debug-service/#does-the-service-have-any-endpoints (v1.33)',
+  ],
+  check({ model, layout }) {
+    const findings: Finding[] = [];
+    const patches = patchLookup(model, layout);
+    const patchFiles: ReadonlySet<string> = layout?.patchFiles ?? new Set();
+    for (const svc of model.services) {
+      const selector = svc.selector;
+      if (!selector || Object.keys(selector).length === 0 || svc.origin.type === 'builtin' || svc.type.value === 'ExternalName') continue;
+      if (patchFiles.has(svc.file) || model.selectedWorkloads(svc).length > 0) continue;
+      const workloads = model.workloadsIn(svc.namespace).filter((w) => !patches.isPatch(w));
+      // A workspace without any pod template (Services only) says nothing about where the pods are.
+      if (workloads.length === 0 && !holdsPodTemplates(model)) continue;
+      findings.push(finding(model, svc, selector, workloads));
+    }
+    return findings;
+  },
+};
+
+function finding(model: WorkspaceModel, svc: ServiceObject, selector: Readonly<Record<string, string>>, workloads: readonly WorkloadObject[]): Finding {
+  const first = Object.keys(selector)[0];
+  const span = entrySpanAt(svc, `spec.selector.${first}`);
+  const nearest = nearestPodTemplate(selector, workloads);
+  const nearestText = nearest ? `; closest: ${candidateText(nearest)}` : '';
+  const crs = customResourcesIn(model, svc.namespace);
+  const head = `selector ${selectorText(selector)} of ${describe(svc)}`;
+  let severity: Finding['severity'] = 'info';
+  let message: string;
+  if (crs.length) {
+    message = `${head} matches no known pod template in namespace ${svc.namespace}, which holds custom resources an operator may turn into Pods (${joinNames(crs.map(describe), 3)})${nearestText}`;
+  } else if (INSTALLER_NAMESPACES.has(svc.namespace)) {
+    message = `${head} matches no pod template here; in ${svc.namespace} the cluster installer creates Pods (static control-plane Pods, kube-proxy, CoreDNS), else the Service has no endpoints${nearestText}`;
+  } else if (workloads.length === 0) {
+    message = `${head} matches no pod template here (namespace ${svc.namespace} holds none): fine if its Pods are deployed from elsewhere, else it has no endpoints and connections fail`;
+  } else {
+    severity = 'warning';
+    message = `${head} matches no pod template of namespace ${svc.namespace}${nearest ? '' : ` (it holds ${joinNames(workloads.map(describe), 3)})`}: the Service gets no endpoints, so connections fail (503 behind an Ingress)${nearestText}`;
+  }
+  return {
+    ruleId: id,
+    severity,
+    message,
+    span,
+    object: refOf(svc),
+    related: nearest ? [{ span: nearest.workload.span, message: `closest pod template: ${candidateText(nearest)}` }] : [],
+    fixes: [],
+  };
+}

@@ -1,0 +1,247 @@
+import { relative, resolve, sep } from 'node:path';
+import type { RenderJob, RenderOutcome } from '../core/render/jobs';
+import { indexKustomizations } from '../core/render/plan';
+import { computeLayout } from '../core/repo/layout';
+import type { Finding } from '../core/rules/rule';
+import { planWorkspace, renderOne, RenderWorkspaceInput } from '../node/render/render-workspace';
+import { findRenderers, Renderers } from '../node/render/tools';
+import type { RenderSettings } from '../protocol/render-messages';
+import type { Folder } from './workspace';
+
+/** Quiet time after a change before renders run again (a save of several files, a branch switch). */
+export const RENDER_DELAY_MS = 200;
+/** Renders running at once, over all workspace folders. */
+export const MAX_PARALLEL_RENDERS = 2;
+
+interface FolderRenders {
+  /** Last finished outcome of each job, by job id. */
+  readonly outcomes: Map<string, RenderOutcome>;
+  /** The plan the outcomes belong to: job id → a key of what the job does (a changed key re-runs it). */
+  readonly keys: Map<string, string>;
+  /** Jobs to run again: a file they read changed. */
+  readonly stale: Set<string>;
+  readonly running: Set<string>;
+  timer?: NodeJS.Timeout;
+  all: boolean;
+  notes: RenderWorkspaceInputNotes;
+}
+type RenderWorkspaceInputNotes = ReturnType<typeof planWorkspace>['notes'];
+
+/**
+ * Renders in the language server, beside the analysis and never in its way: a change to a file a render reads
+ * (saved to disk: helm and kustomize read the disk) marks that render stale; after {@link RENDER_DELAY_MS} of quiet
+ * the folder's plan is made again and only new, changed or stale renders run, at most {@link MAX_PARALLEL_RENDERS}
+ * at once; each finished render goes to its folder's analysis host and asks for a new analysis. Until then the
+ * analysis uses the last outcomes (hovers and edits never wait for a render).
+ *
+ * Nothing runs in an untrusted workspace (Restricted Mode), and the binaries come only from the user's settings
+ * ({@link RENDER_SETTINGS_NOTIFICATION}) or PATH.
+ */
+export class RenderManager {
+  private renderers: Renderers | undefined;
+  private resolving: Promise<void> | undefined;
+  private readonly folders = new Map<Folder, FolderRenders>();
+  private readonly queue: (() => Promise<void>)[] = [];
+  private active = 0;
+  private disposed = false;
+
+  constructor(
+    private readonly trusted: boolean,
+    private readonly changed: () => void,
+    private readonly log: (line: string) => void,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  /** Finds the binaries (user settings, else PATH) and renders every folder again. */
+  configure(settings: RenderSettings | undefined): void {
+    if (!this.trusted) return;
+    const s = settings ?? {};
+    this.resolving = findRenderers(
+      { path: s.helmPath || undefined, source: 'kubeNetlint.render.helmPath' },
+      { path: s.kustomizePath || undefined, source: 'kubeNetlint.render.kustomizePath' },
+      this.env.PATH,
+      process.cwd(),
+    ).then((r) => {
+      this.renderers = r;
+      for (const p of r.problems) this.log(`kube-netlint: ${p}`);
+      for (const folder of this.folders.keys()) this.schedule(folder);
+    });
+  }
+
+  /** One line for the language status: what renders ran, or why none can. */
+  status(): string {
+    if (!this.trusted) return 'helm and kustomize are not run in Restricted Mode (untrusted workspace)';
+    if (!this.renderers) return 'looking for helm and kustomize';
+    let kustomize = 0;
+    let helm = 0;
+    let failed = 0;
+    for (const state of this.folders.values()) {
+      for (const o of state.outcomes.values()) {
+        if (!o.file) failed++;
+        else if (o.job.kind === 'kustomize') kustomize++;
+        else helm++;
+      }
+    }
+    const missing = this.renderers.problems.length ? `; ${this.renderers.problems.join('; ')}` : '';
+    return `rendered ${kustomize} kustomization${kustomize === 1 ? '' : 's'}, ${helm} Helm release${helm === 1 ? '' : 's'}${failed ? ` (${failed} failed)` : ''}${missing}`;
+  }
+
+  /** Renders a folder's jobs again (all of them when `paths` is undefined, else those that read a changed path). */
+  schedule(folder: Folder, paths?: readonly string[]): void {
+    if (!this.trusted || !folder.path) {
+      if (!this.trusted && folder.path) folder.host.setRenders({ helmUnavailable: 'the workspace is not trusted (Restricted Mode): helm is not run' });
+      return;
+    }
+    let state = this.folders.get(folder);
+    if (!state) {
+      state = { outcomes: new Map(), keys: new Map(), stale: new Set(), running: new Set(), all: true, notes: [] };
+      this.folders.set(folder, state);
+    }
+    if (!paths) state.all = true;
+    else {
+      const base = folder.settings.baseDir ?? folder.path;
+      const repoPaths = paths.map((p) => relative(base, p).split(sep).join('/'));
+      for (const [id, key] of state.keys) if (readsAny(JSON.parse(key) as { reads: string[]; kind: string }, repoPaths)) state.stale.add(id);
+    }
+    if (state.timer) clearTimeout(state.timer);
+    state.timer = setTimeout(() => void this.run(folder, state!), RENDER_DELAY_MS);
+  }
+
+  /** Forgets a removed folder. */
+  remove(folder: Folder): void {
+    const state = this.folders.get(folder);
+    if (state?.timer) clearTimeout(state.timer);
+    this.folders.delete(folder);
+  }
+
+  /** The rendered manifest of a `render:` file, from any folder's last analysis. */
+  renderedText(file: string): string | undefined {
+    for (const folder of this.folders.keys()) {
+      const f = folder.host.last?.analysis.files.get(file);
+      if (f?.render) return f.text;
+    }
+    return undefined;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const s of this.folders.values()) if (s.timer) clearTimeout(s.timer);
+  }
+
+  private async run(folder: Folder, state: FolderRenders): Promise<void> {
+    state.timer = undefined;
+    if (this.disposed || folder.host.busy) {
+      if (!this.disposed) state.timer = setTimeout(() => void this.run(folder, state), RENDER_DELAY_MS);
+      return;
+    }
+    await this.resolving;
+    const renderers = this.renderers;
+    if (!renderers) return;
+    const input = this.inputOf(folder, renderers);
+    let plan;
+    try {
+      plan = planWorkspace(input);
+    } catch (err) {
+      this.log(`kube-netlint: planning renders failed: ${(err as Error).stack ?? err}`);
+      return;
+    }
+    state.notes = plan.notes;
+    const wanted = new Map(plan.jobs.map((j) => [j.id, j]));
+    for (const id of [...state.outcomes.keys()]) if (!wanted.has(id)) state.outcomes.delete(id);
+    for (const id of [...state.keys.keys()]) if (!wanted.has(id)) state.keys.delete(id);
+    const toRun: RenderJob[] = [];
+    for (const job of plan.jobs) {
+      const key = jobKey(job);
+      if (state.all || state.stale.has(job.id) || state.keys.get(job.id) !== key || !state.outcomes.has(job.id)) toRun.push(job);
+      state.keys.set(job.id, key);
+    }
+    state.all = false;
+    state.stale.clear();
+    this.publish(folder, state, renderers);
+    if (!toRun.length) return;
+    const index = indexKustomizations(input.files, input.repoPath);
+    const files = new Map(input.files.map((f) => [f.file, f]));
+    const charts = computeLayout(input.files, input.config, input.repoPath).charts;
+    for (const job of toRun) {
+      if (state.running.has(job.id)) {
+        state.stale.add(job.id); // running on older files: run again when it ends
+        continue;
+      }
+      state.running.add(job.id);
+      this.enqueue(async () => {
+        const started = performance.now();
+        const outcome = await renderOne(job, input, index, files, charts);
+        state.running.delete(job.id);
+        if (this.disposed || this.folders.get(folder) !== state) return;
+        if (state.keys.has(job.id)) state.outcomes.set(job.id, outcome);
+        this.log(`kube-netlint: ${job.label}: ${outcome.file ? `rendered ${outcome.file.objects.length} objects` : 'failed'} in ${Math.round(performance.now() - started)} ms`);
+        this.publish(folder, state, renderers);
+        if (state.stale.has(job.id)) this.schedule(folder, []);
+      });
+    }
+  }
+
+  /** Hands the folder's current outcomes to its analysis host and asks for an analysis. */
+  private publish(folder: Folder, state: FolderRenders, renderers: Renderers): void {
+    const outcomes = [...state.outcomes.values()];
+    const helmUnavailable = renderers.helm ? undefined : renderers.problems.find((p) => p.startsWith('helm'))?.replace(/^helm: /, '');
+    folder.host.setRenders({ renders: outcomes, ...(helmUnavailable ? { helmUnavailable } : {}), renderNotes: state.notes });
+    this.changed();
+  }
+
+  private inputOf(folder: Folder, renderers: Renderers): RenderWorkspaceInput {
+    const base = folder.settings.baseDir ?? folder.path!;
+    return {
+      files: folder.host.loadedFiles(),
+      config: folder.host.currentConfig,
+      repoPath: (f) => folder.host.repoPathOf(f),
+      baseDir: base,
+      repoRoot: resolve(folder.path!),
+      renderers,
+    };
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.queue.push(task);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.active < MAX_PARALLEL_RENDERS && this.queue.length) {
+      const task = this.queue.shift()!;
+      this.active++;
+      void task()
+        .catch((err) => this.log(`kube-netlint: render failed: ${(err as Error).stack ?? err}`))
+        .finally(() => {
+          this.active--;
+          this.pump();
+        });
+    }
+  }
+}
+
+/** What a job does, as a comparable string (spans left out: a moved line re-renders nothing). */
+function jobKey(job: RenderJob): string {
+  const { anchor: _anchor, notes: _notes, ...rest } = job as RenderJob & { overlayFields?: unknown };
+  void _anchor;
+  void _notes;
+  const plain = { ...rest, overlayFields: undefined, drop: job.kind === 'kustomize' ? [...job.drop] : undefined, valuesFiles: job.kind === 'helm' ? job.valuesFiles.map((v) => v.path) : undefined, set: job.kind === 'helm' ? job.set.map((s) => [s.key, s.value]) : undefined, inlineValues: job.kind === 'helm' ? job.inlineValues?.text : undefined };
+  return JSON.stringify(plain);
+}
+
+/** True when a changed repository path is something the job reads (a file it names, or a file in a folder it reads). */
+function readsAny(job: { reads: string[]; kind: string }, paths: readonly string[]): boolean {
+  return paths.some((p) => job.reads.some((r) => p === r || (r === '.' ? !p.startsWith('..') : p.startsWith(`${r}/`))));
+}
+
+/** Findings of a folder's last analysis that lie on rendered objects, placed on the rendered manifest (for its read-only view). */
+export function findingsOnRendered(findings: readonly Finding[]): Map<string, Finding[]> {
+  const out = new Map<string, Finding[]>();
+  for (const f of findings) {
+    if (!f.rendered) continue;
+    const list = out.get(f.rendered.span.file) ?? [];
+    list.push({ ...f, span: f.rendered.span, related: [], fixes: [], rendered: undefined });
+    out.set(f.rendered.span.file, list);
+  }
+  return out;
+}

@@ -1,0 +1,39 @@
+import { pathToFileURL } from 'node:url';
+import { bundledRuleDoc } from '../node/version';
+import { SHOW_RULE_DOCUMENTATION_COMMAND } from '../protocol/messages';
+
+/**
+ * The `file:` URI of the rule's page shipped with the server (`docs/rules/<id>.md` of the installed package or
+ * extension), or undefined when the page is not there: a link is given only where it leads to a real page.
+ */
+export function ruleDocFileUri(ruleId: string): string | undefined {
+  const file = bundledRuleDoc(ruleId);
+  return file ? pathToFileURL(file).href : undefined;
+}
+
+/**
+ * Where a hover's "Read more" points: the client's {@link SHOW_RULE_DOCUMENTATION_COMMAND} when it has one (a
+ * `command:` URI, which the VS Code client trusts for that command only), else the shipped page's `file:` URI.
+ */
+export function ruleDocLink(ruleId: string, clientHasCommand: boolean): string | undefined {
+  if (clientHasCommand) return `command:${SHOW_RULE_DOCUMENTATION_COMMAND}?${encodeURIComponent(JSON.stringify([ruleId]))}`;
+  return ruleDocFileUri(ruleId);
+}
+
+/**
+ * The first 2-4 lines of a rule's explanation for a hover: its first paragraph, cut after the sentence that
+ * reaches about 280 characters (the rest is on the rule's page).
+ */
+export function ruleSummary(explanation: string): string {
+  const first = explanation.split(/\n\s*\n/)[0].replace(/\s*\n\s*/g, ' ').trim();
+  if (first.length <= 320) return first;
+  const sentences = first.match(/[^.!?]+(?:[.!?]+(?=\s|$)|$)/g) ?? [first];
+  let out = '';
+  for (const s of sentences) {
+    if (out && out.length + s.length > 320) break;
+    out += s;
+    if (out.length >= 280) break;
+  }
+  out = out.trim();
+  return out.length > 400 ? `${out.slice(0, 397).replace(/\s+\S*$/, '')}…` : out.length < first.length ? `${out} …` : out;
+}

@@ -1,0 +1,72 @@
+import { strict as assert } from 'node:assert';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FileChangeType } from 'vscode-languageserver-protocol/node';
+import { UNSHARE, writeTree } from '../helpers/render';
+import { TestClient, uriOf } from './lsp-client';
+
+// The language server renders with the real kustomize (on PATH from the test set-up), inside unshare -n.
+const svc = (name: string, nodePort: number) =>
+  `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\nspec:\n  type: NodePort\n  selector: {app: ${name}}\n  ports:\n    - name: http\n      port: 80\n      nodePort: ${nodePort}\n`;
+const patch = (nodePort: number) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n    - name: http\n      port: 80\n      nodePort: ${nodePort}\n`;
+const overlay = {
+  'base/kustomization.yaml': 'resources:\n  - web.yaml\n',
+  'base/web.yaml': svc('web', 30080),
+  'prod/kustomization.yaml': 'resources:\n  - ../base\n  - api.yaml\npatches:\n  - path: np.yaml\n',
+  'prod/np.yaml': patch(30090),
+  'prod/api.yaml': svc('api', 30090),
+};
+
+describe('language server: rendering', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let client: TestClient | undefined;
+  const prefix = UNSHARE ? [UNSHARE, '-n'] : [];
+  beforeEach(() => (dir = writeTree(overlay)));
+  afterEach(async () => {
+    await client?.stop();
+    client = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('publishes findings of rendered objects on the patch line, with a link to the read-only rendered manifest', async () => {
+    client = await TestClient.start([dir], { prefix });
+    // Until the render is in, the overlay is linted as written; then its findings come from the render.
+    const rendered = (d: { code?: unknown; message: string }[]) => d.some((x) => x.code === 'nodeport-duplicate' && x.message.endsWith('(rendered by prod)'));
+    const diags = await client.waitFor(join(dir, 'prod/np.yaml'), rendered);
+    const dup = diags.find((x) => x.code === 'nodeport-duplicate')!;
+    assert.deepEqual([dup.range.start.line, dup.range.start.character], [8, 16]);
+    assert.match(dup.message, /\(rendered by prod\)$/);
+    const link = dup.relatedInformation!.find((r) => r.location.uri.startsWith('kube-netlint-rendered:'))!;
+    assert.equal(link.message, 'in the rendered manifest (rendered by prod)');
+    const text = (await client.connection.sendRequest('kubeNetlint/renderedDocument', { uri: link.location.uri })) as string;
+    const lines = text.split('\n');
+    assert.match(lines[link.location.range.start.line], /nodePort: 30090/);
+    // The read-only view carries the squiggle on the rendered field too.
+    const onRendered = client.diagnostics.get(link.location.uri) ?? [];
+    assert.ok(onRendered.some((x) => x.code === 'nodeport-duplicate' && x.range.start.line === link.location.range.start.line), JSON.stringify(onRendered.map((x) => x.range.start.line)));
+  });
+
+  it('renders again when a file the overlay reads is saved, and only then', async () => {
+    client = await TestClient.start([dir], { prefix });
+    const np = join(dir, 'prod/np.yaml');
+    await client.waitFor(np, (d) => d.some((x) => x.code === 'nodeport-duplicate' && x.message.endsWith('(rendered by prod)')));
+    writeFileSync(np, patch(30091));
+    const started = performance.now();
+    client.diskChanged(np, FileChangeType.Changed);
+    await client.waitFor(np, (d) => !d.some((x) => x.code === 'nodeport-duplicate'));
+    // A generous bound that guards against waiting for unrelated work; the benchmark records the real latency.
+    assert.ok(performance.now() - started < 10_000);
+  });
+
+  it('runs nothing in an untrusted workspace and says why in the status', async () => {
+    client = await TestClient.start([dir], { prefix, initializationOptions: { workspaceTrusted: false } });
+    await client.waitFor(join(dir, 'prod/api.yaml'), () => true).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 1000));
+    const last = client.statuses[client.statuses.length - 1] as { render?: string };
+    assert.equal(last.render, 'helm and kustomize are not run in Restricted Mode (untrusted workspace)');
+    assert.ok(![...client.diagnostics.keys()].some((u) => u.startsWith('kube-netlint-rendered:')));
+    // The overlay is linted as written (its patch file as a partial object), never as rendered.
+    assert.ok(!(client.diagnostics.get(uriOf(join(dir, 'prod/np.yaml'))) ?? []).some((x) => x.message.includes('(rendered by')));
+  });
+});

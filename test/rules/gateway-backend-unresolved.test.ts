@@ -1,0 +1,88 @@
+import { strict as assert } from 'node:assert';
+import { applyEdits, dedent, lint } from '../helpers/lint';
+
+const rules = ['gateway-backend-unresolved'];
+const service = (ports: string, ns = 'shop', name = 'web') => `
+apiVersion: v1
+kind: Service
+metadata: {name: ${name}, namespace: ${ns}}
+spec:
+  selector: {app: ${name}}
+  ports: ${ports}`;
+// The first backendRef starts on line 8.
+const route = (refs: string, kind = 'HTTPRoute', apiVersion = 'gateway.networking.k8s.io/v1') => `
+apiVersion: ${apiVersion}
+kind: ${kind}
+metadata: {name: shop, namespace: shop}
+spec:
+  parentRefs: [{name: public}]
+  rules:
+    - backendRefs:
+${refs}`;
+
+describe('gateway-backend-unresolved', () => {
+  it('is an error at a port the Service does not expose, with a fix to its only port', () => {
+    const files = { 'svc.yaml': service('[{name: http, port: 80, targetPort: 8080}]'), 'r.yaml': route('        - {name: web, port: 81}') };
+    const { findings } = lint(files, { rules });
+    assert.equal(findings.length, 1);
+    const f = findings[0];
+    assert.deepEqual([f.file, f.line, f.column, f.text, f.severity, f.object], ['r.yaml', 8, 29, '81', 'error', 'HTTPRoute shop/shop']);
+    assert.equal(f.message, 'rule #0 backendRef #0 of HTTPRoute shop/shop names port 81 of Service shop/web, which does not expose it (it has port 80 "http" (→ 8080)): the reference does not resolve (ResolvedRefs False) and its requests get 500');
+    assert.deepEqual(f.related.map((r) => [r.file, r.line]), [['svc.yaml', 3]]);
+    assert.deepEqual(f.fixes.map((x) => [x.title, x.preferred]), [['Use port 80 of Service shop/web', undefined]]);
+    const fixed = applyEdits(dedent(files['r.yaml']), f.fixes[0].edits);
+    assert.deepEqual(lint({ ...files, 'r.yaml': fixed }, { rules }).findings, []);
+  });
+
+  it('says when the port is the Service\'s targetPort and prefers the Service port that sends to it', () => {
+    const files = { 'svc.yaml': service('[{name: http, port: 80, targetPort: 8080}, {name: admin, port: 9000}]'), 'r.yaml': route('        - {name: web, port: 8080, weight: 90}') };
+    const { findings } = lint(files, { rules });
+    assert.deepEqual(findings.map((f) => f.message), ['rule #0 backendRef #0 of HTTPRoute shop/shop names port 8080, the targetPort of port 80 of Service shop/web: a backendRef takes the Service port, so the reference does not resolve (ResolvedRefs False) and its requests get 500']);
+    assert.deepEqual(findings[0].fixes.map((x) => [x.title, x.preferred]), [['Use port 80 of Service shop/web', true]]);
+  });
+
+  it('is an error at a Service reference without a port, adding the only port in block and flow style', () => {
+    const block = route('        - name: web\n          weight: 1');
+    const files = { 'svc.yaml': service('[{port: 8080}]'), 'r.yaml': block };
+    const { findings } = lint(files, { rules });
+    assert.deepEqual(findings.map((f) => [f.line, f.column, f.endLine, f.text, f.severity]), [[8, 11, 9, 'name: web\n          weight: 1', 'error']]);
+    assert.equal(findings[0].message, 'rule #0 backendRef #0 of HTTPRoute shop/shop names Service shop/web without a port: a Service reference needs the Service port number, so the API server rejects the route ("Must have port for Service reference")');
+    const fixed = applyEdits(dedent(block), findings[0].fixes[0].edits);
+    assert.equal(fixed.split('\n').slice(7).join('\n'), '        - name: web\n          port: 8080\n          weight: 1');
+    const flow = route('        - {name: web}');
+    const flowFix = lint({ ...files, 'r.yaml': flow }, { rules }).findings[0].fixes[0];
+    assert.match(applyEdits(dedent(flow), flowFix.edits), /- \{name: web, port: 8080\}/);
+    const two = lint({ 'svc.yaml': service('[{port: 80}, {port: 443}]'), 'r.yaml': block }, { rules }).findings;
+    assert.deepEqual(two.map((f) => [f.severity, f.fixes.length]), [['error', 0]]);
+  });
+
+  it('checks every route kind and version, cross-namespace references and requestMirror filters', () => {
+    const files = {
+      'svc.yaml': service('[{port: 5432}]', 'db', 'pg'),
+      'tcp.yaml': route('        - {name: pg, namespace: db, port: 5433}', 'TCPRoute', 'gateway.networking.k8s.io/v1alpha2'),
+      'grpc.yaml': route('        - {name: pg, namespace: db, port: 5432}\n      filters:\n        - type: RequestMirror\n          requestMirror: {backendRef: {name: pg, namespace: db, port: 6000}}', 'GRPCRoute'),
+    };
+    const { findings } = lint(files, { rules });
+    assert.deepEqual(findings.map((f) => [f.file, f.text, f.object]), [['grpc.yaml', '6000', 'GRPCRoute shop/shop'], ['tcp.yaml', '5433', 'TCPRoute shop/shop']]);
+    assert.match(findings[0].message, /^rule #0 requestMirror of GRPCRoute/);
+  });
+
+  it('is info when the Service is not in the workspace, and silent for other kinds of backends and matching ports', () => {
+    const missing = lint({ 'r.yaml': route('        - {name: api, port: 80}') }, { rules }).findings;
+    assert.deepEqual(missing.map((f) => [f.severity, f.text]), [['info', 'api']]);
+    assert.match(missing[0].message, /Service "api" of rule #0 backendRef #0 of HTTPRoute shop\/shop is not in namespace shop here/);
+    const silent: Record<string, string>[] = [
+      { 'svc.yaml': service('[{port: 80}]'), 'r.yaml': route('        - {name: web, port: 80}') },
+      { 'r.yaml': route('        - {group: multicluster.x-k8s.io, kind: ServiceImport, name: web, port: 81}') },
+      { 'r.yaml': route('        - {group: gateway.envoyproxy.io, kind: Backend, name: web}') },
+      // Another namespace holds a Service of that name: not this one.
+      { 'svc.yaml': service('[{port: 80}]', 'blog'), 'r.yaml': route('        - {name: web, namespace: blog, port: 80}') },
+    ];
+    for (const files of silent) assert.deepEqual(lint(files, { rules }).findings, [], JSON.stringify(files));
+  });
+
+  it('judges each cluster on its own', () => {
+    const files = { 'dev/svc.yaml': service('[{port: 8080}]'), 'prod/svc.yaml': service('[{port: 80}]'), 'prod/r.yaml': route('        - {name: web, port: 80}') };
+    assert.deepEqual(lint(files, { rules, config: { clusters: { dev: ['dev/**'], prod: ['prod/**'] } } }).findings, []);
+  });
+});

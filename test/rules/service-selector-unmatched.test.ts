@@ -1,0 +1,101 @@
+import { strict as assert } from 'node:assert';
+import { lint } from '../helpers/lint';
+import { fromApiObject } from '../../server/out/core/model/from-api-object';
+import { analyze } from '../../server/out/core/analyze';
+import { DEFAULT_CONFIG } from '../../server/out/core/config/config';
+import { loadFile } from '../../server/out/core/load/load-file';
+
+const rules = ['service-selector-unmatched'];
+// The selector's first entry is on line 7.
+const service = (selector: string, ns = 'shop', extra = '') => `
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  namespace: ${ns}
+spec:${extra}
+  selector: ${selector}
+  ports: [{port: 80, targetPort: 8080}]`;
+const workload = (name: string, labels: string, ns = 'shop', kind = 'Deployment', apiVersion = 'apps/v1') => `
+apiVersion: ${apiVersion}
+kind: ${kind}
+metadata: {name: ${name}, namespace: ${ns}}
+spec:
+  template:
+    metadata: {labels: ${labels}}
+    spec: {containers: [{name: c, image: c:1}]}`;
+
+describe('service-selector-unmatched', () => {
+  it('warns at the first selector entry when the namespace holds workloads but none matches, naming the closest one', () => {
+    const svc = `
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec:
+  selector:
+    app: web
+    tier: frontend
+  ports: [{port: 80}]`;
+    const { findings } = lint({ 'svc.yaml': svc, 'a.yaml': workload('api', '{app: api}'), 'b.yaml': workload('web', '{app: web, tier: front}') }, { rules });
+    assert.equal(findings.length, 1);
+    const f = findings[0];
+    assert.deepEqual([f.file, f.line, f.column, f.endLine, f.text, f.severity, f.object], ['svc.yaml', 6, 5, 6, 'app: web', 'warning', 'Service shop/web']);
+    assert.equal(f.message, 'selector app=web, tier=frontend of Service shop/web matches no pod template of namespace shop: the Service gets no endpoints, so connections fail (503 behind an Ingress); closest: Deployment shop/web (tier=front)');
+    assert.deepEqual(f.related.map((r) => [r.file, r.line, r.message]), [['b.yaml', 3, 'closest pod template: Deployment shop/web (tier=front)']]);
+  });
+
+  it('lists the namespace\'s workloads when none shares a label, and treats a missing key as a difference', () => {
+    const none = lint({ 'svc.yaml': service('{app: web}'), 'a.yaml': workload('api', '{team: x}') }, { rules }).findings;
+    assert.equal(none[0].message, 'selector app=web of Service shop/web matches no pod template of namespace shop (it holds Deployment shop/api): the Service gets no endpoints, so connections fail (503 behind an Ingress)');
+    const missing = lint({ 'svc.yaml': service('{app: web, track: stable}'), 'a.yaml': workload('web', '{app: web}') }, { rules }).findings;
+    assert.match(missing[0].message, /closest: Deployment shop\/web \(no track\)$/);
+  });
+
+  it('is info when the namespace holds no workload here, holds operator custom resources, or is kube-system', () => {
+    const alone = lint({ 'svc.yaml': service('{app: web}'), 'other.yaml': workload('web', '{app: web}', 'blog') }, { rules }).findings;
+    assert.deepEqual(alone.map((f) => [f.severity, f.message]), [['info', 'selector app=web of Service shop/web matches no pod template here (namespace shop holds none): fine if its Pods are deployed from elsewhere, else it has no endpoints and connections fail']]);
+    const kafka = 'apiVersion: kafka.strimzi.io/v1beta2\nkind: Kafka\nmetadata: {name: events, namespace: shop}\nspec: {}\n';
+    const cr = lint({ 'svc.yaml': service('{app: web}'), 'a.yaml': workload('api', '{app: api}'), 'k.yaml': kafka }, { rules }).findings;
+    assert.deepEqual(cr.map((f) => [f.severity, f.message]), [['info', 'selector app=web of Service shop/web matches no known pod template in namespace shop, which holds custom resources an operator may turn into Pods (Kafka shop/events); closest: Deployment shop/api (app=api)']]);
+    const sys = lint({ 'svc.yaml': service('{k8s-app: kube-proxy}', 'kube-system'), 'a.yaml': workload('calico-node', '{k8s-app: calico-node}', 'kube-system', 'DaemonSet') }, { rules }).findings;
+    assert.deepEqual(sys.map((f) => f.severity), ['info']);
+    assert.match(sys[0].message, /in kube-system the cluster installer creates Pods/);
+  });
+
+  it('does not count configuration-only custom resources (monitors, routes, certificates) as operator inputs', () => {
+    const monitor = 'apiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata: {name: m, namespace: shop}\nspec: {selector: {}}\n';
+    const { findings } = lint({ 'svc.yaml': service('{app: web}'), 'a.yaml': workload('api', '{app: api}'), 'm.yaml': monitor }, { rules });
+    assert.deepEqual(findings.map((f) => f.severity), ['warning']);
+  });
+
+  it('stays silent without a selector, with selector: {}, for ExternalName, when a pod template matches, and for CRD workloads that match', () => {
+    const silent: Record<string, string>[] = [
+      { 'svc.yaml': service('{}'), 'a.yaml': workload('api', '{app: api}') },
+      { 'svc.yaml': service('{app: web}', 'shop', '\n  type: ExternalName\n  externalName: web.example.com'), 'a.yaml': workload('api', '{app: api}') },
+      { 'svc.yaml': service('{app: web}'), 'a.yaml': workload('web', '{app: web, tier: x}', 'shop', 'StatefulSet') },
+      { 'svc.yaml': service('{app: web}'), 'r.yaml': workload('web', '{app: web}', 'shop', 'Rollout', 'argoproj.io/v1alpha1') },
+      { 'svc.yaml': service('{app: web}'), 'c.yaml': workload('web', '{app: web}', 'shop', 'CloneSet', 'apps.kruise.io/v1alpha1') },
+    ];
+    for (const files of silent) assert.deepEqual(lint(files, { rules }).findings, [], JSON.stringify(files));
+    // Services alone (no pod template anywhere): nothing to judge them by.
+    assert.deepEqual(lint({ 'svc.yaml': service('{app: web}'), 'svc2.yaml': service('{app: api}', 'blog') }, { rules }).findings, []);
+    const noSelector = 'apiVersion: v1\nkind: Service\nmetadata: {name: db, namespace: shop}\nspec: {ports: [{port: 5432}]}\n';
+    assert.deepEqual(lint({ 'svc.yaml': noSelector, 'a.yaml': workload('api', '{app: api}') }, { rules }).findings, []);
+  });
+
+  it('matches only within the Service\'s namespace and cluster', () => {
+    const otherNs = lint({ 'svc.yaml': service('{app: web}'), 'a.yaml': workload('api', '{app: api}'), 'b.yaml': workload('web', '{app: web}', 'blog') }, { rules }).findings;
+    assert.deepEqual(otherNs.map((f) => f.severity), ['warning']);
+    const files = { 'prod/svc.yaml': service('{app: web}'), 'prod/a.yaml': workload('api', '{app: api}'), 'dev/web.yaml': workload('web', '{app: web}') };
+    const clusters = lint(files, { rules, config: { clusters: { dev: ['dev/**'], prod: ['prod/**'] } } }).findings;
+    assert.deepEqual(clusters.map((f) => [f.file, f.severity, f.finding.clusters]), [['prod/svc.yaml', 'warning', ['prod']]]);
+  });
+
+  it('counts Pods read from the live cluster', () => {
+    const pod = fromApiObject({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1', namespace: 'shop', labels: { app: 'web' } }, spec: { containers: [{ name: 'c' }] } }, 'kind-dev')!;
+    const files = [loadFile('svc.yaml', service('{app: web}').slice(1)), loadFile('blog.yaml', workload('blog', '{app: blog}', 'blog').slice(1))];
+    const analysis = analyze(files, DEFAULT_CONFIG, { extraObjects: [pod] });
+    assert.deepEqual(analysis.findings.filter((f) => f.ruleId === 'service-selector-unmatched'), []);
+    assert.deepEqual(analyze(files, DEFAULT_CONFIG).findings.filter((f) => f.ruleId === 'service-selector-unmatched').map((f) => f.severity), ['info']);
+  });
+});

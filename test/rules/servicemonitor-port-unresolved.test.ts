@@ -1,0 +1,96 @@
+import { strict as assert } from 'node:assert';
+import { applyEdits, dedent, lint } from '../helpers/lint';
+
+const rules = ['servicemonitor-port-unresolved'];
+const service = (ports: string, ns = 'shop', name = 'web') => `
+apiVersion: v1
+kind: Service
+metadata: {name: ${name}, namespace: ${ns}, labels: {app: ${name}}}
+spec:
+  selector: {app: ${name}}
+  ports: ${ports}`;
+const workload = (ports: string, ns = 'shop', name = 'web') => `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ${name}, namespace: ${ns}}
+spec:
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec: {containers: [{name: main, image: x:1, ports: ${ports}}]}`;
+// The first endpoint is on line 8.
+const serviceMonitor = (endpoints: string, namespaceSelector = '{matchNames: [shop]}') => `
+apiVersion: monitoring.coreos.com/v1
+kind: ServiceMonitor
+metadata: {name: web, namespace: monitoring}
+spec:
+  selector: {matchLabels: {app: web}}
+  namespaceSelector: ${namespaceSelector}
+  endpoints:
+${endpoints}`;
+const podMonitor = (endpoints: string) => `
+apiVersion: monitoring.coreos.com/v1
+kind: PodMonitor
+metadata: {name: web, namespace: shop}
+spec:
+  selector: {matchLabels: {app: web}}
+  podMetricsEndpoints:
+${endpoints}`;
+
+describe('servicemonitor-port-unresolved', () => {
+  it('warns at a ServiceMonitor port name no selected Service has, with a fix to the only named port', () => {
+    const files = { 'svc.yaml': service('[{name: http, port: 80}, {port: 9090}]'), 'sm.yaml': serviceMonitor('    - port: metrics\n      interval: 30s') };
+    const { findings } = lint(files, { rules });
+    assert.equal(findings.length, 1);
+    const f = findings[0];
+    assert.deepEqual([f.file, f.line, f.column, f.text, f.severity, f.object], ['sm.yaml', 8, 13, 'metrics', 'warning', 'ServiceMonitor monitoring/web']);
+    assert.equal(f.message, 'endpoint #0 of ServiceMonitor monitoring/web scrapes the Service port named "metrics", which none of Service shop/web has (Service shop/web has port 80 "http" and port 9090): the operator keeps only that port name, so there are no targets and no error');
+    assert.deepEqual(f.related.map((r) => [r.file, r.line]), [['svc.yaml', 3]]);
+    assert.deepEqual(f.fixes.map((x) => x.title), ['Scrape the Service port "http"']);
+    assert.match(applyEdits(dedent(files['sm.yaml']), f.fixes[0].edits), /- port: http\n/);
+  });
+
+  it('checks targetPort against the containers behind the selected Services, and says when a port name is a number', () => {
+    const files = { 'svc.yaml': service('[{name: http, port: 80, targetPort: 8080}]'), 'd.yaml': workload('[{name: http, containerPort: 8080}]') };
+    const target = lint({ ...files, 'sm.yaml': serviceMonitor('    - targetPort: 9100') }, { rules }).findings;
+    assert.deepEqual(target.map((f) => f.message), ['endpoint #0 of ServiceMonitor monitoring/web scrapes targetPort container port 9100, which none of the Pods behind Service shop/web declares (Deployment shop/web): Prometheus keeps only declared container ports, so there are no targets and no error']);
+    assert.deepEqual(target[0].related.map((r) => r.message), ['Deployment shop/web declares http (8080)']);
+    assert.deepEqual(lint({ ...files, 'sm.yaml': serviceMonitor('    - targetPort: http') }, { rules }).findings, []);
+    assert.deepEqual(lint({ ...files, 'sm.yaml': serviceMonitor('    - targetPort: 8080') }, { rules }).findings, []);
+    // port wins over targetPort: a matching port name makes the targetPort irrelevant.
+    assert.deepEqual(lint({ ...files, 'sm.yaml': serviceMonitor('    - {port: http, targetPort: 9999}') }, { rules }).findings, []);
+    const digits = lint({ ...files, 'sm.yaml': serviceMonitor('    - port: "80"') }, { rules }).findings;
+    assert.match(digits[0].message, /scrapes the Service port named "80" \(port takes a Service port name, not a number\)/);
+  });
+
+  it('follows namespaceSelector: own namespace by default, matchNames, any', () => {
+    const files = { 'svc.yaml': service('[{name: http, port: 80}]', 'blog') };
+    assert.deepEqual(lint({ ...files, 'sm.yaml': serviceMonitor('    - port: metrics') }, { rules }).findings, [], 'shop holds no such Service');
+    assert.deepEqual(lint({ ...files, 'sm.yaml': serviceMonitor('    - port: metrics', '{any: true}') }, { rules }).findings.map((f) => f.text), ['metrics']);
+    assert.deepEqual(lint({ ...files, 'sm.yaml': serviceMonitor('    - port: metrics', '{matchNames: [blog]}') }, { rules }).findings.map((f) => f.text), ['metrics']);
+    const own = serviceMonitor('    - port: metrics', '{}').replace('namespace: monitoring', 'namespace: blog');
+    assert.deepEqual(lint({ ...files, 'sm.yaml': own }, { rules }).findings.map((f) => f.text), ['metrics']);
+  });
+
+  it('checks PodMonitor port, portNumber and targetPort in precedence order against the selected pods', () => {
+    const files = { 'd.yaml': workload('[{name: http, containerPort: 8080}, {containerPort: 9100}]') };
+    const found = lint({ ...files, 'pm.yaml': podMonitor('    - port: metrics\n    - portNumber: 9101\n    - targetPort: 9102\n    - {port: http, portNumber: 1}\n    - port: "9100"') }, { rules }).findings;
+    assert.deepEqual(found.map((f) => [f.line, f.text]), [[7, 'metrics'], [8, '9101'], [9, '9102'], [11, '"9100"']]);
+    assert.equal(found[0].message, 'podMetricsEndpoint #0 of PodMonitor shop/web scrapes port container port "metrics", which none of the Pods it selects declares (Deployment shop/web): Prometheus keeps only declared container ports, so there are no targets and no error');
+    assert.match(found[3].message, /scrapes port container port "9100" \(port takes a container port name; a number goes in portNumber\)/);
+    assert.deepEqual(lint({ ...files, 'pm.yaml': podMonitor('    - port: http\n    - portNumber: 9100\n    - targetPort: 8080') }, { rules }).findings, []);
+  });
+
+  it('stays silent when the monitor selects nothing here, when the CRD kinds are of another group, and across clusters', () => {
+    assert.deepEqual(lint({ 'sm.yaml': serviceMonitor('    - port: metrics') }, { rules }).findings, []);
+    assert.deepEqual(lint({ 'pm.yaml': podMonitor('    - port: metrics') }, { rules }).findings, []);
+    const foreign = serviceMonitor('    - port: metrics').replace('monitoring.coreos.com/v1', 'example.com/v1');
+    assert.deepEqual(lint({ 'svc.yaml': service('[{name: http, port: 80}]'), 'sm.yaml': foreign }, { rules }).findings, []);
+    const files = { 'dev/svc.yaml': service('[{name: http, port: 80}]'), 'prod/svc.yaml': service('[{name: metrics, port: 80}]'), 'prod/sm.yaml': serviceMonitor('    - port: metrics') };
+    assert.deepEqual(lint(files, { rules, config: { clusters: { dev: ['dev/**'], prod: ['prod/**'] } } }).findings, []);
+  });
+
+  it('is satisfied by any variant of the selected Service (a base and its overlay copy)', () => {
+    const files = { 'base/svc.yaml': service('[{name: http, port: 80}]'), 'prod/svc.yaml': service('[{name: http, port: 80}, {name: metrics, port: 9090}]'), 'sm.yaml': serviceMonitor('    - port: metrics') };
+    assert.deepEqual(lint(files, { rules }).findings, []);
+  });
+});

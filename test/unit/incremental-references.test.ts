@@ -1,0 +1,117 @@
+import { strict as assert } from 'node:assert';
+import { analyze } from '../../server/out/core/analyze';
+import { DEFAULT_CONFIG } from '../../server/out/core/config/config';
+import type { Finding } from '../../server/out/core/rules/rule';
+import { IncrementalWorkspace } from '../../server/out/core/workspace/incremental';
+import { dedent } from '../helpers/lint';
+
+// Ingresses, routes, NetworkPolicies and monitors are judged against Services and pods of other files: an edit of
+// a Service or a workload must re-check them (and unmatched selectors of the namespace), so the incremental
+// analysis gives exactly the full analysis's findings after every edit.
+const key = (f: Finding): string => JSON.stringify([f.ruleId, f.severity, f.message, f.span, f.object, f.related, f.fixes]);
+
+function random(seed: number): () => number {
+  let s = seed;
+  return () => (s = (s * 48271) % 2147483647) / 2147483647;
+}
+
+const FILES: Record<string, string> = {
+  'svc.yaml': dedent(`
+    apiVersion: v1
+    kind: Service
+    metadata: {name: web, namespace: shop, labels: {app: web}}
+    spec:
+      selector: {app: web}
+      ports:
+        - {name: http, port: 80, targetPort: 8080}
+        - {name: metrics, port: 9090}
+    ---
+    apiVersion: v1
+    kind: Service
+    metadata: {name: db, namespace: shop}
+    spec:
+      selector: {app: db}
+      ports: [{port: 5432, targetPort: 6432}]
+  `),
+  'web.yaml': dedent(`
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web, namespace: shop}
+    spec:
+      template:
+        metadata: {labels: {app: web}}
+        spec:
+          containers:
+            - name: web
+              image: web:1
+              ports: [{name: http, containerPort: 8080}, {name: metrics, containerPort: 9090}]
+              readinessProbe: {httpGet: {port: http}}
+  `),
+  'db.yaml': dedent(`
+    apiVersion: apps/v1
+    kind: StatefulSet
+    metadata: {name: db, namespace: shop}
+    spec:
+      template:
+        metadata: {labels: {app: db}}
+        spec: {containers: [{name: pg, image: pg:16, ports: [{name: pg, containerPort: 6432}]}]}
+  `),
+  'edge.yaml': dedent(`
+    apiVersion: networking.k8s.io/v1
+    kind: Ingress
+    metadata: {name: shop, namespace: shop}
+    spec:
+      defaultBackend: {service: {name: web, port: {number: 80}}}
+    ---
+    apiVersion: gateway.networking.k8s.io/v1
+    kind: HTTPRoute
+    metadata: {name: shop, namespace: shop}
+    spec: {rules: [{backendRefs: [{name: web, port: 80}]}]}
+    ---
+    apiVersion: networking.k8s.io/v1
+    kind: NetworkPolicy
+    metadata: {name: db, namespace: shop}
+    spec:
+      podSelector: {matchLabels: {app: db}}
+      ingress: [{ports: [{port: 6432}, {port: pg}]}]
+    ---
+    apiVersion: monitoring.coreos.com/v1
+    kind: ServiceMonitor
+    metadata: {name: web, namespace: shop}
+    spec:
+      selector: {matchLabels: {app: web}}
+      endpoints: [{port: metrics}]
+  `),
+};
+
+describe('IncrementalWorkspace and the port-reference rules', () => {
+  it('re-checks the objects that name a changed Service or pod, giving the full analysis after every edit', () => {
+    const texts = new Map(Object.entries(FILES));
+    const ws = new IncrementalWorkspace(DEFAULT_CONFIG);
+    for (const [p, t] of texts) ws.setText(p, t);
+    assert.deepEqual(ws.analyze().findings.filter((f) => f.ruleId.endsWith('-unresolved') || f.ruleId.endsWith('-unmatched')).map((f) => f.ruleId), []);
+    const rnd = random(11);
+    const edited = ['svc.yaml', 'web.yaml', 'db.yaml'];
+    const modes = new Set<string>();
+    const rules = new Set<string>();
+    for (let i = 0; i < 150; i++) {
+      const p = edited[Math.floor(rnd() * edited.length)];
+      let t = texts.get(p)!;
+      const values = [...t.matchAll(/(port|targetPort|containerPort): (\d+)|(name|app): ([a-z]+)/g)];
+      const m = values[Math.floor(rnd() * values.length)];
+      const at = m.index! + m[0].length - 1;
+      t = m[2] ? t.slice(0, at) + String(Math.floor(rnd() * 10)) + t.slice(at + 1) : t.slice(0, at) + 'abcx'[Math.floor(rnd() * 4)] + t.slice(at + 1);
+      texts.set(p, t);
+      ws.setText(p, t);
+      const result = ws.analyze();
+      modes.add(ws.lastRun.mode);
+      for (const f of result.findings) rules.add(f.ruleId);
+      const want = analyze(ws.fileNames().map((f) => ws.get(f)!), DEFAULT_CONFIG).findings.map(key);
+      assert.deepEqual(result.findings.map(key), want, `edit ${i} in ${p} (${ws.lastRun.mode})`);
+    }
+    assert.ok(modes.has('incremental'), `modes: ${[...modes]}`);
+    for (const id of ['ingress-backend-unresolved', 'gateway-backend-unresolved', 'networkpolicy-port-unresolved', 'servicemonitor-port-unresolved', 'service-selector-unmatched', 'probe-port-unresolved']) {
+      assert.ok(rules.has(id), `the edits never produced ${id}: ${[...rules].join(', ')}`);
+    }
+  });
+});
