@@ -229,15 +229,18 @@ export function startServer(connection: Connection): void {
   connection.onDidChangeWatchedFiles((params) => {
     if (!ready) return;
     let configChanged = false;
+    let rendering = params.changes.length > 0;
     const open = openFiles();
     for (const change of params.changes) {
       const path = pathOfUri(change.uri);
       if (!path) continue;
       configChanged = workspace.diskChanged(path, change.type === FileChangeType.Deleted, open) || configChanged;
-      renders?.schedule(workspace.folderOf(path), [path]); // helm and kustomize read the disk: saved changes re-render
+      // helm and kustomize read the disk: saved changes re-render the renders that read them.
+      rendering = (renders?.schedule(workspace.folderOf(path), [path]) ?? false) && rendering;
     }
     if (configChanged) void reconfigureAll();
-    else scheduler.request();
+    // Only files that renders read changed: the renders' end brings the analysis (one instead of two).
+    else if (!rendering) scheduler.request();
   });
 
   registerRequests(connection, { documents, uris, workspace, publisher, ruleDocsCommand: () => ruleDocsCommand });
