@@ -37,6 +37,14 @@ describe('calico-ip-autodetection', () => {
     assert.deepEqual(lint(fixed, { rules }).findings, []);
   });
 
+  it('compares a pre-release tag as coming before its release (v3.25.0-0.dev is not v3.25), a build suffix as the release', () => {
+    const dev = lint(ds('docker.io/calico/node:v3.25.0-0.dev', AUTODETECT), { rules }).findings;
+    assert.deepEqual(dev.map((f) => f.severity), ['error']);
+    assert.match(dev[0].message, /calico\/node v3\.25\.0-0\.dev is older than v3\.25/);
+    assert.deepEqual(lint(ds('docker.io/calico/node:v3.25.0-rc.1', AUTODETECT), { rules }).findings.map((f) => f.severity), ['error']);
+    assert.deepEqual(lint(ds('docker.io/calico/node:v3.25.0-amd64', AUTODETECT), { rules }).findings.map((f) => f.severity), ['warning']);
+  });
+
   it('is a warning from v3.25 and prefers kubernetes-internal-ip (v3.22+)', () => {
     const text = ds('quay.io/calico/node:v3.26.1', AUTODETECT);
     const { findings } = lint(text, { rules });

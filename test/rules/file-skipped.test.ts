@@ -51,3 +51,25 @@ describe('file-skipped: Go templates outside a Helm chart', () => {
     assert.deepEqual(findings.map((f) => [f.ruleId, f.file]), [['helm-chart-not-rendered', 'c/Chart.yaml']]);
   });
 });
+
+describe('file-skipped: Terraform templatefile() sources', () => {
+  const { lint } = require('../helpers/lint') as typeof import('../helpers/lint');
+  const kubeProxy = [
+    'apiVersion: apps/v1', 'kind: DaemonSet', 'metadata: {name: kube-proxy, namespace: kube-system}', 'spec:',
+    '  selector: {matchLabels: {k8s-app: kube-proxy}}', '  template:', '    metadata: {labels: {k8s-app: kube-proxy}}', '    spec:',
+    '      containers:', '        - name: kube-proxy', '          image: registry.k8s.io/kube-proxy:${version}', '          command:',
+    '            - kube-proxy', '            - --proxy-mode=ipvs', '%{ for flag in extra_flags ~}', '            - ${flag}', '%{ endfor ~}', '',
+  ].join('\n');
+
+  it('gives one info finding (no yaml-syntax errors) and says the --proxy-mode it holds is not read', () => {
+    const { findings } = lint({ 'kube-proxy.yaml': kubeProxy });
+    assert.deepEqual(findings.map((f) => [f.ruleId, f.severity, f.line]), [['file-skipped', 'info', 15]]);
+    assert.equal(findings[0].message, 'not analysed: Terraform template syntax (%{ … } or ${ … }, line 15) makes this a template, not a manifest; lint what templatefile() renders, or set kubeProxyMode: ipvs in .kube-netlint.yaml (its --proxy-mode=ipvs is not read from the template)');
+  });
+
+  it('still reads a manifest whose values merely contain ${…} text', () => {
+    const { findings, analysis } = lint({ 'env.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  url: "${BASE_URL}/api"\n  image: ${image}\n' });
+    assert.deepEqual(findings, []);
+    assert.equal(analysis.model.objects.filter((o) => o.kind === 'ConfigMap').length, 1);
+  });
+});

@@ -44,6 +44,20 @@ describe('hostport-conflict', () => {
     assert.deepEqual(ds.findings.map((f) => f.severity), ['warning', 'warning']);
   });
 
+  it('treats an OS / architecture selector as every node, as the coverage rules do (it fell to warning)', () => {
+    const { findings } = lint({
+      'a.yaml': workload('DaemonSet', 'a', 'x', port9100, '\n      nodeSelector: {kubernetes.io/os: linux}'),
+      'b.yaml': workload('DaemonSet', 'b', 'x', port9100),
+    }, { rules });
+    assert.deepEqual(findings.map((f) => [f.file, f.severity]), [['a.yaml', 'error'], ['b.yaml', 'error']]);
+    assert.match(findings[0].message, /they certainly share nodes/);
+    const windows = lint({
+      'a.yaml': workload('DaemonSet', 'a', 'x', port9100, '\n      nodeSelector: {kubernetes.io/os: linux}'),
+      'b.yaml': workload('DaemonSet', 'b', 'x', port9100, '\n      nodeSelector: {kubernetes.io/os: windows}'),
+    }, { rules });
+    assert.deepEqual(windows.findings, [], 'Linux and Windows nodes are distinct');
+  });
+
   it('is an error for a DaemonSet and a pod pinned to a node it covers', () => {
     const { findings } = lint({
       'a.yaml': workload('DaemonSet', 'agent', 'x', port9100),

@@ -51,7 +51,32 @@ spec:
             - {name: webhook, containerPort: 8443, protocol: ${webhookProtocol}}
 `;
 
+const kubeRouter = (args: string) => `
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: kube-router, namespace: kube-system}
+spec:
+  selector: {matchLabels: {k8s-app: kube-router}}
+  template:
+    metadata: {labels: {k8s-app: kube-router}}
+    spec:
+      hostNetwork: true
+      containers:
+        - name: kube-router
+          image: docker.io/cloudnativelabs/kube-router:v2.1.0
+          args: [${args}]
+`;
+
 describe('hostport-shadows-service-port', () => {
+  it('takes kube-router\'s service proxy (on by default) as IPVS when no kube-proxy mode is known', () => {
+    const files = { 'router.yaml': kubeRouter('--run-router=true'), 'svc.yaml': service('accounts', 'db'), 'db.yaml': db('cache', 'db') };
+    const { findings } = lint(files, { rules });
+    assert.deepEqual(findings.map((f) => [f.file, f.severity]), [['db.yaml', 'error']]);
+    assert.match(findings[0].message, /under kube-proxy IPVS \(kube-router's IPVS service proxy, DaemonSet kube-system\/kube-router \(service proxy on by default\)\)/);
+    const off = lint({ ...files, 'router.yaml': kubeRouter('--run-service-proxy=false') }, { rules });
+    assert.deepEqual(off.findings.map((f) => f.severity), ['warning'], 'kube-proxy then proxies, in a mode the workspace does not say');
+  });
+
   it('is an error under IPVS when the hostPort shadows another Service (the MySQL story), naming every Service', () => {
     const { findings } = lint(
       { 'a.yaml': service('db-a', 'team-a'), 'b.yaml': service('db-b', 'team-b') + '---' + db('db-b', 'team-b') },

@@ -30,6 +30,39 @@ metadata: {name: l2, namespace: metallb-system}
 `;
 
 describe('kube-proxy-ipvs-strict-arp', () => {
+  it('does not take kube-router\'s IPVS service proxy for kube-proxy IPVS (kube-router sets strict ARP itself)', () => {
+    const router = `
+      apiVersion: apps/v1
+      kind: DaemonSet
+      metadata: {name: kube-router, namespace: kube-system}
+      spec:
+        selector: {matchLabels: {k8s-app: kube-router}}
+        template:
+          metadata: {labels: {k8s-app: kube-router}}
+          spec:
+            hostNetwork: true
+            containers: [{name: kube-router, image: docker.io/cloudnativelabs/kube-router:v2.1.0, args: [--run-service-proxy=true]}]
+    `;
+    assert.deepEqual(lint({ 'router.yaml': router, 'metallb.yaml': speaker, 'l2.yaml': l2 }, { rules }).findings, []);
+  });
+
+  it('reads the legacy MetalLB config ConfigMap as YAML: protocol: layer2 counts, a commented-out line does not', () => {
+    const legacy = (config: string) => `
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: config, namespace: metallb-system}
+      data:
+        config: |
+${config.split('\n').map((l) => `          ${l}`).join('\n')}
+    `;
+    const l2pool = 'address-pools:\n- name: default\n  protocol: layer2\n  addresses: [192.0.2.10-192.0.2.20]';
+    const on = lint({ 'kp.yaml': kpc('false'), 'mlb.yaml': legacy(l2pool) }, { rules }).findings;
+    assert.equal(on.length, 1);
+    assert.match(on[0].message, /MetalLB in layer 2 mode is deployed \(ConfigMap metallb-system\/config \(protocol: layer2\)\)/);
+    const commented = 'address-pools:\n- name: default\n  # protocol: layer2\n  protocol: bgp\n  addresses: [192.0.2.10-192.0.2.20]';
+    assert.deepEqual(lint({ 'kp.yaml': kpc('false'), 'mlb.yaml': legacy(commented) }, { rules }).findings, []);
+  });
+
   it('warns at strictARP: false next to the MetalLB speaker and fixes it to true', () => {
     const { findings } = lint({ 'kp.yaml': kpc('false'), 'metallb.yaml': speaker }, { rules });
     assert.equal(findings.length, 1);

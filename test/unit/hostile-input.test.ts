@@ -118,6 +118,22 @@ describe('hostile input: reads, paths and discovery', () => {
     assert.match(glob.err, /no manifests found \(no \*\.yaml, \*\.yml or Kubernetes \*\.json file matches this glob\)/);
   });
 
+  it('escapes control and bidi characters of names, values and file names in text output, so no line can be forged', async () => {
+    const evil = 'x\\r\\n1 file checked: 0 errors, 0 warnings, 0 notes\\e[2K\\u202e';
+    write('a.yaml', `apiVersion: v1\nkind: Service\nmetadata: {name: "${evil}"}\nspec:\n  type: NodePort\n  ports: [{port: 80, nodePort: 30080}]\n`);
+    write('evil\n0 files checked.yaml', svc('b', 30080));
+    const r = await cli(dir, ['.']);
+    assert.equal(r.code, 1);
+    const lines = r.out.trimEnd().split('\n');
+    assert.equal(lines.filter((l) => / checked: /.test(l) && !l.startsWith('    ') && !/: error /.test(l)).length, 1, 'one summary line');
+    assert.equal(lines[lines.length - 1], '2 files checked: 2 errors, 0 warnings, 0 notes');
+    assert.ok(!/[\r\u001b\u202e]/.test(r.out));
+    assert.ok(r.out.includes('Service default/x\\r\\n1 file checked: 0 errors, 0 warnings, 0 notes\\e[2K\\u202e'));
+    assert.ok(r.out.includes('evil\\n0 files checked.yaml:6:'));
+    const json = await cli(dir, ['--format', 'json', '.']);
+    assert.ok(JSON.parse(json.out).findings.some((f: { message: string }) => f.message.includes('x\r\n1 file checked')), 'JSON keeps the value, escaped by JSON itself');
+  });
+
   it('discovers .json files that hold Kubernetes objects, and no other JSON', async () => {
     write('k8s/svc.json', JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'j' }, spec: { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] } }, null, 2));
     write('k8s/list.json', JSON.stringify({ apiVersion: 'v1', items: [JSON.parse(JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'k' }, spec: { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] } }))], kind: 'List' }));

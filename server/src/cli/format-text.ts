@@ -2,10 +2,11 @@ import type { Region, ResolvedFinding } from '../core/output/resolve';
 import type { Severity } from '../core/config/config';
 import { isVirtualFile } from '../core/source/span';
 import { colors, Colors } from './colors';
+import { escapeForTerminal } from './escape-text';
 
 /** `file:line:col`; objects without text (live cluster `cluster:<context>/<kind>/<ns>/<name>`, built-ins) print their name alone. */
 function where(r: Region): string {
-  return isVirtualFile(r.file) ? r.file : `${r.file}:${r.line}:${r.column}`;
+  return escapeForTerminal(isVirtualFile(r.file) ? r.file : `${r.file}:${r.line}:${r.column}`);
 }
 
 /** `1 error`, `2 errors`. */
@@ -16,14 +17,16 @@ export function plural(n: number, singular: string): string {
 /**
  * Compiler-style text: `file:line:col: severity rule-id: message`, related locations indented
  * beneath, then a summary line (`2 files checked: 1 error, 0 warnings, 1 note`; info and hint findings
- * are notes). `c` colours the location, the severity and the rule id (default: no colour).
+ * are notes). `c` colours the location, the severity and the rule id (default: no colour). Control and bidi
+ * characters in file names and messages are shown as escapes (see {@link escapeForTerminal}).
  */
 export function formatText(findings: readonly ResolvedFinding[], fileCount: number, c: Colors = colors(false)): string {
   const paint: Record<Severity, (s: string) => string> = { error: (s) => c.bold(c.red(s)), warning: c.yellow, info: c.cyan, hint: c.cyan };
   const lines: string[] = [];
   for (const { finding, region, related } of findings) {
-    lines.push(`${c.bold(where(region))}: ${paint[finding.severity](finding.severity)} ${c.dim(finding.ruleId)}: ${finding.message}`);
-    for (const r of related) lines.push(`    ${c.bold(where(r.region))}: ${r.message}`);
+    // Names, values and file names come from the workspace: escaped, so none can forge a line (or the summary).
+    lines.push(`${c.bold(where(region))}: ${paint[finding.severity](finding.severity)} ${c.dim(finding.ruleId)}: ${escapeForTerminal(finding.message)}`);
+    for (const r of related) lines.push(`    ${c.bold(where(r.region))}: ${escapeForTerminal(r.message)}`);
   }
   const count = (...s: Severity[]): number => findings.filter((f) => s.includes(f.finding.severity)).length;
   const [errors, warnings, notes] = [count('error'), count('warning'), count('info', 'hint')];

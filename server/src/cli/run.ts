@@ -1,4 +1,5 @@
 import { existsSync, readSync } from 'node:fs';
+import { escapeKeepingNewlines } from './escape-text';
 import { isAbsolute, resolve } from 'node:path';
 import { keepClusterFinding } from '../cluster/cli-cluster';
 import { ConfigError, Severity } from '../core/config/config';
@@ -26,7 +27,9 @@ const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1, hint: 0 
  * command. Resolves to the exit code (0 clean, 1 findings at or above --fail-on or more than
  * --max-warnings warnings, 2 usage error, bad config or unreadable path).
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<number> {
+  // Messages on stderr quote paths and values from the workspace: no control or bidi character gets through.
+  const io: CliIo = { ...rawIo, stderr: (t) => rawIo.stderr(escapeKeepingNewlines(t)) };
   const command = SUBCOMMANDS.find((c) => c.name === argv[0]);
   return command ? command.run(argv.slice(1), io) : runLint(argv, io);
 }

@@ -9,6 +9,7 @@ import type { InitializationOptions } from '../protocol/messages';
 import { RENDER_SETTINGS_NOTIFICATION, RENDERED_DOCUMENT_REQUEST, renderedFileOfUri, renderedUri, RenderSettings } from '../protocol/render-messages';
 import { RENDER_FILE_PREFIX } from '../core/render/jobs';
 import { ClusterIntegration } from './cluster';
+import { listenValidated } from './message-shapes';
 import { DiagnosticPublisher } from './diagnostics';
 import { PortMapService } from './port-map';
 import { registerRequests } from './requests';
@@ -233,15 +234,18 @@ export function startServer(connection: Connection): void {
   connection.onDidChangeWatchedFiles((params) => {
     if (!ready) return;
     let configChanged = false;
+    let rendering = params.changes.length > 0;
     const open = openFiles();
     for (const change of params.changes) {
       const path = pathOfUri(change.uri);
       if (!path) continue;
       configChanged = workspace.diskChanged(path, change.type === FileChangeType.Deleted, open) || configChanged;
-      renders?.schedule(workspace.folderOf(path), [path]); // helm and kustomize read the disk: saved changes re-render
+      // helm and kustomize read the disk: saved changes re-render the renders that read them.
+      rendering = (renders?.schedule(workspace.folderOf(path), [path]) ?? false) && rendering;
     }
     if (configChanged) void reconfigureAll();
-    else scheduler.request();
+    // Only files that renders read changed: the renders' end brings the analysis (one instead of two).
+    else if (!rendering) scheduler.request();
   });
 
   registerRequests(connection, { documents, uris, workspace, publisher, ruleDocsCommand: () => ruleDocsCommand, portMapLinks: () => portMapLinks });
@@ -256,6 +260,7 @@ export function startServer(connection: Connection): void {
     cluster?.dispose();
     renders?.dispose();
   });
-  documents.listen(connection);
+  // Document notifications of the wrong shape (`text: 12345`) are dropped with a log line, never stored.
+  listenValidated(documents, connection, log);
   connection.listen();
 }

@@ -44,7 +44,8 @@ const VERSION_TAG = /^v?\d+(\.\d+){0,2}([-+.].*)?$/;
 
 /**
  * The version of an image from its tag, parsed with `semver` (v-prefixed and two-part tags are
- * coerced: `v1.9` → 1.9.0; build suffixes such as `-amd64` are dropped for comparisons).
+ * coerced: `v1.9` → 1.9.0; build suffixes such as `-amd64` are dropped for comparisons, pre-releases such as
+ * `-0.dev` or `-rc.1` are kept, so `v3.25.0-0.dev` is older than 3.25.0, as semver orders them).
  * Tags that are not versions (`latest`, `master`, `main`), missing tags and digest-only
  * references give an unknown version with a reason phrased for a message.
  */
@@ -54,10 +55,16 @@ export function imageVersion(image: string): ImageVersion {
     return { known: false, reason: ref.digest ? `image ${image} is pinned by digest, so its version is unknown` : `image ${image} has no tag (":latest"), so its version is unknown` };
   }
   if (!VERSION_TAG.test(ref.tag)) return { known: false, reason: `tag "${ref.tag}" of image ${ref.repository} is not a version, so the version is unknown` };
-  const coerced = semver.coerce(ref.tag);
-  if (!coerced) return { known: false, reason: `tag "${ref.tag}" of image ${ref.repository} is not a version, so the version is unknown` };
-  return { known: true, version: coerced, tag: ref.tag };
+  const full = semver.coerce(ref.tag, { includePrerelease: true });
+  if (!full) return { known: false, reason: `tag "${ref.tag}" of image ${ref.repository} is not a version, so the version is unknown` };
+  // A pre-release (`v3.25.0-0.dev`, `v1.30.0-rc.1`) comes before its release and keeps the older behaviour;
+  // other suffixes are builds of the release (`-amd64`, `-eksbuild.1`, `-1-abc`) and compare as the release.
+  const pre = full.prerelease.length > 0 && PRE_RELEASE.test(full.prerelease.join('.'));
+  return { known: true, version: pre ? full : semver.coerce(ref.tag)!, tag: ref.tag };
 }
+
+/** Pre-release identifiers as projects tag them: Calico's `0.dev`, `alpha.1`, `beta.0`, `rc.2`, `dev`, `pre`, nightlies. */
+const PRE_RELEASE = /^(0\.dev|alpha|beta|rc|dev|pre|snapshot|nightly)(\b|[.\-\d]|$)/i;
 
 /** True when the version is known and lower than `min` (e.g. `'3.25.0'`). */
 export function isOlderThan(v: ImageVersion, min: string): boolean {

@@ -12,6 +12,7 @@ import { notAnObject, readEnvelope } from './envelope-view';
 import { withExplicitFloat } from './explicit-float';
 import { parseDocuments } from './parse-documents';
 import { looksLikeGoTemplate } from '../repo/go-template';
+import { statedProxyMode, terraformTemplateAt } from '../repo/terraform-template';
 import { RepoFileRole, repoFileRole } from '../repo/repo-files';
 import type { RenderedSource } from '../render/jobs';
 
@@ -89,6 +90,17 @@ export function loadFile(file: string, text: string, options: LoadOptions = {}):
     const problem: LoadProblem = {
       span: { file, start: at, end: at + 2 },
       message: `not analysed: Go template actions ({{ … }}, line ${line}) make this a template, not a manifest; lint the rendered output instead (e.g. helm template RELEASE CHART | kube-netlint -)`,
+      code: 'FILE_TEMPLATE',
+      severity: 'info',
+    };
+    return { ...templateFile(file, text, lines, role), problems: [problem] };
+  }
+  const terraform = terraformTemplateAt(text, list);
+  if (terraform !== undefined) {
+    const mode = statedProxyMode(text);
+    const problem: LoadProblem = {
+      span: { file, start: terraform, end: terraform + 2 },
+      message: `not analysed: Terraform template syntax (%{ … } or \${ … }, line ${lines.position(terraform).line}) makes this a template, not a manifest; lint what templatefile() renders${mode ? `, or set kubeProxyMode: ${mode} in .kube-netlint.yaml (its --proxy-mode=${mode} is not read from the template)` : ''}`,
       code: 'FILE_TEMPLATE',
       severity: 'info',
     };

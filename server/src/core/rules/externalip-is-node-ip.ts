@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { parseIpSloppy } from '../kubernetes/api-server/validation';
 import type { WorkspaceModel } from '../model/workspace-model';
 import type { CoreConfig } from '../config/config';
 import type { Span } from '../source/span';
@@ -17,10 +18,17 @@ export interface NodeAddressOwner {
   readonly span?: Span;
 }
 
-/** An address in one canonical spelling (`2001:DB8:0::1` = `2001:db8::1`); non-IP text is trimmed and lower-cased. */
+/**
+ * An address in one canonical spelling (`2001:DB8:0::1` = `2001:db8::1`), read as the API server reads it:
+ * `010.0.0.1` is 10.0.0.1 (ParseIPSloppy: decimal), never octal 8.0.0.1 as ipaddr.js would read it; IPv4-mapped
+ * IPv6 is its IPv4 address. Non-IP text is trimmed and lower-cased.
+ */
 export function addressKey(address: string): string {
   const text = address.trim();
-  return ipaddr.isValid(text) ? ipaddr.process(text).toNormalizedString() : text.toLowerCase();
+  const ip = parseIpSloppy(text);
+  if (!ip) return text.toLowerCase();
+  const v4 = ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress() ? (ip as ipaddr.IPv6).toIPv4Address() : ip;
+  return v4.toNormalizedString();
 }
 
 /**

@@ -4,6 +4,7 @@ import { describe, ServiceObject, WorkloadObject } from '../model/objects';
 import { claimLabel, portPhrase } from './report/claim-labels';
 import { removeHostPortFix } from './fixes/host-port-fixes';
 import { runningClaims } from '../kubernetes/scheduler/host-ports';
+import { serviceProxyMode } from '../kubernetes/kube-proxy/service-proxy-mode';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 import { cappedRelated, collisionSummary, joinNames, MESSAGE_LIST_MAX, splitSides } from './report/collisions';
@@ -91,7 +92,8 @@ export const hostportShadowsServicePort: Rule = {
     '#61938, #60688 (own Service: IPVS round-robin bypassed from the node), containernetworking/plugins #222,',
     'aws/amazon-vpc-cni-k8s #499.',
     '',
-    'Severity depends on the kube-proxy mode (config `kubeProxyMode`, or read from the workspace):',
+    'Severity depends on the kube-proxy mode (config `kubeProxyMode`, or read from the workspace; without one, a',
+    "kube-router DaemonSet with its service proxy on, the default, counts as IPVS: it binds ClusterIPs to kube-dummy-if):",
     '- IPVS: **error** when the Service is another one — the MySQL story (case s3): db-b publishes hostPort 3306, and',
     "  clients on db-b's node that connect to db-a's ClusterIP log in to db-b, the wrong database; **warning** when the",
     '  hostPort pod is itself a backend of the Service and the Service port\'s `targetPort` is the containerPort the',
@@ -128,7 +130,8 @@ export const hostportShadowsServicePort: Rule = {
   ],
   check({ model }) {
     const findings: Finding[] = [];
-    const mode = model.settings.kubeProxyMode;
+    // kube-router's service proxy is IPVS-based: ClusterIPs are local addresses there too.
+    const mode = serviceProxyMode(model.settings.kubeProxyMode, model.objects);
     for (const [port, claims] of model.hostPorts) {
       const servicePorts = model.servicePorts.get(port);
       if (!servicePorts) continue;

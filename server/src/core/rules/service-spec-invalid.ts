@@ -58,6 +58,9 @@ export const serviceSpecInvalid: Rule = {
     '- unknown `type`, `protocol`, `externalTrafficPolicy` or `internalTrafficPolicy` values (they are case-sensitive:',
     '  `tcp`, `Nodeport`, `local` are rejected; a quick fix corrects the case);',
     '- externalIPs that are not IP addresses, or are unspecified, loopback, link-local or link-local multicast;',
+    '- (warning) an IPv4 externalIP with leading zeros (`010.0.0.1`): up to v1.35 read as decimal 10.0.0.1 with an API',
+    '  warning, rejected from v1.36 (StrictIPCIDRValidation) with `must not have leading 0s`; other rules compare it as',
+    '  10.0.0.1, as the API server does;',
     '- a Service without ports (unless headless or ExternalName).',
     '',
     'Services in kustomize patch files (listed under `patches` / `patchesStrategicMerge` of a kustomization in the',
@@ -84,7 +87,7 @@ export const serviceSpecInvalid: Rule = {
       for (const p of problems) {
         findings.push({
           ruleId: id,
-          severity: 'error',
+          severity: p.warning ? 'warning' : 'error',
           message: p.message.split(SERVICE).join(describe(svc)),
           span: p.span,
           object: refOf(svc),

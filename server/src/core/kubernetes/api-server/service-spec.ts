@@ -2,7 +2,7 @@ import type { Located, Span } from '../../source/span';
 import type { ServiceObject, ServicePort } from '../../model/objects';
 import type { Fix, RelatedLocation } from '../../rules/rule';
 import {
-  dns1123LabelErrors, externalIpErrors, externallyAccessible, needsHealthCheck, PORT_PROTOCOLS, portNameErrors,
+  dns1123LabelErrors, externalIpErrors, leadingZerosIp, externallyAccessible, needsHealthCheck, PORT_PROTOCOLS, portNameErrors,
   portNumErrors, SERVICE_TYPES, supportedValues, TRAFFIC_POLICIES,
 } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
@@ -14,6 +14,8 @@ export interface SpecProblem {
   readonly message: string;
   readonly related?: readonly RelatedLocation[];
   readonly fixes?: readonly Fix[];
+  /** Only an API warning today (the object is stored), rather than a rejection. */
+  readonly warning?: boolean;
 }
 
 /** Placeholder in messages for `Service <namespace>/<name>`, filled in by the rule. */
@@ -174,6 +176,15 @@ export function checkServiceFields(svc: ServiceObject, partial = false, written?
   }
   svc.externalIPs.forEach((ip, i) => {
     for (const detail of externalIpErrors(ip.value)) out.push({ span: ip.span, message: rejects(`externalIP "${ip.value}" is not usable`, `spec.externalIPs[${i}]`, `Invalid value: "${ip.value}": ${detail}`) });
+    const standard = leadingZerosIp(ip.value);
+    if (standard) {
+      out.push({
+        span: ip.span,
+        warning: true,
+        message: `externalIP "${ip.value}" has leading zeros: up to v1.35 the API server reads it as ${standard} and warns ("spec.externalIPs[${i}]: non-standard IP address "${ip.value}" will be considered invalid in a future Kubernetes release: use "${standard}""); from v1.36 it rejects new Services ("must not have leading 0s"); write ${standard}`,
+        fixes: [{ title: `Change externalIP "${ip.value}" to ${standard}`, edits: [{ span: ip.span, newText: standard }], preferred: true }],
+      });
+    }
   });
   const headless = svc.clusterIP?.value === 'None';
   if (headless && svc.clusterIP && (svc.type.value === 'NodePort' || svc.type.value === 'LoadBalancer')) {

@@ -82,6 +82,20 @@ const SPECIAL_RANGES: readonly { test: (ip: Ip) => boolean; message: string }[] 
 ];
 
 /**
+ * An IPv4 address written with leading zeros (`010.0.0.1`), in the spelling the API server asks for (`10.0.0.1`);
+ * undefined for any other text. Up to v1.35 the API server reads such an address as decimal and warns
+ * (`non-standard IP address "010.0.0.1" will be considered invalid in a future Kubernetes release: use "10.0.0.1"`);
+ * from v1.36 StrictIPCIDRValidation (on by default) rejects it in new objects (`must not have leading 0s`).
+ * Source: kubernetes staging/src/k8s.io/apimachinery/pkg/api/validation/ip.go (IsValidIPForLegacyField,
+ * GetWarningsForIP), v1.33–v1.36.
+ */
+export function leadingZerosIp(text: string): string | undefined {
+  const quad = text.split('.');
+  if (quad.length !== 4 || !quad.every((o) => /^\d{1,3}$/.test(o)) || !quad.some((o) => o.length > 1 && o.startsWith('0'))) return undefined;
+  return parseIpSloppy(text)?.toString();
+}
+
+/**
  * IsValidIP + ValidateNonSpecialIP for `spec.externalIPs[i]`: the API's messages, empty when the
  * address is accepted. IPv4-mapped IPv6 addresses are checked as IPv4, as Go's net.IP does.
  */

@@ -75,11 +75,27 @@ export function metalLb(objects: readonly K8sObject[]): MetalLbPresence | undefi
     if (obj.kind === 'L2Advertisement' && obj.group === 'metallb.io') return { layer2: true, evidence: describe(obj), span: obj.span };
     if (obj.kind === 'ConfigMap' && obj.namespace === 'metallb-system' && obj.name === 'config') {
       const text = ((obj.raw.data ?? {}) as Record<string, unknown>).config;
-      if (typeof text === 'string' && /protocol:\s*layer2/.test(text)) return { layer2: true, evidence: `${describe(obj)} (protocol: layer2)`, span: obj.span };
+      if (typeof text === 'string' && legacyLayer2(text)) return { layer2: true, evidence: `${describe(obj)} (protocol: layer2)`, span: obj.span };
     }
     if (!other && obj.category === 'workload' && obj.pod.containers.some((c) => containerComponent(c) === 'metallb')) {
       other = { layer2: false, evidence: `MetalLB speaker ${describe(obj)}`, span: obj.span };
     }
   }
   return other;
+}
+
+/**
+ * True when a legacy MetalLB config (the `config` key of ConfigMap metallb-system/config, MetalLB < v0.13) has an
+ * address pool with `protocol: layer2`. The embedded YAML is parsed, so a commented-out line does not count.
+ * Source: https://metallb.universe.tf/configuration/ (v0.12: `address-pools: [{name, protocol, addresses}]`).
+ */
+function legacyLayer2(text: string): boolean {
+  let config: unknown;
+  try {
+    config = parseYaml(text);
+  } catch {
+    return false; // not YAML: MetalLB would not read it either
+  }
+  const pools = (config as Record<string, unknown> | null)?.['address-pools'];
+  return Array.isArray(pools) && pools.some((p) => (p as Record<string, unknown> | null)?.protocol === 'layer2');
 }

@@ -1,14 +1,7 @@
 import type { NodeRequirement, WorkloadObject } from '../../model/objects';
-import { nodeTerms } from './placement';
+import { EVERY_NODE_LABELS, nodeTerms } from './placement';
 
-/**
- * Node labels every node of a (single-OS, single-architecture) cluster carries with the same value: a
- * selector on them is taken to match every node. The kubelet sets them (k8s.io/api/core/v1
- * well_known_labels.go, https://kubernetes.io/docs/reference/labels-annotations-taints/, v1.33). Mixed-OS or
- * mixed-architecture clusters are the exception this accepts, to stay quiet on the many DaemonSets that
- * select `kubernetes.io/os: linux`.
- */
-export const EVERY_NODE_LABELS: ReadonlySet<string> = new Set(['kubernetes.io/os', 'kubernetes.io/arch', 'beta.kubernetes.io/os', 'beta.kubernetes.io/arch']);
+export { EVERY_NODE_LABELS } from './placement';
 
 /** Operators that keep only the nodes carrying a label (NotIn / DoesNotExist exclude some nodes and keep the rest). */
 const SELECTING: ReadonlySet<NodeRequirement['operator']> = new Set(['In', 'Exists', 'Gt', 'Lt']);

@@ -11,6 +11,15 @@ import type { NodeRequirement, WorkloadObject } from '../../model/objects';
  */
 export type Meeting = 'certain' | 'possible' | 'never';
 
+/**
+ * Node labels every node of a (single-OS, single-architecture) cluster carries with the same value: a
+ * selector on them is taken to match every node. The kubelet sets them (k8s.io/api/core/v1
+ * well_known_labels.go, https://kubernetes.io/docs/reference/labels-annotations-taints/, v1.33). Mixed-OS or
+ * mixed-architecture clusters are the exception this accepts, to stay quiet on the many DaemonSets that
+ * select `kubernetes.io/os: linux`. Two selections that name different values still never meet.
+ */
+export const EVERY_NODE_LABELS: ReadonlySet<string> = new Set(['kubernetes.io/os', 'kubernetes.io/arch', 'beta.kubernetes.io/os', 'beta.kubernetes.io/arch']);
+
 /** The well-known node label the kubelet sets to the node's hostname (k8s.io/api/core/v1 well_known_labels.go). */
 export const HOSTNAME_LABEL = 'kubernetes.io/hostname';
 
@@ -137,7 +146,8 @@ function satisfiable(term: Term): boolean {
 
 /** True when every node matching `inner` matches `outer` (sufficient test: each inner term implies some outer term). */
 function within(inner: readonly Term[], outer: readonly Term[]): boolean {
-  return inner.every((y) => !satisfiable(y) || outer.some((x) => x.every((r) => implies(y, r))));
+  // An OS / architecture requirement of `outer` holds on every node (EVERY_NODE_LABELS) unless `inner` contradicts it.
+  return inner.every((y) => !satisfiable(y) || outer.some((x) => x.every((r) => implies(y, r) || (EVERY_NODE_LABELS.has(r.key) && satisfiable([...y, r])))));
 }
 
 function implies(term: Term, r: NodeRequirement): boolean {
