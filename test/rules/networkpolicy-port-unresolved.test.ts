@@ -101,4 +101,14 @@ describe('networkpolicy-port-unresolved', () => {
     };
     assert.deepEqual(lint(files, { rules }).findings, []);
   });
+
+  it('judges each cluster on its own, and a variant of the pod template that declares the name is enough', () => {
+    const config = { clusters: { dev: ['dev/**'], prod: ['prod/**'] } };
+    const files = { 'dev/db.yaml': workload('db', '[{name: postgres, containerPort: 5432}]'), 'prod/db.yaml': workload('db', '[{name: pg, containerPort: 5432}]'), 'prod/np.yaml': policy(ingressPorts('[{port: pg}]')) };
+    assert.deepEqual(lint(files, { rules, config }).findings, []);
+    const wrong = lint({ ...files, 'prod/np.yaml': policy(ingressPorts('[{port: postgres}]')) }, { rules, config }).findings;
+    assert.deepEqual(wrong.map((f) => [f.file, f.text, f.finding.clusters]), [['prod/np.yaml', 'postgres', ['prod']]]);
+    // Without cluster groups the two files are variants of one Deployment: one of them declares postgres.
+    assert.deepEqual(lint({ ...files, 'prod/np.yaml': policy(ingressPorts('[{port: postgres}]')) }, { rules }).findings, []);
+  });
 });

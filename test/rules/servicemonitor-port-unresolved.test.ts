@@ -88,4 +88,9 @@ describe('servicemonitor-port-unresolved', () => {
     const files = { 'dev/svc.yaml': service('[{name: http, port: 80}]'), 'prod/svc.yaml': service('[{name: metrics, port: 80}]'), 'prod/sm.yaml': serviceMonitor('    - port: metrics') };
     assert.deepEqual(lint(files, { rules, config: { clusters: { dev: ['dev/**'], prod: ['prod/**'] } } }).findings, []);
   });
+
+  it('is satisfied by any variant of the selected Service (a base and its overlay copy)', () => {
+    const files = { 'base/svc.yaml': service('[{name: http, port: 80}]'), 'prod/svc.yaml': service('[{name: http, port: 80}, {name: metrics, port: 9090}]'), 'sm.yaml': serviceMonitor('    - port: metrics') };
+    assert.deepEqual(lint(files, { rules }).findings, []);
+  });
 });

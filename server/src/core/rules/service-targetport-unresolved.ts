@@ -32,7 +32,7 @@ export const serviceTargetportUnresolved: Rule = {
     '',
     '**Named targetPort** (e.g. `targetPort: https`): it is resolved per Pod. The endpoints controller looks for a',
     'container port with that `name` **and** the same `protocol` in the Pod\'s containers (and restartable init',
-    'containers, the sidecars of Kubernetes ≥1.28). A Pod without one gets **no endpoint** for that Service port: the',
+    'containers, the sidecars, since Kubernetes v1.32). A Pod without one gets **no endpoint** for that Service port: the',
     'Service exists, DNS resolves, but connections are refused or time out, and nothing in `kubectl apply` complains.',
     'kube-netlint reports an **error** when none of the selected pod templates declares the name, and a **warning**',
     'naming the workloads that lack it when only some do (those Pods silently get no traffic on that port).',
@@ -53,7 +53,7 @@ export const serviceTargetportUnresolved: Rule = {
     'number the process listens on as `targetPort`.',
   ].join('\n'),
   sources: [
-    'kubernetes pkg/api/v1/pod/util.go (FindPort: name and protocol must match; restartable init containers since v1.32, PR #127976; a number is used as is)',
+    'kubernetes pkg/api/v1/pod/util.go (FindPort: name and protocol must match; restartable init containers since v1.32, PRs #127976 and #128850 (EndpointSlice); a number is used as is)',
     'kubernetes pkg/controller/endpointslice (no endpoint for a Pod without the named port, v1.33)',
     'kubernetes pkg/apis/core/v1/defaults.go (SetDefaults_Service: targetPort defaults to port, v1.33)',
     'https://kubernetes.io/docs/concepts/services-networking/service/#field-spec-ports (named targetPort, v1.33)',

@@ -3,7 +3,8 @@ import type { Container, ContainerPort, ServicePort, WorkloadObject } from '../.
 /**
  * How the EndpointSlice controller turns a Service port's `targetPort` into a Pod port (FindPort): a number
  * is used as it is; a name is looked up, per Pod, among the ports of `spec.containers` and, since v1.32
- * (kubernetes PR #127976), of restartable init containers (`restartPolicy: Always`, sidecars), matching the
+ * (kubernetes PR #127976 in FindPort, PR #128850 in the EndpointSlice controller's own copy), of restartable
+ * init containers (`restartPolicy: Always`, sidecars; older clusters give them no endpoint), matching the
  * name **and** the Service port's protocol. Ordinary init containers never count. A Pod without the name
  * gets no endpoint for that Service port. Sources: kubernetes pkg/api/v1/pod/util.go (FindPort),
  * pkg/controller/endpointslice (v1.33).
