@@ -3,7 +3,7 @@
 // (absolute times drift on shared machines; the targets are ratios within a run).
 //
 //   node bench/run.mjs [--reps 3] [--edits 20] [--no-large] [--peers] [--install-peers] [--monokle]
-//                      [--only startup|cli|cache|hostile|open-first|lsp] [--out .bench/results.json]
+//                      [--only startup|cli|cache|hostile|open-first|lsp|render] [--out .bench/results.json]
 //
 //   --no-large       skip the 10,000-file corpus (CLI vs baselines, peak RSS, open-first in the editor)
 //   --peers          yaml-language-server on the 2,000-document file (needs bench/node_modules: --install-peers)
@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { checkFindings } from './lib/check-findings.mjs';
 import { middleLine, startSession } from './lib/lsp-session.mjs';
+import { renderSection } from './lib/render-bench.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const args = process.argv.slice(2);
@@ -307,6 +308,11 @@ if (!only || only === 'lsp') {
   const cm = results.sections['cli-medium'], lm = results.sections['lsp-medium'];
   if (cm && lm) lm.initialOverCli = +(lm.initial.median / cm.cli.median).toFixed(2);
 }
+if (!only || only === 'render') {
+  // Helm charts and kustomize overlays rendered with the real tools (bench/lib/render-bench.mjs).
+  results.sections.render = await renderSection({ root, benchDir, reps, nEdits: Math.min(nEdits, 10), log });
+  save();
+}
 if (has('--monokle') && haveMonokle) await monokle(medium);
 results.machine.loadavgAfter = os.loadavg().map((x) => +x.toFixed(2));
 save();
@@ -358,6 +364,12 @@ function table(r) {
       rows.push([`yaml-language-server: open → diagnostics`, ...ms(b['yaml-ls'].open), `peak ${b['yaml-ls'].peakRssMB} MB`]);
       rows.push([`yaml-language-server: edit → publishDiagnostics`, ...ms(b['yaml-ls'].edit), `kube-netlint ${b.editSpeedup}× faster (target > 20×)`]);
     }
+  }
+  if (S.render) {
+    const r = S.render;
+    rows.push([`render: ${r.corpus.charts} helm template + ${r.corpus.overlays} kubectl kustomize, back to back`, ...ms(r.commandsBackToBack), '']);
+    rows.push(['render: kube-netlint --format json (renders them)', ...ms(r.cli), `${r.ratio}× the commands (target ≤ 1.5; per rep ${r.ratioPerRep.join(', ')}); planted ${r.findings.planted}, missing ${r.findings.missing.length}`]);
+    rows.push(['render LSP: values file saved → diagnostics', ...ms(r.lsp.valuesEdit), `one release re-rendered (target median < 600 ms); all renders in ${r.lsp.initialAllRendered} ms`]);
   }
   if (S['monokle-medium']) rows.push(['@monokle/validation medium', `${S['monokle-medium'].wallMs} ms`, '1 run', `peak ${S['monokle-medium'].maxRssMB} MB`]);
   const w = rows[0].map((_, i) => Math.max(...rows.map((x) => String(x[i]).length)));

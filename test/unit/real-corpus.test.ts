@@ -4,13 +4,18 @@ import { join } from 'node:path';
 import { analyze } from '../../server/out/core/analyze';
 import { DEFAULT_CONFIG } from '../../server/out/core/config/config';
 import { readManifestFile } from '../../server/out/node/read-file';
+import { sharedDir } from '../helpers/shared';
 
-// Real public manifests (copied from ../shared/corpus/real, sources in SOURCES.md there).
-const DIR = join(__dirname, '..', '..', 'test', 'fixtures', 'corpus-real');
+// Real public manifests, read in place from ../shared/corpus/real (sources in SOURCES.md there); never copied here.
+const SHARED = sharedDir();
+const DIR = SHARED ? join(SHARED, 'corpus', 'real') : '';
 const COLLISION_RULES = ['nodeport-duplicate', 'healthcheck-nodeport-duplicate', 'host-port-conflicts-nodeport', 'host-port-conflicts-healthcheck-nodeport', 'hostport-conflict', 'externalip-port-conflict'];
 
-describe('real corpus (test/fixtures/corpus-real)', () => {
-  const names = readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f)).sort();
+describe('real corpus (shared/corpus/real)', () => {
+  before(() => {
+    assert.ok(SHARED, 'the shared folder (../shared beside the repository, or KUBE_NETLINT_SHARED) is missing');
+  });
+  const names = DIR ? readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f)).sort() : [];
   const files = names.map((n) => readManifestFile(join(DIR, n), n));
   const analysis = analyze(files, DEFAULT_CONFIG);
 

@@ -72,7 +72,7 @@ export function loadKubeconfig(options: KubeconfigOptions): LoadedKubeconfig {
       const line = (err as { mark?: { line?: number } }).mark?.line;
       throw new KubeconfigError(`${file}${line !== undefined ? `:${line + 1}` : ''}: not a valid kubeconfig (${(err as Error).name || 'parse error'})`, 'invalid');
     }
-    if (i > 0) kc.mergeConfig(one, true);
+    if (i > 0) mergeFirstWins(kc, one);
   });
   const context = options.context || kc.getCurrentContext();
   const names = kc.getContexts().map((c) => c.name);
@@ -84,7 +84,70 @@ export function loadKubeconfig(options: KubeconfigOptions): LoadedKubeconfig {
   kc.setCurrentContext(context);
   const cluster = kc.getCurrentCluster();
   if (!cluster || !cluster.server) throw new KubeconfigError(`kubeconfig context "${context}" names no cluster with a server URL`, 'invalid');
+  const user = kc.getCurrentUser();
+  const credentials = !!user && !!(user.token || user.password || user.exec || user.authProvider || user.keyData || user.keyFile);
+  if (credentials && /^http:/i.test(cluster.server)) {
+    // Never send a bearer token (or a password, or an exec plugin's token) over plain HTTP, whatever
+    // insecure-skip-tls-verify says: anyone on the path could read it.
+    throw new KubeconfigError(`kubeconfig context "${context}": server ${stripUserinfo(cluster.server)} is plain HTTP, so its credentials would be sent in clear; kube-netlint refuses to connect (use an https:// server, or kubectl proxy without credentials)`, 'invalid');
+  }
+  cacheExecCredentials(kc);
   return { kc, context, server: stripUserinfo(cluster.server), files, redactor: new Redactor(secretsOf(kc)) };
+}
+
+/**
+ * kubectl's merge of several kubeconfig files: the first file that names a cluster, user or context wins, and
+ * the first current-context set wins. client-node's mergeConfig throws `Duplicate user` instead when two files
+ * share a name. Source: https://kubernetes.io/docs/concepts/configuration/organize-cluster-access-kubeconfig/#merging-kubeconfig-files (v1.33).
+ */
+function mergeFirstWins(into: KubeConfig, from: KubeConfig): void {
+  const names = (list: readonly { name: string }[]): Set<string> => new Set(list.map((x) => x.name));
+  const clusters = names(into.getClusters());
+  const users = names(into.getUsers());
+  const contexts = names(into.getContexts());
+  for (const c of from.getClusters()) if (!clusters.has(c.name)) into.addCluster(c);
+  for (const u of from.getUsers()) if (!users.has(u.name)) into.addUser(u);
+  for (const c of from.getContexts()) if (!contexts.has(c.name)) into.addContext(c);
+  if (!into.getCurrentContext() && from.getCurrentContext()) into.setCurrentContext(from.getCurrentContext());
+}
+
+interface ExecCredential { readonly status?: { readonly expirationTimestamp?: string } }
+interface ExecAuthLike { getCredential(user: { name: string }): Promise<ExecCredential | null> }
+
+
+/**
+ * Runs an exec credential plugin once per user for this kubeconfig, not once per request: client-node caches a
+ * credential only when it has an expirationTimestamp, so a plugin that omits it (allowed: client-go then keeps the
+ * credential for the process) ran for each of the five list calls of a run, in parallel. The credential (or the
+ * pending run) is reused until its expirationTimestamp, if it has one.
+ * Source: https://kubernetes.io/docs/reference/access-authn-authz/authentication/#client-go-credential-plugins (v1.33).
+ */
+function cacheExecCredentials(kc: KubeConfig): void {
+  const authenticators = (kc as unknown as { authenticators?: unknown[] }).authenticators ?? [];
+  // client-node does not export ExecAuth: it is the authenticator that takes a user with an `exec` section.
+  const probe = { name: '', exec: { command: 'probe' } };
+  const exec = authenticators.find((a) => {
+    const auth = a as { isAuthProvider?: (u: unknown) => boolean; getCredential?: unknown };
+    return typeof auth.getCredential === 'function' && auth.isAuthProvider?.(probe) === true;
+  }) as ExecAuthLike | undefined;
+  if (!exec) return;
+  const run = exec.getCredential.bind(exec);
+  const cache = new Map<string, Promise<ExecCredential | null>>();
+  const expired = (c: ExecCredential | null): boolean => {
+    const at = c?.status?.expirationTimestamp;
+    return at !== undefined && !(Date.parse(at) > Date.now());
+  };
+  exec.getCredential = async (user) => {
+    const hit = cache.get(user.name);
+    if (hit) {
+      const credential = await hit.catch(() => null);
+      if (credential && !expired(credential)) return credential;
+    }
+    const next = run(user);
+    cache.set(user.name, next);
+    next.catch(() => cache.delete(user.name)); // a failed run is retried on the next request
+    return next;
+  };
 }
 
 /** Every credential string in the kubeconfig (all users, not only the current one). */

@@ -9,7 +9,7 @@ import type { RenderSettings } from '../protocol/render-messages';
 import type { Folder } from './workspace';
 
 /** Quiet time after a change before renders run again (a save of several files, a branch switch). */
-export const RENDER_DELAY_MS = 200;
+export const RENDER_DELAY_MS = 50;
 /** Renders running at once, over all workspace folders. */
 export const MAX_PARALLEL_RENDERS = 2;
 
@@ -23,7 +23,12 @@ interface FolderRenders {
   readonly running: Set<string>;
   timer?: NodeJS.Timeout;
   all: boolean;
+  /** The plan may have changed (a kustomization, Chart.yaml or GitOps object changed, a file came or went): make it again. */
+  replan: boolean;
   notes: RenderWorkspaceInputNotes;
+  /** The last plan's jobs, and what their renders need (kept while only files they read change). */
+  jobs: Map<string, RenderJob>;
+  context?: { index: ReturnType<typeof indexKustomizations>; charts: ReturnType<typeof computeLayout>['charts'] };
 }
 type RenderWorkspaceInputNotes = ReturnType<typeof planWorkspace>['notes'];
 
@@ -86,25 +91,36 @@ export class RenderManager {
     return `rendered ${kustomize} kustomization${kustomize === 1 ? '' : 's'}, ${helm} Helm release${helm === 1 ? '' : 's'}${failed ? ` (${failed} failed)` : ''}${missing}`;
   }
 
-  /** Renders a folder's jobs again (all of them when `paths` is undefined, else those that read a changed path). */
-  schedule(folder: Folder, paths?: readonly string[]): void {
+  /**
+   * Renders a folder's jobs again (all of them when `paths` is undefined, else those that read a changed path).
+   * @returns true when every changed path is read by a render that will run again (its end brings the new analysis)
+   */
+  schedule(folder: Folder, paths?: readonly string[]): boolean {
     if (!this.trusted || !folder.path) {
       if (!this.trusted && folder.path) folder.host.setRenders({ helmUnavailable: 'the workspace is not trusted (Restricted Mode): helm is not run' });
-      return;
+      return false;
     }
+    let covered = false;
     let state = this.folders.get(folder);
     if (!state) {
-      state = { outcomes: new Map(), keys: new Map(), stale: new Set(), running: new Set(), all: true, notes: [] };
+      state = { outcomes: new Map(), keys: new Map(), stale: new Set(), running: new Set(), all: true, replan: true, notes: [], jobs: new Map() };
       this.folders.set(folder, state);
     }
-    if (!paths) state.all = true;
-    else {
+    if (!paths) {
+      state.all = true;
+      state.replan = true;
+    } else {
       const base = folder.settings.baseDir ?? folder.path;
       const repoPaths = paths.map((p) => relative(base, p).split(sep).join('/'));
-      for (const [id, key] of state.keys) if (readsAny(JSON.parse(key) as { reads: string[]; kind: string }, repoPaths)) state.stale.add(id);
+      const readers = [...state.keys].map(([id, key]) => ({ id, job: JSON.parse(key) as { reads: string[]; kind: string } }));
+      for (const { id, job } of readers) if (readsAny(job, repoPaths)) state.stale.add(id);
+      covered = repoPaths.length > 0 && repoPaths.every((p) => readers.some(({ job }) => readsAny(job, [p])));
+      // A file no render reads (new, deleted, a GitOps object) or one that shapes renders: the plan is made again.
+      if (!covered || repoPaths.some((p) => PLAN_FILES.test(p))) state.replan = true;
     }
     if (state.timer) clearTimeout(state.timer);
     state.timer = setTimeout(() => void this.run(folder, state!), RENDER_DELAY_MS);
+    return covered;
   }
 
   /** Forgets a removed folder. */
@@ -138,12 +154,18 @@ export class RenderManager {
     const renderers = this.renderers;
     if (!renderers) return;
     const input = this.inputOf(folder, renderers);
-    let plan;
-    try {
-      plan = planWorkspace(input);
-    } catch (err) {
-      this.log(`kube-netlint: planning renders failed: ${(err as Error).stack ?? err}`);
-      return;
+    let plan: { jobs: readonly RenderJob[]; notes: RenderWorkspaceInputNotes } = { jobs: [...state.jobs.values()], notes: state.notes };
+    if (state.replan || !state.context) {
+      try {
+        const layout = computeLayout(input.files, input.config, input.repoPath);
+        plan = planWorkspace(input, layout);
+        state.context = { index: indexKustomizations(input.files, input.repoPath), charts: layout.charts };
+      } catch (err) {
+        this.log(`kube-netlint: planning renders failed: ${(err as Error).stack ?? err}`);
+        return;
+      }
+      state.replan = false;
+      state.jobs = new Map(plan.jobs.map((j) => [j.id, j]));
     }
     state.notes = plan.notes;
     const wanted = new Map(plan.jobs.map((j) => [j.id, j]));
@@ -159,9 +181,8 @@ export class RenderManager {
     state.stale.clear();
     this.publish(folder, state, renderers);
     if (!toRun.length) return;
-    const index = indexKustomizations(input.files, input.repoPath);
+    const { index, charts } = state.context;
     const files = new Map(input.files.map((f) => [f.file, f]));
-    const charts = computeLayout(input.files, input.config, input.repoPath).charts;
     for (const job of toRun) {
       if (state.running.has(job.id)) {
         state.stale.add(job.id); // running on older files: run again when it ends
@@ -219,6 +240,9 @@ export class RenderManager {
     }
   }
 }
+
+/** Files whose change can change the plan itself (not only the output of a render). */
+const PLAN_FILES = /(^|\/)(kustomization\.ya?ml|Kustomization|Chart\.yaml|\.kube-netlint\.yaml)$/;
 
 /** What a job does, as a comparable string (spans left out: a moved line re-renders nothing). */
 function jobKey(job: RenderJob): string {

@@ -171,22 +171,20 @@ function readGitIgnore(dir: string): GitIgnore[] {
 
 /**
  * The `.gitignore` files of the folders above `dir` up to its git work tree's root (the folder holding `.git`); none
- * outside a work tree. None either when `dir` itself lies in a folder those files ignore: a path the user names (a
- * CLI argument, an editor's workspace folder) is linted even when git ignores it — as ripgrep searches an ignored
- * folder it is given — and only `.gitignore` files inside it apply below it.
+ * outside a work tree, and none when they ignore `dir` itself: a folder named on the command line (or opened as a
+ * workspace folder) is read even when git ignores it, as a named file is (its own `.gitignore` files still apply).
  */
 function ancestorIgnores(dir: string): GitIgnore[] {
   const chain: string[] = [];
   if (existsSync(join(dir, '.git'))) return [];
   for (let d = dirname(dir); ; d = dirname(d)) {
     chain.unshift(d);
-    if (existsSync(join(d, '.git'))) break;
+    if (existsSync(join(d, '.git'))) {
+      const found = chain.flatMap(readGitIgnore);
+      return isIgnored(found, dir, true) ? [] : found;
+    }
     if (dirname(d) === d) return []; // not in a git work tree (or `dir` is its root: the walk reads its .gitignore)
   }
-  const ignores = chain.flatMap(readGitIgnore);
-  // The folders from below the work tree's root down to `dir`: git never looks into an ignored folder.
-  for (let d = dir; d !== chain[0]; d = dirname(d)) if (isIgnored(ignores, d, true)) return [];
-  return ignores;
 }
 
 function isIgnored(ignores: readonly GitIgnore[], path: string, isDir: boolean): boolean {

@@ -3,7 +3,7 @@ import type { ClusterGroup, RenderNote, RenderState, RepoLayout } from '../repo/
 import type { Finding, Fix, RelatedLocation } from '../rules/rule';
 import type { Span } from '../source/span';
 import type { RenderOutcome } from './jobs';
-import { sourceOf } from './source-map';
+import { sourceOf, sourceSpanNow } from './source-map';
 
 /** The analysis inputs once renders are in: files for the models, adjusted cluster groups, what the render rules report. */
 export interface AppliedRenders {
@@ -74,7 +74,8 @@ export function remapRenderedFinding(f: Finding, files: ReadonlyMap<string, Load
     const file = files.get(span.file);
     if (!file?.render) return { span };
     const src = sourceOf(file.render.map, span.start, span.end);
-    return { span: src?.span ?? { file: span.file, start: span.start, end: span.end }, label: file.render.label };
+    if (!src) return { span: { file: span.file, start: span.start, end: span.end }, label: file.render.label };
+    return { span: sourceSpanNow(src.span, file.render.sourceTexts.get(src.span.file), files.get(src.span.file)?.text), label: file.render.label };
   };
   const related: RelatedLocation[] = f.related.map((r) => {
     const m = moved(r.span);
@@ -89,8 +90,9 @@ export function remapRenderedFinding(f: Finding, files: ReadonlyMap<string, Load
       if (!file?.render) return e;
       const src = sourceOf(file.render.map, e.span.start, e.span.end);
       const srcFile = src && files.get(src.span.file);
-      const same = src && srcFile && src.via !== 'document' && srcFile.text.slice(src.span.start, src.span.end) === file.text.slice(e.span.start, e.span.end);
-      return same ? { span: src!.span, newText: e.newText } : undefined;
+      const at = src && sourceSpanNow(src.span, file.render.sourceTexts.get(src.span.file), srcFile?.text);
+      const same = at && srcFile && src.via !== 'document' && srcFile.text.slice(at.start, at.end) === file.text.slice(e.span.start, e.span.end);
+      return same ? { span: at, newText: e.newText } : undefined;
     });
     if (edits.every((e) => e)) fixes.push({ ...fix, edits: edits as Fix['edits'] });
   }

@@ -6,7 +6,7 @@ import type { Span } from '../source/span';
 import type { HelmJob } from './jobs';
 import { RENDER_FILE_PREFIX } from './jobs';
 import type { SentinelPlan, ValueLeaf } from './helm-values';
-import { Attribution, MappedNode, RenderSourceMap, sortNodes } from './source-map';
+import { Attribution, MappedNode, RenderSourceMap, sortNodes, sourceTextsOf } from './source-map';
 import { at, identityOf, scalarText, spanOf, walkTree } from './tree-walk';
 
 export interface HelmMapInput {
@@ -86,7 +86,8 @@ export function mapHelmOutput(input: HelmMapInput): { file: LoadedFile } {
       if (mapped) nodes.push({ start: span.start, end: span.end, ...mapped });
     });
   });
-  return { file: { ...loaded, render: { jobId: job.id, label: job.label, map: { nodes: sortNodes(nodes), documents } } } };
+  const map: RenderSourceMap = { nodes: sortNodes(nodes), documents };
+  return { file: { ...loaded, render: { jobId: job.id, label: job.label, map, sourceTexts: sourceTextsOf(map, files) } } };
 }
 
 /** Documents of helm output with the template each came from (helm writes `# Source: <chart>/templates/<file>` above each). */

@@ -90,4 +90,6 @@ export interface RenderedSource {
   readonly jobId: string;
   readonly label: string;
   readonly map: RenderSourceMap;
+  /** The text of each source file the map points into, as it was when the render was mapped (see {@link sourceSpanNow}). */
+  readonly sourceTexts: ReadonlyMap<string, string>;
 }

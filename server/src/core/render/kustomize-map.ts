@@ -7,7 +7,7 @@ import type { Span } from '../source/span';
 import type { KustomizeJob } from './jobs';
 import { RENDER_FILE_PREFIX } from './jobs';
 import { Kustomization, KustomizePatch, PatchTarget, readKustomization, TransformerField } from './kustomization';
-import { Attribution, MappedNode, RenderSourceMap, sortNodes } from './source-map';
+import { Attribution, MappedNode, RenderSourceMap, sortNodes, sourceTextsOf } from './source-map';
 import { at, child, groupOf, identityOf, keyNode, matchItem, parsedDocuments, scalarText, spanOf, TreePath, walkTree } from './tree-walk';
 
 /** What mapping a kustomize build needs besides its output. */
@@ -245,7 +245,7 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
     }
   }
   const map: RenderSourceMap = { nodes: sortNodes(nodes), documents };
-  return { file: { ...loaded, render: { jobId: job.id, label: job.label, map } }, notes };
+  return { file: { ...loaded, render: { jobId: job.id, label: job.label, map, sourceTexts: sourceTextsOf(map, files) } }, notes };
 }
 
 /** Reads one patch entry's documents (a file, or inline text mapped back into the kustomization). */

@@ -53,3 +53,35 @@ export function sourceOf(map: RenderSourceMap, start: number, end: number): { sp
   const doc = map.documents.find((d) => d.start <= start && start <= d.end);
   return doc ? { span: doc.fallback, via: 'document' } : undefined;
 }
+
+/** The texts of the source files a map points into (kept with the map: spans refer to them). */
+export function sourceTextsOf(map: RenderSourceMap, files: ReadonlyMap<string, { readonly text: string }>): Map<string, string> {
+  const out = new Map<string, string>();
+  const add = (file: string): void => {
+    if (out.has(file)) return;
+    const f = files.get(file);
+    if (f) out.set(file, f.text);
+  };
+  for (const n of map.nodes) add(n.source.file);
+  for (const d of map.documents) add(d.fallback.file);
+  return out;
+}
+
+/**
+ * A source span of a render made on `then` (the file's text at render time), moved onto `now` (the text being
+ * analysed, an editor buffer edited since): text before the edited region keeps its offsets, text after it moves
+ * by the edit's length change, a span inside the edited region shrinks to the region's start. So findings of
+ * rendered objects move with edits until the next render (renders read saved files).
+ */
+export function sourceSpanNow(span: Span, then: string | undefined, now: string | undefined): Span {
+  if (then === undefined || now === undefined || then === now) return span;
+  let prefix = 0;
+  const max = Math.min(then.length, now.length);
+  while (prefix < max && then.charCodeAt(prefix) === now.charCodeAt(prefix)) prefix++;
+  let suffix = 0;
+  while (suffix < max - prefix && then.charCodeAt(then.length - 1 - suffix) === now.charCodeAt(now.length - 1 - suffix)) suffix++;
+  const editEndThen = then.length - suffix;
+  const delta = now.length - then.length;
+  const move = (offset: number): number => (offset <= prefix ? offset : offset >= editEndThen ? offset + delta : prefix);
+  return { file: span.file, start: move(span.start), end: move(span.end) };
+}

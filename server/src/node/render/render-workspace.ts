@@ -41,8 +41,7 @@ export interface WorkspaceRenders {
 }
 
 /** The render jobs of a workspace (pure planning, see core/render/plan.ts), given which tools were found. */
-export function planWorkspace(input: Pick<RenderWorkspaceInput, 'files' | 'config' | 'repoPath' | 'renderers' | 'baseDir' | 'repoRoot'>): RenderPlan {
-  const layout = computeLayout(input.files, input.config, input.repoPath);
+export function planWorkspace(input: Pick<RenderWorkspaceInput, 'files' | 'config' | 'repoPath' | 'renderers' | 'baseDir' | 'repoRoot'>, layout = computeLayout(input.files, input.config, input.repoPath)): RenderPlan {
   // GitOps paths start at the repository root; repository paths at baseDir.
   const root = relative(input.baseDir, input.repoRoot).split(sep).join('/') || '.';
   return planRenders(input.files, layout, input.config, input.repoPath, { kustomize: !!input.renderers.kustomize, helm: !!input.renderers.helm }, root);
