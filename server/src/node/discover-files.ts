@@ -169,13 +169,20 @@ function readGitIgnore(dir: string): GitIgnore[] {
   }
 }
 
-/** The `.gitignore` files of the folders above `dir` up to its git work tree's root (the folder holding `.git`); none outside a work tree. */
+/**
+ * The `.gitignore` files of the folders above `dir` up to its git work tree's root (the folder holding `.git`); none
+ * outside a work tree, and none when they ignore `dir` itself: a folder named on the command line (or opened as a
+ * workspace folder) is read even when git ignores it, as a named file is (its own `.gitignore` files still apply).
+ */
 function ancestorIgnores(dir: string): GitIgnore[] {
   const chain: string[] = [];
   if (existsSync(join(dir, '.git'))) return [];
   for (let d = dirname(dir); ; d = dirname(d)) {
     chain.unshift(d);
-    if (existsSync(join(d, '.git'))) return chain.flatMap(readGitIgnore);
+    if (existsSync(join(d, '.git'))) {
+      const found = chain.flatMap(readGitIgnore);
+      return isIgnored(found, dir, true) ? [] : found;
+    }
     if (dirname(d) === d) return []; // not in a git work tree (or `dir` is its root: the walk reads its .gitignore)
   }
 }
