@@ -13,6 +13,9 @@ const entries = [
   { in: 'client/src/extension.ts', out: 'dist/extension.js' },
   // @kubernetes/client-node (~14 MB) in a file of its own, loaded only with cluster access (server/src/cluster/client-node.ts).
   { in: 'server/src/cluster/kube-client-entry.ts', out: 'dist/kube-client.js' },
+  // The Node Ports webview: a browser script and its stylesheet (client/webview/), loaded under the view's CSP.
+  { in: 'client/webview/ports-view.ts', out: 'dist/ports-view.js', browser: true },
+  { in: 'client/webview/ports-view.css', out: 'dist/ports-view.css', browser: true },
 ].filter((e) => existsSync(e.in));
 
 // `yaml`'s Node build reads process.env (LOG_TOKENS / LOG_STREAM) for every token it parses; its browser
@@ -32,9 +35,9 @@ await Promise.all(
       entryPoints: [e.in],
       outfile: e.out,
       bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
+      platform: e.browser ? 'browser' : 'node',
+      target: e.browser ? 'chrome120' : 'node20',
+      format: e.browser ? 'iife' : 'cjs',
       external: e.out === 'dist/kube-client.js' ? ['vscode'] : ['vscode', '@kubernetes/client-node'],
       plugins: [yamlBrowserBuild],
       // Maps next to the bundles for debugging, without a sourceMappingURL comment: the packages do not ship them.

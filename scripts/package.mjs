@@ -22,6 +22,8 @@ const VSIX_FILES = [
   'dist/server.js',
   'dist/load-worker.js', // the language server loads files on worker threads from it
   'dist/kube-client.js', // @kubernetes/client-node, loaded only with cluster access
+  'dist/ports-view.js', // the Node Ports webview's script and stylesheet (the only resources it may load)
+  'dist/ports-view.css',
   'syntaxes/*.json',
   'docs/rules/*.md', // opened by "Show Rule Documentation" and the hovers' "Read more"
   'schemas/*.json', // contributes.yamlValidation for .kube-netlint.yaml

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
 import type { InitializationOptions } from '../../server/src/protocol/messages';
+import { trustPortMapLinks } from './ports/hover-links';
 import { trustRuleDocLinks } from './rule-docs';
 
 /** Client id: also the prefix of the `kubeNetlint.trace.server` setting read by vscode-languageclient. */
@@ -24,7 +25,7 @@ export function serverOptions(context: vscode.ExtensionContext): ServerOptions {
  * folder) is where the server keeps its parse cache.
  */
 export function clientOptions(outputChannel: vscode.OutputChannel, cacheFolder?: string): LanguageClientOptions {
-  const initializationOptions: InitializationOptions = { workspaceTrusted: vscode.workspace.isTrusted, watchesFiles: true, showRuleDocumentationCommand: true, ...(cacheFolder ? { cacheFolder } : {}) };
+  const initializationOptions: InitializationOptions = { workspaceTrusted: vscode.workspace.isTrusted, watchesFiles: true, showRuleDocumentationCommand: true, portMapView: true, ...(cacheFolder ? { cacheFolder } : {}) };
   return {
     documentSelector: [
       { scheme: 'file', language: 'yaml' },
@@ -43,7 +44,7 @@ export function clientOptions(outputChannel: vscode.OutputChannel, cacheFolder?:
     outputChannel,
     initializationOptions,
     middleware: {
-      provideHover: async (document, position, token, next) => trustRuleDocLinks(await next(document, position, token)),
+      provideHover: async (document, position, token, next) => trustPortMapLinks(trustRuleDocLinks(await next(document, position, token))),
     },
   };
 }

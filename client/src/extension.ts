@@ -3,6 +3,7 @@ import { LanguageClient, State } from 'vscode-languageclient/node';
 import type { StatusParams } from '../../server/src/protocol/messages';
 import { CLIENT_ID, CLIENT_NAME, clientOptions, serverOptions } from './client-options';
 import { ClusterView } from './cluster-view';
+import { PortsPanel } from './ports/ports-panel';
 import { registerCommands } from './commands';
 import { registerRuleDocs } from './rule-docs';
 import { RenderView } from './render-view';
@@ -20,7 +21,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const status = new StatusItem();
   const cluster = new ClusterView(); // live cluster: view, status, Refresh Cluster (issue 7)
   const render = new RenderView(); // helm / kustomize: status, renderer paths, read-only rendered manifests
-  context.subscriptions.push(outputChannel, status, cluster, render);
+  const ports = new PortsPanel(context.extensionUri, (line) => outputChannel.appendLine(line)); // "kube-netlint: Show Node Ports"
+  context.subscriptions.push(outputChannel, status, cluster, render, ports);
 
   const start = async (): Promise<void> => {
     status.starting();
@@ -30,6 +32,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       render.update(params);
     });
     cluster.attach(client);
+    ports.attach(client);
     render.attach(client);
     // The client restarts a crashed server a few times, then gives up: say so in the status item
     // (not when we stopped it ourselves to restart it).
@@ -38,6 +41,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       else if (e.newState === State.Starting) status.starting();
       else if (e.newState === State.Running) {
         cluster.started(); // (re)send the user-level cluster settings
+        ports.started();
         render.started(); // and the user-level renderer paths
       }
     });
@@ -53,6 +57,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const old = client;
     client = undefined;
     cluster.detach();
+    ports.detach();
     render.detach();
     restarting = true;
     outputChannel.appendLine('kube-netlint: restarting the language server');

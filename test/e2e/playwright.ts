@@ -17,6 +17,7 @@ export interface Locator {
   filter(options: { hasText?: string | RegExp }): Locator;
   count(): Promise<number>;
   click(options?: { timeout?: number; button?: 'left' | 'right' }): Promise<void>;
+  dblclick(options?: { timeout?: number }): Promise<void>;
   hover(options?: { timeout?: number }): Promise<void>;
   innerText(options?: { timeout?: number }): Promise<string>;
   allInnerTexts(): Promise<string[]>;
@@ -24,13 +25,23 @@ export interface Locator {
   getAttribute(name: string): Promise<string | null>;
   boundingBox(): Promise<{ x: number; y: number; width: number; height: number } | null>;
   waitFor(options?: { state?: 'attached' | 'detached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
+  locator(selector: string, options?: { hasText?: string | RegExp; has?: Locator }): Locator;
+  /** Runs `fn` in the page on every matching element (the function is sent as source: no closures). */
+  evaluateAll<T>(fn: (elements: any[]) => T): Promise<T>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** Elements inside an iframe (webviews are two nested iframes in the workbench). */
+export interface FrameLocator {
   locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
+  frameLocator(selector: string): FrameLocator;
+  first(): FrameLocator;
 }
 
 export interface Page {
   goto(url: string, options?: { waitUntil?: 'load' | 'domcontentloaded'; timeout?: number }): Promise<unknown>;
-  locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
+  locator(selector: string, options?: { hasText?: string | RegExp; has?: Locator }): Locator;
   getByText(text: string | RegExp, options?: { exact?: boolean }): Locator;
+  frameLocator(selector: string): FrameLocator;
   keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
   mouse: { move(x: number, y: number, options?: { steps?: number }): Promise<void> };
   screenshot(options: { path: string; animations?: 'disabled' | 'allow'; fullPage?: boolean }): Promise<unknown>;

@@ -37,9 +37,7 @@ export interface JsonFinding {
  * @param path PATH for the CLI (default: the test renderers, then /usr/bin:/bin)
  */
 export function lintRendered(cwd: string, args: string[], path = `${renderBin()}${delimiter}/usr/bin${delimiter}/bin`): { code: number; findings: JsonFinding[]; stderr: string } {
-  const argv = [CLI, '--format', 'json', ...args];
-  const env = { PATH: path, HOME: process.env.HOME ?? '/root' };
-  const r = CAN_UNSHARE ? spawnSync(UNSHARE!, ['-n', process.execPath, ...argv], { cwd, env, encoding: 'utf8' }) : spawnSync(process.execPath, argv, { cwd, env, encoding: 'utf8' });
+  const r = runRendered(cwd, ['--format', 'json', ...args], path);
   let findings: JsonFinding[] = [];
   try {
     findings = (JSON.parse(r.stdout) as { findings: JsonFinding[] }).findings;
@@ -47,6 +45,13 @@ export function lintRendered(cwd: string, args: string[], path = `${renderBin()}
     throw new Error(`kube-netlint printed no JSON (exit ${r.status}): ${r.stdout}\n${r.stderr}`);
   }
   return { code: r.status ?? -1, findings, stderr: r.stderr };
+}
+
+/** Runs the CLI with `args` as {@link lintRendered} does (inside `unshare -n`, only the test renderers on PATH). */
+export function runRendered(cwd: string, args: string[], path = `${renderBin()}${delimiter}/usr/bin${delimiter}/bin`): { status: number | null; stdout: string; stderr: string } {
+  const argv = [CLI, ...args];
+  const env = { PATH: path, HOME: process.env.HOME ?? '/root' };
+  return CAN_UNSHARE ? spawnSync(UNSHARE!, ['-n', process.execPath, ...argv], { cwd, env, encoding: 'utf8' }) : spawnSync(process.execPath, argv, { cwd, env, encoding: 'utf8' });
 }
 
 /** Writes `{relative path: text}` into a new temp folder and returns it. */

@@ -154,13 +154,21 @@ describe('rendering with helm and kustomize (CLI)', function () {
       assert.match(dup[1].message, /^nodePort 30200 is also claimed by Service prod\/web-prod: /);
     });
 
-    it('reports a missing dependency on its Chart.yaml entry, never downloading it', () => {
-      const dir = tree({
-        'c/Chart.yaml': 'apiVersion: v2\nname: c\nversion: 0.1.0\ndependencies:\n  - name: redis\n    version: 1.0.0\n    repository: https://charts.example.com\n',
-        'c/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n',
-      });
-      const failed = lintRendered(dir, ['.']).findings.filter((f) => f.ruleId === 'render-failed');
-      assert.deepEqual(failed.map((f) => [f.file, f.line, f.column]), [['c/Chart.yaml', 5, 11]]);
+    const depChart = (template: string) => ({
+      'c/Chart.yaml': 'apiVersion: v2\nname: c\nversion: 0.1.0\ndependencies:\n  - name: redis\n    version: 1.0.0\n    repository: https://charts.example.com\n',
+      'c/templates/cm.yaml': template,
+    });
+    it('renders a chart without a dependency missing from charts/ and names it, never downloading it', () => {
+      const r = lintRendered(tree(depChart('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n')), ['.']);
+      const left = r.findings.filter((f) => f.ruleId === 'render-incomplete' || f.ruleId === 'render-failed');
+      assert.deepEqual(left.map((f) => [f.ruleId, f.severity, f.file, f.line, f.column]), [['render-incomplete', 'info', 'c/Chart.yaml', 5, 11]]);
+      assert.match(left[0].message, /^dependency redis is not in charts\/ and was left out of the render \(Helm release c\): run "helm dependency build" to vendor it/);
+    });
+
+    it('reports a missing dependency the chart cannot render without on its Chart.yaml entry', () => {
+      const r = lintRendered(tree(depChart('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ include "redis.fullname" . }}\n')), ['.']);
+      const failed = r.findings.filter((f) => f.ruleId === 'render-failed');
+      assert.deepEqual(failed.map((f) => [f.file, f.line, f.column, f.severity]), [['c/Chart.yaml', 5, 11, 'error']]);
       assert.match(failed[0].message, /^helm template failed \(Helm release c\): .*found in Chart\.yaml, but missing in charts\/ directory: redis/);
     });
 

@@ -137,7 +137,7 @@ describe('kube-netlint ports', () => {
     const expected: ClaimJson = {
       id: hc.id, port: 30100, protocol: 'TCP', kind: 'healthCheckNodePort', owner: { kind: 'Service', namespace: 'edge', name: 'gateway' },
       component: null, container: null, portName: null, hostIP: null, address: null,
-      location: { file: 'lb.yaml', line: 9, column: 24, endLine: 9, endColumn: 29 },
+      location: { file: 'lb.yaml', line: 9, column: 24, endLine: 9, endColumn: 29 }, rendered: null,
       nodes: { scope: 'every-node', text: 'every node', selector: null, node: null, replicas: null, names: null, addressOf: null },
       inactive: null, uncertain: null,
       collisions: [{ rule: 'host-port-conflicts-healthcheck-nodeport', severity: 'error', message: hc.collisions[0].message, with: [hn.id], others: [] }],

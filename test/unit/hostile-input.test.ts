@@ -96,7 +96,10 @@ describe('hostile input: reads, paths and discovery', () => {
     assert.deepEqual(rel(discoverFiles([dir], [], dir)), ['app/a.yaml']);
     assert.deepEqual(rel(discoverFiles([dir], [], dir, { gitignore: false })), ['app/a.yaml', 'app/local.yaml', 'app/x.generated.yaml', 'build/b.yaml']);
     assert.deepEqual(rel(discoverFiles([join(dir, 'build/b.yaml')], [], dir)), ['build/b.yaml']);
-    assert.deepEqual(rel(discoverFiles([join(dir, 'build')], [], dir)), ['build/b.yaml'], 'an ignored folder named explicitly is linted');
+    // A folder named on the command line (or opened in the editor) that git ignores is read, minus its own .gitignore.
+    write('build/.gitignore', 'tmp.yaml\n');
+    write('build/tmp.yaml', svc('t', 30080));
+    assert.deepEqual(rel(discoverFiles([join(dir, 'build')], [], dir)), ['build/b.yaml']);
   });
 
   it('expands a quoted glob given as a path, and says "no manifests found" (exit 2) for a path that yields none', async () => {

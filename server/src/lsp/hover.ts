@@ -25,6 +25,8 @@ export interface HoverContext {
   readonly findings: readonly Finding[];
   loadedFile(file: string): LoadedFile | undefined;
   uriOf(file: string): string;
+  /** A link that opens the client's node-port map on a port (absent when the client has no such view). */
+  readonly portMapLink?: (port: number) => string;
   /** The client registers the "Show Rule Documentation" command (see rule-doc-links.ts). */
   readonly ruleDocsCommand?: boolean;
 }
@@ -51,6 +53,8 @@ export function hoverAt(ctx: HoverContext): Hover | null {
         range = field;
         const users = typeof field.value === 'number' ? alsoUsedBy(ctx, field.key, field.value, { file: ctx.file, start: field.start, end: field.end }, obj) : [];
         if (users.length) parts.push(`Also used by:\n\n${alsoUsedByList(users)}`);
+        const nodeLevel = ['nodePort', 'healthCheckNodePort', 'hostPort'].includes(field.key) || (field.key === 'containerPort' && hostNetwork);
+        if (ctx.portMapLink && nodeLevel && typeof field.value === 'number') parts.push(`[Show port ${field.value} in the node-port map](${ctx.portMapLink(field.value)})`);
       }
     }
   }

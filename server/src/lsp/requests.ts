@@ -3,6 +3,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { codeActions } from './code-actions';
 import type { DiagnosticPublisher } from './diagnostics';
 import { hoverAt } from './hover';
+import { showPortsCommandUri } from '../protocol/port-map-messages';
 import type { UriMap } from './uris';
 import type { Folder, Workspace } from './workspace';
 
@@ -12,6 +13,8 @@ export interface RequestDeps {
   readonly uris: UriMap;
   readonly workspace: Workspace;
   readonly publisher: DiagnosticPublisher;
+  /** True when hovers may link into the client's node-port map view. */
+  readonly portMapLinks?: () => boolean;
   /** The client registers the "Show Rule Documentation" command (initializationOptions). */
   readonly ruleDocsCommand: () => boolean;
 }
@@ -21,7 +24,7 @@ export interface RequestDeps {
  * text (open buffer, else the loaded on-disk text) and the folder's last analysis; they never run
  * an analysis themselves.
  */
-export function registerRequests(connection: Connection, { documents, uris, workspace, publisher, ruleDocsCommand }: RequestDeps): void {
+export function registerRequests(connection: Connection, { documents, uris, workspace, publisher, ruleDocsCommand, portMapLinks }: RequestDeps): void {
   const folderFor = (uri: string): { file: string; folder: Folder; text: string | undefined } => {
     const file = uris.fileOf(uri);
     const folder = workspace.folderOf(file);
@@ -38,6 +41,7 @@ export function registerRequests(connection: Connection, { documents, uris, work
     return hoverAt({
       file, text, offset, analysis: folder.host.last?.analysis, findings: publisher.findingsAt(file, offset, text),
       loadedFile: (f) => folder.host.loadedFile(f), uriOf: (f) => uris.uriOf(f), ruleDocsCommand: ruleDocsCommand(),
+      portMapLink: portMapLinks?.() ? (port) => showPortsCommandUri({ port, uri: params.textDocument.uri }) : undefined,
     });
   });
 

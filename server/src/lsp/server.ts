@@ -11,6 +11,7 @@ import { RENDER_FILE_PREFIX } from '../core/render/jobs';
 import { ClusterIntegration } from './cluster';
 import { listenValidated } from './message-shapes';
 import { DiagnosticPublisher } from './diagnostics';
+import { PortMapService } from './port-map';
 import { registerRequests } from './requests';
 import { singleFileFindings } from './open-first';
 import { ScanProgress } from './scan-progress';
@@ -51,6 +52,8 @@ export function startServer(connection: Connection): void {
   };
   const workspace = new Workspace(log, warn, scanning);
   const early = new Map<string, string>(); // open documents given single-file diagnostics during the scan: uri → version and folder
+  const portMap = new PortMapService(connection, workspace, uris);
+  let portMapLinks = false; // the client shows the node-port map view: hovers link into it
   const publisher = new DiagnosticPublisher((uri, diagnostics) => void connection.sendDiagnostics({ uri, diagnostics }).catch(() => undefined));
   const status = new StatusReporter(connection);
   const pending = new Set<string>(); // URIs of open documents whose text is not loaded yet
@@ -137,6 +140,7 @@ export function startServer(connection: Connection): void {
       if (failures.join() !== lastFailures) failures.forEach((f) => connection.console.error(f));
       lastFailures = failures.join();
       status.report({ ...statusOf(workspace.all(), performance.now() - started), ...(renders ? { render: renders.status() } : {}) });
+      portMap.analysed();
     } catch (err) {
       connection.console.error(`kube-netlint: analysis failed: ${(err as Error).stack ?? err}`);
     }
@@ -166,6 +170,7 @@ export function startServer(connection: Connection): void {
     const init = (params.initializationOptions ?? {}) as InitializationOptions & Record<string, unknown>;
     ruleDocsCommand = init.showRuleDocumentationCommand === true;
     initSettings = (init.kubeNetlint ?? init) as Record<string, unknown>;
+    portMapLinks = init.portMapView === true;
     initialFolders = params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: 'root' }] : []);
     if (typeof init.cacheFolder === 'string' && init.cacheFolder) scanning.cacheFolder = init.cacheFolder;
     // Cluster settings only from the client's user-level settings or initializationOptions, never workspace/configuration.
@@ -243,7 +248,7 @@ export function startServer(connection: Connection): void {
     else if (!rendering) scheduler.request();
   });
 
-  registerRequests(connection, { documents, uris, workspace, publisher, ruleDocsCommand: () => ruleDocsCommand });
+  registerRequests(connection, { documents, uris, workspace, publisher, ruleDocsCommand: () => ruleDocsCommand, portMapLinks: () => portMapLinks });
   connection.onNotification(RENDER_SETTINGS_NOTIFICATION, (settings: RenderSettings) => renders?.configure(settings));
   connection.onRequest(RENDERED_DOCUMENT_REQUEST, (params: { uri?: unknown }) => {
     const file = typeof params?.uri === 'string' ? renderedFileOfUri(params.uri) : undefined;

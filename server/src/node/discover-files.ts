@@ -169,7 +169,11 @@ function readGitIgnore(dir: string): GitIgnore[] {
   }
 }
 
-/** The `.gitignore` files of the folders above `dir` up to its git work tree's root (the folder holding `.git`); none outside a work tree. */
+/**
+ * The `.gitignore` files of the folders above `dir` up to its git work tree's root (the folder holding `.git`); none
+ * outside a work tree, and none when they ignore `dir` itself: a folder named on the command line (or opened as a
+ * workspace folder) is read even when git ignores it, as a named file is (its own `.gitignore` files still apply).
+ */
 function ancestorIgnores(dir: string): GitIgnore[] {
   const chain: string[] = [];
   if (existsSync(join(dir, '.git'))) return [];

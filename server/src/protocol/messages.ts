@@ -51,6 +51,8 @@ export interface InitializationOptions {
    * client does); otherwise the server registers a watcher with clients that support dynamic registration.
    */
   readonly watchesFiles?: boolean;
+  /** True when the client has the node-port map view (VS Code): hovers then link into it (`command:` links). */
+  readonly portMapView?: boolean;
   /**
    * True when the client registers {@link SHOW_RULE_DOCUMENTATION_COMMAND} (the VS Code client does): hovers
    * link to it ("Read more") and code actions offer it; other clients get `file:` links to the shipped pages.

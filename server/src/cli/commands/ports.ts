@@ -15,7 +15,7 @@ import { analyzeWorkspace } from '../workspace';
 const FORMATS = ['text', 'json', 'markdown'] as const;
 
 /** Flags of the lint command that mean the same here (what to read, and how). */
-const SHARED = ['output', 'config', 'exclude', 'stdin-filename', 'node-port-range', 'kube-proxy-mode', 'cluster', 'max-file-size'];
+const SHARED = ['output', 'config', 'exclude', 'stdin-filename', 'node-port-range', 'kube-proxy-mode', 'cluster', 'max-file-size', 'helm', 'kustomize', 'no-render'];
 
 interface PortsOptions extends CliOptions {
   readonly portsFormat: (typeof FORMATS)[number];

@@ -131,7 +131,10 @@ export function loadDocument(doc: Document.Parsed, docIndex: number, file: strin
 
 /** A Go template file: kept (so it is listed and its chart can be named) but with no objects; its only problem says why (see loadFile). */
 export function templateFile(file: string, text: string, lines: LineIndex, role?: RepoFileRole): LoadedFile {
-  return { file, text, lines, objects: [], problems: [], suppressions: new Map(), template: true, ...(role ? { role } : {}) };
+  // The YAML parser may stop counting lines early in a Go template (a `{{` read as a flow collection): findings on
+  // rendered objects point into templates, so their lines are counted from the text itself.
+  const counted = lines.lineCount === text.split('\n').length ? lines : LineIndex.of(text);
+  return { file, text, lines: counted, objects: [], problems: [], suppressions: new Map(), template: true, ...(role ? { role } : {}) };
 }
 
 function readDocument(reader: NodeReader, docIndex: number, options: LoadOptions, out: K8sObject[], problems: LoadProblem[]): void {

@@ -38,7 +38,7 @@ export class NodeReader {
    * @throws ReferenceError for unresolved aliases and alias bombs (more than `maxAliasCount` expansions)
    */
   toJS(node: Node, maxAliasCount: number): unknown {
-    return plainJSON(node, this.aliases, maxAliasCount, () => node.toJS(this.doc, { maxAliasCount }));
+    return plainJSON(node, () => this.aliases, maxAliasCount, () => node.toJS(this.doc, { maxAliasCount }));
   }
 
   /** Span of a node's value (without a trailing comment). */

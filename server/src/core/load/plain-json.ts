@@ -18,18 +18,19 @@ const unresolved = (alias: Alias): ReferenceError =>
  * (mappings as objects with `yaml`'s key stringification, YAML 1.1 merge keys, the same alias-bomb limit
  * and the same errors), but with aliases resolved through an {@link AliasIndex} instead of `yaml`'s
  * per-alias walks of the whole document, so a document with thousands of aliases converts in linear time.
+ * `aliases` is asked for the index only when an alias is met (most documents have none: no extra walk).
  *
  * Mappings with collection keys (`? [a, b] : 1`) are left to `yaml` itself (`fallback`), which stringifies
  * such keys with its own stringifier.
  * @throws ReferenceError for an unresolved alias or when the alias limit is exceeded (`Excessive alias count…`);
  *   Error `Merge sources must be maps or map aliases` for a merge key whose value is not a mapping
  */
-export function plainJSON(node: Node, index: AliasIndex, maxAliasCount: number, fallback: () => unknown): unknown {
+export function plainJSON(node: Node, aliases: () => AliasIndex, maxAliasCount: number, fallback: () => unknown): unknown {
   const anchors = new Map<Node, AnchorUse>();
   let complexKey = false;
 
   const resolveAlias = (alias: Alias): Node | undefined => {
-    const found = index.target(alias);
+    const found = aliases().target(alias);
     if (!found) return undefined;
     let data = anchors.get(found);
     if (!data) {
@@ -47,7 +48,7 @@ export function plainJSON(node: Node, index: AliasIndex, maxAliasCount: number, 
 
   const aliasCount = (n: unknown): number => {
     if (isAlias(n)) {
-      const source = index.target(n);
+      const source = aliases().target(n);
       const anchor = source && anchors.get(source);
       return anchor ? anchor.count * anchor.aliasCount : 0;
     }

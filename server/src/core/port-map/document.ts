@@ -24,6 +24,7 @@ import type { PortMap, PortMapClaim } from './port-map';
  *         "component": "kube-proxy healthz" | null,  // the node component whose port this is
  *         "container": "broker" | null, "portName": "client" | null, "hostIP": "0.0.0.0" | null, "address": "192.0.2.18" | null,
  *         "location": {"file": "streaming/broker-lb.yaml", "line": 11, "column": 24, "endLine": 11, "endColumn": 29} | null,
+ *         "rendered": {"file": "render:kustomize:overlays/prod", "line": 40, "column": 17, "render": "rendered by overlays/prod"} | null,
  *         "nodes": {"scope": "every-node" | "control-plane" | "selection" | "pinned" | "scheduled" | "none",
  *                   "text": "every node", "selector": null, "node": null, "replicas": null,
  *                   "names": ["node-1"] | null, "addressOf": "node-1" | null},
@@ -40,7 +41,8 @@ import type { PortMap, PortMapClaim } from './port-map';
  * }
  * ```
  * `location.line` and the columns are null for objects read from a live cluster (`file` is then
- * `cluster:<context>/<kind>/<namespace>/<name>`). `with` lists ids of claims of the same port in the same group;
+ * `cluster:<context>/<kind>/<namespace>/<name>`). For an object of a kustomize or Helm render, `location` is the
+ * source line the user edits (as findings are) and `rendered` its place in the rendered manifest. `with` lists ids of claims of the same port in the same group;
  * `used` counts port numbers of the band with any claim, `allocated` those holding a nodePort or
  * healthCheckNodePort. `link` is added by the language server only (where the editor opens the field).
  */
@@ -95,6 +97,7 @@ export interface ClaimJson {
   readonly hostIP: string | null;
   readonly address: string | null;
   readonly location: LocationJson | null;
+  readonly rendered: { readonly file: string; readonly line: number; readonly column: number; readonly render: string } | null;
   readonly nodes: {
     readonly scope: NodeScope['kind'];
     readonly text: string;
@@ -147,7 +150,9 @@ export function portMapDocument(maps: readonly PortMap[], files: ReadonlyMap<str
   };
   const claim = (c: PortMapClaim): ClaimJson => {
     const scope = c.nodes.scope;
-    const link = c.span && options.link ? options.link(c.span) : undefined;
+    const at = c.source?.span ?? c.span; // what the user edits
+    const link = at && options.link ? options.link(at) : undefined;
+    const rendered = c.source && c.span ? regionOf(c.span, files) : undefined;
     return {
       id: c.id,
       port: c.port,
@@ -159,7 +164,8 @@ export function portMapDocument(maps: readonly PortMap[], files: ReadonlyMap<str
       portName: c.portName ?? null,
       hostIP: c.hostIP ?? null,
       address: c.address ?? null,
-      location: c.span ? location(c.span) : null,
+      location: at ? location(at) : null,
+      rendered: rendered && c.source ? { file: rendered.file, line: rendered.line, column: rendered.column, render: c.source.label } : null,
       nodes: {
         scope: scope.kind,
         text: c.nodes.text,

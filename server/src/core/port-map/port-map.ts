@@ -5,6 +5,8 @@ import { allocatesNodePorts, needsHealthCheck } from '../kubernetes/api-server/v
 import type { Sourced } from '../model/cluster-settings';
 import { describe } from '../model/objects';
 import type { WorkspaceModel } from '../model/workspace-model';
+import type { LoadedFile } from '../load/load-file';
+import { sourceOf } from '../render/source-map';
 import type { Finding } from '../rules/rule';
 import type { Span } from '../source/span';
 import { claimedPorts, NODE_CLAIM_KINDS, NodeClaim, nodeClaimsOf } from './node-claims';
@@ -35,6 +37,11 @@ export interface ClaimCollision {
 export interface PortMapClaim extends NodeClaim {
   /** Unique within its map, in row order (1, 2, …). */
   readonly id: number;
+  /**
+   * For a claim of a rendered object (kustomize / Helm output): the source span the user edits (a base or patch
+   * line, a values-file line, a template line) and the render's label; `span` stays the rendered place.
+   */
+  readonly source?: { readonly span: Span; readonly label: string };
   readonly nodes: ClaimNodes;
   readonly collisions: readonly ClaimCollision[];
 }
@@ -84,14 +91,23 @@ const spanKey = (s: Span): string => `${s.file}#${s.start}#${s.end}`;
  * of this model's cluster group), and the NodePort range's bands with their free intervals. O(claims log claims
  * + findings + range size).
  */
-export function buildPortMap(model: WorkspaceModel, config: CoreConfig, findings: readonly Finding[], group = ''): PortMap {
+export function buildPortMap(model: WorkspaceModel, config: CoreConfig, findings: readonly Finding[], group = '', files?: ReadonlyMap<string, LoadedFile>): PortMap {
   const nodesOf = claimNodesResolver(model, config);
+  // Rendered objects: claims point back at the source lines, as their findings do (core/render/apply.ts).
+  const sourceOfClaim = (c: NodeClaim): PortMapClaim['source'] => {
+    const rendered = c.span && files?.get(c.span.file)?.render;
+    const src = rendered && c.span ? sourceOf(rendered.map, c.span.start, c.span.end) : undefined;
+    return src && rendered ? { span: src.span, label: rendered.label } : undefined;
+  };
   const byPort = new Map<number, NodeClaim[]>();
   for (const c of nodeClaimsOf(model, config)) (byPort.get(c.port) ?? byPort.set(c.port, []).get(c.port)!).push(c);
   let id = 0;
   const rows = [...byPort.keys()].sort((a, b) => a - b).map((port) => ({
     port,
-    claims: byPort.get(port)!.sort(compareClaims).map((c): PortMapClaim & { collisions: ClaimCollision[] } => ({ ...c, id: ++id, nodes: nodesOf(c), collisions: [] })),
+    claims: byPort.get(port)!.sort(compareClaims).map((c): PortMapClaim & { collisions: ClaimCollision[] } => {
+      const source = sourceOfClaim(c);
+      return { ...c, id: ++id, nodes: nodesOf(c), collisions: [], ...(source ? { source } : {}) };
+    }),
   }));
   markCollisions(rows, findings);
   const range = model.settings.nodePortRange;
@@ -110,11 +126,11 @@ export function buildPortMap(model: WorkspaceModel, config: CoreConfig, findings
  */
 export function portMapsOf(analysis: Analysis, config: CoreConfig): PortMap[] {
   const groups = analysis.layout.groups;
-  if (!groups || analysis.clusterModels.size === 0) return [buildPortMap(analysis.model, config, analysis.findings)];
+  if (!groups || analysis.clusterModels.size === 0) return [buildPortMap(analysis.model, config, analysis.findings, '', analysis.files)];
   return groups.flatMap((g) => {
     const model = analysis.clusterModels.get(g.name);
     if (!model) return [];
-    return [buildPortMap(model, config, analysis.findings.filter((f) => !f.clusters || f.clusters.includes(g.name)), g.name)];
+    return [buildPortMap(model, config, analysis.findings.filter((f) => !f.clusters || f.clusters.includes(g.name)), g.name, analysis.files)];
   });
 }
 
@@ -196,22 +212,26 @@ function worst(severities: readonly Severity[]): Severity | undefined {
  * gets the collision too when it has no finding of that rule itself (component ports never do).
  */
 function markCollisions(rows: readonly { port: number; claims: (PortMapClaim & { collisions: ClaimCollision[] })[] }[], findings: readonly Finding[]): void {
+  // A claim is found by its own span and, for a rendered object, by the source span its findings were moved to.
   const bySpan = new Map<string, (PortMapClaim & { collisions: ClaimCollision[] })[]>();
   const byPort = new Map<number, (PortMapClaim & { collisions: ClaimCollision[] })[]>();
+  const keysOf = (c: PortMapClaim): string[] => (c.span ? [spanKey(c.span), ...(c.source ? [spanKey(c.source.span)] : [])] : []);
   for (const row of rows) {
     byPort.set(row.port, row.claims);
-    for (const c of row.claims) if (c.span && c.kind !== 'component') (bySpan.get(spanKey(c.span)) ?? bySpan.set(spanKey(c.span), []).get(spanKey(c.span))!).push(c);
+    for (const c of row.claims) if (c.kind !== 'component') for (const k of keysOf(c)) (bySpan.get(k) ?? bySpan.set(k, []).get(k)!).push(c);
   }
   const reverse: { target: PortMapClaim & { collisions: ClaimCollision[] }; from: PortMapClaim; finding: Finding }[] = [];
   for (const f of findings) {
     if (!COLLISION_RULES.has(f.ruleId)) continue;
     const related = new Set(f.related.map((r) => spanKey(r.span)));
-    for (const claim of bySpan.get(spanKey(f.span)) ?? []) {
+    // A finding on a rendered object keeps its rendered place: that is the claim's own span (its source line may be shared by copies).
+    const at = bySpan.get(spanKey(f.rendered?.span ?? f.span)) ?? [];
+    for (const claim of at) {
       const row = byPort.get(claim.port) ?? [];
       const others = f.ruleId === 'host-port-reserved'
         ? row.filter((o) => o.kind === 'component' && o.protocol === claim.protocol)
-        : row.filter((o) => o !== claim && o.span && o.kind !== 'component' && related.has(spanKey(o.span)));
-      const mapped = new Set(others.flatMap((o) => (o.span ? [spanKey(o.span)] : [])));
+        : row.filter((o) => o !== claim && o.kind !== 'component' && keysOf(o).some((k) => related.has(k)));
+      const mapped = new Set(others.flatMap(keysOf));
       // A finding on a shared span (one externalIPs entry claims every port of its Service) concerns the ports
       // whose other side it names; a finding naming only non-claims (Service ports) concerns every such claim.
       if (others.length === 0 && f.related.length > 0 && f.related.every((r) => bySpan.has(spanKey(r.span)))) continue;

@@ -92,8 +92,8 @@ export function locateHelmError(stderr: string, job: HelmJob, files: ReadonlyMap
   return undefined;
 }
 
-/** The `- name: <dep>` entry of Chart.yaml's dependencies. */
-function dependencyLine(chart: LoadedFile, name: string): Span | undefined {
+/** The `name` of a Chart.yaml `dependencies` entry (by name or alias). */
+export function dependencyLine(chart: LoadedFile, name: string): Span | undefined {
   for (const doc of parsedDocuments(chart)) {
     const deps = (doc.contents as { get?: (k: string, keep: boolean) => unknown } | null)?.get?.('dependencies', true) as { items?: unknown[] } | undefined;
     for (const item of deps?.items ?? []) {

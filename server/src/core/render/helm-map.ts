@@ -96,8 +96,11 @@ function splitDocuments(output: string): { source?: string; text: string }[] {
   const out: { source?: string; text: string }[] = [];
   for (const doc of Array.isArray(parsed) ? parsed : []) {
     if (doc.contents === null || doc.contents === undefined) continue;
-    const m = /Source: (.+)/.exec(doc.commentBefore ?? '');
+    // The comment sits on the document, or on its first node when it follows a `---` line.
+    const contents = doc.contents as { commentBefore?: string | null };
+    const m = /Source: (.+)/.exec(doc.commentBefore ?? '') ?? /Source: (.+)/.exec(contents.commentBefore ?? '');
     doc.commentBefore = null;
+    if (/Source: /.test(contents.commentBefore ?? '')) contents.commentBefore = null;
     if (doc.directives) doc.directives.docStart = null; // the caller writes one `---` per document
     out.push({ source: m?.[1]?.trim(), text: doc.toString({ lineWidth: 0 }) });
   }

@@ -204,3 +204,17 @@ function rebuild(leaves: ReadonlyMap<string, ValueLeaf>, prefix: readonly (strin
   }
   return root ?? [];
 }
+
+/**
+ * Whether a dependency's `condition` (comma-separated value paths, the first one that is set decides; helm
+ * pkg/chartutil/dependencies.go processDependencyConditions, v3.17) is false for these values. Undefined when no
+ * path of it is set to a boolean (helm then enables the dependency).
+ */
+export function conditionFalse(condition: string | undefined, leaves: ReadonlyMap<string, ValueLeaf>): boolean {
+  if (!condition) return false;
+  for (const path of condition.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const leaf = leaves.get(path);
+    if (leaf && typeof leaf.value === 'boolean') return !leaf.value;
+  }
+  return false;
+}

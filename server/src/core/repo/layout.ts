@@ -63,7 +63,7 @@ export interface RepoLayout {
 /** Render results the rules report on (render failures, what was left out, charts that were not rendered and why). */
 export interface RenderState {
   readonly notes: readonly RenderNote[];
-  /** Chart.yaml files (as loaded) of charts that at least one release rendered. */
+  /** Chart.yaml files (as loaded) of charts that at least one release rendered or tried to (a failure is a render-failed finding). */
   readonly renderedCharts: ReadonlySet<string>;
   /** Why charts are not rendered at all (`helm was not found on PATH`), when that is the case. */
   readonly helmUnavailable?: string;

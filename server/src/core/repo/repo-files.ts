@@ -19,7 +19,7 @@ export type RepoFileRole =
       /** `type: library`: templates for other charts to include; renders nothing on its own. */
       readonly library?: boolean;
       /** `dependencies` entries as written (name, alias, repository), in order. */
-      readonly dependencies?: readonly { readonly name: string; readonly alias?: string; readonly repository?: string }[];
+      readonly dependencies?: readonly { readonly name: string; readonly alias?: string; readonly repository?: string; readonly condition?: string }[];
     };
 
 const KUSTOMIZATION_NAMES = new Set(['kustomization.yaml', 'kustomization.yml', 'Kustomization']);
@@ -59,7 +59,12 @@ export function repoFileRole(file: string, text: string): RepoFileRole | undefin
           ? (v.dependencies as unknown[]).flatMap((d) => {
               const dep = d as Record<string, unknown> | null;
               return dep && typeof dep.name === 'string'
-                ? [{ name: dep.name, ...(typeof dep.alias === 'string' ? { alias: dep.alias } : {}), ...(typeof dep.repository === 'string' ? { repository: dep.repository } : {}) }]
+                ? [{
+                    name: dep.name,
+                    ...(typeof dep.alias === 'string' ? { alias: dep.alias } : {}),
+                    ...(typeof dep.repository === 'string' ? { repository: dep.repository } : {}),
+                    ...(typeof dep.condition === 'string' ? { condition: dep.condition } : {}),
+                  }]
                 : [];
             })
           : [];

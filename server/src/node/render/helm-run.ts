@@ -1,8 +1,10 @@
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, posix, resolve } from 'node:path';
 import type { LoadedFile } from '../../core/load/load-file';
+import { dependencyLine } from '../../core/render/errors';
 import { mapHelmOutput } from '../../core/render/helm-map';
-import { mergedLeaves, sentinelPlan, ValuesSource } from '../../core/render/helm-values';
+import { conditionFalse, mergedLeaves, sentinelPlan, ValuesSource } from '../../core/render/helm-values';
+import { isMap, isSeq, parseDocument } from 'yaml';
 import type { HelmJob } from '../../core/render/jobs';
 import type { HelmChart, RenderNote, RepoPath } from '../../core/repo/layout';
 import { runTool, Sandbox, ToolRun } from './run-tool';
@@ -70,26 +72,64 @@ export async function runHelmJob(job: HelmJob, ctx: HelmRunContext): Promise<{ r
     if (versionAtLeast(ctx.tool.version, 3, 16)) probeArgv.push('--skip-schema-validation');
     sentinel = runTool(ctx.tool.path, probeArgv, ctx.sandbox.env, options);
   }
-  const [run, probe] = await Promise.all([main, sentinel]);
+  let [run, probe] = await Promise.all([main, sentinel]);
+  const notes: RenderNote[] = [];
+  const missing = /found in Chart\.yaml, but missing in charts\/ directory: ([^\n]+)/.exec(run.stderr);
+  const chartFile = ctx.files.get(job.chartFile);
+  const deps = chartFile?.role?.type === 'helm-chart' ? chartFile.role.dependencies ?? [] : [];
+  if (run.exitCode !== 0 && missing && chartFile) {
+    // Dependencies missing from charts/ are never downloaded: the chart is rendered without them (a copy whose
+    // Chart.yaml leaves them out), like a remote kustomize base, and a finding names each one. A disabled one (its
+    // `condition` false for these values) changes nothing; an enabled one leaves its objects unchecked. When the
+    // chart cannot render without them (templates that include the subchart's), the original failure stands.
+    const names = missing[1].split(',').map((n) => n.trim()).filter(Boolean);
+    const copy = chartMirror(abs(job.chartDir), join(work, 'chart-deps'), { 'Chart.yaml': withoutDependencies(chartFile.text, names) });
+    const retry = (extra: string[]): Promise<ToolRun> => runTool(ctx.tool.path, [argv[0], argv[1], copy, ...argv.slice(3), ...extra], ctx.sandbox.env, options);
+    const probeArgs = plan ? ['-f', join(work, 'sentinels.yaml'), ...plan.set.flatMap((x) => ['--set', x]), ...(versionAtLeast(ctx.tool.version, 3, 16) ? ['--skip-schema-validation'] : [])] : undefined;
+    const [again, againProbe] = await Promise.all([retry([]), probeArgs ? retry(probeArgs) : Promise.resolve(undefined)]);
+    if (again.exitCode === 0) {
+      [run, probe] = [again, againProbe];
+      for (const name of names) {
+        const dep = deps.find((d) => (d.alias ?? d.name) === name || d.name === name);
+        const off = conditionFalse(dep?.condition, leaves);
+        notes.push({
+          ruleId: 'render-incomplete',
+          severity: 'info',
+          message: off
+            ? `dependency ${name} is not in charts/ (${job.label}): it is disabled by these values (${dep?.condition} is false), so the render is complete without it`
+            : `dependency ${name} is not in charts/ and was left out of the render (${job.label}): run "helm dependency build" to vendor it (kube-netlint never downloads), so its objects are not linted`,
+          span: dependencyLine(chartFile, name) ?? job.anchor,
+        });
+      }
+    }
+  }
   if (run.exitCode !== 0) return { run, notes: [] };
   const mapped = mapHelmOutput({
     job, output: run.stdout, sentinelOutput: probe && probe.exitCode === 0 ? probe.stdout : undefined, plan, leaves, files: ctx.files, repoPath: ctx.repoPath, charts: ctx.charts,
   });
-  return { run, file: mapped.file, notes: [] };
+  return { run, file: mapped.file, notes };
+}
+
+/** A chart folder made of symbolic links to the original's entries (helm follows them), some files replaced by text. */
+function chartMirror(chartDir: string, copy: string, replace: Readonly<Record<string, string>>): string {
+  mkdirSync(copy, { recursive: true });
+  for (const entry of readdirSync(chartDir)) if (!(entry in replace)) symlinkSync(join(chartDir, entry), join(copy, entry));
+  for (const [name, text] of Object.entries(replace)) writeFileSync(join(copy, name), text);
+  return copy;
+}
+
+/** Chart.yaml without some `dependencies` entries (edited with `yaml`, the rest kept). */
+function withoutDependencies(text: string, names: readonly string[]): string {
+  const doc = parseDocument(text);
+  const deps = doc.get('dependencies', true);
+  if (isSeq(deps)) deps.items = deps.items.filter((d) => !(isMap(d) && (names.includes(String(d.get('alias') ?? '')) || names.includes(String(d.get('name') ?? '')))));
+  return doc.toString();
 }
 
 /**
  * Flux's `chart.spec.valuesFiles` replace the chart's values.yaml (source-controller builds the chart with their
- * merge as its values.yaml): a copy of the chart folder made of symbolic links to its files (helm follows them) with
- * an empty values.yaml, so only the listed files count.
+ * merge as its values.yaml): a mirror of the chart folder with an empty values.yaml, so only the listed files count.
  */
 function chartWithoutValues(chartDir: string, work: string): string {
-  const copy = join(work, 'chart');
-  mkdirSync(copy, { recursive: true });
-  for (const entry of readdirSync(chartDir)) {
-    if (entry === 'values.yaml') continue;
-    symlinkSync(join(chartDir, entry), join(copy, entry));
-  }
-  writeFileSync(join(copy, 'values.yaml'), '');
-  return copy;
+  return chartMirror(chartDir, join(work, 'chart'), { 'values.yaml': '' });
 }
