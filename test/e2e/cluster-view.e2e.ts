@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { clusterRoutes } from '../cluster/cluster-fixtures';
 import { FakeApiServer, startFakeApiServer, writeKubeconfig } from '../cluster/fake-api-server';
-import { CodeServer, installExtension, startCodeServer } from './code-server';
+import { CodeServer, installExtension, QUIET_SETTINGS, startCodeServer } from './code-server';
 import { logExcerpt } from './logs';
 import { BrowserContext, launchBrowser, Page } from './playwright';
 import { repoRoot, vsixPath } from './vsix';
@@ -37,9 +37,7 @@ describe('VS Code workbench with a live cluster', function () {
     api = await startFakeApiServer(clusterRoutes());
     installExtension(vsixPath(), runDir);
     server = await startCodeServer(runDir, workspace, {
-      'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false,
-      'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'telemetry.telemetryLevel': 'off',
-      'git.openRepositoryInParentFolders': 'never',
+      ...QUIET_SETTINGS,
       // User settings: the only place cluster access may come from.
       'kubeNetlint.cluster.enabled': true, 'kubeNetlint.cluster.kubeconfig': writeKubeconfig(api.url),
     });

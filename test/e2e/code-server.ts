@@ -8,7 +8,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { e2eHome } from './playwright';
+import { BrowserContext, e2eHome } from './playwright';
 
 export interface CodeServer {
   url: string;
@@ -21,6 +21,16 @@ export interface CodeServer {
   logFile: string;
   stop(): Promise<void>;
 }
+
+/**
+ * User settings every suite starts code-server with: no start page, tips, trust prompt, update checks or
+ * telemetry, and no git scan of the repository around the workspace (test-results/ is inside its work tree).
+ */
+export const QUIET_SETTINGS: Readonly<Record<string, unknown>> = {
+  'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false,
+  'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'telemetry.telemetryLevel': 'off',
+  'git.openRepositoryInParentFolders': 'never',
+};
 
 function codeServerBin(): string {
   const bin = path.join(e2eHome(), 'node_modules', '.bin', 'code-server');
@@ -126,4 +136,19 @@ export async function startCodeServer(dir: string, workspace: string, settings: 
     throw err;
   }
   return { url, userDataDir, extensionsDir, home: env.HOME!, logFile, stop };
+}
+
+/**
+ * Ends a suite's run: saves the browser console, closes the browser, stops code-server, keeps its logs next to the
+ * screenshots in `out/logs/` (the CI artifact) and removes the run's profile and extension copy (`runDir`).
+ */
+export async function finishRun(run: { browser?: BrowserContext; server?: CodeServer; out: string; runDir: string; consoleLines: readonly string[] }): Promise<void> {
+  fs.writeFileSync(path.join(run.out, 'browser-console.log'), run.consoleLines.join('\n') + '\n');
+  await run.browser?.close().catch(() => undefined);
+  await run.server?.stop();
+  if (run.server) {
+    fs.cpSync(path.join(run.server.userDataDir, 'logs'), path.join(run.out, 'logs'), { recursive: true });
+    fs.copyFileSync(run.server.logFile, path.join(run.out, 'logs', 'code-server.log'));
+  }
+  fs.rmSync(run.runDir, { recursive: true, force: true });
 }

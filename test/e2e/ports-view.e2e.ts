@@ -10,11 +10,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../../server/out/cli/run';
 import type { PortMapDocument } from '../../server/out/core/port-map/document';
-import { CodeServer, installExtension, startCodeServer } from './code-server';
+import { CodeServer, finishRun, installExtension, QUIET_SETTINGS, startCodeServer } from './code-server';
 import { logExcerpt } from './logs';
 import { BrowserContext, FrameLocator, launchBrowser, Page } from './playwright';
 import { repoRoot, vsixPath } from './vsix';
-import { editorToken, goToLine, openFromExplorer, problemsRows, STEP_TIMEOUT_MS, until, visibleHoverText } from './workbench';
+import { editorToken, goToLine, openFromExplorer, problemsRows, STEP_TIMEOUT_MS, until, visibleHoverText, workbenchSteps } from './workbench';
 
 const OUT = path.resolve(process.env.E2E_OUT ? path.join(process.env.E2E_OUT, '..', 'e2e-ports') : path.join(repoRoot, 'test-results', 'e2e-ports'));
 /** Theme labels in "Preferences: Color Theme" (VS Code 1.100's built-in themes). */
@@ -35,27 +35,23 @@ describe('VS Code workbench: the Node Ports view on examples/', function () {
   let server: CodeServer | undefined;
   let browser: BrowserContext | undefined;
   let page: Page;
-  let failed = false;
   const consoleLines: string[] = [];
   const runDir = path.join(OUT, 'run');
   const workspace = path.join(OUT, 'workspace');
 
   const view = (): FrameLocator => page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
-  const shot = (name: string) => page.screenshot({ path: path.join(OUT, `${name}.png`), animations: 'disabled' });
-  const step = (title: string, name: string, body: () => Promise<void>) =>
-    it(title, async function () {
-      if (failed || !page) this.skip();
-      try {
-        await body();
-        await shot(name);
-      } catch (err) {
-        failed = true;
-        await shot(`${name}-FAILED`).catch(() => undefined);
-        fs.writeFileSync(path.join(OUT, 'browser-console.log'), consoleLines.join('\n') + '\n');
-        (err as Error).message += `\nlogs:\n${server ? logExcerpt(server.userDataDir, [server.logFile]) : '(code-server did not start)'}`;
-        throw err;
-      }
-    });
+  const step = workbenchSteps({
+    page: () => page,
+    screenshot: async (name) => {
+      const file = path.join(OUT, `${name}.png`);
+      await page.screenshot({ path: file, animations: 'disabled' });
+      return file;
+    },
+    explain: (e, file) => {
+      fs.writeFileSync(path.join(OUT, 'browser-console.log'), consoleLines.join('\n') + '\n');
+      e.message += `\nscreenshot: ${file}\nlogs:\n${server ? logExcerpt(server.userDataDir, [server.logFile]) : '(code-server did not start)'}`;
+    },
+  });
 
   /** Switches the color theme as a user does: "Preferences: Color Theme", then the theme's name. */
   const theme = async (name: keyof typeof THEMES, workbenchClass: RegExp, webviewClass: string): Promise<void> => {
@@ -84,11 +80,7 @@ describe('VS Code workbench: the Node Ports view on examples/', function () {
     fs.mkdirSync(runDir, { recursive: true });
     fs.cpSync(path.join(repoRoot, 'examples'), workspace, { recursive: true });
     installExtension(vsixPath(), runDir);
-    server = await startCodeServer(runDir, workspace, {
-      'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false,
-      'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'telemetry.telemetryLevel': 'off',
-      'git.openRepositoryInParentFolders': 'never', 'workbench.colorTheme': 'Default Light Modern',
-    });
+    server = await startCodeServer(runDir, workspace, { ...QUIET_SETTINGS, 'workbench.colorTheme': 'Default Light Modern' });
     browser = await launchBrowser(path.join(runDir, 'chromium-profile'), server.home);
     page = browser.pages()[0] ?? (await browser.newPage());
     page.on('console', (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
@@ -99,11 +91,7 @@ describe('VS Code workbench: the Node Ports view on examples/', function () {
 
   after(async function () {
     this.timeout(30_000);
-    fs.writeFileSync(path.join(OUT, 'browser-console.log'), consoleLines.join('\n') + '\n');
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
-    if (server) fs.cpSync(path.join(server.userDataDir, 'logs'), path.join(OUT, 'logs'), { recursive: true });
-    fs.rmSync(runDir, { recursive: true, force: true });
+    await finishRun({ browser, server, out: OUT, runDir, consoleLines });
   });
 
   step('opens the view with "kube-netlint: Show Node Ports", one row per port as kube-netlint ports prints them', 'ports-light', async () => {

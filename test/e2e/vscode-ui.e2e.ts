@@ -15,12 +15,12 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { nodeportDuplicate } from '../../server/out/core/rules/nodeport-duplicate';
-import { CodeServer, installExtension, startCodeServer } from './code-server';
+import { CodeServer, finishRun, installExtension, QUIET_SETTINGS, startCodeServer } from './code-server';
 import { breakInstalledExtension, FIXTURE_DIR, fixtureLine } from './fixture';
 import { activationState, extensionActivated, logExcerpt } from './logs';
 import { BrowserContext, launchBrowser, Page } from './playwright';
 import { installedFolderName, extensionId, repoRoot, sha256, vsixEntries, vsixEntry, vsixPath } from './vsix';
-import { editorLine, editorToken, Fatal, goToLine, openFromExplorer, problemsRows, problemsText, renderedLine, STEP_TIMEOUT_MS, until, visibleHoverText } from './workbench';
+import { editorLine, editorToken, Fatal, goToLine, openFromExplorer, problemsRows, problemsText, renderedLine, STEP_TIMEOUT_MS, until, visibleHoverText, workbenchSteps } from './workbench';
 
 /** Screenshots and logs (the CI artifact); E2E_OUT moves it, e.g. for two runs in one working tree. */
 const OUT = path.resolve(process.env.E2E_OUT || path.join(repoRoot, 'test-results', 'e2e'));
@@ -34,7 +34,6 @@ describe('VS Code workbench (code-server + Chromium)', function () {
   let server: CodeServer | undefined;
   let browser: BrowserContext | undefined;
   let page: Page;
-  let failed = false;
   let screenshotNo = 0;
   const consoleLines: string[] = [];
   const runDir = path.join(OUT, 'run');
@@ -47,28 +46,21 @@ describe('VS Code workbench (code-server + Chromium)', function () {
   };
 
   /** One UI step: skipped after an earlier failure; on failure, screenshot + logs attached to the error. */
-  const step = (title: string, shot: string, body: () => Promise<void>) =>
-    it(title, async function () {
-      if (failed || !page) this.skip();
-      try {
-        await body();
-        await screenshot(shot);
-      } catch (err) {
-        failed = true;
-        const file = await screenshot(`${shot}-FAILED`).catch(() => '(screenshot failed)');
-        const activated = server ? extensionActivated(server.userDataDir, extensionId) : false;
-        fs.writeFileSync(path.join(OUT, 'browser-console.log'), consoleLines.join('\n') + '\n');
-        const e = err instanceof Error ? err : new Error(String(err));
-        e.message = [
-          e.message,
-          activated ? `(extension ${extensionId} was activated)` : `THE EXTENSION ${extensionId} DID NOT ACTIVATE.`,
-          `screenshot: ${file}`,
-          'logs:',
-          server ? logExcerpt(server.userDataDir, [server.logFile]) : '(code-server did not start)',
-        ].join('\n');
-        throw e;
-      }
-    });
+  const step = workbenchSteps({
+    page: () => page,
+    screenshot,
+    explain: (e, file) => {
+      const activated = server ? extensionActivated(server.userDataDir, extensionId) : false;
+      fs.writeFileSync(path.join(OUT, 'browser-console.log'), consoleLines.join('\n') + '\n');
+      e.message = [
+        e.message,
+        activated ? `(extension ${extensionId} was activated)` : `THE EXTENSION ${extensionId} DID NOT ACTIVATE.`,
+        `screenshot: ${file}`,
+        'logs:',
+        server ? logExcerpt(server.userDataDir, [server.logFile]) : '(code-server did not start)',
+      ].join('\n');
+    },
+  });
 
   before(async function () {
     this.timeout(120_000);
@@ -78,12 +70,7 @@ describe('VS Code workbench (code-server + Chromium)', function () {
     fs.cpSync(FIXTURE_DIR, workspace, { recursive: true });
     installExtension(vsixPath(), runDir);
     breakInstalledExtension(path.join(runDir, 'extensions', installedFolderName));
-    server = await startCodeServer(runDir, workspace, {
-      'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false,
-      'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'telemetry.telemetryLevel': 'off',
-      'kubeNetlint.trace.server': 'verbose',
-      'git.openRepositoryInParentFolders': 'never', // test-results/ is inside the repository's git work tree
-    });
+    server = await startCodeServer(runDir, workspace, { ...QUIET_SETTINGS, 'kubeNetlint.trace.server': 'verbose' });
     browser = await launchBrowser(path.join(runDir, 'chromium-profile'), server.home);
     page = browser.pages()[0] ?? (await browser.newPage());
     page.on('console', (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
@@ -99,13 +86,7 @@ describe('VS Code workbench (code-server + Chromium)', function () {
 
   after(async function () {
     this.timeout(30_000);
-    fs.writeFileSync(path.join(OUT, 'browser-console.log'), consoleLines.join('\n') + '\n');
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
-    // Keep the logs next to the screenshots (the CI artifact), not the profile or the extension copy.
-    if (server) fs.cpSync(path.join(server.userDataDir, 'logs'), path.join(OUT, 'logs'), { recursive: true });
-    if (server) fs.copyFileSync(server.logFile, path.join(OUT, 'logs', 'code-server.log'));
-    fs.rmSync(runDir, { recursive: true, force: true });
+    await finishRun({ browser, server, out: OUT, runDir, consoleLines });
   });
 
   it('installed the packaged .vsix unchanged (same files, same bytes)', function () {
@@ -133,9 +114,11 @@ describe('VS Code workbench (code-server + Chromium)', function () {
       await status.hover({ timeout: 2000 });
       const stopped = page.locator('.hover-language-status', { hasText: 'kube-netlint: stopped' });
       if ((await stopped.count()) > 0) throw new Fatal(`the language server stopped: ${await stopped.first().innerText()}`);
+      // The open file's own findings come first ("2 objects in 1 file"); wait for the workspace scan.
       const items = page.locator('.hover-language-status', { hasText: /object/ });
       if ((await items.count()) === 0) return undefined;
-      return items.first().innerText();
+      const shown = await items.first().innerText();
+      return /\b4 objects\b/.test(shown) ? shown : undefined;
     });
     // frontend.yaml: Deployment + Service; payments.yaml: Deployment + Service.
     assert.match(text, /\b4 objects\b/, `language status item: ${JSON.stringify(text)}`);

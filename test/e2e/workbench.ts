@@ -83,3 +83,30 @@ export async function goToLine(page: Page, line: number, column: number): Promis
   await page.keyboard.press('Enter');
   await input.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
 }
+
+/**
+ * The steps of a suite that shares one workbench: a step is skipped after an earlier one failed (the UI is then in
+ * an unknown state); each saves a screenshot; a failing one saves `<name>-FAILED` and lets `explain` add what the
+ * logs say to the error.
+ */
+export function workbenchSteps(ctx: {
+  page(): Page | undefined;
+  screenshot(name: string): Promise<string>;
+  explain(err: Error, screenshot: string): void;
+}): (title: string, shot: string, body: () => Promise<void>) => void {
+  let failed = false;
+  return (title, shot, body) =>
+    it(title, async function () {
+      if (failed || !ctx.page()) this.skip();
+      try {
+        await body();
+        await ctx.screenshot(shot);
+      } catch (err) {
+        failed = true;
+        const file = await ctx.screenshot(`${shot}-FAILED`).catch(() => '(screenshot failed)');
+        const e = err instanceof Error ? err : new Error(String(err));
+        ctx.explain(e, file);
+        throw e;
+      }
+    });
+}
