@@ -114,9 +114,11 @@ describe('VS Code workbench (code-server + Chromium)', function () {
       await status.hover({ timeout: 2000 });
       const stopped = page.locator('.hover-language-status', { hasText: 'kube-netlint: stopped' });
       if ((await stopped.count()) > 0) throw new Fatal(`the language server stopped: ${await stopped.first().innerText()}`);
+      // The open file's own findings come first ("2 objects in 1 file"); wait for the workspace scan.
       const items = page.locator('.hover-language-status', { hasText: /object/ });
       if ((await items.count()) === 0) return undefined;
-      return items.first().innerText();
+      const shown = await items.first().innerText();
+      return /\b4 objects\b/.test(shown) ? shown : undefined;
     });
     // frontend.yaml: Deployment + Service; payments.yaml: Deployment + Service.
     assert.match(text, /\b4 objects\b/, `language status item: ${JSON.stringify(text)}`);

@@ -154,6 +154,16 @@ describe('rendering with helm and kustomize (CLI)', function () {
       assert.match(dup[1].message, /^nodePort 30200 is also claimed by Service prod\/web-prod: /);
     });
 
+    it('puts a nodePort set by a render.helm set: pair on that line of .kube-netlint.yaml', () => {
+      const dir = tree({
+        ...chart,
+        '.kube-netlint.yaml': 'render:\n  helm:\n    - chart: charts/web\n      set:\n        service.nodePort: 30250\n',
+        'other.yaml': svc('other', 30250),
+      });
+      const dup = lintRendered(dir, ['.']).findings.filter((f) => f.ruleId === 'nodeport-duplicate');
+      assert.deepEqual(dup.map((f) => [f.file, f.line, f.column]), [['.kube-netlint.yaml', 5, 27], ['other.yaml', 11, 17]]);
+    });
+
     const depChart = (template: string) => ({
       'c/Chart.yaml': 'apiVersion: v2\nname: c\nversion: 0.1.0\ndependencies:\n  - name: redis\n    version: 1.0.0\n    repository: https://charts.example.com\n',
       'c/templates/cm.yaml': template,

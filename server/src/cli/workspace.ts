@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import { clusterObjectsForCli } from '../cluster/cli-cluster';
 import { analyze, Analysis } from '../core/analyze';
@@ -85,8 +85,12 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
   // --cluster: live objects join the analysis under the workspace's.
   const extraObjects = options.cluster !== undefined ? await clusterObjectsForCli(options.cluster, files, io.stderr) : undefined;
   // Kustomize entry points and Helm releases are rendered with the real tools when they are found (cli/render.ts).
-  const rendered = options.noRender ? undefined : await renderForCli(options, io, files, config, repoPath, baseDir, configPath);
-  const analysis = analyze(files, config, { repoPath, extraObjects, renders: rendered?.outcomes, helmUnavailable: rendered?.helmUnavailable, renderNotes: rendered?.notes });
+  // The config file as a source of lines: findings fed by a `render.helm` `set:` value point at it.
+  const configFile = configPath && fileConfig.render?.helm ? loadFile(configName, readFileSync(configPath, 'utf8')) : undefined;
+  const rendered = options.noRender ? undefined : await renderForCli(options, io, files, config, repoPath, baseDir, configPath, configFile);
+  const analysis = analyze(files, config, {
+    repoPath, extraObjects, renders: rendered?.outcomes, helmUnavailable: rendered?.helmUnavailable, renderNotes: rendered?.notes, ...(configFile ? { sourceFiles: [configFile] } : {}),
+  });
   return { analysis, config, files, extraObjects };
 }
 

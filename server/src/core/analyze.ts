@@ -37,6 +37,8 @@ export interface AnalyzeOptions {
   readonly renders?: readonly RenderOutcome[];
   /** Why Helm charts were not rendered, when helm could not run (said in `helm-chart-not-rendered`). */
   readonly helmUnavailable?: string;
+  /** Files findings may point into that are not analysed themselves (`.kube-netlint.yaml`, whose `set:` lines feed renders). */
+  readonly sourceFiles?: readonly LoadedFile[];
   /** Render findings that belong to no render (a GitOps object naming a source outside the workspace). */
   readonly renderNotes?: readonly RenderNote[];
 }
@@ -52,6 +54,7 @@ export function analyze(inputFiles: readonly LoadedFile[], config: CoreConfig, o
   let layout = computeLayout(inputFiles, config, repoPath);
   let files = withoutChartTemplates(inputFiles, layout);
   const fileMap = new Map(files.map((f) => [f.file, f]));
+  for (const f of options.sourceFiles ?? []) if (!fileMap.has(f.file)) fileMap.set(f.file, f);
   if (options.renders || options.helmUnavailable || options.renderNotes) {
     const applied = applyRenders(files, layout, options.renders ?? [], options.helmUnavailable, options.renderNotes);
     layout = { ...layout, groups: applied.groups, render: applied.render };

@@ -67,10 +67,10 @@ export class AnalysisHost {
     return this.config;
   }
 
-  private renders: Pick<AnalyzeOptions, 'renders' | 'helmUnavailable' | 'renderNotes'> | undefined;
+  private renders: Pick<AnalyzeOptions, 'renders' | 'helmUnavailable' | 'renderNotes' | 'sourceFiles'> | undefined;
 
   /** Render results for this folder (lsp/renders.ts); the next analysis lints them instead of their sources. */
-  setRenders(renders: Pick<AnalyzeOptions, 'renders' | 'helmUnavailable' | 'renderNotes'> | undefined): void {
+  setRenders(renders: Pick<AnalyzeOptions, 'renders' | 'helmUnavailable' | 'renderNotes' | 'sourceFiles'> | undefined): void {
     this.renders = renders;
     this.incremental.setRenders(renders);
     this.dirty = true;

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
+import { loadFile, LoadedFile } from '../core/load/load-file';
 import type { RenderJob, RenderOutcome } from '../core/render/jobs';
 import { indexKustomizations } from '../core/render/plan';
 import { computeLayout } from '../core/repo/layout';
@@ -206,7 +208,8 @@ export class RenderManager {
   private publish(folder: Folder, state: FolderRenders, renderers: Renderers): void {
     const outcomes = [...state.outcomes.values()];
     const helmUnavailable = renderers.helm ? undefined : renderers.problems.find((p) => p.startsWith('helm'))?.replace(/^helm: /, '');
-    folder.host.setRenders({ renders: outcomes, ...(helmUnavailable ? { helmUnavailable } : {}), renderNotes: state.notes });
+    const configFile = this.configFileOf(folder);
+    folder.host.setRenders({ renders: outcomes, ...(helmUnavailable ? { helmUnavailable } : {}), renderNotes: state.notes, ...(configFile ? { sourceFiles: [configFile] } : {}) });
     this.changed();
   }
 
@@ -219,7 +222,19 @@ export class RenderManager {
       baseDir: base,
       repoRoot: resolve(folder.path!),
       renderers,
+      configFile: this.configFileOf(folder),
     };
+  }
+
+  /** The folder's `.kube-netlint.yaml` as a loaded file when it lists Helm releases (their `set:` lines feed renders). */
+  private configFileOf(folder: Folder): LoadedFile | undefined {
+    const path = folder.settings.configFile;
+    if (!path || !folder.host.currentConfig.render?.helm) return undefined;
+    try {
+      return loadFile(path, readFileSync(path, 'utf8'));
+    } catch {
+      return undefined;
+    }
   }
 
   private enqueue(task: () => Promise<void>): void {

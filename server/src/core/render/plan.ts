@@ -6,6 +6,8 @@ import type { HelmJob, KustomizeJob, RenderJob } from './jobs';
 import { Kustomization, readKustomization } from './kustomization';
 import { isRemoteReference } from './remote';
 import { gitopsJobs } from './gitops';
+import type { Span } from '../source/span';
+import { at, parsedDocuments, spanOf } from './tree-walk';
 
 /** What may run (tools found, settings) — decided at the edge. */
 export interface RenderAvailability {
@@ -81,7 +83,7 @@ export function kustomizeClosure(entryDir: string, index: KustomizationIndex, fi
  * config replaces the default releases; Argo CD Applications and Flux HelmReleases / Kustomizations in the
  * workspace add releases, and a chart or folder they render is not rendered a second time with the defaults.
  */
-export function planRenders(files: readonly LoadedFile[], layout: RepoLayout, config: CoreConfig, repoPath: RepoPath, can: RenderAvailability, root = '.'): RenderPlan {
+export function planRenders(files: readonly LoadedFile[], layout: RepoLayout, config: CoreConfig, repoPath: RepoPath, can: RenderAvailability, root = '.', configFile?: LoadedFile): RenderPlan {
   const index = indexKustomizations(files, repoPath);
   const byPath = new Map(files.map((f) => [repoPath(f.file), f]));
   const exists = (p: string): boolean => byPath.has(p);
@@ -96,7 +98,7 @@ export function planRenders(files: readonly LoadedFile[], layout: RepoLayout, co
   }
   if (can.helm) {
     const configured = config.render?.helm;
-    if (configured) jobs.push(...configured.map((r, i) => configuredHelmJob(r, i, layout, config, repoPath, byPath)).filter((j): j is HelmJob => !!j));
+    if (configured) jobs.push(...configured.map((r, i) => configuredHelmJob(r, i, layout, config, repoPath, byPath, configFile)).filter((j): j is HelmJob => !!j));
     else {
       for (const chart of layout.charts) {
         if (chart.library || chart.parent || chart.templates.length === 0 || taken.has(chart.dir)) continue;
@@ -198,15 +200,21 @@ export function helmJob(
   };
 }
 
-function configuredHelmJob(r: NonNullable<NonNullable<CoreConfig['render']>['helm']>[number], i: number, layout: RepoLayout, config: CoreConfig, repoPath: RepoPath, byPath: ReadonlyMap<string, LoadedFile>): HelmJob | undefined {
+function configuredHelmJob(
+  r: NonNullable<NonNullable<CoreConfig['render']>['helm']>[number], i: number, layout: RepoLayout, config: CoreConfig, repoPath: RepoPath, byPath: ReadonlyMap<string, LoadedFile>, configFile?: LoadedFile,
+): HelmJob | undefined {
+  // Where each `set:` value is written in `.kube-netlint.yaml` (findings fed by it point there).
+  const entry = configFile ? at(parsedDocuments(configFile)[0]?.contents, ['render', 'helm', i]) : undefined;
+  const setSpan = (key: string): Span | undefined => (configFile ? spanOf(configFile.file, at(entry, ['set', key])) : undefined);
+  const valuesSpan = (n: number): Span | undefined => (configFile ? spanOf(configFile.file, at(entry, ['values', n])) : undefined);
   const chart = layout.charts.find((c) => c.dir === r.chart);
   if (!chart) return undefined; // the config check reports a chart folder without Chart.yaml
   return helmJob(
     {
       id: `helm:${i}:${r.release ?? chart.name}@${chart.dir}`,
       chartDir: chart.dir, chartFile: chart.file, chartName: chart.name, release: r.release ?? chart.name, namespace: r.namespace ?? config.namespace,
-      valuesFiles: (r.values ?? []).map((path) => ({ path })),
-      set: Object.entries(r.set ?? {}).map(([key, value]) => ({ key, value: String(value) })),
+      valuesFiles: (r.values ?? []).map((path, n) => ({ path, namedAt: valuesSpan(n) })),
+      set: Object.entries(r.set ?? {}).map(([key, value]) => ({ key, value: String(value), span: setSpan(key) })),
       clusters: r.cluster ? { type: 'named', names: [r.cluster] } : { type: 'all' },
     },
     [...byPath.values()],

@@ -55,10 +55,10 @@ export class IncrementalWorkspace {
   }
 
   /** Render results (kustomize / Helm output with source maps) the analysis uses; undefined = none. */
-  private renders: Pick<AnalyzeOptions, 'renders' | 'helmUnavailable' | 'renderNotes'> | undefined;
+  private renders: Pick<AnalyzeOptions, 'renders' | 'helmUnavailable' | 'renderNotes' | 'sourceFiles'> | undefined;
 
   /** Replaces the render results (next analysis is full: rendered objects replace their sources). */
-  setRenders(renders: Pick<AnalyzeOptions, 'renders' | 'helmUnavailable' | 'renderNotes'> | undefined): void {
+  setRenders(renders: Pick<AnalyzeOptions, 'renders' | 'helmUnavailable' | 'renderNotes' | 'sourceFiles'> | undefined): void {
     this.renders = renders;
     this.needsFull = true;
   }

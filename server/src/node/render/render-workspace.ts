@@ -26,6 +26,8 @@ export interface RenderWorkspaceInput {
   readonly concurrency?: number;
   readonly timeoutMs?: number;
   readonly maxOutputBytes?: number;
+  /** `.kube-netlint.yaml` as a loaded file (its `render.helm` `set:` lines are where findings fed by them go). */
+  readonly configFile?: LoadedFile;
   /** Run only these jobs (by id); the others are left out of the result. */
   readonly only?: ReadonlySet<string>;
 }
@@ -41,10 +43,10 @@ export interface WorkspaceRenders {
 }
 
 /** The render jobs of a workspace (pure planning, see core/render/plan.ts), given which tools were found. */
-export function planWorkspace(input: Pick<RenderWorkspaceInput, 'files' | 'config' | 'repoPath' | 'renderers' | 'baseDir' | 'repoRoot'>, layout = computeLayout(input.files, input.config, input.repoPath)): RenderPlan {
+export function planWorkspace(input: Pick<RenderWorkspaceInput, 'files' | 'config' | 'repoPath' | 'renderers' | 'baseDir' | 'repoRoot' | 'configFile'>, layout = computeLayout(input.files, input.config, input.repoPath)): RenderPlan {
   // GitOps paths start at the repository root; repository paths at baseDir.
   const root = relative(input.baseDir, input.repoRoot).split(sep).join('/') || '.';
-  return planRenders(input.files, layout, input.config, input.repoPath, { kustomize: !!input.renderers.kustomize, helm: !!input.renderers.helm }, root);
+  return planRenders(input.files, layout, input.config, input.repoPath, { kustomize: !!input.renderers.kustomize, helm: !!input.renderers.helm }, root, input.configFile);
 }
 
 /**
@@ -58,7 +60,7 @@ export async function renderWorkspace(input: RenderWorkspaceInput): Promise<Work
   const all = plan.jobs;
   const jobs = input.only ? all.filter((j) => input.only!.has(j.id)) : all;
   const index = indexKustomizations(input.files, input.repoPath);
-  const fileMap = new Map(input.files.map((f) => [f.file, f]));
+  const fileMap = new Map([...input.files, ...(input.configFile ? [input.configFile] : [])].map((f) => [f.file, f]));
   const charts = computeLayout(input.files, input.config, input.repoPath).charts;
   const outcomes: RenderOutcome[] = new Array(jobs.length);
   let next = 0;
