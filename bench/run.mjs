@@ -196,6 +196,20 @@ async function hostile() {
     out[name] = { bytes: fs.statSync(file).size, cli: stat(ms), overStartup: +(median(ms) - median(bare)).toFixed(0), yamlSyntax: findings };
     log(`hostile ${name}: ${median(ms).toFixed(0)} ms`);
   }
+  // Scale: one file of 150,000 objects (a stack overflow in buildModel), 50,000 NodePort Services sharing the
+  // 2,768 nodePorts of the default range (collision lists grew with the square of the claims). One run each:
+  // their time is mostly the YAML parse.
+  for (const [name, count, doc] of [
+    ['objects-150000', 150_000, (i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\n`],
+    ['nodeports-50000', 50_000, (i) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: svc-${i}\nspec:\n  type: NodePort\n  selector: {app: a${i}}\n  ports:\n  - port: 80\n    nodePort: ${30000 + (i % 2768)}\n`],
+  ]) {
+    const file = path.join(benchDir, 'corpus', 'hostile', `${name}.yaml`);
+    if (!fs.existsSync(file)) fs.writeFileSync(file, Array.from({ length: count }, (_, i) => doc(i)).join('---\n'));
+    const r = await timed(node, [cli, '--max-file-size', '0', '--format', 'json', path.basename(file)], path.dirname(file));
+    const findings = JSON.parse(r.stdout).findings;
+    out[name] = { bytes: fs.statSync(file).size, objects: count, ms: +r.ms.toFixed(0), peakRssMB: r.rssMB, findings: findings.length, maxRelated: findings.reduce((m, f) => Math.max(m, f.related.length), 0) };
+    log(`hostile ${name}: ${r.ms.toFixed(0)} ms, ${r.rssMB} MB`);
+  }
   results.sections.hostile = out;
 }
 
