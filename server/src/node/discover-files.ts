@@ -179,10 +179,9 @@ function ancestorIgnores(dir: string): GitIgnore[] {
   if (existsSync(join(dir, '.git'))) return [];
   for (let d = dirname(dir); ; d = dirname(d)) {
     chain.unshift(d);
-    if (existsSync(join(d, '.git'))) {
-      const found = chain.flatMap(readGitIgnore);
-      return isIgnored(found, dir, true) ? [] : found;
-    }
+    // A folder named explicitly is linted even when an ancestor's .gitignore ignores it (a build output folder
+    // handed to the linter): such a file's rules are dropped for this walk; the folder's own .gitignore files apply.
+    if (existsSync(join(d, '.git'))) return chain.flatMap(readGitIgnore).filter((gi) => !isIgnored([gi], dir, true));
     if (dirname(d) === d) return []; // not in a git work tree (or `dir` is its root: the walk reads its .gitignore)
   }
 }
