@@ -67,7 +67,7 @@ describe('language server: settings, config file, watched files, bad input', fun
     const c = await start([dir], { settings: { rules: { 'nodeport-duplicate': 'warning' } } });
     const [d] = await c.waitFor(join(dir, 'a.yaml'), collision);
     assert.equal(d.severity, DiagnosticSeverity.Warning);
-    assert.deepEqual(c.messages, [`2 kube-netlint: configuration problem (this value is ignored): ${join(dir, '.kube-netlint.yaml')}:3: 'rules.nodeport-duplicat': unknown rule id (see docs/rules/ for the list)`]);
+    assert.deepEqual(c.messages, [`2 kube-netlint: configuration problem (this value is ignored): ${join(dir, '.kube-netlint.yaml')}:3: 'rules.nodeport-duplicat': unknown rule id ("kube-netlint rules" lists them)`]);
   });
 
   it('re-reads .kube-netlint.yaml when it changes on disk', async () => {
