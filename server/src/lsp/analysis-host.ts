@@ -151,9 +151,27 @@ export class AnalysisHost {
     return [...this.sources.keys()];
   }
 
+  /**
+   * Files that get this folder's diagnostics: its files, and the other sources renders read whose lines findings
+   * point at (`.kube-netlint.yaml`, when a `render.helm` release's `set:` pair feeds a rendered field).
+   */
+  diagnosticFiles(): string[] {
+    return [...this.sources.keys(), ...this.renderSources().keys()];
+  }
+
+  /** True when {@link diagnosticFiles} lists the file. */
+  publishes(file: string): boolean {
+    return this.sources.has(file) || this.renderSources().has(file);
+  }
+
   /** The loaded form of a file (its text, line index, objects), as of the last update; rendered manifests (`render:…`) as of the last run. */
   loadedFile(file: string): LoadedFile | undefined {
-    return this.loaded.get(file) ?? (file.startsWith(RENDER_FILE_PREFIX) ? this.lastRun?.analysis.files.get(file) : undefined);
+    return this.loaded.get(file) ?? (file.startsWith(RENDER_FILE_PREFIX) ? this.lastRun?.analysis.files.get(file) : this.renderSources().get(file));
+  }
+
+  /** The renders' extra source files by name (not workspace files). */
+  private renderSources(): Map<string, LoadedFile> {
+    return new Map((this.renders?.sourceFiles ?? []).filter((f) => !this.sources.has(f.file)).map((f) => [f.file, f]));
   }
 
   /** Every loaded file (as the renders read them). */
@@ -184,8 +202,9 @@ export class AnalysisHost {
     const extraObjects = this.cluster.length ? mergeClusterObjects(files.flatMap((f) => f.objects), this.cluster).objects : undefined;
     const analysis = extraObjects ? analyze(files, this.config, { extraObjects, repoPath: this.repoPath, ...this.renders }) : this.incremental.analyze();
     const findingsByFile = new Map<string, Finding[]>();
+    const extra = this.renderSources();
     for (const f of analysis.findings) {
-      if (!this.loaded.has(f.span.file)) continue;
+      if (!this.loaded.has(f.span.file) && !extra.has(f.span.file)) continue;
       const list = findingsByFile.get(f.span.file);
       if (list) list.push(f);
       else findingsByFile.set(f.span.file, [f]);

@@ -125,7 +125,7 @@ export function startServer(connection: Connection): void {
         if (!folder.host.needsAnalysis || folder.host.busy) continue; // a loading folder keeps its last diagnostics
         const run = folder.host.analyze();
         const host = folder.host;
-        publisher.publish(host.files(), run.findingsByFile, { loadedFile: (f) => host.loadedFile(f), uriOf: uriOfFile });
+        publisher.publish(host.diagnosticFiles(), run.findingsByFile, { loadedFile: (f) => host.loadedFile(f), uriOf: uriOfFile });
         // The same findings on the rendered manifests, for their read-only views (squiggles on the rendered fields).
         const rendered = [...run.analysis.files.values()].filter((f) => f.render).map((f) => f.file);
         publisher.publish(rendered, findingsOnRendered(run.analysis.findings), { loadedFile: (f) => host.loadedFile(f), uriOf: uriOfFile });
@@ -135,7 +135,7 @@ export function startServer(connection: Connection): void {
         const loaded = workspace.folderOf(file).host.loadedFile(file);
         return loaded ? { uri: uris.uriOf(file), line: loaded.lines.lspPosition(offset).line } : undefined;
       });
-      const gone = publisher.filesWithDiagnostics().filter((f) => (f.startsWith(RENDER_FILE_PREFIX) ? renders?.renderedText(f) === undefined : !workspace.folderOf(f).host.has(f)));
+      const gone = publisher.filesWithDiagnostics().filter((f) => (f.startsWith(RENDER_FILE_PREFIX) ? renders?.renderedText(f) === undefined : !workspace.folderOf(f).host.publishes(f)));
       publisher.clear(gone, uriOfFile);
       if (failures.join() !== lastFailures) failures.forEach((f) => connection.console.error(f));
       lastFailures = failures.join();
