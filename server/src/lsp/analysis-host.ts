@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { analyze, Analysis, AnalyzeOptions } from '../core/analyze';
 import { RENDER_FILE_PREFIX } from '../core/render/jobs';
 import type { CoreConfig } from '../core/config/config';
@@ -140,6 +141,25 @@ export class AnalysisHost {
 
   has(file: string): boolean {
     return this.sources.has(file);
+  }
+
+  /**
+   * Editor buffers that differ from the file on disk, by path (helm renders them instead of the disk's text). A
+   * file that cannot be read counts as different.
+   */
+  unsavedBuffers(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const [file, source] of this.sources) {
+      if (source.kind !== 'memory') continue;
+      let disk: string | undefined;
+      try {
+        disk = readFileSync(file, 'utf8');
+      } catch {
+        disk = undefined;
+      }
+      if (disk !== source.text) out.set(file, source.text);
+    }
+    return out;
   }
 
   /** True when the file's current content is the editor's buffer. */

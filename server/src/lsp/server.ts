@@ -109,16 +109,21 @@ export function startServer(connection: Connection): void {
     }
   };
 
+  /** Hands the changed editor buffers to their folders (before an analysis, and before renders read them). */
+  const applyPending = (): void => {
+    for (const uri of pending) {
+      const doc = documents.get(uri);
+      if (doc) workspace.setText(uris.fileOf(uri), doc.getText());
+    }
+    pending.clear();
+  };
+
   const runAnalysis = (): void => {
     if (!ready) return runEarly();
     early.clear();
     const started = performance.now();
     try {
-      for (const uri of pending) {
-        const doc = documents.get(uri);
-        if (doc) workspace.setText(uris.fileOf(uri), doc.getText());
-      }
-      pending.clear();
+      applyPending();
       const failures: string[] = [];
       for (const folder of workspace.all()) {
         folder.host.setClusterObjects(cluster?.objects() ?? []);
@@ -175,7 +180,7 @@ export function startServer(connection: Connection): void {
     if (typeof init.cacheFolder === 'string' && init.cacheFolder) scanning.cacheFolder = init.cacheFolder;
     // Cluster settings only from the client's user-level settings or initializationOptions, never workspace/configuration.
     cluster = new ClusterIntegration(connection, init.workspaceTrusted !== false, () => scheduler.request());
-    renders = new RenderManager(init.workspaceTrusted !== false, () => scheduler.request(), log);
+    renders = new RenderManager(init.workspaceTrusted !== false, () => scheduler.request(), log, process.env, () => (ready ? applyPending() : undefined));
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -223,12 +228,18 @@ export function startServer(connection: Connection): void {
   });
 
   documents.onDidOpen((e) => { pending.add(e.document.uri); scheduler.request(); });
-  documents.onDidChangeContent((e) => { pending.add(e.document.uri); scheduler.request(); });
+  // Helm releases render unsaved buffers too: a buffer edit of a file one reads renders it again, after a pause.
+  const bufferChanged = (uri: string): void => {
+    const path = ready ? pathOfUri(uri) : undefined;
+    if (path) renders?.bufferChanged(workspace.folderOf(path), path);
+  };
+  documents.onDidChangeContent((e) => { pending.add(e.document.uri); scheduler.request(); bufferChanged(e.document.uri); });
   documents.onDidClose((e) => {
     pending.delete(e.document.uri);
     if (!ready) return;
     workspace.closed(uris.fileOf(e.document.uri));
     scheduler.request();
+    bufferChanged(e.document.uri);
   });
 
   connection.onDidChangeWatchedFiles((params) => {
