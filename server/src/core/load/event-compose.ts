@@ -78,7 +78,17 @@ const tagError = (): never => decline('scalar the tag cannot resolve');
 const plainCache = [new Map<string, unknown>(), new Map<string, unknown>()] as const;
 const PLAIN_CACHE_LIMIT = 50_000;
 
+/**
+ * First characters of the YAML 1.1 implicit scalars other than strings: `~` and `null`, booleans (`y`, `yes`,
+ * `on`, `true`, `n`, `no`, `off`, `false` in their spellings), numbers (digits, sign, `.5`, `.inf`, `.nan`) and
+ * the `<<` merge key. A plain scalar starting with anything else, or a long one starting with a letter, can only
+ * be a string (the words above have at most 5 characters), so no tag is tried for it.
+ */
+const NUMBER_START = /^[-+.0-9]/;
+const WORD_START = /^[~nNyYtTfFoO<]/;
+
 function resolvePlain(source: string, atKey: boolean): unknown {
+  if (source && !NUMBER_START.test(source) && (source.length > 5 || !WORD_START.test(source))) return source;
   const cache = plainCache[atKey ? 1 : 0];
   const hit = cache.get(source);
   if (hit !== undefined || cache.has(source)) return hit;
@@ -114,6 +124,17 @@ const SPACE = 32;
 const LF = 10;
 const CR = 13;
 const HASH = 35;
+
+/**
+ * Whether `map` has a key equal to `value` as `yaml`'s duplicate-key check compares them (`===` of scalar values);
+ * a duplicate is left to `yaml`, which reports it. NaN keys are declined too (conservative).
+ */
+function hasKey(map: EventMap, value: unknown): boolean {
+  if (typeof value === 'number' && Number.isNaN(value)) return true;
+  if (typeof value === 'symbol') return false;
+  for (const pair of map.items) if ((pair.key as EventScalar).value === value) return true;
+  return false;
+}
 
 class EventComposer {
   private i = 0;
@@ -338,8 +359,9 @@ class EventComposer {
   }
 
   private commentIn(from: number, to: number): boolean {
-    const hash = this.text.indexOf('#', from);
-    return hash !== -1 && hash < to;
+    const text = this.text;
+    for (let p = from; p < to; p++) if (text.charCodeAt(p) === HASH) return true;
+    return false;
   }
 
   /**
@@ -482,7 +504,6 @@ class EventComposer {
     const indent = this.indentOf(e.start);
     const map = new EventMap(false, this.collectionAnchor(e));
     if (this.commentBefore(cursor, e, e.start)) map.commentBefore = COMMENT;
-    const keys = new Set<unknown>();
     let prevEnd = -1;
     let emptyBefore = false;
     let value: ComposedNode | undefined;
@@ -504,8 +525,7 @@ class EventComposer {
       let colon = key.range[1];
       while (text.charCodeAt(colon) === SPACE) colon++;
       if (text[colon] !== ':') decline('key without ":"');
-      if (keys.has(key.value) || (typeof key.value === 'number' && Number.isNaN(key.value))) decline('duplicate key');
-      if (typeof key.value !== 'symbol') keys.add(key.value);
+      if (hasKey(map, key.value)) decline('duplicate key');
       emptyBefore = this.isEmptyScalar(this.events[this.i]);
       value = emptyBefore ? this.emptyValue(colon + 1, () => (this.events[this.i].type === EVENT_ID.POP ? colon + 1 : undefined)) : this.node(indent, Context.Block, colon + 1, false);
       prevEnd = emptyBefore ? value.range[1] : value.range[2];
@@ -571,15 +591,13 @@ class EventComposer {
     if (context === Context.Flow ? this.commentIn(cursor, this.contentStart(e)) : false) decline('comment in a flow collection');
     if (context !== Context.Flow && this.commentBefore(cursor, e, e.start)) coll.commentBefore = COMMENT;
     let at = e.start + 1;
-    const keys = new Set<unknown>();
     while (this.events[this.i].type !== EVENT_ID.POP) {
       if (this.isEmptyScalar(this.events[this.i])) decline('empty value in a flow collection');
       if (isMap) {
         const k = this.events[this.i];
         if (k.type !== EVENT_ID.SCALAR) return decline(k.type === EVENT_ID.ALIAS ? 'alias as a key' : 'complex key');
         const key = this.node(indent, Context.Flow, at, true) as EventScalar;
-        if (keys.has(key.value) || (typeof key.value === 'number' && Number.isNaN(key.value))) decline('duplicate key');
-        if (typeof key.value !== 'symbol') keys.add(key.value);
+        if (hasKey(coll as EventMap, key.value)) decline('duplicate key');
         if (this.isEmptyScalar(this.events[this.i])) decline('empty value in a flow collection');
         const value = this.node(indent, Context.Flow, key.range[1], false);
         (coll as EventMap).items.push(new EventPair(key, value));

@@ -59,7 +59,7 @@ export interface LoadOptions {
 export type YamlParser = 'events' | 'yaml';
 
 /** The parser used when {@link LoadOptions.parser} is not set. */
-export const DEFAULT_PARSER: YamlParser = 'yaml';
+export const DEFAULT_PARSER: YamlParser = 'events';
 
 export { PARSE_OPTIONS };
 
