@@ -3,12 +3,10 @@
 // rule id becomes a property of `rules`, so editors complete the ids and flag unknown ones).
 // `npm run docs` writes it to schemas/kube-netlint.schema.json; test/unit/config-schema.test.ts checks it is current.
 const { createGenerator } = require('ts-json-schema-generator');
-const { PROJECT_URL, ruleDocsUrl: docsUrl } = require('../server/out/core/rules/docs-url.js');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const SCHEMA_FILE = path.join(root, 'schemas', 'kube-netlint.schema.json');
-const SCHEMA_ID = `${PROJECT_URL}/blob/main/schemas/kube-netlint.schema.json`;
 
 /** @param {readonly {id: string, title: string, severity: string}[]} rules the rule registry (server/out/core/rules/index.js) */
 function buildConfigSchema(rules) {
@@ -23,13 +21,15 @@ function buildConfigSchema(rules) {
     additionalProperties: false,
     skipTypeCheck: true,
   }).createSchema('KubeNetlintConfigFile');
-  const schema = { $schema: 'http://json-schema.org/draft-07/schema#', $id: SCHEMA_ID, title: '.kube-netlint.yaml', ...generated };
+  // No $id: the schema is found by its path (contributes.yamlValidation, `# yaml-language-server: $schema=`), and
+  // an id naming a web address would be a link that leads nowhere.
+  const schema = { $schema: 'http://json-schema.org/draft-07/schema#', title: '.kube-netlint.yaml', ...generated };
   delete schema.$schema; // re-added first, in draft-07 form
   const rulesKey = schema.properties.rules;
   const setting = rulesKey.anyOf ? rulesKey.anyOf.find((s) => s.type === 'object') : rulesKey;
   const value = setting.additionalProperties;
   setting.properties = Object.fromEntries(
-    rules.map((r) => [r.id, { ...value, description: `${r.title} (default: ${r.severity})`, markdownDescription: `${r.title} (default: \`${r.severity}\`). [Rule page](${docsUrl(r.id)})` }]),
+    rules.map((r) => [r.id, { ...value, description: `${r.title} (default: ${r.severity})`, markdownDescription: `${r.title} (default: \`${r.severity}\`)` }]),
   );
   setting.additionalProperties = false;
   addMarkdownDescriptions(schema);

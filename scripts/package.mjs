@@ -3,8 +3,10 @@
 // into a staging folder (dist/vsix/) and packed from there, because package.json's "files" describes the npm
 // package (CLI + language server) and vsce refuses "files" next to a .vscodeignore. The staged package.json
 // is the real one without "files", "scripts" and "devDependencies"; the extension page's README is
-// client/README.md (the repository README is for the CLI and developers).
+// client/README.md (the repository README is for the CLI and developers) with its images inlined
+// (scripts/extension-readme.mjs says why).
 import { createVSIX } from '@vscode/vsce';
+import { inlineImages } from './extension-readme.mjs';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -17,7 +19,6 @@ const VSIX_FILES = [
   'LICENSE',
   'CHANGELOG.md',
   'images/icon.png',
-  'images/screenshot.png', // shown by client/README.md on the extension page
   'dist/extension.js',
   'dist/server.js',
   'dist/load-worker.js', // the language server loads files on worker threads from it
@@ -54,7 +55,8 @@ for (const file of VSIX_FILES.flatMap(expand)) {
   mkdirSync(path.dirname(path.join(stage, file)), { recursive: true });
   cpSync(path.join(root, file), path.join(stage, file));
 }
-cpSync(path.join(root, EXTENSION_README), path.join(stage, 'README.md'));
+const readme = path.join(root, EXTENSION_README);
+writeFileSync(path.join(stage, 'README.md'), inlineImages(readFileSync(readme, 'utf8'), path.dirname(readme), root));
 const { files, scripts, devDependencies, ...staged } = manifest;
 writeFileSync(path.join(stage, 'package.json'), JSON.stringify(staged, null, 2) + '\n');
 writeFileSync(path.join(stage, '.vscodeignore'), '# everything in this staging folder ships (scripts/package.mjs copied it here)\n');
@@ -63,7 +65,8 @@ await createVSIX({
   cwd: stage,
   packagePath: out,
   dependencies: false, // everything is bundled by esbuild
-  // The README has no relative links (the extension page opens only http(s) links); rule pages are opened by commands.
+  // The README has no relative links (the extension page opens only http(s) links; rule pages are opened by
+  // commands) and its images are data: URIs; rewriting would point them at a web site.
   rewriteRelativeLinks: false,
 });
 console.log(`package: ${path.relative(root, out)} (${(statSync(out).size / 1024).toFixed(1)} KiB)`);

@@ -63,7 +63,25 @@ export function writeRenderCorpus(dir, { charts = 50, overlays = 50 } = {}) {
 }
 
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
-const stat = (a) => ({ median: +median(a).toFixed(1), min: +Math.min(...a).toFixed(1), max: +Math.max(...a).toFixed(1), n: a.length });
+const pct = (a, p) => { const s = [...a].sort((x, y) => x - y); return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]; };
+const stat = (a) => ({ median: +median(a).toFixed(1), p95: +pct(a, 95).toFixed(1), min: +Math.min(...a).toFixed(1), max: +Math.max(...a).toFixed(1), n: a.length });
+
+/**
+ * CPU time (ms) a process and its waited-for children used so far: utime + stime + cutime + cstime of
+ * /proc/<pid>/stat (Linux; helm and kustomize runs are children of the language server, reaped by it, so their CPU
+ * counts here once they ended). Undefined elsewhere.
+ */
+function cpuMs(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    // After the command name: state is field 3, utime 14, stime 15, cutime 16, cstime 17 (1-based, proc(5)).
+    const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+    return (ticks * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
 function timedRun(cmd, args, opts) {
   return new Promise((resolve, reject) => {
@@ -118,14 +136,31 @@ export async function renderSection({ root, benchDir, reps, nEdits, log }) {
   };
 }
 
-/** Language server on the corpus: save one values file (toggling a planted collision) → its diagnostics. */
+/** The language server part alone (`npm run bench -- --only render-lsp`): a fresh corpus, `nEdits` values-file saves. */
+export async function renderLspSection({ root, nEdits, log }) {
+  const bin = spawnSync('bash', [path.join(root, 'test/render/install-renderers.sh')], { encoding: 'utf8' }).stdout.trim().split('\n').pop();
+  const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` };
+  const dir = path.join(os.tmpdir(), `kube-netlint-bench-render-${process.pid}`);
+  const shape = writeRenderCorpus(dir);
+  try {
+    return { corpus: { charts: shape.charts, overlays: shape.overlays }, lsp: await editLatency({ root, dir, env, nEdits, log }) };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Language server on the corpus: save one values file (toggling a planted collision) → its diagnostics. Records
+ * wall time and the CPU time the server and its helm runs used per save (the machine may be shared: the load
+ * average before and after is recorded beside them).
+ */
 async function editLatency({ root, dir, env, nEdits, log }) {
   const proc = spawn(process.execPath, [path.join(root, 'dist/server.js'), '--stdio'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   const conn = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
   const waiters = [];
   const lastStatus = { value: undefined };
   conn.onNotification(PublishDiagnosticsNotification.type, (p) => { for (const w of waiters.splice(0)) if (!w(p)) waiters.push(w); });
-  conn.onNotification('kubeNetlint/status', (s) => { lastStatus.value = s; for (const w of waiters.splice(0)) if (!w({ status: s })) waiters.push(w); });
+  conn.onNotification('kubeNetlint/status', (s) => { lastStatus.value = s; serverLog.push(`${Math.round(performance.now())} status: analysis ${s.durationMs} ms, ${s.findings} findings`); for (const w of waiters.splice(0)) if (!w({ status: s })) waiters.push(w); });
   conn.onRequest('workspace/configuration', (p) => p.items.map(() => null));
   conn.onRequest('client/registerCapability', () => null);
   const serverLog = [];
@@ -145,15 +180,24 @@ async function editLatency({ root, dir, env, nEdits, log }) {
   const uri = pathToFileURL(file).href;
   const original = fs.readFileSync(file, 'utf8');
   const times = [];
+  const cpu = [];
+  const loadBefore = os.loadavg().map((x) => +x.toFixed(2));
+  // Let the initial analyses settle before measuring.
+  await new Promise((r) => setTimeout(r, 1000));
   for (let i = 0; i < nEdits; i++) {
     // Odd edits plant a collision with app-1's nodePort, even ones remove it: the values file's diagnostics change every time.
     const collide = i % 2 === 0;
     fs.writeFileSync(file, collide ? original.replace('nodePort: 31000', 'nodePort: 31001') : original);
     const t0 = performance.now();
+    const c0 = cpuMs(proc.pid);
     const done = wait((e) => e.uri === uri && e.diagnostics.some((d) => d.code === 'nodeport-duplicate') === collide);
     await conn.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri, type: 2 }] });
     await done;
     times.push(performance.now() - t0);
+    // Work the save started that ends after the diagnostics (a second analysis, the helm runs) counts too.
+    await new Promise((r) => setTimeout(r, 400));
+    const c1 = cpuMs(proc.pid);
+    if (c0 !== undefined && c1 !== undefined) cpu.push(c1 - c0);
     serverLog.push(`${Math.round(performance.now())} --- edit ${i} sent at ${Math.round(t0)}, diagnostics after ${Math.round(performance.now() - t0)} ms`);
   }
   fs.writeFileSync(file, original);
@@ -161,6 +205,7 @@ async function editLatency({ root, dir, env, nEdits, log }) {
   await conn.sendNotification(ExitNotification.type);
   proc.kill();
   if (process.env.KNL_BENCH_LSP_LOG) fs.writeFileSync(process.env.KNL_BENCH_LSP_LOG, serverLog.join('\n'));
-  log(`render lsp: all renders in ${initial.toFixed(0)} ms, values file save → diagnostics median ${median(times).toFixed(0)} ms`);
-  return { initialAllRendered: +initial.toFixed(0), valuesEdit: stat(times) };
+  const loadAfter = os.loadavg().map((x) => +x.toFixed(2));
+  log(`render lsp: all renders in ${initial.toFixed(0)} ms, values file save → diagnostics median ${median(times).toFixed(0)} ms (p95 ${pct(times, 95).toFixed(0)}), CPU per save median ${cpu.length ? median(cpu).toFixed(0) : '?'} ms, load ${loadBefore.join(' ')} → ${loadAfter.join(' ')}`);
+  return { initialAllRendered: +initial.toFixed(0), valuesEdit: stat(times), ...(cpu.length ? { valuesEditCpu: stat(cpu) } : {}), loadavg: { before: loadBefore, after: loadAfter } };
 }

@@ -37,6 +37,9 @@ let response: PortMapResponse | undefined;
 let statusText = 'Waiting for the language server…';
 let pendingFocus: { port: number; folderUri?: string } | undefined;
 
+/** Rows drawn at once: a workspace with thousands of claimed ports stays responsive; the filter finds the rest. */
+const MAX_ROWS = 1000;
+
 const KIND_LABELS: Record<string, string> = {
   nodePort: 'nodePort', healthCheckNodePort: 'healthCheckNodePort', hostPort: 'hostPort', hostNetwork: 'hostNetwork', externalIP: 'externalIP', component: 'component',
 };
@@ -230,8 +233,9 @@ function renderRows(): void {
   if (!body || !g) return;
   const words = state.filter.toLowerCase().split(/\s+/).filter(Boolean);
   const shown = g.ports.filter((row) => (!state.collisionsOnly || row.collision) && (words.length === 0 || words.every((w) => searchText(row).includes(w))));
-  body.replaceChildren(...shown.map((row) => rowElement(state.group, row)));
+  body.replaceChildren(...shown.slice(0, MAX_ROWS).map((row) => rowElement(state.group, row)));
   if (shown.length === 0) body.append(el('tr', { class: 'empty' }, el('td', { colspan: '2' }, 'No port matches the filter.')));
+  if (shown.length > MAX_ROWS) body.append(el('tr', { class: 'empty' }, el('td', { colspan: '2' }, `${shown.length - MAX_ROWS} more ports: narrow the filter to see them.`)));
   const collisions = g.ports.filter((p) => p.collision).length;
   const summary = document.getElementById('summary');
   if (summary) summary.textContent = `${shown.length} of ${g.ports.length} ports · ${collisions} with collisions`;
@@ -245,7 +249,9 @@ function applyFocus(): void {
   const groups = response.folders[state.folder]?.document.clusterGroups ?? [];
   const group = groups.findIndex((g) => g.ports.some((p) => p.port === port));
   if (group >= 0) state.group = group;
-  state.filter = '';
+  // A port past the rows drawn at once is shown through the filter.
+  const index = groups[state.group]?.ports.findIndex((p) => p.port === port) ?? -1;
+  state.filter = index >= MAX_ROWS ? String(port) : '';
   state.collisionsOnly = false;
   pendingFocus = undefined;
   save();

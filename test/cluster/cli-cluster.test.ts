@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseCliOptions } from '../../server/out/cli/options';
 import { runCli } from '../../server/out/cli/run';
+import type { PortMapDocument } from '../../server/out/core/port-map/document';
 import { clusterRoutes } from './cluster-fixtures';
 import { FakeApiServer, startFakeApiServer, writeKubeconfig } from './fake-api-server';
 import { assertNoSecrets } from './secrets';
@@ -77,6 +78,23 @@ describe('CLI --cluster', () => {
     // Notices about cluster-only objects (e.g. hostport-usage of a running Pod) are left out.
     assert.ok(!findings.some((f) => f.file.startsWith('cluster:') && f.severity === 'info' && f.related.every((r) => r.file.startsWith('cluster:'))));
     assertNoSecrets(out + err);
+  });
+
+  it('kube-netlint ports --cluster: the nodePorts and healthCheckNodePorts only the cluster knows join the map', async () => {
+    const { code, out } = await cli(['ports', '--format', 'json', '--cluster', '.'], workspace(), writeKubeconfig(server.url));
+    assert.equal(code, 0);
+    const ports = (JSON.parse(out) as PortMapDocument).clusterGroups[0].ports;
+    const at = (port: number) => ports.find((p) => p.port === port)!.claims.map((c) => [c.kind, c.owner?.name, c.location?.file, c.location?.line, c.collisions.map((x) => x.rule).join()]);
+    assert.deepEqual(at(31234), [
+      ['nodePort', 'checkout', 'cluster:prod-admin/Service/shop/checkout', null, 'nodeport-duplicate'],
+      ['nodePort', 'payments', 'payments.yaml', 13, 'nodeport-duplicate'],
+    ]);
+    assert.deepEqual(at(32001), [
+      ['healthCheckNodePort', 'grafana', 'cluster:prod-admin/Service/monitoring/grafana', null, 'host-port-conflicts-healthcheck-nodeport'],
+      ['hostNetwork', 'kafka', 'kafka.yaml', 17, 'host-port-conflicts-healthcheck-nodeport'],
+    ]);
+    // The workspace's shop/frontend replaces its cluster twin: 30080 is held by shop/legacy only.
+    assert.deepEqual(at(30080).map((c) => c[1]), ['legacy']);
   });
 
   it('prints cluster objects as cluster:<context>/<kind>/<namespace>/<name> in text output', async () => {

@@ -7,6 +7,7 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { deadLinkReason, markdownImages, markdownLinks } from '../helpers/links';
 import { repoRoot, vsixEntries, vsixEntry, vsixPath } from './vsix';
 
 /** Upper bound for the package (issue 8: under 2 MB). */
@@ -20,7 +21,7 @@ describe('packaged extension (.vsix)', () => {
 
   it('contains exactly the bundles, manifest, README, CHANGELOG, LICENSE, icon, grammar, config schema and rule docs', () => {
     const entries = vsixEntries().filter((e) => e.startsWith('extension/')).map((e) => e.slice('extension/'.length));
-    const allowed = [/^package\.json$/, /^readme\.md$/i, /^license(\.txt|\.md)?$/i, /^changelog\.md$/i, /^images\/(icon|screenshot)\.png$/,
+    const allowed = [/^package\.json$/, /^readme\.md$/i, /^license(\.txt|\.md)?$/i, /^changelog\.md$/i, /^images\/icon\.png$/,
       /^dist\/(extension|server|load-worker|kube-client|ports-view)\.js$/, /^dist\/ports-view\.css$/, /^syntaxes\/[^/]+\.json$/, /^docs\/rules\/[A-Za-z0-9-]+\.md$/, /^schemas\/[a-z-]+\.schema\.json$/];
     const unexpected = entries.filter((e) => !allowed.some((re) => re.test(e)));
     assert.deepEqual(unexpected, [], 'files that should be kept out by .vscodeignore');
@@ -37,11 +38,23 @@ describe('packaged extension (.vsix)', () => {
 
   it('ships the extension page README (no relative or dead links), the CHANGELOG, a PNG icon, and no source map references', () => {
     const readme = vsixEntry('extension/readme.md').toString('utf8');
-    assert.equal(readme, fs.readFileSync(path.join(repoRoot, 'client', 'README.md'), 'utf8'));
-    const links = [...readme.matchAll(/\]\(([^)\s]+)[^)]*\)/g)].map((m) => m[1]);
-    // The extension page opens only http(s) links; relative ones open "Not found", and the project repository is not published.
-    assert.deepEqual(links.filter((l) => !/^https:\/\//.test(l) && !/^images\//.test(l)), [], 'links the extension page cannot open');
-    assert.deepEqual(links.filter((l) => l.includes('github.com/kube-netlint')), [], 'links to the unpublished repository');
+    // client/README.md with its images inlined as data: URIs: the extension page's webview shows images only
+    // from https: and data: (a relative path shows the alt text), and a .vsix installed from a file has no web site.
+    const sourceFile = path.join(repoRoot, 'client', 'README.md');
+    const source = fs.readFileSync(sourceFile, 'utf8');
+    const images = markdownImages(source);
+    assert.ok(images.includes('../images/screenshot.png'), `the extension page shows a screenshot: ${images.join(', ')}`);
+    let expected = source;
+    for (const src of images) {
+      const bytes = fs.readFileSync(path.resolve(path.dirname(sourceFile), src));
+      expected = expected.split(`](${src})`).join(`](data:image/png;base64,${bytes.toString('base64')})`);
+    }
+    assert.equal(readme, expected);
+    assert.ok(markdownImages(readme).every((src) => src.startsWith('data:image/png;base64,')), 'every image of the shipped README is inlined');
+    // The extension page opens only http(s) and command links; relative ones open "Not found".
+    const links = markdownLinks(readme).filter((l) => !l.startsWith('data:image/'));
+    assert.deepEqual(links.filter((l) => !/^https:\/\//.test(l)), [], 'links the extension page cannot open');
+    assert.deepEqual(links.map(deadLinkReason).filter(Boolean), [], 'links that lead nowhere');
     assert.match(vsixEntry('extension/changelog.md').toString('utf8'), /^# Changelog\n[\s\S]*^## 0\.1\.0$/m);
     const icon = vsixEntry('extension/images/icon.png');
     assert.equal(icon.subarray(1, 4).toString('latin1'), 'PNG');

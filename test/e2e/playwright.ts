@@ -35,6 +35,7 @@ export interface FrameLocator {
   locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
   frameLocator(selector: string): FrameLocator;
   first(): FrameLocator;
+  nth(index: number): FrameLocator;
 }
 
 export interface Page {
@@ -44,7 +45,7 @@ export interface Page {
   frameLocator(selector: string): FrameLocator;
   keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
   mouse: { move(x: number, y: number, options?: { steps?: number }): Promise<void> };
-  screenshot(options: { path: string; animations?: 'disabled' | 'allow'; fullPage?: boolean }): Promise<unknown>;
+  screenshot(options: { path: string; animations?: 'disabled' | 'allow'; fullPage?: boolean; clip?: { x: number; y: number; width: number; height: number } }): Promise<unknown>;
   waitForTimeout(ms: number): Promise<void>;
   evaluate<T>(fn: string | (() => T)): Promise<T>;
   on(event: 'console', listener: (message: { type(): string; text(): string }) => void): void;

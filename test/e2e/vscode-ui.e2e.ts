@@ -16,11 +16,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { nodeportDuplicate } from '../../server/out/core/rules/nodeport-duplicate';
 import { CodeServer, finishRun, installExtension, QUIET_SETTINGS, startCodeServer } from './code-server';
+import { deadLinkReason } from '../helpers/links';
 import { breakInstalledExtension, FIXTURE_DIR, fixtureLine } from './fixture';
 import { activationState, extensionActivated, logExcerpt } from './logs';
 import { BrowserContext, launchBrowser, Page } from './playwright';
 import { installedFolderName, extensionId, repoRoot, sha256, vsixEntries, vsixEntry, vsixPath } from './vsix';
-import { editorLine, editorToken, Fatal, goToLine, openFromExplorer, problemsRows, problemsText, renderedLine, STEP_TIMEOUT_MS, until, visibleHoverText, workbenchSteps } from './workbench';
+import { editorLine, editorToken, Fatal, goToLine, isWithin, openFromExplorer, problemsRows, problemsText, renderedLine, STEP_TIMEOUT_MS, until, visibleHoverText, webviewElement, workbenchSteps } from './workbench';
 
 /** Screenshots and logs (the CI artifact); E2E_OUT moves it, e.g. for two runs in one working tree. */
 const OUT = path.resolve(process.env.E2E_OUT || path.join(repoRoot, 'test-results', 'e2e'));
@@ -141,8 +142,18 @@ describe('VS Code workbench (code-server + Chromium)', function () {
     }
   });
 
+  step('the rule code of a finding in the Problems panel opens the rule page shipped in the .vsix', 'problems-code-link', async () => {
+    // codeDescription.href: the file: URI of docs/rules/<id>.md in the installed extension.
+    const code = page.locator('.markers-panel .monaco-list-row a', { hasText: RULE }).first();
+    await code.click({ timeout: STEP_TIMEOUT_MS });
+    const tab = page.locator('.tabs-container .tab.active', { hasText: `${RULE}.md` }).first();
+    await tab.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+    await until('the page to show in the editor', async () => ((await editorLine(page, `# ${RULE}`).count()) > 0 ? true : undefined));
+  });
+
   step('hovering the nodePort value explains the rule and names the other Service', 'hover', async () => {
     await page.keyboard.press('Escape');
+    await openFromExplorer(page, 'frontend.yaml');
     await goToLine(page, NODE_PORT_AT.line, NODE_PORT_AT.column); // reveals the line (only visible lines are in the DOM)
     await editorToken(page, NODE_PORT_LINE, '30080').hover({ timeout: STEP_TIMEOUT_MS });
     // The rule's explanation (its first sentence, as rendered from markdown), not only the diagnostic message.
@@ -156,19 +167,31 @@ describe('VS Code workbench (code-server + Chromium)', function () {
     assert.match(hover, /shop\/payments/);
   });
 
-  step('the hover ends with a short explanation and a Read more link that opens the rule page shipped in the .vsix', 'read-more', async () => {
+  step('the hover shows the finding, a short explanation and a Read more link that opens the rule page shipped in the .vsix', 'read-more', async () => {
     await goToLine(page, NODE_PORT_AT.line, NODE_PORT_AT.column);
     await editorToken(page, NODE_PORT_LINE, '30080').hover({ timeout: STEP_TIMEOUT_MS });
     const link = page.locator('.monaco-hover a', { hasText: 'Read more' }).first();
     await link.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
-    const hover = (await page.locator('.monaco-hover:visible').first().innerText()).replace(/\s+/g, ' ');
+    const box = page.locator('.monaco-editor .monaco-hover:visible', { has: page.locator('a', { hasText: 'Read more' }) }).first();
+    const hover = (await box.innerText()).replace(/\s+/g, ' ');
+    assert.match(hover, /nodePort 30080 is also claimed by Service shop\/payments/, 'the finding\'s message');
+    assert.match(hover, /nodePort claimed twice \(nodeport-duplicate\)/, 'the rule');
     assert.doesNotMatch(hover, /Sources/, 'the hover shows a summary, not the whole page');
+    // The link is on screen without scrolling the hover (the rule's part comes right under the message).
+    assert.ok(await isWithin(link, box), 'the Read more link is below the visible part of the hover');
     await screenshot('hover-read-more');
+    // The same view, editor and panel only: the picture of the extension page (client/README.md shows it as
+    // images/screenshot.png; copy it there when the UI changes).
+    const [editor, panel] = [await page.locator('.part.editor').first().boundingBox(), await page.locator('.part.panel').first().boundingBox()];
+    if (editor && panel) {
+      await page.screenshot({ path: path.join(OUT, 'extension-page-screenshot.png'), animations: 'disabled', clip: { x: editor.x, y: editor.y, width: editor.width, height: panel.y + panel.height - editor.y } });
+    }
     await link.click();
-    // The Markdown preview of docs/rules/<id>.md from the installed extension.
+    // The Markdown preview of docs/rules/<id>.md from the installed extension, once it has rendered.
     const tab = page.locator('.tabs-container .tab', { hasText: `Preview ${RULE}.md` }).first();
     await tab.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
-    await page.waitForTimeout(1500); // let the preview render for the screenshot
+    await webviewElement(page, 'h1', RULE, `the preview to show the page of ${RULE}`);
+    await webviewElement(page, 'h2', 'Sources', 'the preview to show the page\'s Sources');
   });
 
   step('the language status item is short, with its details and the Show Output link in the hover', 'status-hover', async () => {
@@ -229,7 +252,8 @@ describe('VS Code workbench (code-server + Chromium)', function () {
     await page.waitForTimeout(1000);
   });
 
-  step('the extension page shows the extension README with its icon', 'extension-page', async () => {
+  step('the extension page shows the extension README with its icon and screenshot, and no dead link', 'extension-page', async () => {
+    if (await page.locator('.markers-panel').isVisible()) await page.keyboard.press('Control+J'); // more room for the page
     await page.keyboard.press('Control+Shift+X');
     const search = page.locator('.extensions-viewlet .suggest-input-container textarea, .extensions-viewlet input').first();
     await search.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
@@ -240,6 +264,23 @@ describe('VS Code workbench (code-server + Chromium)', function () {
     await item.click();
     const tab = page.locator('.tabs-container .tab', { hasText: 'Extension: kube-netlint' }).first();
     await tab.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
-    await page.waitForTimeout(3000); // the README renders in a webview
+    // The README renders in a webview that shows images only from https: and data: — the package inlines them.
+    await webviewElement(page, 'h1', 'kube-netlint for VS Code', 'the extension README');
+    const image = await webviewElement(page, 'img[alt^="A nodePort collision"]', undefined, 'the README screenshot');
+    const [size] = await until('the README screenshot to load', async () => {
+      const sizes = await image.evaluateAll((els: { complete: boolean; naturalWidth: number; naturalHeight: number }[]) => els.map((e) => (e.complete ? [e.naturalWidth, e.naturalHeight] : [0, 0])));
+      return sizes[0]?.[0] ? sizes : undefined;
+    });
+    assert.deepEqual(size, pngSize(fs.readFileSync(path.join(repoRoot, 'images', 'screenshot.png'))));
+    await page.mouse.move(700, 450); // away from the extension list's hover card
+    // No link of the page leads nowhere: the README's (inside the webview) and the details beside it.
+    const readmeLinks = await (await webviewElement(page, 'body', undefined, 'the README body')).evaluateAll((els: { querySelectorAll(s: string): { getAttribute(n: string): string | null }[] }[]) => [...els[0].querySelectorAll('a[href]')].map((a) => a.getAttribute('href') ?? ''));
+    const detailLinks = await page.locator('.extension-editor .additional-details-container a[href]').evaluateAll((els: { getAttribute(n: string): string | null }[]) => els.map((a) => a.getAttribute('href') ?? ''));
+    assert.deepEqual([...readmeLinks, ...detailLinks].filter((l) => !l.startsWith('#')).map(deadLinkReason).filter(Boolean), []);
   });
 });
+
+/** Width and height of a PNG (its IHDR chunk). */
+function pngSize(png: Buffer): [number, number] {
+  return [png.readUInt32BE(16), png.readUInt32BE(20)];
+}

@@ -110,3 +110,25 @@ export function workbenchSteps(ctx: {
       }
     });
 }
+
+/**
+ * The content of the webview (a Markdown preview, the extension page) that shows `selector` with `hasText`, once
+ * it has rendered: webviews are two nested iframes (`iframe.webview` > `#active-frame`), and a workbench may hold
+ * several. Resolves with that element's locator.
+ */
+export async function webviewElement(page: Page, selector: string, hasText: string | RegExp | undefined, what: string): Promise<Locator> {
+  return until(what, async () => {
+    const count = await page.locator('iframe.webview').count();
+    for (let i = 0; i < count; i++) {
+      const element = page.frameLocator('iframe.webview').nth(i).frameLocator('#active-frame').locator(selector, hasText === undefined ? {} : { hasText }).first();
+      if ((await element.count()) > 0 && (await element.isVisible())) return element;
+    }
+    return undefined;
+  });
+}
+
+/** Whether `inner` lies within the visible box of `outer` (e.g. a link inside a hover that scrolls). */
+export async function isWithin(inner: Locator, outer: Locator): Promise<boolean> {
+  const [a, b] = [await inner.boundingBox(), await outer.boundingBox()];
+  return !!a && !!b && a.y >= b.y && a.y + a.height <= b.y + b.height && a.x >= b.x && a.x + a.width <= b.x + b.width;
+}

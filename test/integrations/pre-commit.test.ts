@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import MarkdownIt from 'markdown-it';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
@@ -53,8 +54,11 @@ describe('pre-commit hook (.pre-commit-hooks.yaml, real pre-commit)', function (
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** A hook repository holding this checkout's .pre-commit-hooks.yaml, and a fixture repository using `hookId`. */
-  function setUp(hookId: string): string {
+  /**
+   * A hook repository holding this checkout's .pre-commit-hooks.yaml, and a fixture repository using `hookId`
+   * from it — or, with `config`, a fixture repository with that .pre-commit-config.yaml.
+   */
+  function setUp(hookId: string, config?: string): string {
     const hooks = join(dir, 'hooks');
     mkdirSync(hooks);
     git(hooks, 'init', '-q');
@@ -67,32 +71,34 @@ describe('pre-commit hook (.pre-commit-hooks.yaml, real pre-commit)', function (
     git(repo, 'init', '-q');
     writeFileSync(join(repo, 'payments.yaml'), svc('payments', 30080));
     writeFileSync(join(repo, 'README.md'), 'manifests\n');
-    writeFileSync(join(repo, '.pre-commit-config.yaml'), `repos:\n  - repo: ${hooks}\n    rev: ${rev}\n    hooks:\n      - id: ${hookId}\n`);
+    writeFileSync(join(repo, '.pre-commit-config.yaml'), config ?? `repos:\n  - repo: ${hooks}\n    rev: ${rev}\n    hooks:\n      - id: ${hookId}\n`);
     git(repo, 'add', '.');
     git(repo, 'commit', '-qm', 'base');
     execFileSync('pre-commit', ['install'], { cwd: repo, env, encoding: 'utf8' });
     return repo;
   }
 
-  it('blocks a commit that adds a nodePort collision with a file that is not staged, and lets the fixed one through', () => {
-    const repo = setUp('kube-netlint');
-    const head = git(repo, 'rev-parse', 'HEAD');
-    writeFileSync(join(repo, 'frontend.yaml'), svc('frontend', 30080));
-    git(repo, 'add', 'frontend.yaml');
-    const blocked = commit(repo, 'add frontend');
-    assert.equal(blocked.status, 1, blocked.out);
-    assert.match(blocked.out, /kube-netlint\.+Failed/);
-    assert.match(blocked.out, /frontend\.yaml:6:32: error nodeport-duplicate: nodePort 30080 is also claimed by Service default\/payments/);
-    assert.match(blocked.out, /payments\.yaml:6:32: error nodeport-duplicate: /);
-    assert.equal(git(repo, 'rev-parse', 'HEAD'), head, 'the commit was blocked');
+  for (const [how, config] of [['the hook of .pre-commit-hooks.yaml', undefined], ["the README's `repo: local` hook", readmeLocalHook()]] as const) {
+    it(`blocks a commit that adds a nodePort collision with a file that is not staged, and lets the fixed one through (${how})`, () => {
+      const repo = setUp('kube-netlint', config);
+      const head = git(repo, 'rev-parse', 'HEAD');
+      writeFileSync(join(repo, 'frontend.yaml'), svc('frontend', 30080));
+      git(repo, 'add', 'frontend.yaml');
+      const blocked = commit(repo, 'add frontend');
+      assert.equal(blocked.status, 1, blocked.out);
+      assert.match(blocked.out, /kube-netlint\.+Failed/);
+      assert.match(blocked.out, /frontend\.yaml:6:32: error nodeport-duplicate: nodePort 30080 is also claimed by Service default\/payments/);
+      assert.match(blocked.out, /payments\.yaml:6:32: error nodeport-duplicate: /);
+      assert.equal(git(repo, 'rev-parse', 'HEAD'), head, 'the commit was blocked');
 
-    writeFileSync(join(repo, 'frontend.yaml'), svc('frontend', 30081));
-    git(repo, 'add', 'frontend.yaml');
-    const passed = commit(repo, 'add frontend');
-    assert.equal(passed.status, 0, passed.out);
-    assert.match(passed.out, /kube-netlint\.+Passed/);
-    assert.notEqual(git(repo, 'rev-parse', 'HEAD'), head);
-  });
+      writeFileSync(join(repo, 'frontend.yaml'), svc('frontend', 30081));
+      git(repo, 'add', 'frontend.yaml');
+      const passed = commit(repo, 'add frontend');
+      assert.equal(passed.status, 0, passed.out);
+      assert.match(passed.out, /kube-netlint\.+Passed/);
+      assert.notEqual(git(repo, 'rev-parse', 'HEAD'), head);
+    });
+  }
 
   it('runs only when a YAML or JSON file is staged', () => {
     const repo = setUp('kube-netlint');
@@ -111,3 +117,11 @@ describe('pre-commit hook (.pre-commit-hooks.yaml, real pre-commit)', function (
     for (const h of hooks) assert.deepEqual([h.entry, h.files, h.pass_filenames], ['kube-netlint .', '\\.(ya?ml|json)$', false]);
   });
 });
+
+/** The `.pre-commit-config.yaml` with `repo: local` that the README shows (its YAML block holding `repo: local`). */
+function readmeLocalHook(): string {
+  const blocks = new MarkdownIt().parse(readFileSync(join(ROOT, 'README.md'), 'utf8'), {}).filter((t) => t.type === 'fence' && t.info.trim() === 'yaml');
+  const local = blocks.filter((t) => /^\s*- repo: local$/m.test(t.content));
+  assert.equal(local.length, 1, 'the README shows one repo: local hook');
+  return local[0].content;
+}

@@ -2,6 +2,8 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { allRules } from '../../server/out/core/rules/index';
+import { ruleSummary } from '../../server/out/lsp/rule-doc-links';
 import { fixture, TestClient, uriOf } from './lsp-client';
 
 const AGENTS = fixture('hostports', 'agents.yaml');
@@ -27,7 +29,7 @@ describe('language server hovers on port-bearing fields', function () {
 
   it('hostPort lists the other DaemonSet on the same host port, and the findings\' rules', async () => {
     const text = await hover(AGENTS, 17, 25);
-    assert.match(text, /^\*\*hostPort 9100\*\*: the CNI portmap plugin DNATs node:9100/);
+    assert.match(text, /^\*\*hostPort 9100\*\*: the CNI portmap plugin DNATs node:9100/m);
     assert.ok(text.includes(`- hostPort 9100/TCP of DaemonSet monitoring/other-exporter (container exporter) — [web.yaml:32](${uriOf(WEB)}#L32)`), text);
     assert.ok(!text.includes('DaemonSet monitoring/node-exporter (container exporter) —'), 'not itself');
     assert.match(text, /\(`hostport-conflict`\)/);
@@ -36,7 +38,7 @@ describe('language server hovers on port-bearing fields', function () {
 
   it('a hostNetwork containerPort is a node port: lists the Service whose nodePort is the same number', async () => {
     const text = await hover(AGENTS, 36, 30);
-    assert.match(text, /^\*\*containerPort 30080\*\* of a `hostNetwork` pod: the process binds this port on the node itself/);
+    assert.match(text, /^\*\*containerPort 30080\*\* of a `hostNetwork` pod: the process binds this port on the node itself/m);
     assert.ok(text.includes(`- nodePort 30080/TCP of Service edge/web — [web.yaml:13](${uriOf(WEB)}#L13)`), text);
   });
 
@@ -47,19 +49,19 @@ describe('language server hovers on port-bearing fields', function () {
 
   it('a containerPort of a pod with its own network namespace takes nothing on the node', async () => {
     const text = await hover(AGENTS, 16, 29);
-    assert.match(text, /^\*\*containerPort 9100\*\*: the port the container listens on inside the pod's own network namespace/);
+    assert.match(text, /^\*\*containerPort 9100\*\*: the port the container listens on inside the pod's own network namespace/m);
     assert.doesNotMatch(text, /Also used by/);
   });
 
   it('targetPort lists the selected pods\' containerPort; externalIPs and type explain themselves', async () => {
     assert.ok((await hover(WEB, 11, 20)).includes(`- containerPort 30080 of DaemonSet edge/edge-proxy (container proxy) — [agents.yaml:37](${uriOf(AGENTS)}#L37)`));
-    assert.match(await hover(WEB, 7, 20), /^\*\*externalIP 192\.0\.2\.10\*\*: kube-proxy captures traffic to this IP/);
-    assert.match(await hover(WEB, 6, 3), /^\*\*type: NodePort\*\*: a ClusterIP plus a nodePort per port/);
+    assert.match(await hover(WEB, 7, 20), /^\*\*externalIP 192\.0\.2\.10\*\*: kube-proxy captures traffic to this IP/m);
+    assert.match(await hover(WEB, 6, 3), /^\*\*type: NodePort\*\*: a ClusterIP plus a nodePort per port/m);
   });
 
   it('answers hovers on files that are not open (from the on-disk text) and nothing off the fields', async () => {
     assert.equal(await client.hover(WEB, 3, 8), null); // metadata.name
-    assert.match(await hover(WEB, 12, 8), /^\*\*nodePort 30080\*\*/); // on the key
+    assert.match(await hover(WEB, 12, 8), /^\*\*nodePort 30080\*\*/m); // on the key
   });
 });
 
@@ -82,5 +84,25 @@ describe('language server hovers: long "Also used by" lists', function () {
       await client.stop();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('hover summary of a rule (ruleSummary)', () => {
+  it('is the start of the rule\'s first paragraph, whole sentences, at most 400 characters, for every rule', () => {
+    for (const rule of allRules) {
+      const paragraph = rule.explanation.split(/\n\s*\n/)[0].replace(/\s*\n\s*/g, ' ').trim();
+      const summary = ruleSummary(rule.explanation);
+      const cut = summary.endsWith(' …');
+      const text = cut ? summary.slice(0, -2) : summary.replace(/…$/, '');
+      assert.ok(paragraph.startsWith(text), `${rule.id}: "${summary}" is not the start of "${paragraph}"`);
+      assert.ok(summary.length <= 400 && text.length >= Math.min(80, paragraph.length), `${rule.id}: ${summary.length} characters`);
+      if (cut) assert.match(text, /[.!?:;)]$/, `${rule.id}: cut inside a sentence`);
+    }
+  });
+
+  it('does not end a sentence at a dot inside a word (a Go file name)', () => {
+    const summary = ruleSummary(`${'kube-proxy opens the port (pkg/proxy/healthcheck/service_health.go). '.repeat(3)}It answers 200 on nodes with a local endpoint. ${'More words here. '.repeat(20)}`);
+    assert.match(summary, /^kube-proxy opens the port \(pkg\/proxy\/healthcheck\/service_health\.go\)\. kube-proxy/);
+    assert.match(summary, / …$/);
   });
 });

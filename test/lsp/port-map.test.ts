@@ -83,7 +83,7 @@ describe('language server: the node-port map for the editor view', function () {
     try {
       await plain.waitFor(BROKER_LB, (d) => d.length > 0);
       const text = ((await plain.hover(BROKER_LB, 10, 25))?.contents as { value: string }).value;
-      assert.match(text, /^\*\*healthCheckNodePort 31990\*\*/);
+      assert.match(text, /^\*\*healthCheckNodePort 31990\*\*/m);
       assert.doesNotMatch(text, /command:/);
     } finally {
       await plain.stop();

@@ -62,13 +62,13 @@ describe('language server over stdio (protocol)', function () {
     client.open(A);
     const hover = await client.hover(A, 14, 18);
     const value = (hover?.contents as { value: string }).value;
-    assert.match(value, /^\*\*nodePort 30080\*\*: kube-proxy accepts this port on every node/);
-    assert.ok(value.includes(`nodePort 30080/TCP of Service team-b/web-b — [b.yaml:14](${uriOf(B)}#L14)`), value);
+    // First (under the finding's message, which the editor shows above): the rule, a short explanation and a link
+    // to the whole page, not the page itself; then the field's details.
+    const [section, details] = value.split('\n\n---\n\n');
+    const [, summary, link] = /^\*\*nodePort claimed twice\*\* \(`nodeport-duplicate`\)\n\n([^\n]+)\n\n\[Read more\]\(([^)]+)\)$/.exec(section)!;
+    assert.match(details, /^\*\*nodePort 30080\*\*: kube-proxy accepts this port on every node/);
+    assert.ok(details.includes(`nodePort 30080/TCP of Service team-b/web-b — [b.yaml:14](${uriOf(B)}#L14)`), value);
     assert.ok(!value.includes('web-a —'), 'the hovered claim itself is not listed');
-    assert.match(value, /\*\*nodePort claimed twice\*\* \(`nodeport-duplicate`\)/);
-    // A short explanation and a link to the whole page, not the page itself.
-    const section = value.slice(value.indexOf('**nodePort claimed twice**'));
-    const [, summary, link] = /^\*\*[^\n]+\n\n([^\n]+)\n\n\[Read more\]\(([^)]+)\)$/.exec(section)!;
     assert.ok(summary.length >= 80 && summary.length <= 420, summary);
     assert.equal(link, pathToFileURL(join(__dirname, '..', '..', 'docs', 'rules', 'nodeport-duplicate.md')).href);
     assert.doesNotMatch(section, /## Sources/);

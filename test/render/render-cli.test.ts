@@ -142,6 +142,38 @@ describe('rendering with helm and kustomize (CLI)', function () {
       assert.deepEqual(r.findings.filter((f) => f.ruleId === 'helm-chart-not-rendered' || f.ruleId === 'yaml-syntax'), []);
     });
 
+    describe('a repository of alternatives (charts, overlays, committed renders), without clusters:', () => {
+      // Two charts and an overlay of the same software, and the overlay's output committed as install.yaml: each is an
+      // install of its own, none of them collides with another; a plain file beside them still meets each of them.
+      const api = (dir: string, name: string, nodePort: number) => ({
+        [`${dir}/Chart.yaml`]: `apiVersion: v2\nname: ${name}\nversion: 0.1.0\n`,
+        [`${dir}/values.yaml`]: `nodePort: ${nodePort}\n`,
+        [`${dir}/templates/service.yaml`]: 'apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  type: NodePort\n  selector: {app: api}\n  ports:\n    - name: http\n      port: 80\n      nodePort: {{ .Values.nodePort }}\n',
+      });
+      const files = {
+        ...api('charts/api', 'api', 30300),
+        ...api('charts/api-lite', 'api-lite', 30300),
+        'config/base/kustomization.yaml': 'resources:\n  - api.yaml\n',
+        'config/base/api.yaml': svc('api', 30300),
+        'config/default/kustomization.yaml': 'namespace: api-system\nresources:\n  - ../base\n',
+        'config/install.yaml': svc('api', 30300).replace('  name: api\n', '  name: api\n  namespace: api-system\n'),
+      };
+
+      it('keeps each default chart release, each overlay and a committed copy of an overlay apart', () => {
+        const r = lintRendered(tree(files), ['.']);
+        assert.match(r.stderr, /rendered 1 kustomization, 2 Helm releases/);
+        assert.deepEqual(r.findings.filter((f) => f.ruleId === 'nodeport-duplicate').map((f) => `${f.file}:${f.line}`), []);
+      });
+
+      it('still reports a plain file that collides with a chart release and with the overlay', () => {
+        const r = lintRendered(tree({ ...files, 'extra/other.yaml': svc('other', 30300) }), ['.']);
+        const dup = r.findings.filter((f) => f.ruleId === 'nodeport-duplicate');
+        const onOther = dup.filter((f) => f.file === 'extra/other.yaml').map((f) => /claimed by (Service \S+?):/.exec(f.message)?.[1]).sort();
+        assert.deepEqual(onOther, ['Service api-system/api', 'Service default/api', 'Service default/api-lite']);
+        assert.deepEqual(dup.filter((f) => f.file !== 'extra/other.yaml').map((f) => `${f.file}:${f.line}`).sort(), ['charts/api-lite/values.yaml:1', 'charts/api/values.yaml:1', 'config/base/api.yaml:11', 'config/install.yaml:12']);
+      });
+    });
+
     it('puts a nodePort from a later values file on that file\'s line (render.helm releases)', () => {
       const dir = tree({
         ...chart,

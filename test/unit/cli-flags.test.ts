@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Log } from 'sarif';
 import { LINT_FLAGS } from '../../server/out/cli/options';
 import { rebaseGlob, runCli } from '../../server/out/cli/run';
@@ -33,6 +34,7 @@ spec:
 `;
 const svc = (name: string, nodePort: number) =>
   `apiVersion: v1\nkind: Service\nmetadata: {name: ${name}}\nspec:\n  type: NodePort\n  ports: [{port: 80, nodePort: ${nodePort}}]\n`;
+const ROOT = join(__dirname, '..', '..');
 const ANSI = /\u001b\[\d+m/;
 
 interface Run {
@@ -90,33 +92,46 @@ describe('CLI flags', () => {
   });
 
   describe('kube-netlint rules', () => {
-    it('lists every rule with its default severity, title and docs link (text)', async () => {
+    // Every rule's page is the one shipped in the package: a path or file: URI that exists, never a web address.
+    it('lists every rule with its default severity, title and the path of its page, which exists (text)', async () => {
       const r = await cli(['rules']);
       assert.deepEqual([r.code, r.err], [0, '']);
       const lines = r.out.trimEnd().split('\n');
       assert.equal(lines.length, allRules.length * 2);
       const i = lines.findIndex((l) => l.startsWith('nodeport-duplicate '));
       assert.match(lines[i], /^nodeport-duplicate +error +nodePort claimed twice$/);
-      assert.match(lines[i + 1], /^ +https:\/\/\S+\/docs\/rules\/nodeport-duplicate\.md$/);
+      assert.equal(lines[i + 1].trim(), join(ROOT, 'docs', 'rules', 'nodeport-duplicate.md'));
+      for (let j = 0; j < lines.length; j += 2) {
+        const id = lines[j].split(' ')[0];
+        assert.match(readFileSync(lines[j + 1].trim(), 'utf8'), new RegExp(`^# ${id}$`, 'm'), `the page of ${id}`);
+      }
+      assert.doesNotMatch(r.out, /https?:/);
     });
 
-    it('--format json: id, severity, title, docsUrl and the page shipped in the package', async () => {
+    it('--format json: id, severity, title, and the page shipped in the package as a path and a file: URI', async () => {
       const r = await cli(['rules', '--format', 'json']);
       const { version, rules } = JSON.parse(r.out) as { version: number; rules: { id: string; severity: string; title: string; docsUrl: string; docsFile: string | null }[] };
       assert.equal(version, 1);
       assert.deepEqual(rules.map((x) => x.id), allRules.map((x) => x.id));
       const dup = rules.find((x) => x.id === 'nodeport-duplicate')!;
       assert.deepEqual([dup.severity, dup.title], ['error', 'nodePort claimed twice']);
-      assert.match(dup.docsUrl, /\/docs\/rules\/nodeport-duplicate\.md$/);
-      assert.match(readFileSync(dup.docsFile!, 'utf8'), /^# nodeport-duplicate$/m);
+      assert.equal(dup.docsFile, join(ROOT, 'docs', 'rules', 'nodeport-duplicate.md'));
+      for (const rule of rules) {
+        assert.equal(rule.docsUrl, pathToFileURL(rule.docsFile!).href);
+        assert.match(readFileSync(fileURLToPath(rule.docsUrl), 'utf8'), new RegExp(`^# ${rule.id}$`, 'm'));
+      }
     });
 
-    it('--format markdown: a table linking every rule', async () => {
+    it('--format markdown: a table linking every rule to its page (file: URIs that exist)', async () => {
       const r = await cli(['rules', '-f', 'markdown']);
       const lines = r.out.trimEnd().split('\n');
       assert.deepEqual(lines.slice(0, 2), ['| Rule | Default severity | Title |', '| --- | --- | --- |']);
       assert.equal(lines.length, allRules.length + 2);
-      assert.match(r.out, /^\| \[nodeport-duplicate\]\(https:\/\/\S+\/nodeport-duplicate\.md\) \| error \| nodePort claimed twice \|$/m);
+      const page = pathToFileURL(join(ROOT, 'docs', 'rules', 'nodeport-duplicate.md')).href;
+      assert.ok(lines.includes(`| [nodeport-duplicate](${page}) | error | nodePort claimed twice |`), r.out);
+      const links = [...r.out.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]);
+      assert.equal(links.length, allRules.length);
+      for (const link of links) assert.ok(existsSync(fileURLToPath(link)), link);
     });
 
     it('rejects a bad format or an argument with exit 2, and has its own --help', async () => {

@@ -146,4 +146,36 @@ describe('IncrementalWorkspace', () => {
     }
     assert.ok(modes.has('incremental'), `modes: ${[...modes]}`);
   });
+
+  it('gives the full analysis\' findings when several edits come between two analyses (a fast typist)', () => {
+    const root = join(dir, 'c');
+    const paths = (readdirSync(root, { recursive: true }) as string[]).filter((f) => /\.ya?ml$/.test(f)).sort();
+    const texts = new Map(paths.map((p) => [p, readFileSync(join(root, p), 'utf8')]));
+    const ws = new IncrementalWorkspace(DEFAULT_CONFIG);
+    for (const [p, t] of texts) ws.setText(p, t);
+    ws.analyze();
+    const rnd = random(23);
+    let incremental = 0;
+    for (let i = 0; i < 60; i++) {
+      // Up to four edits of one document (a port typed digit by digit) or of several files, then one analysis.
+      const n = 1 + Math.floor(rnd() * 4);
+      const p = paths[Math.floor(rnd() * paths.length)];
+      for (let k = 0; k < n; k++) {
+        const file = rnd() < 0.7 ? p : paths[Math.floor(rnd() * paths.length)];
+        let t = texts.get(file)!;
+        const ports = [...t.matchAll(/(nodePort|hostPort|port): (\d+)/g)];
+        if (!ports.length) continue;
+        const m = ports[Math.floor(rnd() * ports.length)];
+        const at = m.index! + m[0].length - 1;
+        t = t.slice(0, at) + String(Math.floor(rnd() * 10)) + t.slice(at + 1);
+        texts.set(file, t);
+        ws.setText(file, t);
+      }
+      const got = ws.analyze().findings.map(key);
+      if (ws.lastRun.mode === 'incremental') incremental++;
+      const want = analyze(ws.fileNames().map((f) => ws.get(f)!), DEFAULT_CONFIG).findings.map(key);
+      assert.deepEqual(got, want, `round ${i} (${ws.lastRun.mode})`);
+    }
+    assert.ok(incremental > 30, `incremental runs: ${incremental}`);
+  });
 });

@@ -54,6 +54,10 @@ describe('npm package kube-netlint (npm pack, then npm install -g into an empty 
     assert.match(String((manifest.repository as { url: string }).url), /^git\+https:\/\//);
     assert.match(String(manifest.homepage), /^https:\/\//);
     assert.match(String((manifest.bugs as { url: string }).url), /^https:\/\//);
+    // One home, configured in package.json only: homepage and bugs are pages of the repository.
+    const home = (manifest.repository as { url: string }).url.replace(/^git\+/, '').replace(/\.git$/, '');
+    assert.equal(manifest.homepage, `${home}#readme`);
+    assert.equal((manifest.bugs as { url: string }).url, `${home}/issues`);
     assert.ok((manifest.keywords as string[]).includes('kubernetes'));
     assert.equal(manifest.dependencies, undefined, 'runtime libraries are bundled: they belong in devDependencies');
     const scripts = manifest.scripts as Record<string, string>;
@@ -85,6 +89,10 @@ describe('npm package kube-netlint (npm pack, then npm install -g into an empty 
     assert.match(lint.stdout, /1 file checked: 2 errors, 0 warnings, 0 notes\n$/);
     const rules = JSON.parse(execFileSync(bin('kube-netlint'), ['rules', '--format', 'json'], { encoding: 'utf8' })) as { rules: { id: string; docsFile: string }[] };
     assert.ok(rules.rules.every((r) => r.docsFile && r.docsFile.startsWith(join(prefix, 'lib', 'node_modules', 'kube-netlint')) && existsSync(r.docsFile)));
+    // The text list links each rule to the page installed with it, never to a web address.
+    const pages = execFileSync(bin('kube-netlint'), ['rules'], { encoding: 'utf8' }).trimEnd().split('\n').filter((_, i) => i % 2 === 1).map((l) => l.trim());
+    assert.equal(pages.length, rules.rules.length);
+    for (const page of pages) assert.ok(page.startsWith(join(prefix, 'lib', 'node_modules', 'kube-netlint', 'docs', 'rules')) && existsSync(page), page);
     // --cluster loads the bundled @kubernetes/client-node (dist/kube-client.js) and reports the missing context.
     const kubeconfig = join(dir, 'kubeconfig');
     writeFileSync(kubeconfig, 'apiVersion: v1\nkind: Config\nclusters: []\ncontexts: []\nusers: []\n');

@@ -9,6 +9,7 @@ import { runCli } from '../../server/out/cli/run';
 import { markdownToText } from '../../server/out/core/output/markdown-text';
 import { allRules } from '../../server/out/core/rules/index';
 import { schemaErrors, sarifValidator } from '../helpers/json-schema';
+import { deadLinkReason, markdownLinks } from '../helpers/links';
 
 const svc = (name: string, nodePort: number, ns = 'default') =>
   `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\n  namespace: ${ns}\nspec:\n  type: NodePort\n  ports:\n    - {port: 80, nodePort: ${nodePort}}\n`;
@@ -65,6 +66,23 @@ describe('SARIF output', () => {
     const calico = rules.find((d) => d.id === 'calico-ip-autodetection')!;
     assert.match(calico.help!.markdown!, /\*\*autodetection\*\*/);
     assert.match(calico.help!.text, /by autodetection when the IP env var is autodetect/);
+  });
+
+  it('has no link that leads nowhere: no helpUri or informationUri (the help is in the log), every artifact exists', async () => {
+    write('team a/a.yaml', svc('a', 30080, 'team-a'));
+    write('b.yaml', svc('b', 30080, 'team-b'));
+    const log = await sarif(['.']);
+    const run = log.runs[0];
+    assert.equal(run.tool.driver.informationUri, undefined);
+    for (const d of run.tool.driver.rules!) {
+      assert.equal(d.helpUri, undefined, `${d.id}: helpUri`);
+      const links = [...markdownLinks(d.help!.markdown!), ...markdownLinks(d.fullDescription!.markdown ?? '')];
+      assert.deepEqual(links.map(deadLinkReason).filter(Boolean), [], `${d.id}: links of its help`);
+    }
+    const base = run.originalUriBaseIds!['%SRCROOT%'].uri!;
+    const uris = run.results!.flatMap((r) => [...r.locations!, ...(r.relatedLocations ?? [])]).map((l) => l.physicalLocation!.artifactLocation!);
+    assert.ok(uris.length >= 4);
+    for (const a of uris) assert.equal(deadLinkReason(new URL(a.uri!, a.uriBaseId ? base : undefined).href), undefined);
   });
 
   it('markdownToText keeps the words and drops the marks', () => {

@@ -7,7 +7,6 @@ import { markdownToText } from '../core/output/markdown-text';
 import { isVirtualFile, Span } from '../core/source/span';
 import type { Region, ResolvedFinding } from '../core/output/resolve';
 import type { Rule } from '../core/rules/rule';
-import { PROJECT_URL, ruleDocsUrl } from '../core/rules/docs-url';
 
 const LEVEL: Record<string, Result.level> = { error: 'error', warning: 'warning', info: 'note', hint: 'note' };
 
@@ -62,7 +61,9 @@ function fingerprints(findings: readonly ResolvedFinding[], textOf: (span: Span)
 }
 
 /**
- * SARIF 2.1.0 for code-scanning upload: every rule with its help (plain `text` and `markdown`), results
+ * SARIF 2.1.0 for code-scanning upload: every rule with its help (plain `text` and `markdown`; code scanning
+ * shows the markdown, so the log needs no `helpUri` and has none: a rule's page ships with the CLI, not on a web
+ * site, and a URI on the machine that ran the lint would be dead wherever the log is read), results
  * with regions, related locations and `partialFingerprints` under {@link FINGERPRINT_KEY}, `%SRCROOT%` in
  * `originalUriBaseIds`, and `executionSuccessful: false` with a notification per rule that failed.
  */
@@ -76,7 +77,6 @@ export function formatSarif(findings: readonly ResolvedFinding[], run: SarifRun)
       shortDescription: { text: markdownToText(r.title) },
       fullDescription: { text: markdownToText(firstParagraph).replace(/\n/g, ' '), markdown: firstParagraph },
       help: { text: markdownToText(r.explanation), markdown: r.explanation },
-      helpUri: ruleDocsUrl(r.id),
       defaultConfiguration: { level: LEVEL[r.severity] },
     };
   });
@@ -112,7 +112,7 @@ export function formatSarif(findings: readonly ResolvedFinding[], run: SarifRun)
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     runs: [
       {
-        tool: { driver: { name: 'kube-netlint', version: run.version, semanticVersion: run.version, informationUri: PROJECT_URL, rules: descriptors } },
+        tool: { driver: { name: 'kube-netlint', version: run.version, semanticVersion: run.version, rules: descriptors } },
         invocations: [{ executionSuccessful: failures.length === 0, ...(notifications.length ? { toolExecutionNotifications: notifications } : {}) }],
         originalUriBaseIds: { '%SRCROOT%': { uri: folderUri(run.srcRoot) } },
         results,

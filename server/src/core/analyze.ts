@@ -44,14 +44,25 @@ export interface AnalyzeOptions {
 }
 
 /**
- * The core's entry point: layout → model(s) → rules → findings. Pure (no I/O): the CLI and the
- * language server load the files and pass them in. With several cluster groups (config `clusters:`
- * or kustomize entry points) every rule runs once per group; a finding found in only some groups
- * says which ("in cluster prod"), one found in all groups is reported once without a suffix.
+ * What the rules run over once the layout is known and renders are in: the layout (with the render state and the
+ * cluster groups renders adjusted), the files the models are built from, in load order (chart templates as empty
+ * template files, sources a render consumed without objects, rendered manifests last), and every file a finding
+ * may point into (also the `.kube-netlint.yaml` whose `set:` lines feed renders).
  */
-export function analyze(inputFiles: readonly LoadedFile[], config: CoreConfig, options: AnalyzeOptions = {}): Analysis {
-  const repoPath = options.repoPath ?? defaultRepoPath;
-  let layout = computeLayout(inputFiles, config, repoPath);
+export interface AnalysisInputs {
+  readonly layout: RepoLayout;
+  readonly modelFiles: readonly LoadedFile[];
+  readonly fileMap: ReadonlyMap<string, LoadedFile>;
+  /** Findings on rendered objects move to source lines (some render results were given). */
+  readonly remapsRendered: boolean;
+}
+
+/**
+ * The {@link AnalysisInputs} of a set of loaded files. Pure, O(files + rendered objects).
+ * @param baseLayout the layout of `inputFiles` (computeLayout), when the caller has it already
+ */
+export function analysisInputs(inputFiles: readonly LoadedFile[], config: CoreConfig, options: AnalyzeOptions = {}, baseLayout?: RepoLayout): AnalysisInputs {
+  let layout = baseLayout ?? computeLayout(inputFiles, config, options.repoPath ?? defaultRepoPath);
   let files = withoutChartTemplates(inputFiles, layout);
   const fileMap = new Map(files.map((f) => [f.file, f]));
   for (const f of options.sourceFiles ?? []) if (!fileMap.has(f.file)) fileMap.set(f.file, f);
@@ -61,40 +72,77 @@ export function analyze(inputFiles: readonly LoadedFile[], config: CoreConfig, o
     files = [...applied.modelFiles];
     for (const f of applied.renderedFiles) fileMap.set(f.file, f);
   }
+  return { layout, modelFiles: files, fileMap, remapsRendered: !!options.renders?.length };
+}
+
+/** One rule run: all model files without cluster groups (`group` undefined), else the files of one group. */
+export interface AnalysisUnit {
+  readonly group?: string;
+  readonly files: readonly LoadedFile[];
+}
+
+/** The rule runs of an analysis: one over every model file, or one per cluster group (its files and the unclaimed ones). */
+export function analysisUnits(inputs: AnalysisInputs): AnalysisUnit[] {
+  const groups = inputs.layout.groups;
+  if (!groups) return [{ files: inputs.modelFiles }];
+  const unclaimed = unclaimedFiles(inputs.modelFiles, groups);
+  return groups.map((g) => ({ group: g.name, files: filesOfGroup(inputs.modelFiles, unclaimed, g) }));
+}
+
+/**
+ * The findings of an analysis from each unit's rule findings (in {@link analysisUnits} order): findings on rendered
+ * objects move to the source lines (core/render/apply.ts), and with cluster groups a finding found in several groups
+ * is reported once — single-object findings found in every group without a suffix, the others naming their
+ * clusters ("(in clusters dev, prod)"). Sorted by {@link compareFindings}.
+ */
+export function finishFindings(inputs: AnalysisInputs, units: readonly { readonly group?: string; readonly findings: readonly Finding[] }[]): Finding[] {
+  const { fileMap } = inputs;
   const remap = (list: readonly Finding[]): Finding[] =>
-    options.renders?.length ? list.flatMap((f) => remapRenderedFinding(f, fileMap, (g) => lineSuppressed(g, fileMap)) ?? []) : [...list];
-  const rules = options.rules ?? allRules;
-  const extra = options.extraObjects ?? [];
-  const model = buildModel(files, config, extra);
-  if (!layout.groups) {
-    const { findings, failures } = runRules(rules, model, config, fileMap, layout);
-    return { model, clusterModels: new Map(), layout, findings: remap(findings).sort(compareFindings), failures, files: fileMap };
-  }
-  const clusterModels = new Map<string, WorkspaceModel>();
+    inputs.remapsRendered ? list.flatMap((f) => remapRenderedFinding(f, fileMap, (g) => lineSuppressed(g, fileMap)) ?? []) : [...list];
+  const groups = inputs.layout.groups;
+  if (!groups) return units.flatMap((u) => remap(u.findings)).sort(compareFindings);
   const merged = new Map<string, { finding: Finding; clusters: string[] }>();
-  const failures: RuleFailure[] = [];
-  const unclaimed = unclaimedFiles(files, layout.groups);
-  for (const group of layout.groups) {
-    const groupModel = buildModel(filesOfGroup(files, unclaimed, group), config, extra);
-    clusterModels.set(group.name, groupModel);
-    const run = runRules(rules, groupModel, config, fileMap, layout);
-    failures.push(...run.failures.filter((f) => !failures.some((g) => g.ruleId === f.ruleId)));
-    for (const f of remap(run.findings)) {
+  for (const unit of units) {
+    for (const f of remap(unit.findings)) {
       const key = `${f.ruleId}|${f.span.file}|${f.span.start}|${f.span.end}|${f.message}`;
       const entry = merged.get(key);
-      if (entry) entry.clusters.push(group.name);
-      else merged.set(key, { finding: f, clusters: [group.name] });
+      if (entry) entry.clusters.push(unit.group!);
+      else merged.set(key, { finding: f, clusters: [unit.group!] });
     }
   }
-  const all = layout.groups.length;
+  const all = groups.length;
   // Cross-object findings always name their clusters; single-object ones only when not found in every cluster.
-  const findings = [...merged.values()]
+  return [...merged.values()]
     .map(({ finding, clusters }) =>
       (clusters.length === all && finding.related.length === 0) || (clusters.length === 1 && finding.rendered?.label === `rendered by ${clusters[0]}`)
         ? finding
         : { ...finding, message: `${finding.message} (in cluster${clusters.length > 1 ? 's' : ''} ${clusters.length > MESSAGE_LIST_MAX ? joinNames(clusters) : clusters.join(', ')})`, clusters })
     .sort(compareFindings);
-  return { model, clusterModels, layout, findings, failures, files: fileMap };
+}
+
+/**
+ * The core's entry point: layout → model(s) → rules → findings. Pure (no I/O): the CLI and the
+ * language server load the files and pass them in. With several cluster groups (config `clusters:`
+ * or kustomize entry points) every rule runs once per group; a finding found in only some groups
+ * says which ("in cluster prod"), one found in all groups is reported once without a suffix.
+ * The language server gets the same result edit by edit from core/workspace/incremental.ts.
+ */
+export function analyze(inputFiles: readonly LoadedFile[], config: CoreConfig, options: AnalyzeOptions = {}): Analysis {
+  const inputs = analysisInputs(inputFiles, config, options);
+  const { layout, fileMap } = inputs;
+  const rules = options.rules ?? allRules;
+  const extra = options.extraObjects ?? [];
+  const model = buildModel(inputs.modelFiles, config, extra);
+  const clusterModels = new Map<string, WorkspaceModel>();
+  const failures: RuleFailure[] = [];
+  const runs = analysisUnits(inputs).map((unit) => {
+    const unitModel = unit.group === undefined ? model : buildModel(unit.files, config, extra);
+    if (unit.group !== undefined) clusterModels.set(unit.group, unitModel);
+    const run = runRules(rules, unitModel, config, fileMap, layout);
+    failures.push(...run.failures.filter((f) => !failures.some((g) => g.ruleId === f.ruleId)));
+    return { group: unit.group, findings: run.findings };
+  });
+  return { model, clusterModels, layout, findings: finishFindings(inputs, runs), failures, files: fileMap };
 }
 
 /**

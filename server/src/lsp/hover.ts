@@ -36,7 +36,8 @@ const SERVICE_FIELDS = new Set(['nodePort', 'port', 'targetPort', 'healthCheckNo
 /**
  * Hover markdown: what the field's value does on a node, "also used by" lines for every other object
  * claiming the same number (from the model's nodePorts / hostPorts / servicePorts indexes, so O(claims
- * of that number)), and on a finding's range the rule's explanation. Null when there is nothing to say.
+ * of that number)); on a finding's range, first the rule's title, a 2-4 line summary and "Read more" (the
+ * editor shows the finding's message above the hover). Null when there is nothing to say.
  */
 export function hoverAt(ctx: HoverContext): Hover | null {
   const parts: string[] = [];
@@ -63,16 +64,19 @@ export function hoverAt(ctx: HoverContext): Hover | null {
     parts.push(chain.text);
     range ??= chain.range;
   }
-  // On a finding (its message is the diagnostic's, shown above by the editor): a short explanation and a link to the rule's page.
+  // On a finding (its message is the diagnostic's, which the editor shows first): a short explanation and a link to
+  // the rule's page, right under the message — before the field's details, so the link is on screen in a short hover.
+  const rules: string[] = [];
   for (const ruleId of new Set(ctx.findings.map((f) => f.ruleId))) {
     const rule = ruleById(ruleId);
     if (!rule) continue;
     const link = ruleDocLink(rule.id, ctx.ruleDocsCommand === true);
-    parts.push(`---\n\n**${rule.title}** (\`${rule.id}\`)\n\n${ruleSummary(rule.explanation)}${link ? `\n\n[Read more](${link})` : ''}`);
+    rules.push(`**${rule.title}** (\`${rule.id}\`)\n\n${ruleSummary(rule.explanation)}${link ? `\n\n[Read more](${link})` : ''}`);
   }
-  if (!parts.length) return null;
+  if (!parts.length && !rules.length) return null;
   const file = ctx.loadedFile(ctx.file);
-  const hover: Hover = { contents: { kind: MarkupKind.Markdown, value: parts.join('\n\n') } };
+  const value = [...rules, ...(rules.length && parts.length ? ['---'] : []), ...parts].join('\n\n');
+  const hover: Hover = { contents: { kind: MarkupKind.Markdown, value } };
   if (range && file && file.text === ctx.text) hover.range = { start: file.lines.lspPosition(range.start), end: file.lines.lspPosition(range.end) };
   return hover;
 }

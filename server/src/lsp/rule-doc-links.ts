@@ -1,5 +1,4 @@
-import { pathToFileURL } from 'node:url';
-import { bundledRuleDoc } from '../node/version';
+import { bundledRuleDocUri } from '../node/version';
 import { SHOW_RULE_DOCUMENTATION_COMMAND } from '../protocol/messages';
 
 /**
@@ -7,8 +6,7 @@ import { SHOW_RULE_DOCUMENTATION_COMMAND } from '../protocol/messages';
  * extension), or undefined when the page is not there: a link is given only where it leads to a real page.
  */
 export function ruleDocFileUri(ruleId: string): string | undefined {
-  const file = bundledRuleDoc(ruleId);
-  return file ? pathToFileURL(file).href : undefined;
+  return bundledRuleDocUri(ruleId);
 }
 
 /**
@@ -21,19 +19,19 @@ export function ruleDocLink(ruleId: string, clientHasCommand: boolean): string |
 }
 
 /**
- * The first 2-4 lines of a rule's explanation for a hover: its first paragraph, cut after the sentence that
- * reaches about 280 characters (the rest is on the rule's page).
+ * The first 2-4 lines of a rule's explanation for a hover: its first paragraph from its start, cut after the
+ * sentence that reaches about 280 characters, with " …" when cut (the rest is on the rule's page).
  */
 export function ruleSummary(explanation: string): string {
   const first = explanation.split(/\n\s*\n/)[0].replace(/\s*\n\s*/g, ' ').trim();
   if (first.length <= 320) return first;
-  const sentences = first.match(/[^.!?]+(?:[.!?]+(?=\s|$)|$)/g) ?? [first];
+  // A sentence ends at . ! or ? followed by a space; a dot inside a word (service_health.go, v1.33) does not end one.
+  const sentences = first.split(/(?<=[.!?])\s+/);
   let out = '';
   for (const s of sentences) {
-    if (out && out.length + s.length > 320) break;
-    out += s;
+    if (out && out.length + 1 + s.length > 320) break;
+    out = out ? `${out} ${s}` : s;
     if (out.length >= 280) break;
   }
-  out = out.trim();
   return out.length > 400 ? `${out.slice(0, 397).replace(/\s+\S*$/, '')}…` : out.length < first.length ? `${out} …` : out;
 }

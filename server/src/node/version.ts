@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 let root: { dir: string; version: string } | null | undefined;
 
@@ -21,6 +22,16 @@ export function bundledRuleDoc(ruleId: string): string | undefined {
   const dir = packageRoot();
   const file = dir && join(dir, 'docs', 'rules', `${ruleId}.md`);
   return file && existsSync(file) ? file : undefined;
+}
+
+/**
+ * The `file:` URI of {@link bundledRuleDoc}, or undefined when the page is not there. Every link to a rule's page
+ * (`kube-netlint rules`, diagnostics, hovers) is this one: the page ships in the npm package and in the .vsix, so
+ * the link resolves wherever kube-netlint is installed — it never points at a web site.
+ */
+export function bundledRuleDocUri(ruleId: string): string | undefined {
+  const file = bundledRuleDoc(ruleId);
+  return file ? pathToFileURL(file).href : undefined;
 }
 
 function findRoot(): { dir: string; version: string } | undefined {

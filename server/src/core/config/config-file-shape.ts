@@ -20,7 +20,7 @@ export interface ConfigFileNode {
 /** kube-netlint configuration (`.kube-netlint.yaml`). Every key is optional. */
 export interface KubeNetlintConfigFile {
   /**
-   * kube-apiserver `--service-node-port-range`, inclusive: `MIN-MAX` (or `MIN+SIZE`, or one port `N`), ports 1-65535.
+   * kube-apiserver `--service-node-port-range`, inclusive: `MIN-MAX` (or `MIN+OFFSET`, i.e. MIN to MIN+OFFSET, or one port `N`), ports 1-65535.
    * Default: read from a kube-apiserver static Pod or kubeadm ClusterConfiguration in the workspace, else 30000-32767.
    * @pattern ^\s*\d+\s*([-+]\s*\d+\s*)?$
    * @examples ["30000-32767"]

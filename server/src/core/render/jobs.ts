@@ -12,7 +12,13 @@ export type RenderClusters =
   /** Named groups (`cluster:` of a configured release). */
   | { readonly type: 'named'; readonly names: readonly string[] }
   /** Every group. */
-  | { readonly type: 'all' };
+  | { readonly type: 'all' }
+  /**
+   * A unit of its own (a chart rendered by default, with no release configured): with `clusters:` globs, the groups
+   * that claim `file` (its Chart.yaml); otherwise its own cluster group whenever the workspace holds another
+   * deployable unit (a kustomize entry point, another chart) — nothing says it is installed beside them.
+   */
+  | { readonly type: 'own'; readonly file: string; readonly name: string };
 
 interface JobBase {
   /** Unique among the jobs of one analysis: `kustomize:overlays/prod`, `helm:web@charts/web`. */

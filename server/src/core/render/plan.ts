@@ -102,7 +102,7 @@ export function planRenders(files: readonly LoadedFile[], layout: RepoLayout, co
     else {
       for (const chart of layout.charts) {
         if (chart.library || chart.parent || chart.templates.length === 0 || taken.has(chart.dir)) continue;
-        jobs.push(helmJob({ chartDir: chart.dir, chartFile: chart.file, chartName: chart.name, release: chart.name || posix.basename(chart.dir), namespace: config.namespace, valuesFiles: [], set: [], clusters: { type: 'all' } }, files, repoPath));
+        jobs.push(helmJob({ chartDir: chart.dir, chartFile: chart.file, chartName: chart.name, release: chart.name || posix.basename(chart.dir), namespace: config.namespace, valuesFiles: [], set: [], clusters: { type: 'own', file: chart.file, name: chart.dir } }, files, repoPath));
       }
     }
   }

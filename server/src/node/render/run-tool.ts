@@ -45,6 +45,12 @@ export class Sandbox {
 
   constructor() {
     this.dir = mkdtempSync(join(tmpdir(), 'kube-netlint-render-'));
+    live.add(this.dir);
+    if (live.size === 1 && !exitHook) {
+      // A process that exits with renders in flight (a language server told to exit) leaves no sandbox behind.
+      exitHook = true;
+      process.once('exit', () => live.forEach((d) => rmSync(d, { recursive: true, force: true })));
+    }
     const sub = (name: string): string => {
       const p = join(this.dir, name);
       mkdirSync(p, { recursive: true });
@@ -87,8 +93,13 @@ export class Sandbox {
 
   dispose(): void {
     rmSync(this.dir, { recursive: true, force: true });
+    live.delete(this.dir);
   }
 }
+
+/** Sandboxes not disposed yet (removed at process exit). */
+const live = new Set<string>();
+let exitHook = false;
 
 /**
  * Runs a renderer binary as a child process: no shell (`argv` is passed as is, nothing is interpreted), only the
