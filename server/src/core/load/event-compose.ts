@@ -23,9 +23,11 @@ import { PARSE_OPTIONS } from './parse-options';
  * loader then uses `yaml` itself: syntax errors (js-yaml throws; `yaml` has the messages and positions the user
  * sees), duplicate keys, tags, directives, `...` markers, explicit (`?`) or complex keys, properties on keys, a
  * BOM, tabs and carriage returns outside scalars, comments inside flow collections, empty values in flow
- * collections, explicit block-scalar indentation, and multi-line flow collections or quoted scalars not indented
- * past their parent. The differential test (`test/unit/event-loader.test.ts`) holds this composer to `yaml`'s
- * output on every corpus and on thousands of generated documents.
+ * collections, comment lines after a document's last empty value when another document follows, explicit
+ * block-scalar indentation, and multi-line flow collections or quoted scalars not indented past their parent.
+ * The differential tests (`test/unit/event-loader.test.ts`; `test/render/event-loader-rendered.test.ts` for
+ * what kustomize and Helm render) hold this composer to `yaml`'s output on every corpus, on odd YAML and on
+ * thousands of generated documents.
  */
 export function composeFromEvents(text: string): Composed {
   if (UNSUPPORTED_TEXT.test(text)) return { declined: text.includes('\uFEFF') ? 'byte order mark' : text.includes('\t') ? 'tab' : 'carriage return' };
@@ -216,7 +218,7 @@ class EventComposer {
         try {
           if (e.style === COLLECTION_STYLE.FLOW) return this.flowCollection(e, indent, context, cursor);
           if (context === Context.Flow) return decline('block collection in a flow collection');
-          return e.type === EVENT_ID.MAPPING ? this.blockMap(e, cursor) : this.blockSeq(e, cursor);
+          return e.type === EVENT_ID.MAPPING ? this.blockMap(e, cursor, context === Context.Root) : this.blockSeq(e, cursor);
         } finally {
           this.depth--;
         }
@@ -499,7 +501,8 @@ class EventComposer {
     return e?.type === EVENT_ID.SCALAR && e.valueStart < 0;
   }
 
-  private blockMap(e: MappingEvent, cursor: number): EventMap {
+  /** `root`: the map is the document's contents (see the last empty value below). */
+  private blockMap(e: MappingEvent, cursor: number, root: boolean): EventMap {
     const text = this.text;
     const indent = this.indentOf(e.start);
     const map = new EventMap(false, this.collectionAnchor(e));
@@ -532,6 +535,9 @@ class EventComposer {
       map.items.push(new EventPair(key, value));
     }
     this.i++;
+    // A document's map whose last value is empty, with comment lines after it and another document after them:
+    // `yaml` gives those lines partly to the document, partly to the value (where depends on blank lines).
+    if (root && emptyBefore && value!.comment !== undefined && value!.range[2] < text.length) decline('comment after the last empty value of a document');
     this.closeBlock(map, e.start, value!.range[2], indent);
     return map;
   }
