@@ -82,6 +82,14 @@ describe('CLI flags', () => {
     assert.equal((await cli(['-h'])).out, r.out);
   });
 
+  it('names an unknown option, long or short, with exit 2', async () => {
+    for (const [argv, word] of <[string[], string][]>[[['--bogus', '.'], '--bogus'], [['--bogus=1', '.'], '--bogus'], [['-x', '.'], '-x'], [['-qx', '.'], '-qx'], [['rules', '--nope'], '--nope']]) {
+      const r = await cli(argv);
+      assert.equal(r.code, 2);
+      assert.ok(r.err.startsWith(`kube-netlint: unknown option "${word}" (--help lists the options; put a path that starts with - after --)\n`), r.err);
+    }
+  });
+
   it('prints a grammatical summary: 1 error, 1 warning, 1 note', async () => {
     write('m.yaml', MIXED);
     const r = await cli(['m.yaml']);
@@ -194,7 +202,7 @@ describe('CLI flags', () => {
     assert.equal((await cli([...off, '--max-warnings', '1', 'm.yaml'])).code, 0);
     const over = await cli([...off, '--max-warnings', '0', 'm.yaml']);
     assert.equal(over.code, 1);
-    assert.equal(over.err, 'kube-netlint: 1 warnings found, more than --max-warnings 0\n');
+    assert.equal(over.err, 'kube-netlint: 1 warning found, more than --max-warnings 0\n');
     assert.equal((await cli([...off, '-q', '--max-warnings', '0', 'm.yaml'])).code, 1);
     assert.equal((await cli([...off, '--max-warnings=-1', 'm.yaml'])).code, 0);
     const bad = await cli(['--max-warnings', 'many', 'm.yaml']);

@@ -64,12 +64,24 @@ export function parseFlags<O>(argv: readonly string[], flags: readonly Flag<O>[]
       ),
     });
   } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(unknownOptionMessage(rest, flags));
     throw new UsageError((err as Error).message);
   }
   for (const token of parsed.tokens ?? []) {
     if (token.kind === 'option') byName.get(token.name)!.apply(options, token.value ?? true);
   }
   return parsed.positionals;
+}
+
+/**
+ * `unknown option "--bogus"` for the first word before `--` that looks like a flag and is none of `flags` (node's
+ * own message suggests `--` for positionals, which a Kubernetes path never needs).
+ */
+function unknownOptionMessage<O>(argv: readonly string[], flags: readonly Flag<O>[]): string {
+  const known = new Set(flags.flatMap((f) => [`--${f.name}`, ...(f.short ? [`-${f.short}`] : [])]));
+  const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
+  const word = argv.slice(0, end).find((a) => a.length > 1 && a.startsWith('-') && !known.has(a.split('=')[0]) && !(/^-[^-]/.test(a) && [...a.slice(1)].every((c) => known.has(`-${c}`))));
+  return `unknown option${word ? ` "${word.split('=')[0]}"` : ''} (--help lists the options; put a path that starts with - after --)`;
 }
 
 /**

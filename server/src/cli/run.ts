@@ -87,7 +87,7 @@ async function lint(options: CliOptions, io: CliIo): Promise<number> {
   const threshold = RANK[options.failOn];
   const warnings = findings.filter((f) => f.severity === 'warning').length;
   const tooManyWarnings = options.maxWarnings !== undefined && warnings > options.maxWarnings;
-  if (tooManyWarnings) io.stderr(`kube-netlint: ${warnings} warnings found, more than --max-warnings ${options.maxWarnings}\n`);
+  if (tooManyWarnings) io.stderr(`kube-netlint: ${warnings === 1 ? '1 warning' : `${warnings} warnings`} found, more than --max-warnings ${options.maxWarnings}\n`);
   return tooManyWarnings || findings.some((f) => RANK[f.severity] >= threshold) ? 1 : 0;
 }
 
