@@ -42,6 +42,7 @@ export class AnalysisHost {
   private dirty = true;
   private loading = 0;
   private cluster: readonly K8sObject[] = [];
+  private clusterViews: ReadonlyMap<string, LoadedFile> = new Map();
   /** Keeps the same files as `loaded` (same order): re-parses edited documents only, re-checks only what an edit affects. */
   private incremental: IncrementalWorkspace;
 
@@ -77,8 +78,12 @@ export class AnalysisHost {
     this.dirty = true;
   }
 
-  /** Objects read from the live cluster (issue 7); workspace objects replace their cluster twins at each run. */
-  setClusterObjects(objects: readonly K8sObject[]): void {
+  /**
+   * Objects read from the live cluster; workspace objects replace their cluster twins at each run.
+   * @param views the objects' read-only views by virtual file (`cluster:…`): {@link loadedFile} answers with them
+   */
+  setClusterObjects(objects: readonly K8sObject[], views: ReadonlyMap<string, LoadedFile> = new Map()): void {
+    this.clusterViews = views;
     if (objects === this.cluster || (objects.length === 0 && this.cluster.length === 0)) return;
     this.cluster = objects;
     this.dirty = true;
@@ -184,9 +189,13 @@ export class AnalysisHost {
     return this.sources.has(file) || this.renderSources().has(file);
   }
 
-  /** The loaded form of a file (its text, line index, objects), as of the last update; rendered manifests (`render:…`) as of the last run. */
+  /**
+   * The loaded form of a file (its text, line index, objects), as of the last update; rendered manifests (`render:…`)
+   * as of the last run; live-cluster objects (`cluster:…`) as their read-only view shows them; the renders' other
+   * sources (`.kube-netlint.yaml`) as the renders read them.
+   */
   loadedFile(file: string): LoadedFile | undefined {
-    return this.loaded.get(file) ?? (file.startsWith(RENDER_FILE_PREFIX) ? this.lastRun?.analysis.files.get(file) : this.renderSources().get(file));
+    return this.loaded.get(file) ?? (file.startsWith(RENDER_FILE_PREFIX) ? this.lastRun?.analysis.files.get(file) : this.clusterViews.get(file) ?? this.renderSources().get(file));
   }
 
   /** The renders' extra source files by name (not workspace files). */
