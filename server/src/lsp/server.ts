@@ -201,7 +201,8 @@ export function startServer(connection: Connection): void {
     renders?.configure((initSettings as { render?: RenderSettings }).render); // PATH, or other editors' initializationOptions
     if (hasDynamicConfiguration) connection.client.register(DidChangeConfigurationNotification.type, { section: 'kubeNetlint' }).catch((err) => log(`kube-netlint: cannot register for configuration changes: ${err}`));
     if (registerWatcher) {
-      const watchers = ['**/*.{yaml,yml}', '**/.kube-netlint.yaml'].map((globPattern) => ({ globPattern }));
+      // JSON too: discovery lists *.json files that hold Kubernetes objects (the server tells them apart).
+      const watchers = ['**/*.{yaml,yml,json}', '**/.kube-netlint.yaml'].map((globPattern) => ({ globPattern }));
       connection.client.register(DidChangeWatchedFilesNotification.type, { watchers }).catch((err) => log(`kube-netlint: cannot watch files: ${err}`));
     }
     if (hasFolderEvents) {
