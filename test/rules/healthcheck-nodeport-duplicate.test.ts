@@ -21,7 +21,7 @@ describe('healthcheck-nodeport-duplicate', () => {
     const f = findings[0];
     assert.deepEqual([f.line, f.column, f.text, f.severity, f.object], [9, 24, '30990', 'error', 'Service ns/app']);
     assert.match(f.message, /^healthCheckNodePort 30990 of Service ns\/app is also nodePort 30990 \(port "hc"\) of the same Service/);
-    assert.ok(f.message.includes('failed to allocate requested HealthCheck NodePort 30990: provided port is already allocated'));
+    assert.equal(f.message, 'healthCheckNodePort 30990 of Service ns/app is also nodePort 30990 (port "hc") of the same Service: both come from one allocator, so the API server refuses the Service ("already allocated"); pick another port');
     assert.deepEqual(f.related.map((r) => [r.line, r.message]), [[12, 'nodePort 30990 (port "hc") of Service ns/app']]);
   });
 
@@ -36,7 +36,7 @@ describe('healthcheck-nodeport-duplicate', () => {
           - {name: web, port: 80, nodePort: 31990}`;
     const { findings } = lint({ 'a.yaml': lb('app', 31990, '    - {name: app, port: 80}'), 'b.yaml': other }, { rules });
     assert.deepEqual(findings.map((f) => [f.file, f.line, f.text]), [['a.yaml', 9, '31990'], ['b.yaml', 7, '31990']]);
-    assert.match(findings[0].message, /is also nodePort 31990 \(port "web"\) of Service ns2\/other/);
+    assert.match(findings[0].message, /is also nodePort 31990 of Service ns2\/other: both come from one allocator, so whichever Service is applied second is refused \("already allocated"\); pick another port$/);
     assert.match(findings[1].message, /^nodePort 31990 of Service ns2\/other is also healthCheckNodePort 31990 of Service ns\/app/);
     assert.deepEqual(findings[0].related.map((r) => r.file), ['b.yaml']);
     assert.deepEqual(findings[1].related.map((r) => r.file), ['a.yaml']);

@@ -44,10 +44,10 @@ describe('host-port-conflicts-healthcheck-nodeport', () => {
     const pod = findings.find((f) => f.file === 'sts.yaml')!;
     const svc = findings.find((f) => f.file === 'svc.yaml')!;
     assert.deepEqual([pod.line, pod.column, pod.text, pod.severity], [17, 50, '31990', 'error']);
-    assert.match(pod.message, /^hostNetwork port 31990\/TCP is the healthCheckNodePort of Service streaming\/broker-lb: .*"bind: address already in use".*FailedToStartServiceHealthcheck/);
+    assert.equal(pod.message, 'hostNetwork port 31990/TCP is the healthCheckNodePort of Service streaming/broker-lb: kube-proxy serves the load balancer\'s health checks on 31990/TCP on every node, so whichever binds second fails ("address already in use" or FailedToStartServiceHealthcheck); move one port');
     assert.deepEqual(pod.related.map((r) => [r.file, r.line]), [['svc.yaml', 9]]);
     assert.deepEqual([svc.line, svc.column, svc.text], [9, 24, '31990']);
-    assert.match(svc.message, /^healthCheckNodePort 31990 is also the hostNetwork port of StatefulSet streaming\/broker/);
+    assert.match(svc.message, /^healthCheckNodePort 31990 is also the hostNetwork port of StatefulSet streaming\/broker: kube-proxy serves /);
     // The hostNetwork port cannot be edited away; the real fix, offered on the broker too, moves the Service's port (other file).
     assert.deepEqual(pod.fixes.map((f) => f.title), ['Change the healthCheckNodePort of Service streaming/broker-lb from 31990 to free port 30000 (immutable: re-create the Service)']);
     assert.deepEqual(pod.fixes[0].edits.map((e) => [e.span.file, e.newText]), [['svc.yaml', '30000']]);
@@ -58,7 +58,7 @@ describe('host-port-conflicts-healthcheck-nodeport', () => {
     const text = dedent(lb(31990)) + '---\n' + dedent(broker('            - containerPort: 8080\n              hostPort: 31990', false));
     const { findings } = lint(text, { rules });
     const pod = findings.find((f) => f.object === 'StatefulSet streaming/broker')!;
-    assert.match(pod.message, /^hostPort 31990\/TCP is the healthCheckNodePort .* CNI portmap DNAT sends those probes to the pod/);
+    assert.equal(pod.message, 'hostPort 31990/TCP is the healthCheckNodePort of Service streaming/broker-lb: kube-proxy serves the load balancer\'s health checks on 31990/TCP on every node, but on the pod\'s node the CNI portmap DNAT sends the probes to the pod; move one port');
     assert.equal(pod.fixes[0].title, 'Remove hostPort 31990 (leave the port to kube-proxy)');
     assert.deepEqual(lint(applyEdits(text, pod.fixes[0].edits), { rules }).findings, []);
     const svcFix = findings.find((f) => f.object === 'Service streaming/broker-lb')!.fixes[0];

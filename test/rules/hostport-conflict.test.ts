@@ -17,7 +17,7 @@ describe('hostport-conflict', () => {
     assert.equal(findings.length, 2);
     const [a, b] = findings;
     assert.deepEqual([a.file, a.line, a.column, a.text, a.severity], ['a.yaml', 16, 25, '9100', 'error']);
-    assert.match(a.message, /^hostPort 9100\/TCP is also claimed by DaemonSet monitoring\/node-metrics: they certainly share nodes, so on every shared node one pod stays Pending \("node\(s\) didn't have free ports for the requested pod ports"\)/);
+    assert.equal(a.message, 'hostPort 9100/TCP is also claimed by DaemonSet monitoring/node-metrics: they certainly share nodes, so on each shared node one pod stays Pending ("didn\'t have free ports"); give one side another port');
     assert.deepEqual([b.file, b.line], ['b.yaml', 16]);
     assert.match(b.message, /DaemonSet kube-system\/edge-proxy/);
     assert.deepEqual(b.related.map((r) => [r.file, r.line]), [['a.yaml', 16]]);

@@ -37,7 +37,8 @@ export const healthcheckNodeportDuplicate: Rule = {
     '`failed to allocate requested HealthCheck NodePort 30990: provided port is already allocated`',
     '',
     'or, when the healthCheckNodePort was there first, `spec.ports[i].nodePort: Invalid value: 30990: provided port is',
-    'already allocated` for the other Service. A clash between Services is reported on both sides, each naming the',
+    'already allocated` for the other Service. Inside one Service the nodePorts are allocated first, so its own',
+    'healthCheckNodePort is the one refused. A clash between Services is reported on both sides, each naming the',
     "other; a clash inside one Service is reported on its healthCheckNodePort. Fix: pick another port (the quick fix",
     'proposes a free one from the static band of the range) or leave healthCheckNodePort out to have one allocated.',
   ].join('\n'),
@@ -74,17 +75,15 @@ export const healthcheckNodeportDuplicate: Rule = {
           o !== side && !areVariants(o.service, side.service) &&
           (side.field === 'healthCheckNodePort' ? true : o.field === 'healthCheckNodePort' && o.service !== side.service));
         if (others.length === 0) continue;
-        const names = others.map((o) => (o.service === side.service ? `${o.field} ${port}${o.servicePort?.name ? ` (port "${o.servicePort.name.value}")` : ''} of the same Service` : label(o)));
-        const refused = `("failed to allocate requested HealthCheck NodePort ${port}: provided port is already allocated")`;
-        const why = side.field !== 'healthCheckNodePort'
-          ? 'whichever Service is applied second is refused ("provided port is already allocated")'
-          : others.every((o) => o.service === side.service)
-            ? `the Service's nodePorts are allocated first and the API server refuses the Service ${refused}`
-            : `whichever Service is applied second is refused ${refused}`;
+        // Another Service's port name is left to the related locations, to keep the message short.
+        const names = others.map((o) => (o.service === side.service ? `${o.field} ${port}${o.servicePort?.name ? ` (port "${o.servicePort.name.value}")` : ''} of the same Service` : `${o.field} ${port} of ${describe(o.service)}`));
+        const why = side.field === 'healthCheckNodePort' && others.every((o) => o.service === side.service)
+          ? 'the API server refuses the Service ("already allocated")'
+          : 'whichever Service is applied second is refused ("already allocated")';
         findings.push({
           ruleId: id,
           severity: 'error',
-          message: `${side.field} ${port} of ${describe(side.service)} is also ${joinNames(names)}: healthCheckNodePorts and nodePorts come from one allocator keyed on the number, so ${why}`,
+          message: `${side.field} ${port} of ${describe(side.service)} is also ${joinNames(names, 3)}: both come from one allocator, so ${why}; pick another port`,
           span: side.span,
           object: refOf(side.service),
           related: cappedRelated(others, (o) => ({ span: o.span, message: label(o) })),

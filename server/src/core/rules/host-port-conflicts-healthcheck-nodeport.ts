@@ -1,6 +1,6 @@
 import type { HostPortClaim, NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
-import { cappedRelated, collisionSummary, listObjects, splitSides } from './report/collisions';
+import { cappedRelated, collisionSummary, joinNames, splitSides } from './report/collisions';
 import { freeNodePort } from './fixes/free-node-port';
 import { claimLabel, portPhrase } from './report/claim-labels';
 import { removeHostPortFix } from './fixes/host-port-fixes';
@@ -10,11 +10,11 @@ import { refOf } from './rule';
 
 const id = 'host-port-conflicts-healthcheck-nodeport';
 
-/** What happens on a node where the pod runs. */
-function consequence(c: HostPortClaim, port: number, service: string): string {
+/** What happens on a node where the pod runs (the Service is named before it in the message). */
+function consequence(c: HostPortClaim, port: number): string {
   return c.hostNetwork
-    ? `kube-proxy listens on ${port}/TCP on every node to answer the load balancer's health checks for ${service}, so on each node whichever binds second fails: the pod with "bind: address already in use", or kube-proxy with event FailedToStartServiceHealthcheck (and the load balancer then probes the process instead)`
-    : `kube-proxy listens on ${port}/TCP on every node for ${service}'s load-balancer health checks, but on the pod's node the CNI portmap DNAT sends those probes to the pod instead, so the load balancer judges that node by the pod's answer`;
+    ? `kube-proxy serves the load balancer's health checks on ${port}/TCP on every node, so whichever binds second fails ("address already in use" or FailedToStartServiceHealthcheck); move one port`
+    : `kube-proxy serves the load balancer's health checks on ${port}/TCP on every node, but on the pod's node the CNI portmap DNAT sends the probes to the pod; move one port`;
 }
 
 /** A host-level port equals a Service's healthCheckNodePort (kube-proxy's per-node HTTP health-check listener). */
@@ -61,8 +61,8 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
       // The health-check server is HTTP: only TCP host-level ports collide with it.
       const hosts = runningClaims(model.hostPorts.get(port)).filter((h) => h.protocol === 'TCP');
       if (!checks.length || !hosts.length) continue;
-      const services = listObjects(checks.map((c) => ({ object: c.service })));
-      const hostNames = listObjects(hosts.map((h) => ({ object: h.workload })));
+      const services = joinNames([...new Set(checks.map((c) => describe(c.service)))], 3);
+      const hostNames = joinNames([...new Set(hosts.map((h) => describe(h.workload)))], 3);
       // Thousands of claims on one port: the first sides one by one, the others in one summary.
       const hostSides = splitSides(hosts);
       const checkSides = splitSides(checks);
@@ -74,7 +74,7 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
         findings.push({
           ruleId: id,
           severity: 'error',
-          message: `${portPhrase(h)} is the healthCheckNodePort of ${services}: ${consequence(h, port, services)}`,
+          message: `${portPhrase(h)} is the healthCheckNodePort of ${services}: ${consequence(h, port)}`,
           span: h.span,
           object: refOf(h.workload),
           related: cappedRelated(checks, (c) => ({ span: c.span, message: `healthCheckNodePort ${port} of ${describe(c.service)}` })),
@@ -88,7 +88,7 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
         findings.push({
           ruleId: id,
           severity: 'error',
-          message: `healthCheckNodePort ${port} is also the ${hosts[0].hostNetwork ? 'hostNetwork port' : 'hostPort'} of ${hostNames}: ${consequence(hosts[0], port, describe(c.service))}`,
+          message: `healthCheckNodePort ${port} is also the ${hosts[0].hostNetwork ? 'hostNetwork port' : 'hostPort'} of ${hostNames}: ${consequence(hosts[0], port)}`,
           span: c.span,
           object: refOf(c.service),
           related: cappedRelated(hosts, (h) => ({ span: h.span, message: claimLabel(h) })),

@@ -104,10 +104,10 @@ function sameController(a: WorkloadObject, b: WorkloadObject): boolean {
 function crossFinding(claim: HostPortClaim, others: { other: HostPortClaim; meeting: Meeting }[], port: number): Finding {
   const certain = others.filter((o) => o.meeting === 'certain');
   const shown = certain.length ? certain : others;
-  const names = joinNames([...new Set(shown.map((o) => describe(o.other.workload)))]);
+  const names = joinNames([...new Set(shown.map((o) => describe(o.other.workload)))], 3);
   const where = certain.length
-    ? `they certainly share nodes, so on every shared node one pod stays Pending ("node(s) didn't have free ports for the requested pod ports")`
-    : `they may land on the same node; the scheduler then keeps one pod Pending ("node(s) didn't have free ports for the requested pod ports") unless another node has the port free`;
+    ? `they certainly share nodes, so on each shared node one pod stays Pending ("didn't have free ports"); give one side another port`
+    : `they may land on the same node, and one pod then stays Pending ("didn't have free ports") unless another node has the port free; give one side another port`;
   return {
     ruleId: id,
     severity: certain.length ? 'error' : 'warning',

@@ -11,8 +11,8 @@ const id = 'nodeport-out-of-range';
 
 /** Says where the effective NodePort range came from, for messages. */
 export function describeRangeSource(range: Sourced<PortRange>): string {
-  if (range.source === 'default') return 'the Kubernetes default; set nodePortRange in .kube-netlint.yaml if your kube-apiserver uses another --service-node-port-range';
-  if (range.source === 'config') return 'from the kube-netlint config (nodePortRange / --node-port-range)';
+  if (range.source === 'default') return 'the Kubernetes default';
+  if (range.source === 'config') return 'from the kube-netlint config';
   return `from the ${range.source}`;
 }
 
@@ -37,7 +37,8 @@ export const nodeportOutOfRange: Rule = {
     '',
     'kube-netlint takes the range from `nodePortRange` in `.kube-netlint.yaml` (or `--node-port-range`), else from a',
     'kube-apiserver static Pod or kubeadm ClusterConfiguration found in the workspace, else the default; the message',
-    'says which. Fix: pick a port inside the range — the quick fix proposes one no object in the workspace uses, from the',
+    'says which ("the Kubernetes default": set `nodePortRange` when your kube-apiserver passes another',
+    '`--service-node-port-range`). Fix: pick a port inside the range — the quick fix proposes one no object in the workspace uses, from the',
     "range's static band (KEP-3668) — or leave the field out and let the API server allocate one.",
   ].join('\n'),
   sources: [
@@ -52,17 +53,17 @@ export const nodeportOutOfRange: Rule = {
     const { min, max } = range.value;
     const inRange = (p: number): boolean => p >= min && p <= max;
     const rangeText = `${min}-${max}`;
-    const apiText = `provided port is not in the valid range. The range of valid ports is ${rangeText}`;
+
     const related: RelatedLocation[] = range.span ? [{ span: range.span, message: `NodePort range ${rangeText} set here` }] : [];
     const taken = new Set<number>();
     const findings: Finding[] = [];
-    const report = (svc: Parameters<typeof refOf>[0], field: string, loc: Located<number>, apiError: string): void => {
+    const report = (svc: Parameters<typeof refOf>[0], field: string, loc: Located<number>): void => {
       const free = freeNodePort(model, config, taken);
       if (free !== undefined) taken.add(free);
       findings.push({
         ruleId: id,
         severity: 'error',
-        message: `${field} ${loc.value} of ${describe(svc)} is outside the NodePort range ${rangeText} (${describeRangeSource(range)}): the API server rejects the Service with "${apiError}"`,
+        message: `${field} ${loc.value} of ${describe(svc)} is outside the NodePort range ${rangeText} (${describeRangeSource(range)}): the API server rejects the Service ("provided port is not in the valid range"); pick a port inside the range`,
         span: loc.span,
         object: refOf(svc),
         related,
@@ -75,14 +76,14 @@ export const nodeportOutOfRange: Rule = {
       if (allocatesNodePorts(svc)) {
         for (const sp of svc.ports) {
           if (sp.nodePort && !inRange(sp.nodePort.value)) {
-            report(svc, 'nodePort', sp.nodePort, `spec.ports[${sp.index}].nodePort: Invalid value: ${sp.nodePort.value}: ${apiText}`);
+            report(svc, 'nodePort', sp.nodePort);
           }
         }
       }
       const hc = svc.healthCheckNodePort;
       // Outside 1–65535 validation rejects it first (service-spec-invalid); unless LoadBalancer+Local it is not allocated.
       if (hc && needsHealthCheck(svc) && hc.value >= 1 && hc.value <= 65535 && !inRange(hc.value)) {
-        report(svc, 'healthCheckNodePort', hc, `failed to allocate requested HealthCheck NodePort ${hc.value}: ${apiText}`);
+        report(svc, 'healthCheckNodePort', hc);
       }
     }
     return findings;
