@@ -59,8 +59,7 @@ describe('externaltrafficpolicy-local-coverage', () => {
     assert.equal(findings.length, 1);
     const [f] = findings;
     assert.deepEqual([f.line, f.column, f.text, f.severity, f.object], [8, 26, 'Local', 'warning', 'Service edge/ingress']);
-    assert.match(f.message, /^externalTrafficPolicy Local on Service edge\/ingress, whose backends are Deployment edge\/ingress \(2 replicas\), not a DaemonSet: traffic to nodePort 30480 arriving at a node that runs none of these pods is dropped/);
-    assert.match(f.message, /: at most 2 nodes answer, and clients that pick another node time out$/);
+    assert.equal(f.message, 'externalTrafficPolicy Local on Service edge/ingress, backends Deployment edge/ingress (2 replicas), not a DaemonSet: kube-proxy drops traffic to nodePort 30480 on nodes without one of these pods (at most 2 nodes answer); run them on every node or use Cluster');
     assert.deepEqual(f.related.map((r) => [r.line, r.message]), [[20, 'backend Deployment edge/ingress (2 replicas)']]);
   });
 
@@ -73,29 +72,29 @@ describe('externaltrafficpolicy-local-coverage', () => {
     const { findings } = lint(svc('LoadBalancer') + workload('Deployment', '\n  replicas: 3'), { rules });
     assert.equal(findings.length, 1);
     assert.equal(findings[0].severity, 'info');
-    assert.match(findings[0].message, /Deployment edge\/ingress \(3 replicas\), not a DaemonSet: the load balancer only sends traffic to nodes running one of these pods \(cloud load balancers probe the healthCheckNodePort, which answers 503 elsewhere/);
-    assert.match(findings[0].message, /all external traffic lands on at most 3 nodes \(fewer when pods share a node\), and clients reaching nodePort 30480 on other nodes are dropped$/);
+    assert.equal(findings[0].message, 'externalTrafficPolicy Local on Service edge/ingress, backends Deployment edge/ingress (3 replicas), not a DaemonSet: the load balancer sends all traffic to at most 3 nodes (fewer when pods share a node); run them on every node or use Cluster');
   });
 
   it('adds up replicas of several backends, and says "the one node" for a single pod', () => {
     const two = svc('LoadBalancer') + workload('Deployment', '\n  replicas: 2') + workload('StatefulSet', '\n  replicas: 1').replace('name: ingress\n', 'name: ingress-canary\n');
     const many = lint(two, { rules }).findings[0].message;
-    assert.match(many, /backends are Deployment edge\/ingress \(2 replicas\) and StatefulSet edge\/ingress-canary \(1 replica\)/);
-    assert.match(many, /lands on at most 3 nodes/);
+    assert.match(many, /, backends Deployment edge\/ingress \(2 replicas\) and StatefulSet edge\/ingress-canary \(1 replica\), not a DaemonSet: /);
+    assert.match(many, /all traffic to at most 3 nodes \(/);
     const one = lint(svc('LoadBalancer') + workload('Deployment'), { rules }).findings[0].message;
-    assert.match(one, /lands on the one node that runs it/);
+    assert.match(one, /all traffic to the one node that runs it; /);
   });
 
-  it('does not mention nodePorts when allocateLoadBalancerNodePorts is false', () => {
+  it('does not mention nodePorts for a LoadBalancer (its page says direct nodePort clients are dropped elsewhere)', () => {
     const text = svc('LoadBalancer', '\n  allocateLoadBalancerNodePorts: false').replace(', nodePort: 30480', '') + workload('Deployment', '\n  replicas: 2');
     const { findings } = lint(text, { rules });
-    assert.match(findings[0].message, /lands on at most 2 nodes \(fewer when pods share a node\)$/);
+    assert.match(findings[0].message, /all traffic to at most 2 nodes \(fewer when pods share a node\); run them on every node or use Cluster$/);
+    assert.doesNotMatch(findings[0].message, /nodePort/);
   });
 
   it('warns for a ClusterIP Service with externalIPs', () => {
     const { findings } = lint(svc('ClusterIP', '\n  externalIPs: [203.0.113.10]') + workload('Deployment'), { rules });
     assert.equal(findings.length, 1);
-    assert.match(findings[0].message, /traffic to its externalIPs \(203\.0\.113\.10\)/);
+    assert.match(findings[0].message, /drops traffic to its externalIPs \(203\.0\.113\.10\) on nodes without/);
   });
 
   it('fixes to Cluster, editing only the value and keeping the comment, and says the client IP is lost', () => {
@@ -113,8 +112,8 @@ describe('externaltrafficpolicy-local-coverage', () => {
     assert.equal(findings.length, 1);
     const [f] = findings;
     assert.deepEqual([f.line, f.text, f.severity], [8, 'Local', 'warning']);
-    assert.equal(f.message, 'externalTrafficPolicy Local on Service edge/ingress, whose backends are DaemonSet edge/ing, which runs only on nodes matching node-role=ingress: ' +
-      'traffic to nodePort 30480 arriving at a node that runs none of these pods is dropped by kube-proxy (no local endpoint): only nodes running them answer, and clients that pick another node time out');
+    assert.equal(f.message, 'externalTrafficPolicy Local on Service edge/ingress, backends DaemonSet edge/ing, which runs only on nodes matching node-role=ingress: ' +
+      'kube-proxy drops traffic to nodePort 30480 on nodes without one of these pods (only nodes running them answer); run them on every node or use Cluster');
     assert.deepEqual(f.related.map((r) => [r.line, r.message]), [[17, 'backend DaemonSet edge/ing (only on nodes matching node-role=ingress)']]);
     const lb = lint(svc('LoadBalancer') + daemonSet('ing', '\n      nodeSelector: {node-role: ingress}'), { rules }).findings;
     assert.deepEqual(lb.map((x) => x.severity), ['info']);
@@ -124,7 +123,7 @@ describe('externaltrafficpolicy-local-coverage', () => {
     const affinity = lint(svc('NodePort') + daemonSet('ing', roleAffinity), { rules }).findings;
     assert.match(affinity[0].message, /DaemonSet edge\/ing, which runs only on nodes matching node-role in \(ingress, edge\) or dedicated: /);
     const mixed = lint(svc('NodePort') + workload('Deployment', '\n  replicas: 2') + daemonSet('ing', '\n      nodeSelector: {node-role: ingress}'), { rules }).findings;
-    assert.match(mixed[0].message, /whose backends are Deployment edge\/ingress \(2 replicas\) and DaemonSet edge\/ing \(only on nodes matching node-role=ingress\), not on every node: /);
+    assert.match(mixed[0].message, /, backends Deployment edge\/ingress \(2 replicas\) and DaemonSet edge\/ing \(only on nodes matching node-role=ingress\), not on every node: /);
   });
 
   it('stays silent for a DaemonSet selecting only OS/architecture, excluding nodes only, or beside another on every node', () => {

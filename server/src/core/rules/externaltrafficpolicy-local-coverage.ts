@@ -75,7 +75,6 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
       const backends = partialCoverageBackends(model, svc);
       if (backends.length === 0) continue;
       const who = backendsShortfall(backends);
-      const noNodePorts = svc.allocateLoadBalancerNodePorts?.value === false && svc.ports.every((p) => !p.nodePort);
       const total = totalPods(backends);
       // Concrete node counts when the replicas are known: N pods are on at most N nodes.
       const landing = total === 1 ? 'the one node that runs it' : total !== undefined ? `at most ${total} nodes (fewer when pods share a node)` : 'the nodes that run them';
@@ -83,12 +82,10 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
       const entry = viaExternalIPs ? `its externalIPs (${svc.externalIPs.map((ip) => ip.value).join(', ')})` : nodePortsText(svc);
       const message =
         type === 'LoadBalancer'
-          ? `externalTrafficPolicy Local on ${describe(svc)}, whose backends are ${who}: the load balancer only sends ` +
-            `traffic to nodes running one of these pods (cloud load balancers probe the healthCheckNodePort, which answers 503 elsewhere; ` +
-            `MetalLB announces only from such nodes), so all external traffic lands on ${landing}` +
-            (noNodePorts ? '' : `, and clients reaching ${nodePortsText(svc)} on other nodes are dropped`)
-          : `externalTrafficPolicy Local on ${describe(svc)}, whose backends are ${who}: traffic to ${entry} ` +
-            `arriving at a node that runs none of these pods is dropped by kube-proxy (no local endpoint): ${answering}, and clients that pick another node time out`;
+          ? `externalTrafficPolicy Local on ${describe(svc)}, backends ${who}: the load balancer sends all traffic to ${landing}; ` +
+            'run them on every node or use Cluster'
+          : `externalTrafficPolicy Local on ${describe(svc)}, backends ${who}: kube-proxy drops traffic to ${entry} ` +
+            `on nodes without one of these pods (${answering}); run them on every node or use Cluster`;
       findings.push({
         ruleId: id,
         severity: type === 'LoadBalancer' ? 'info' : 'warning',

@@ -6,12 +6,17 @@ import { joinNames } from './report/collisions';
 
 const id = 'externaltrafficpolicy-local-healthcheck';
 /** How many host-level ports a message lists before "and N more" (all of them are related locations, up to RELATED_MAX). */
-const LIST_MAX = 5;
+const LIST_MAX = 3;
 const RELATED_MAX = 20;
 
-/** `31990 (StatefulSet streaming/broker, container "broker")`. */
+/** `31990 (StatefulSet streaming/broker, container "broker")`, for related locations. */
 function claimText(c: HostPortClaim): string {
   return `${c.port} (${describe(c.workload)}, container "${c.container.name}")`;
+}
+
+/** `31990 (StatefulSet streaming/broker)`, for messages: the container is in the related location. */
+function shortClaimText(c: HostPortClaim): string {
+  return `${c.port} (${describe(c.workload)})`;
 }
 
 /**
@@ -38,7 +43,10 @@ export const externaltrafficpolicyLocalHealthcheck: Rule = {
     'or hostPort on the same TCP port fails with "address already in use", or kube-proxy logs',
     '`FailedToStartServiceHealthcheck` (see `host-port-conflicts-healthcheck-nodeport`). When the port is not',
     'written, the allocator picks one at apply time without knowing about hostPorts, so the hint lists the TCP',
-    'host-level ports of the workspace inside the NodePort range that it could land on.',
+    'host-level ports of the workspace inside the NodePort range that it could land on (at most three in the',
+    'message, each with its container in the related locations). The range is `nodePortRange` of `.kube-netlint.yaml`',
+    '(or `--node-port-range`), else the one a kube-apiserver manifest of the workspace sets, else the Kubernetes',
+    'default 30000-32767.',
     '',
     'Nothing to fix; to pin the port, write `healthCheckNodePort` with a value no host-level port uses.',
   ].join('\n'),
@@ -65,16 +73,17 @@ export const externaltrafficpolicyLocalHealthcheck: Rule = {
       const meets = hc ? (model.hostPorts.get(hc.value) ?? []).filter((c) => c.protocol === 'TCP') : inRange;
       const listener = hc
         ? `kube-proxy listens on healthCheckNodePort ${hc.value}/TCP on every node for ${describe(svc)}`
-        : `a healthCheckNodePort will be allocated for ${describe(svc)} from the NodePort range ${range.value.min}-${range.value.max} (${range.source}) at apply time, and kube-proxy will listen on it on every node`;
-      const answers = 'it answers 200 only on nodes with a local endpoint (503 elsewhere), so the load balancer sends traffic only to those nodes';
+        : `kube-proxy will listen on every node on the healthCheckNodePort allocated to ${describe(svc)}`;
+      const answers = ': it answers 200 only where a local endpoint runs, so the load balancer uses only those nodes';
+      // The same workload may claim a port from several files or containers: each text once.
+      const texts = [...new Set(meets.map(shortClaimText))];
       let where: string;
       if (hc) {
-        where = meets.length ? `; host-level port ${joinNames(meets.map(claimText))} is the same port on the node` : '';
+        where = meets.length ? `; host-level port ${joinNames(texts, LIST_MAX)} is the same port` : '';
       } else if (meets.length) {
-        const listed = meets.slice(0, LIST_MAX).map(claimText).join(', ');
-        where = `; host-level ports of the workspace in that range it could land on: ${listed}${meets.length > LIST_MAX ? ` and ${meets.length - LIST_MAX} more` : ''}`;
+        where = `; in ${range.value.min}-${range.value.max} it may hit host ports ${joinNames(texts, LIST_MAX)}; pin a free one`;
       } else {
-        where = '; no host-level port of the workspace lies in that range';
+        where = `${answers}; no host-level port of the workspace is in ${range.value.min}-${range.value.max}`;
       }
       const related: RelatedLocation[] = [
         ...(hc ? [{ span: hc.span, message: `healthCheckNodePort ${hc.value}` }] : []),
@@ -83,7 +92,7 @@ export const externaltrafficpolicyLocalHealthcheck: Rule = {
       findings.push({
         ruleId: id,
         severity: 'hint',
-        message: `${listener}: ${answers}${where}`,
+        message: `${listener}${hc ? answers : ''}${where}`,
         span: policy.span,
         object: refOf(svc),
         related,
