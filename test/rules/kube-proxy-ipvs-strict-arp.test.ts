@@ -58,7 +58,7 @@ ${config.split('\n').map((l) => `          ${l}`).join('\n')}
     const l2pool = 'address-pools:\n- name: default\n  protocol: layer2\n  addresses: [192.0.2.10-192.0.2.20]';
     const on = lint({ 'kp.yaml': kpc('false'), 'mlb.yaml': legacy(l2pool) }, { rules }).findings;
     assert.equal(on.length, 1);
-    assert.match(on[0].message, /MetalLB in layer 2 mode is deployed \(ConfigMap metallb-system\/config \(protocol: layer2\)\)/);
+    assert.match(on[0].message, /, with MetalLB in layer 2 mode \(ConfigMap metallb-system\/config \(protocol: layer2\)\): /);
     const commented = 'address-pools:\n- name: default\n  # protocol: layer2\n  protocol: bgp\n  addresses: [192.0.2.10-192.0.2.20]';
     assert.deepEqual(lint({ 'kp.yaml': kpc('false'), 'mlb.yaml': legacy(commented) }, { rules }).findings, []);
   });
@@ -68,8 +68,7 @@ ${config.split('\n').map((l) => `          ${l}`).join('\n')}
     assert.equal(findings.length, 1);
     const f = findings[0];
     assert.deepEqual([f.severity, f.file, f.line, f.column, f.text], ['warning', 'kp.yaml', 5, 14, 'false']);
-    assert.match(f.message, /^kube-proxy runs in IPVS mode \(KubeProxyConfiguration\) and strictARP is false \(KubeProxyConfiguration\), while MetalLB is deployed/);
-    assert.match(f.message, /MetalLB is deployed \(MetalLB speaker DaemonSet metallb-system\/speaker\)/);
+    assert.equal(f.message, 'kube-proxy runs in IPVS mode (KubeProxyConfiguration) and strictARP is false (KubeProxyConfiguration), with MetalLB (speaker DaemonSet metallb-system/speaker): every node answers ARP for LoadBalancer IPs on kube-ipvs0, so traffic flips between nodes; set ipvs.strictARP: true');
     assert.deepEqual(f.related.map((r) => [r.file, r.line]), [['metallb.yaml', 3]]);
     const fixed = applyEdits(dedent(kpc('false')), f.fixes[0].edits);
     assert.ok(fixed.includes('  strictARP: true'));
@@ -88,7 +87,7 @@ data:
     const { findings } = lint({ 'cm.yaml': cm, 'l2.yaml': l2 }, { rules });
     assert.equal(findings.length, 1);
     assert.deepEqual([findings[0].file, findings[0].line, findings[0].column, findings[0].text], ['cm.yaml', 6, 11, 'ipvs']);
-    assert.match(findings[0].message, /strictARP is not set \(default false\), while MetalLB in layer 2 mode is deployed \(L2Advertisement metallb-system\/l2\)/);
+    assert.match(findings[0].message, /strictARP is unset \(false\), with MetalLB in layer 2 mode \(L2Advertisement metallb-system\/l2\): /);
     assert.deepEqual(findings[0].fixes, []);
   });
 

@@ -21,8 +21,8 @@ export function calicoNodeContainer(w: WorkloadObject): Container | undefined {
 const env = (c: Container, name: string): EnvVar | undefined => c.env.find((e) => e.name === name);
 
 function versionNote(v: ImageVersion): string {
-  if (!v.known) return ` (${v.reason}; versions before v3.25 also pick Docker br-* bridges)`;
-  return isOlderThan(v, SKIPS_BRIDGES) ? ` — calico/node ${v.tag} is older than v3.25, whose first-found does not even skip Docker's br-* bridges` : '';
+  if (!v.known) return ' (calico/node version unknown)';
+  return isOlderThan(v, SKIPS_BRIDGES) ? ` (${v.tag} < v3.25: br-* not skipped)` : '';
 }
 
 function containerFixes(file: LoadedFile | undefined, w: WorkloadObject, c: Container, method: EnvVar | undefined, ip: EnvVar | undefined, version: ImageVersion): Fix[] {
@@ -68,12 +68,12 @@ function checkWorkload(w: WorkloadObject, files: ReadonlyMap<string, LoadedFile>
   const version = imageVersion(c.image?.value ?? '');
   const old = isOlderThan(version, SKIPS_BRIDGES);
   const span = method?.value?.span ?? ip?.value?.span ?? c.nameSpan ?? ip?.span ?? c.span;
-  const ipText = ip === undefined ? 'IP is not set (autodetected on the first start)' : ipValue === '' ? 'IP is empty (autodetected on the first start)' : 'IP=autodetect (detected again on every start)';
-  const methodText = method ? 'IP_AUTODETECTION_METHOD=first-found' : 'IP_AUTODETECTION_METHOD is not set (default first-found)';
+  const ipText = ip === undefined ? 'IP unset' : ipValue === '' ? 'IP empty' : 'IP=autodetect';
+  const methodText = method ? 'IP_AUTODETECTION_METHOD=first-found' : 'no IP_AUTODETECTION_METHOD (first-found)';
   return {
     ruleId: id,
     severity: old ? 'error' : 'warning',
-    message: `calico-node in ${describe(w)}: ${ipText} and ${methodText}: first-found takes the first address of the first interface it sees, which after a reboot or a new NIC can be a Docker bridge or another wrong network${versionNote(version)}; BGP peering and the node's tunnel address then break, and Services pinned to that node go dark. Set IP_AUTODETECTION_METHOD (kubernetes-internal-ip, interface=…, cidr=… or can-reach=…)`,
+    message: `calico-node in ${describe(w)}: ${ipText}, ${methodText}: after a reboot first-found can pick a Docker bridge or wrong NIC${versionNote(version)}; BGP and the node's tunnels then break. Set IP_AUTODETECTION_METHOD (e.g. cidr=…)`,
     span,
     object: refOf(w),
     related: c.image ? [{ span: c.image.span, message: `calico/node image ${c.image.value}` }] : [],
@@ -95,7 +95,7 @@ function checkInstallation(obj: OtherObject, files: ReadonlyMap<string, LoadedFi
   return {
     ruleId: id,
     severity: 'warning',
-    message: `${describe(obj)}: ${firstFound ? 'nodeAddressAutodetectionV4 uses firstFound: true' : 'spec.calicoNetwork.nodeAddressAutodetectionV4 is not set, so the operator defaults to firstFound: true'}: first-found takes the first address of the first interface, which after a reboot or a new NIC can be a Docker bridge or another wrong network (before Calico v3.25 it does not skip br-* bridges; the Calico version comes from the tigera-operator image, unknown here). Set nodeAddressAutodetectionV4 to kubernetes: NodeInternalIP, interface, cidrs or canReach`,
+    message: `${describe(obj)}: ${firstFound ? 'nodeAddressAutodetectionV4 uses firstFound: true' : 'nodeAddressAutodetectionV4 unset (operator default firstFound: true)'}: after a reboot first-found can pick a Docker bridge or wrong NIC; BGP and the node's tunnels then break. Set nodeAddressAutodetectionV4 (e.g. kubernetes: NodeInternalIP)`,
     span: span ?? obj.span,
     object: refOf(obj),
     related: [],
@@ -147,7 +147,10 @@ export const calicoIpAutodetection: Rule = {
     'break. Releases before **v3.25** do not exclude `br-*` bridges at all: **error** when the calico/node image',
     'tag is older than v3.25, **warning** otherwise (also when the tag is not a version, e.g. `master` or a digest —',
     'the message says the version is unknown). The operator\'s `Installation` defaults to `firstFound: true` when',
-    '`spec.calicoNetwork.nodeAddressAutodetectionV4` is not set (warning).',
+    '`spec.calicoNetwork.nodeAddressAutodetectionV4` is not set (warning; the Calico version comes from the',
+    'tigera-operator image, so it is not known from the Installation). `IP` unset or empty means the address is',
+    'detected on the first start only; `IP=autodetect` detects it again on every start, so a reboot can change it.',
+    'A wrong address breaks BGP peering and the node\'s tunnel address, and Services pinned to that node go dark.',
     '',
     'Fix: set `IP_AUTODETECTION_METHOD` to a deterministic method: `kubernetes-internal-ip` (the Node\'s InternalIP,',
     'calico/node ≥ v3.22), `interface=<regex>`, `cidr=<cidr>` or `can-reach=<address>`; for the operator,',

@@ -67,6 +67,10 @@ export const externalipIsNodeIp: Rule = {
     '  so every other node treats that node\'s address as its own (local route) and can no longer reach that node at',
     '  that address (kubelet, SSH, BGP, etcd peers…).',
     '',
+    'The kube-proxy mode comes from the config (`kubeProxyMode`), a `--proxy-mode` flag or the kube-proxy ConfigMap.',
+    'When the kube-proxy mode is not known (no config, flag or kube-proxy ConfigMap in the workspace) the message',
+    'says it would be an error under IPVS.',
+    '',
     'Fix: use a LoadBalancer Service (MetalLB, kube-vip) or a dedicated virtual IP that is not a node address, or a',
     'NodePort with an external load balancer in front.',
   ].join('\n'),
@@ -88,13 +92,13 @@ export const externalipIsNodeIp: Rule = {
         if (!owners) continue;
         const names = owners.map((o) => `Node ${o.node} (${o.type === 'config' ? 'config nodes' : o.type})`);
         const consequence = ipvs
-          ? `kube-proxy is in IPVS mode (${mode!.source}), so it binds ${ip.value} to kube-ipvs0 on every node: every other node then treats ${ip.value} as a local address and can no longer reach ${owners[0].node} at it`
-          : `the Service is reachable only through that one node and goes dark when the node is down or its address changes${mode ? '' : ' (kube-proxy mode unknown; under IPVS this is an error)'}`;
+          ? `kube-proxy in IPVS mode binds it to kube-ipvs0 on every node, so the other nodes can no longer reach ${owners[0].node} at it`
+          : `the Service is reachable only through that node and goes dark when it is down or its address changes${mode ? '' : ' (error under IPVS)'}`;
         const related: RelatedLocation[] = owners.filter((o) => o.span).map((o) => ({ span: o.span!, message: `address of Node ${o.node}` }));
         findings.push({
           ruleId: id,
           severity: ipvs ? 'error' : 'warning',
-          message: `externalIP ${ip.value} of ${describe(svc)} is the address of ${joinNames(names)}: ${consequence}`,
+          message: `externalIP ${ip.value} of ${describe(svc)} is the address of ${joinNames(names, 3)}: ${consequence}; use a virtual IP that is no node's address`,
           span: ip.span,
           object: refOf(svc),
           related,

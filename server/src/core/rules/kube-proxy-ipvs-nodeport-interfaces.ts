@@ -35,14 +35,14 @@ export const kubeProxyIpvsNodeportInterfaces: Rule = {
       const c = kubeProxyContainer(w);
       if (!c?.image) continue;
       const own = flagValue(w, '--proxy-mode');
-      const mode = own ? { value: own.value, source: `--proxy-mode in ${describe(w)}` } : model.settings.kubeProxyMode;
+      const mode = own ? { value: own.value, source: 'its --proxy-mode' } : model.settings.kubeProxyMode;
       if (mode?.value !== 'ipvs') continue;
       const version = imageVersion(c.image.value);
       if (!version.known || !isOlderThan(version, '1.10.0')) continue;
       findings.push({
         ruleId: id,
         severity: 'warning',
-        message: `kube-proxy ${version.tag} (${describe(w)}) runs in IPVS mode (${mode.source}): before v1.10.0 the IPVS proxier serves NodePorts only on addresses of eth* interfaces, so NodePort Services do not answer on nodes whose NICs are named ens*, enp*, bond*… (kubernetes #55923, fixed by PR #56685 in v1.10.0); upgrade kube-proxy or rename the interfaces to eth*`,
+        message: `kube-proxy ${version.tag} (${describe(w)}) runs in IPVS mode (${mode.source}): before v1.10.0 IPVS serves NodePorts only on eth* interfaces, so NodePort Services do not answer on nodes whose NICs are ens*, enp*, bond*…; upgrade kube-proxy to v1.10+ or rename the interfaces to eth*`,
         span: c.image.span,
         object: refOf(w),
         related: [],

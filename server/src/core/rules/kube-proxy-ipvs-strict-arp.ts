@@ -42,11 +42,11 @@ export const kubeProxyIpvsStrictArp: Rule = {
     const span = strict?.span
       ? narrowSpan(files, strict.span, /strictARP["']?\s*:\s*(false)\b|--ipvs-strict-arp=(false)/)
       : mode.span ? narrowSpan(files, mode.span, /(?:^|\s|["'{,])mode["']?\s*:\s*["']?(ipvs)\b|--proxy-mode[=\s]+["']?(ipvs)\b/) : mlb.span;
-    const setting = strict ? `strictARP is false (${strict.source})` : 'strictARP is not set (default false)';
+    const setting = strict ? `strictARP is false (${strict.source})` : 'strictARP is unset (false)';
     const finding: Finding = {
       ruleId: id,
       severity: 'warning',
-      message: `kube-proxy runs in IPVS mode (${mode.source}) and ${setting}, while MetalLB${mlb.layer2 ? ' in layer 2 mode' : ''} is deployed (${mlb.evidence}): every node answers ARP for the LoadBalancer IPs bound to kube-ipvs0, so traffic flips between nodes; MetalLB requires ipvs.strictARP: true with IPVS`,
+      message: `kube-proxy runs in IPVS mode (${mode.source}) and ${setting}, with MetalLB${mlb.layer2 ? ' in layer 2 mode' : ''} (${mlb.evidence.replace(/^MetalLB /, '')}): every node answers ARP for LoadBalancer IPs on kube-ipvs0, so traffic flips between nodes; set ipvs.strictARP: true`,
       span,
       related: [{ span: mlb.span, message: mlb.evidence }],
       fixes: [],
