@@ -26,8 +26,8 @@ describe('hostnetwork-undeclared-ports', () => {
     assert.equal(findings.length, 1);
     const [f] = findings;
     assert.deepEqual([f.line, f.column, f.text, f.severity, f.object], [11, 20, 'true', 'info', 'DaemonSet kube-system/cni']);
-    assert.match(f.message, /^DaemonSet kube-system\/cni uses hostNetwork but none of its containers \("agent", "monitor"\) declares a port/);
-    assert.match(f.message, /invisible to the scheduler's free-port check/);
+    assert.match(f.message, /^DaemonSet kube-system\/cni uses hostNetwork but none of its containers \("agent" and "monitor"\) declares a port/);
+    assert.match(f.message, /: the scheduler's free-port check cannot see what they listen on, so port clashes on the node show up only at runtime; list those ports as containerPorts$/);
   });
 
   it('reports once per object, for a bare Pod too', () => {

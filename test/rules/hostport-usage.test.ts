@@ -29,7 +29,7 @@ spec:
     const [a, b] = findings;
     assert.deepEqual([a.line, a.column, a.text, a.severity], [15, 25, '80', 'info']);
     assert.match(a.message, /^hostPort 80\/TCP of container "haproxy" in DaemonSet edge\/ingress maps the node's port on every node address to containerPort 8080: only one pod per node can hold it/);
-    assert.match(a.message, /"Don't specify a hostPort for a Pod unless it is absolutely necessary"/);
+    assert.match(a.message, /: only one pod per node can hold it, which limits scheduling and rollouts; prefer a NodePort or LoadBalancer Service$/);
     assert.deepEqual([b.line, b.text], [17, '443']);
     assert.match(b.message, /on 10\.0\.0\.5 to containerPort 8443/);
   });

@@ -35,7 +35,7 @@ export const externalipUsage: Rule = {
         findings.push({
           ruleId: id,
           severity: 'info',
-          message: `externalIP ${ip.value} of ${describe(svc)}: externalIPs are not managed by Kubernetes (nothing routes or reserves the address) and any user who can create Services can claim any address this way (CVE-2020-8554, man in the middle); consider the DenyServiceExternalIPs admission plugin (v1.21+) or a policy that allows only known addresses`,
+          message: `externalIP ${ip.value} of ${describe(svc)}: Kubernetes neither routes nor reserves it, and anyone who can create Services can claim any address this way (man in the middle); allow only known addresses (DenyServiceExternalIPs or a policy)`,
           span: ip.span,
           object: refOf(svc),
           related: [],

@@ -1,6 +1,7 @@
 import { describe } from '../model/objects';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
+import { joinNames } from './report/collisions';
 
 const id = 'hostnetwork-undeclared-ports';
 
@@ -45,8 +46,8 @@ export const hostnetworkUndeclaredPorts: Rule = {
         ruleId: id,
         severity: 'info',
         message:
-          `${describe(w)} uses hostNetwork but none of its containers${names.length ? ` (${names.join(', ')})` : ''} declares a port: ` +
-          `whatever they listen on is invisible to the scheduler's free-port check and to kube-netlint, so port clashes on the node show up only at runtime; list the listening ports as containerPorts`,
+          `${describe(w)} uses hostNetwork but none of its containers${names.length ? ` (${joinNames(names, 3)})` : ''} declares a port: ` +
+          `the scheduler's free-port check cannot see what they listen on, so port clashes on the node show up only at runtime; list those ports as containerPorts`,
         span: hostNetwork.span,
         object: refOf(w),
         related: [],

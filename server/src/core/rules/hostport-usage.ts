@@ -51,7 +51,7 @@ export const hostportUsage: Rule = {
             severity: 'info',
             message:
               `hostPort ${p.hostPort.value}/${proto} of container "${c.name}" in ${describe(w)} maps the node's port${address}${target}: ` +
-              `only one pod per node can hold it. Kubernetes best practice: "Don't specify a hostPort for a Pod unless it is absolutely necessary" (consider a NodePort or LoadBalancer Service)`,
+              'only one pod per node can hold it, which limits scheduling and rollouts; prefer a NodePort or LoadBalancer Service',
             span: p.hostPort.span,
             object: refOf(w),
             related: [],
