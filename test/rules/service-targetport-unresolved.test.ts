@@ -218,6 +218,24 @@ ${ports}`;
       assert.deepEqual(fixes, [[['Set targetPort to 8081 (containerPort "http" of Deployment app/app, container app)', true, '8081']]]);
     });
 
+    it('stays silent when a selected pod template that is not fully declared declares the number (a metrics sidecar beside an app without ports)', () => {
+      // The frr-style speaker: its main container declares nothing, its metrics sidecar declares 9121; a single-container variant declares 7472.
+      const speaker = (name: string, containers: string) => `
+        apiVersion: apps/v1
+        kind: DaemonSet
+        metadata: {name: ${name}, namespace: app}
+        spec:
+          template:
+            metadata: {labels: {app: api}}
+            spec:
+              containers:
+${containers}`;
+      const frr = speaker('frr', '                - {name: frr, image: frr:9}\n                - {name: frr-metrics, image: frr:9, ports: [{name: frrmetrics, containerPort: 9121}]}');
+      const native = speaker('native', '                - {name: speaker, image: speaker:1, ports: [{name: monitoring, containerPort: 7472}]}');
+      assert.deepEqual(lint({ 'svc.yaml': service('9121'), 'frr.yaml': frr, 'native.yaml': native }, { rules }).findings, []);
+      assert.deepEqual(lint({ 'svc.yaml': service('9122'), 'frr.yaml': frr, 'native.yaml': native }, { rules }).findings.map((f) => [f.text, f.related.map((r) => r.message)]), [['9122', ['DaemonSet app/native declares 7472/TCP']]]);
+    });
+
     it('counts a sidecar (restartable init container) without ports as undeclared too, but not a plain init container', () => {
       const pod = (init: string) => `
         apiVersion: v1

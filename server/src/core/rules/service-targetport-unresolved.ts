@@ -109,7 +109,8 @@ function numeric(svc: ServiceObject, sp: ServicePort, selected: readonly Workloa
   // A container that declares no ports says nothing about where it listens (declared ports are informational):
   // a pod template with such a container may well serve the number, so only fully declared templates are judged.
   const declaring = selected.filter((w) => everyContainerDeclares(patches.withPatches(w)));
-  if (declaring.length === 0 || declaring.some((w) => patches.withPatches(w).some((v) => findNumberedPort(v, number, protocol)))) return [];
+  // Any selected pod template that declares the number (a sidecar too) shows the Service is meant for it.
+  if (declaring.length === 0 || selected.some((w) => patches.withPatches(w).some((v) => findNumberedPort(v, number, protocol)))) return [];
   const what = written ? `targetPort ${number}/${protocol} of ${portText(sp)} in ${describe(svc)}` : `${portText(sp)} of ${describe(svc)} has no targetPort, so it sends to Pod port ${number}/${protocol}, which`;
   const declares = declaring.length === 1 ? ` (it declares ${declaredNumbers(declaring[0])})` : '';
   const message = written
