@@ -7,21 +7,42 @@ import type { NodeReader } from './node-reader';
 function envelopeView(reader: NodeReader, root: unknown): EnvelopeView {
   const node = (path: string): unknown => (path ? reader.at(root, path.split('.')) : root);
   return {
-    kindOf(path): JsonKind | undefined {
-      const n = reader.resolve(node(path));
-      if (n === undefined || n === null) return undefined;
-      if (isMap(n)) return 'object';
-      if (isSeq(n)) return 'array';
-      if (!isScalar(n)) return undefined;
-      const v = n.value;
-      return v === null || v === undefined ? 'null' : typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' || typeof v === 'bigint' ? 'number' : 'string';
-    },
-    scalar(path) {
-      const v = reader.scalarValue(node(path));
-      return v === null || ['string', 'number', 'boolean'].includes(typeof v) ? (v as string | number | boolean | null) : undefined;
-    },
+    kindOf: (path) => jsonKind(reader.resolve(node(path))),
+    scalar: (path) => scalarOf(reader, node(path)),
     span: (path) => reader.span(node(path)),
+    source: (path) => sourceOf(reader, node(path)),
+    entries(path) {
+      const map = reader.asMap(node(path));
+      if (!map) return undefined;
+      return map.items.flatMap((item) => {
+        const key = reader.scalarValue(item.key);
+        if (key === undefined || key === null || typeof key === 'symbol' || typeof key === 'object') return [];
+        const value = reader.resolve(item.value);
+        return [{ key: String(key), kind: jsonKind(value), scalar: scalarOf(reader, item.value), source: sourceOf(reader, item.value), span: reader.span(item.value) }];
+      });
+    },
   };
+}
+
+/** The JSON type of a resolved node, or undefined when absent. */
+function jsonKind(n: unknown): JsonKind | undefined {
+  if (n === undefined || n === null) return undefined;
+  if (isMap(n)) return 'object';
+  if (isSeq(n)) return 'array';
+  if (!isScalar(n)) return undefined;
+  const v = n.value;
+  return v === null || v === undefined ? 'null' : typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' || typeof v === 'bigint' ? 'number' : 'string';
+}
+
+function scalarOf(reader: NodeReader, node: unknown): string | number | boolean | null | undefined {
+  const v = reader.scalarValue(node);
+  return v === null || ['string', 'number', 'boolean'].includes(typeof v) ? (v as string | number | boolean | null) : undefined;
+}
+
+/** A scalar's text as written (`on`, `0123`), when the parser kept it. */
+function sourceOf(reader: NodeReader, node: unknown): string | undefined {
+  const n = reader.resolve(node);
+  return isScalar(n) && typeof n.source === 'string' ? n.source : undefined;
 }
 
 /** The envelope verdict for one candidate object node (document root or `List` item), see {@link checkObjectEnvelope}. */
