@@ -2,6 +2,7 @@ import { isMap, isScalar, isSeq } from 'yaml';
 import { checkObjectEnvelope, EnvelopeResult, EnvelopeView, JsonKind, nonObjectDocument } from '../kubernetes/api-server/object-envelope';
 import type { LoadProblem } from './load-file';
 import type { NodeReader } from './node-reader';
+import type { Located } from '../source/span';
 
 /** An {@link EnvelopeView} over one node of a parsed document (aliases followed, spans where written). */
 function envelopeView(reader: NodeReader, root: unknown): EnvelopeView {
@@ -45,9 +46,26 @@ function sourceOf(reader: NodeReader, node: unknown): string | undefined {
   return isScalar(n) && typeof n.source === 'string' ? n.source : undefined;
 }
 
-/** The envelope verdict for one candidate object node (document root or `List` item), see {@link checkObjectEnvelope}. */
-export function readEnvelope(reader: NodeReader, root: unknown): EnvelopeResult {
-  return checkObjectEnvelope(envelopeView(reader, root));
+/** apiVersion and kind an item of a typed list (`ServiceList`) takes from its list when it writes neither. */
+export interface ListDefaults {
+  readonly apiVersion: Located<string>;
+  readonly kind: Located<string>;
+}
+
+/**
+ * The envelope verdict for one candidate object node (document root or `List` item), see {@link checkObjectEnvelope}.
+ * `defaults` stand in for an item's missing apiVersion and kind (their spans: the item's).
+ */
+export function readEnvelope(reader: NodeReader, root: unknown, defaults?: ListDefaults): EnvelopeResult {
+  const view = envelopeView(reader, root);
+  if (!defaults) return checkObjectEnvelope(view);
+  const given = (path: string): Located<string> | undefined => (path === 'apiVersion' ? defaults.apiVersion : path === 'kind' ? defaults.kind : undefined);
+  return checkObjectEnvelope({
+    ...view,
+    kindOf: (path) => (given(path) ? 'string' : view.kindOf(path)),
+    scalar: (path) => given(path)?.value ?? view.scalar(path),
+    span: (path) => (given(path) ? view.span('') : view.span(path)),
+  });
 }
 
 /** The info problem for a document (or `List` item) that is not a mapping, if it is a list or a scalar. */
