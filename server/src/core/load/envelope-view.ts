@@ -11,7 +11,6 @@ function envelopeView(reader: NodeReader, root: unknown): EnvelopeView {
     kindOf: (path) => jsonKind(reader.resolve(node(path))),
     scalar: (path) => scalarOf(reader, node(path)),
     span: (path) => reader.span(node(path)),
-    source: (path) => sourceOf(reader, node(path)),
     entries(path) {
       const map = reader.asMap(node(path));
       if (!map) return undefined;
@@ -19,7 +18,7 @@ function envelopeView(reader: NodeReader, root: unknown): EnvelopeView {
         const key = reader.scalarValue(item.key);
         if (key === undefined || key === null || typeof key === 'symbol' || typeof key === 'object') return [];
         const value = reader.resolve(item.value);
-        return [{ key: String(key), kind: jsonKind(value), scalar: scalarOf(reader, item.value), source: sourceOf(reader, item.value), span: reader.span(item.value) }];
+        return [{ key: String(key), kind: jsonKind(value), scalar: scalarOf(reader, item.value), span: reader.span(item.value) }];
       });
     },
   };
@@ -38,12 +37,6 @@ function jsonKind(n: unknown): JsonKind | undefined {
 function scalarOf(reader: NodeReader, node: unknown): string | number | boolean | null | undefined {
   const v = reader.scalarValue(node);
   return v === null || ['string', 'number', 'boolean'].includes(typeof v) ? (v as string | number | boolean | null) : undefined;
-}
-
-/** A scalar's text as written (`on`, `0123`), when the parser kept it. */
-function sourceOf(reader: NodeReader, node: unknown): string | undefined {
-  const n = reader.resolve(node);
-  return isScalar(n) && typeof n.source === 'string' ? n.source : undefined;
 }
 
 /** apiVersion and kind an item of a typed list (`ServiceList`) takes from its list when it writes neither. */

@@ -59,11 +59,10 @@ export const serviceSelectorUnmatched: Rule = {
     'is read) — Pods, Deployments, StatefulSets, DaemonSets, Jobs, CronJobs, ReplicaSets, ReplicationControllers,',
     'Argo Rollouts and OpenKruise workloads — within the file\'s cluster. The finding points at the selector\'s first',
     'entry and names the pod template whose labels come closest — or, when a pod template of **another namespace**',
-    'matches the selector exactly, names it and its namespace: the Service was most likely written for (or applied to)',
-    'the wrong namespace.',
+    'matches the selector exactly while the Service\'s namespace holds other workloads, names it and its namespace: the',
+    'Service was most likely written for (or applied to) the wrong namespace.',
     '',
-    '- **warning** when the namespace holds other workloads in the workspace (the Service\'s pods are expected here),',
-    '  or when it holds none but a pod template of another namespace matches the selector;',
+    '- **warning** when the namespace holds other workloads in the workspace: the Service\'s pods are expected here;',
     '- **info** when the namespace holds no workload at all here (the pods may be deployed from elsewhere), when it',
     '  holds custom resources an operator may turn into Pods ("no known pod template"), or in `kube-system`, whose',
     '  Pods the cluster installer creates (static control-plane Pods, kube-proxy, CoreDNS);',
@@ -104,7 +103,8 @@ function finding(model: WorkspaceModel, svc: ServiceObject, selector: Readonly<R
   const first = Object.keys(selector)[0];
   const span = entrySpanAt(svc, `spec.selector.${first}`);
   // A pod template of another namespace that matches exactly says more than the closest one of this namespace.
-  const elsewhere = matchesInOtherNamespaces(model, svc, patches.isPatch);
+  // Only when the namespace holds workloads: a kustomize base's placeholder namespace (set by its overlays) holds none.
+  const elsewhere = workloads.length ? matchesInOtherNamespaces(model, svc, patches.isPatch) : [];
   const nearest = elsewhere.length ? undefined : nearestPodTemplate(selector, workloads);
   const nearestText = elsewhere.length
     ? `; ${otherNamespaceText(elsewhere)} matches it (is the Service's namespace wrong?)`

@@ -27,8 +27,6 @@ export interface EnvelopeView {
   scalar(path: string): string | number | boolean | null | undefined;
   /** Where the value at `path` is written. */
   span(path: string): Span | undefined;
-  /** The scalar at `path` as written in the source (`on`, `0123`), when the parser kept it. */
-  source(path: string): string | undefined;
   /** The entries of the mapping at `path` (keys may contain dots: `app.kubernetes.io/name`); undefined when not a mapping. */
   entries(path: string): readonly EnvelopeEntry[] | undefined;
 }
@@ -38,7 +36,6 @@ export interface EnvelopeEntry {
   readonly key: string;
   readonly kind: JsonKind | undefined;
   readonly scalar: string | number | boolean | null | undefined;
-  readonly source: string | undefined;
   readonly span: Span | undefined;
 }
 
@@ -185,31 +182,30 @@ const MAX_MAP_VALUES = 20;
 export function metadataTypeProblems(view: EnvelopeView, kind: string, version: string | undefined): EnvelopeProblem[] {
   if (view.kindOf('metadata') !== 'object') return [];
   const out: EnvelopeProblem[] = [];
-  const report = (span: Span | undefined, field: string, goType: string, found: JsonKind, scalar: unknown, written: string | undefined, shown = field): void => {
+  const report = (span: Span | undefined, field: string, goType: string, found: JsonKind, scalar: unknown, shown = field): void => {
     if (!span) return;
     const decode = `json: cannot unmarshal ${found} into Go struct field ObjectMeta.${field} of type ${goType}`;
     const refused = version ? `the API server refuses the ${kind} ("${kind} in version "${version}" cannot be handled as a ${kind}: ${decode}")` : `the API server refuses it ("${decode}")`;
     const plain = found === 'bool' || found === 'number';
-    const text = written ?? String(scalar);
-    const read = plain ? ` (YAML reads ${text} as the ${found === 'bool' ? 'boolean' : 'number'} ${String(scalar)})` : '';
-    const fix = plain ? `; quote it: "${text}"` : '; give a string';
+    const read = plain ? ` (YAML 1.1 reads the unquoted value as ${found === 'bool' ? '' : 'the number '}${String(scalar)})` : '';
+    const fix = plain ? '; quote it' : '; give a string';
     out.push({ span, code: 'OBJECT_METADATA_TYPE', severity: 'error', message: `${shown} is ${shapeWord(found)}, not a string${read}: ${refused}${fix}` });
   };
   for (const f of METADATA_STRING_FIELDS) {
     const path = `metadata.${f}`;
     const found = view.kindOf(path);
-    if (found !== undefined && found !== 'null' && found !== 'string') report(view.span(path), path, 'string', found, view.scalar(path), view.source(path));
+    if (found !== undefined && found !== 'null' && found !== 'string') report(view.span(path), path, 'string', found, view.scalar(path));
   }
   for (const m of METADATA_STRING_MAPS) {
     const path = `metadata.${m}`;
     const found = view.kindOf(path);
     if (found === undefined || found === 'null') continue;
     if (found !== 'object') {
-      report(view.span(path), path, 'map[string]string', found, view.scalar(path), view.source(path));
+      report(view.span(path), path, 'map[string]string', found, view.scalar(path));
       continue;
     }
     const wrong = (view.entries(path) ?? []).filter((e) => e.kind !== undefined && e.kind !== 'null' && e.kind !== 'string');
-    for (const e of wrong.slice(0, MAX_MAP_VALUES)) report(e.span, path, 'string', e.kind!, e.scalar, e.source, `${path}.${e.key}`);
+    for (const e of wrong.slice(0, MAX_MAP_VALUES)) report(e.span, path, 'string', e.kind!, e.scalar, `${path}.${e.key}`);
   }
   return out;
 }
