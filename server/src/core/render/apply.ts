@@ -37,6 +37,8 @@ export function applyRenders(files: readonly LoadedFile[], layout: RepoLayout, o
   const renderedCharts = new Set<string>();
   // A chart whose release failed is not "not rendered": its render-failed finding says why.
   for (const o of outcomes) if (o.job.kind === 'helm') renderedCharts.add(o.job.chartFile);
+  // A chart vendored for a kustomization's helmCharts entry renders through that build.
+  for (const o of outcomes) if (o.job.kind === 'kustomize') o.job.helmChartFiles?.forEach((f) => renderedCharts.add(f));
   for (const c of layout.charts) if (c.parent && renderedCharts.has(c.parent)) renderedCharts.add(c.file);
   const notes = [...extraNotes, ...outcomes.flatMap((o) => [...o.job.notes, ...o.notes])];
   return { modelFiles, renderedFiles, groups, render: { notes, renderedCharts, ...(helmUnavailable ? { helmUnavailable } : {}) } };
