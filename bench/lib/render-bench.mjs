@@ -187,7 +187,9 @@ async function editLatency({ root, dir, env, nEdits, log }) {
   for (let i = 0; i < nEdits; i++) {
     // Odd edits plant a collision with app-1's nodePort, even ones remove it: the values file's diagnostics change every time.
     const collide = i % 2 === 0;
-    fs.writeFileSync(file, collide ? original.replace('nodePort: 31000', 'nodePort: 31001') : original);
+    // A comment with the save's number makes every text new, as a user's saves are: helm's main render always runs
+    // (the server's render cache could otherwise answer a text seen two saves before).
+    fs.writeFileSync(file, `${collide ? original.replace('nodePort: 31000', 'nodePort: 31001') : original}# save ${i}\n`);
     const t0 = performance.now();
     const c0 = cpuMs(proc.pid);
     const done = wait((e) => e.uri === uri && e.diagnostics.some((d) => d.code === 'nodeport-duplicate') === collide);

@@ -61,8 +61,12 @@ export class RenderView implements vscode.Disposable {
   update(status: StatusParams): void {
     if (status.render === undefined) return;
     const untrusted = !vscode.workspace.isTrusted;
-    this.item.text = untrusted ? 'render: off (Restricted Mode)' : `render: ${status.render.replace(/^rendered /, '').replace(/;.*$/, '')}`;
-    this.item.detail = status.render;
+    // VS Code shows the text and the detail on one line of a narrow hover and cuts what does not fit: the text says
+    // what ran, the detail only what the text leaves out (a renderer binary that is missing or not executable).
+    const [summary, ...problems] = status.render.split('; ');
+    this.item.text = untrusted ? 'render: off (Restricted Mode)' : `render: ${summary.replace(/^rendered /, '')}`;
+    const short = problems.map((p) => p.replace(/^[\w-]+: (.*) not found on PATH$/, '$1 not on PATH'));
+    this.item.detail = untrusted ? 'helm and kustomize are not run' : short.join(', ') || undefined;
     this.item.severity = untrusted || /failed|not found|not an executable/.test(status.render) ? vscode.LanguageStatusSeverity.Warning : vscode.LanguageStatusSeverity.Information;
     for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === RENDER_URI_SCHEME) this.changed.fire(doc.uri);
   }

@@ -206,6 +206,16 @@ describe('VS Code workbench (code-server + Chromium)', function () {
     assert.match(text, /Show Output/);
     // Cluster access is off: no "cluster: off" item.
     assert.equal(await page.locator('.hover-language-status', { hasText: 'cluster:' }).count(), 0);
+    // Every item of the hover fits: VS Code puts an item's text and detail on one line of a narrow hover and cuts
+    // what does not fit (the render item once said its counts twice, the second time cut off).
+    const render = (await page.locator('.hover-language-status', { hasText: 'render:' }).first().innerText()).replace(/\s+/g, ' ');
+    assert.match(render, /^render: 0 kustomizations, 0 Helm releases\b/);
+    assert.doesNotMatch(render, /rendered/, 'the detail repeats the text');
+    const clipped = await page.locator('.hover-language-status').evaluateAll((rows) => rows
+      .flatMap((row) => [row, ...row.querySelectorAll('*')])
+      .filter((el) => el.scrollWidth > el.clientWidth + 1 && (globalThis as unknown as { getComputedStyle(e: unknown): { overflowX: string } }).getComputedStyle(el).overflowX !== 'visible')
+      .map((el) => (el.textContent ?? '').trim()));
+    assert.deepEqual(clipped, [], 'language status items cut off in the hover');
   });
 
   step('the quick fix from the lightbulb changes the value and clears both findings', 'quick-fix', async () => {

@@ -45,11 +45,13 @@ function tree(ports: number, broken: boolean): Record<string, string> {
     'base/deployment.yaml': deployment('api', 8080),
     'overlays/prod/kustomization.yaml': 'namespace: prod\nresources:\n  - ../../base\n  - extra.yaml\npatches:\n  - path: nodeport.yaml\n',
     'overlays/prod/nodeport.yaml': patch('api', 30080 + ports),
-    'overlays/prod/extra.yaml': `${svc('extra', 30200)}---\n${svc('extra2', 30201)}`,
+    'overlays/prod/extra.yaml': `${svc('extra', 30200).replace('  ports:', '  externalIPs: [10.0.0.5]\n  ports:')}---\n${svc('extra2', 30201)}`,
     'overlays/dev/kustomization.yaml': 'namespace: dev\nnamePrefix: dev-\nresources:\n  - ../../base\npatches:\n  - path: nodeport.yaml\n',
     'overlays/dev/nodeport.yaml': patch('api', 30110 - ports),
     'plain/other.yaml': `${svc('other', 30080)}---\n${svc('third', 30110)}---\n${deployment('other', 9090)}`,
     'plain/agent.yaml': agent(30200),
+    // externalIP conflicts relate Services by port: one collides with the overlay's extra Service until an edit moves it.
+    'plain/external.yaml': `${svc('ext-a', 30300, '      protocol: TCP\n').replace('  ports:', '  externalIPs: [10.0.0.5]\n  ports:')}---\n${svc('ext-b', 30301).replace('port: 80', 'port: 81').replace('  ports:', '  externalIPs: [10.0.0.5]\n  ports:')}`,
   };
 }
 

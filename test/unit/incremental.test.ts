@@ -147,6 +147,61 @@ describe('IncrementalWorkspace', () => {
     assert.ok(modes.has('incremental'), `modes: ${[...modes]}`);
   });
 
+  it('moves a free-port quick fix when an edit elsewhere takes the port it proposed', () => {
+    const svc = (name: string, port: number, nodePort: number) =>
+      `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\nspec:\n  type: NodePort\n  ports:\n    - port: ${port}\n      nodePort: ${nodePort}\n`;
+    const ws = new IncrementalWorkspace(DEFAULT_CONFIG);
+    ws.setText('dup.yaml', `${svc('a', 80, 30100)}---\n${svc('b', 80, 30100)}`);
+    ws.setText('c.yaml', svc('c', 81, 31000));
+    const proposed = (): string[] => ws.analyze().findings.filter((f) => f.ruleId === 'nodeport-duplicate').map((f) => f.fixes[0].edits[0].newText);
+    assert.deepEqual(proposed(), ['30000', '30000']);
+    // Service c shares no port number with a or b, yet takes the port their fixes offered.
+    ws.setText('c.yaml', svc('c', 81, 30000));
+    assert.deepEqual(proposed(), ['30001', '30001']);
+    assert.equal(ws.lastRun.mode, 'incremental');
+    // And frees it again.
+    ws.setText('c.yaml', svc('c', 81, 31000));
+    assert.deepEqual(proposed(), ['30000', '30000']);
+    assert.deepEqual(ws.analyze().findings.map(key), analyze(ws.fileNames().map((f) => ws.get(f)!), DEFAULT_CONFIG).findings.map(key));
+  });
+
+  it('keeps free-port quick fixes distinct when an edit re-checks one of several findings that offer them', () => {
+    const svc = (name: string, nodePort: number, label: string) =>
+      `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\n  labels: {tier: ${label}}\nspec:\n  type: NodePort\n  ports:\n    - port: 80\n      nodePort: ${nodePort}\n`;
+    const ws = new IncrementalWorkspace(DEFAULT_CONFIG);
+    ws.setText('a.yaml', svc('a', 40001, 'web'));
+    ws.setText('b.yaml', svc('b', 40002, 'web'));
+    const proposed = (): string[] => ws.analyze().findings.filter((f) => f.ruleId === 'nodeport-out-of-range').map((f) => `${f.object!.name}:${f.fixes[0].edits[0].newText}`);
+    assert.deepEqual(proposed(), ['a:30000', 'b:30001']);
+    // A label edit changes no port: b is re-checked alone, yet its fix must still skip the port a's fix offers.
+    ws.setText('b.yaml', svc('b', 40002, 'api'));
+    assert.deepEqual(proposed(), ['a:30000', 'b:30001']);
+    assert.equal(ws.lastRun.mode, 'incremental');
+    ws.setText('a.yaml', svc('a', 40001, 'api'));
+    assert.deepEqual(proposed(), ['a:30000', 'b:30001']);
+    // a comes into the range: b's fix takes the port a no longer offers.
+    ws.setText('a.yaml', svc('a', 31000, 'api'));
+    assert.deepEqual(proposed(), ['b:30000']);
+    assert.equal(ws.lastRun.mode, 'incremental');
+    assert.deepEqual(ws.analyze().findings.map(key), analyze(ws.fileNames().map((f) => ws.get(f)!), DEFAULT_CONFIG).findings.map(key));
+  });
+
+  it('moves a hostPort quick fix up when an edit frees a Service port below the NodePort range', () => {
+    const agent = `apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: agent\nspec:\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n    spec:\n      containers:\n        - name: agent\n          image: agent:1.0\n          ports:\n            - containerPort: 30500\n              hostPort: 30500\n`;
+    const svc = (port: number) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: db\nspec:\n  ports:\n    - port: ${port}\n`;
+    const ws = new IncrementalWorkspace(DEFAULT_CONFIG);
+    ws.setText('agent.yaml', agent);
+    ws.setText('db.yaml', svc(29999));
+    const proposed = (): string[] => ws.analyze().findings.filter((f) => f.ruleId === 'host-port-in-nodeport-range').map((f) => f.fixes[0].edits[0].newText);
+    assert.deepEqual(proposed(), ['29998']);
+    ws.setText('db.yaml', svc(5432));
+    assert.deepEqual(proposed(), ['29999']);
+    assert.equal(ws.lastRun.mode, 'incremental');
+    ws.setText('db.yaml', svc(29999));
+    assert.deepEqual(proposed(), ['29998']);
+    assert.deepEqual(ws.analyze().findings.map(key), analyze(ws.fileNames().map((f) => ws.get(f)!), DEFAULT_CONFIG).findings.map(key));
+  });
+
   it('gives the full analysis\' findings when several edits come between two analyses (a fast typist)', () => {
     const root = join(dir, 'c');
     const paths = (readdirSync(root, { recursive: true }) as string[]).filter((f) => /\.ya?ml$/.test(f)).sort();

@@ -2,7 +2,9 @@ import { strict as assert } from 'node:assert';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { deadLinkReason, markdownLinks } from '../helpers/links';
 import { TestClient } from '../lsp/lsp-client';
 
 const ROOT = join(__dirname, '..', '..');
@@ -76,6 +78,28 @@ describe('npm package kube-netlint (npm pack, then npm install -g into an empty 
     assert.ok(existsSync(join(modules, 'kube-netlint', 'schemas', 'kube-netlint.schema.json')));
     assert.ok(existsSync(join(modules, 'kube-netlint', 'docs', 'rules', 'nodeport-duplicate.md')));
     for (const f of files) assert.doesNotMatch(readFileSync(join(modules, 'kube-netlint', 'dist', f), 'utf8').slice(-300), /sourceMappingURL/, `${f} points at a map that is not shipped`);
+  });
+
+  it('ships what its README links to: every relative link of the README, and of the pages it links, is a file of the installed package', () => {
+    const pkg = join(prefix, 'lib', 'node_modules', 'kube-netlint');
+    const dead: string[] = [];
+    const seen = new Set<string>();
+    const pages = [join(pkg, 'README.md')];
+    for (let page = pages.shift(); page; page = pages.shift()) {
+      if (seen.has(page)) continue;
+      seen.add(page);
+      for (const link of markdownLinks(readFileSync(page, 'utf8'))) {
+        if (link.startsWith('#')) continue;
+        // Absolute links (Kubernetes sources) must not be the project's home; relative ones must be shipped.
+        const target = /^[a-z][a-z0-9+.-]*:/i.test(link) ? undefined : join(dirname(page), decodeURIComponent(link.replace(/#.*$/, '')));
+        const reason = target === undefined ? deadLinkReason(link) : existsSync(target) ? undefined : deadLinkReason(pathToFileURL(target).href);
+        if (reason) dead.push(`${relative(pkg, page)}: ${reason}`);
+        if (target?.endsWith('.md') && existsSync(target)) pages.push(target);
+      }
+    }
+    assert.deepEqual(dead, []);
+    // The walk reached the pages the README links: the rule index and through it every rule page, the port map's page.
+    assert.ok(seen.has(join(pkg, 'docs', 'rules', 'nodeport-duplicate.md')) && seen.has(join(pkg, 'docs', 'ports.md')), [...seen].join(' '));
   });
 
   it('runs the CLI: version, a lint with its exit code, rules with links to the installed pages, the cluster client', () => {

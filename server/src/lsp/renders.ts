@@ -6,6 +6,7 @@ import { indexKustomizations } from '../core/render/plan';
 import { computeLayout } from '../core/repo/layout';
 import type { Finding } from '../core/rules/rule';
 import { planWorkspace, renderOne, RenderWorkspaceInput } from '../node/render/render-workspace';
+import { RenderCache } from '../node/render/render-cache';
 import { findRenderers, Renderers } from '../node/render/tools';
 import type { RenderSettings } from '../protocol/render-messages';
 import type { Folder } from './workspace';
@@ -30,6 +31,8 @@ interface FolderRenders {
   notes: RenderWorkspaceInputNotes;
   /** The last plan's jobs, and what their renders need (kept while only files they read change). */
   jobs: Map<string, RenderJob>;
+  /** What the analysis host was last given, besides the outcomes (published again only when it changes). */
+  published?: string;
   context?: { index: ReturnType<typeof indexKustomizations>; charts: ReturnType<typeof computeLayout>['charts'] };
 }
 type RenderWorkspaceInputNotes = ReturnType<typeof planWorkspace>['notes'];
@@ -49,6 +52,8 @@ export class RenderManager {
   private resolving: Promise<void> | undefined;
   private readonly folders = new Map<Folder, FolderRenders>();
   private readonly queue: (() => Promise<void>)[] = [];
+  /** helm outputs by their inputs: a save that changes nothing, or only numbers a sentinel render overrides, runs helm once or not at all. */
+  private readonly cache = new RenderCache();
   private active = 0;
   private disposed = false;
 
@@ -171,6 +176,7 @@ export class RenderManager {
     }
     state.notes = plan.notes;
     const wanted = new Map(plan.jobs.map((j) => [j.id, j]));
+    const outcomesBefore = state.outcomes.size;
     for (const id of [...state.outcomes.keys()]) if (!wanted.has(id)) state.outcomes.delete(id);
     for (const id of [...state.keys.keys()]) if (!wanted.has(id)) state.keys.delete(id);
     const toRun: RenderJob[] = [];
@@ -181,7 +187,9 @@ export class RenderManager {
     }
     state.all = false;
     state.stale.clear();
-    this.publish(folder, state, renderers);
+    // Until the renders end the analysis keeps the last outcomes: it only needs telling when a render went away or
+    // the notes changed (an analysis now would only delay the one the renders' end brings).
+    if (state.outcomes.size !== outcomesBefore || !toRun.length || state.published !== this.frameOf(folder, state, renderers)) this.publish(folder, state, renderers);
     if (!toRun.length) return;
     const { index, charts } = state.context;
     const files = new Map(input.files.map((f) => [f.file, f]));
@@ -207,10 +215,20 @@ export class RenderManager {
   /** Hands the folder's current outcomes to its analysis host and asks for an analysis. */
   private publish(folder: Folder, state: FolderRenders, renderers: Renderers): void {
     const outcomes = [...state.outcomes.values()];
-    const helmUnavailable = renderers.helm ? undefined : renderers.problems.find((p) => p.startsWith('helm'))?.replace(/^helm: /, '');
+    const helmUnavailable = this.helmUnavailable(renderers);
     const configFile = this.configFileOf(folder);
+    state.published = this.frameOf(folder, state, renderers, configFile);
     folder.host.setRenders({ renders: outcomes, ...(helmUnavailable ? { helmUnavailable } : {}), renderNotes: state.notes, ...(configFile ? { sourceFiles: [configFile] } : {}) });
     this.changed();
+  }
+
+  private helmUnavailable(renderers: Renderers): string | undefined {
+    return renderers.helm ? undefined : renderers.problems.find((p) => p.startsWith('helm'))?.replace(/^helm: /, '');
+  }
+
+  /** What a publish hands over besides the outcomes, as a comparable string. */
+  private frameOf(folder: Folder, state: FolderRenders, renderers: Renderers, configFile = this.configFileOf(folder)): string {
+    return JSON.stringify([this.helmUnavailable(renderers) ?? null, state.notes, configFile?.text ?? null]);
   }
 
   private inputOf(folder: Folder, renderers: Renderers): RenderWorkspaceInput {
@@ -223,6 +241,7 @@ export class RenderManager {
       repoRoot: resolve(folder.path!),
       renderers,
       configFile: this.configFileOf(folder),
+      cache: this.cache,
     };
   }
 

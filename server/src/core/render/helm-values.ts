@@ -1,4 +1,4 @@
-import { isMap, isScalar, isSeq, parseAllDocuments, parseDocument, stringify } from 'yaml';
+import { CST, isMap, isScalar, isSeq, Lexer, parseAllDocuments, parseDocument, stringify } from 'yaml';
 import type { Span } from '../source/span';
 
 /** One scalar of the merged values of a release: its key path, value and where the winning definition is written. */
@@ -120,6 +120,60 @@ function setValue(v: string): unknown {
 const SENTINEL_BASE = 47_000;
 const SMALLEST_PROBED = 16;
 
+/** True for a value {@link sentinelPlan} replaces by a sentinel (an integer above 16 and below 1e6). */
+function probed(value: unknown): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value > SMALLEST_PROBED && value < 1e6;
+}
+
+/**
+ * A values file's text with every number a sentinel render replaces written as `#` and its comments left out: two
+ * values files that differ only in such numbers or in comments give the same sentinel render (each of those numbers
+ * is overridden by its sentinel, see {@link sentinelPlan}; helm never sees comments), so this text, with the plan,
+ * keys a cache of sentinel renders. Everything else stays as written (quoting, `yes`/`on`, spacing: helm's YAML 1.1
+ * reading of them may differ from a re-serialisation). Texts that do not parse are returned as they are (only an
+ * identical text then matches).
+ */
+export function sentinelNeutralText(text: string): string {
+  let docs;
+  try {
+    docs = parseAllDocuments(text, { prettyErrors: false });
+  } catch {
+    return text;
+  }
+  if (!Array.isArray(docs) || docs.some((d) => d.errors.length)) return text;
+  // [start, end, replacement]
+  const ranges: [number, number, string][] = [];
+  const visit = (node: unknown): void => {
+    if (isMap(node)) for (const pair of node.items) visit(pair.value);
+    else if (isSeq(node)) node.items.forEach(visit);
+    else if (isScalar(node) && node.range && probed(node.value)) ranges.push([node.range[0], node.range[1], '#']);
+  };
+  for (const d of docs) visit(d.contents);
+  // Comments from the lexer (the parser's own tokens; control tokens stand for no source text).
+  let offset = 0;
+  for (const token of new Lexer().lex(text)) {
+    const type = CST.tokenType(token);
+    if (type === 'doc-mode' || type === 'flow-error-end' || type === 'scalar') continue;
+    if (type === 'comment') {
+      // With the blanks before it, and the whole line when nothing else is on it.
+      let start = offset;
+      while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
+      let end = offset + token.length;
+      if (start === 0 || text[start - 1] === '\n') end += text.startsWith('\r\n', end) ? 2 : text[end] === '\n' ? 1 : 0;
+      ranges.push([start, end, '']);
+    }
+    offset += token.length;
+  }
+  let out = '';
+  let at = 0;
+  for (const [start, end, replacement] of ranges.sort((a, b) => a[0] - b[0])) {
+    if (start < at) continue;
+    out += text.slice(at, start) + replacement;
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
 /** A sentinel render's inputs: a values file that replaces numeric leaves, `--set` pairs for `set:` keys, and the key of each sentinel. */
 export interface SentinelPlan {
   readonly valuesText: string;
@@ -148,7 +202,7 @@ export function sentinelPlan(leaves: ReadonlyMap<string, ValueLeaf>, setKeys: Re
   const set: string[] = [];
   const lists = new Map<string, { path: (string | number)[]; value: unknown[] }>();
   for (const leaf of leaves.values()) {
-    if (typeof leaf.value !== 'number' || !Number.isInteger(leaf.value) || leaf.value <= SMALLEST_PROBED || leaf.value >= 1e6) continue;
+    if (!probed(leaf.value)) continue;
     const sentinel = fresh();
     keyOfSentinel.set(sentinel, leaf.key);
     if (setKeys.has(leaf.key)) {

@@ -94,13 +94,18 @@ const dirOf = (p: string): string => posix.dirname(p);
  * its patch files). Pure: works on file names and parsed kustomizations only.
  */
 export function computeLayout(files: readonly LoadedFile[], config: CoreConfig, repoPath: RepoPath): RepoLayout {
+  // Each file's repository path once (repoPath may be path.relative, which costs).
+  const pathOf = new Map(files.map((f) => [f.file, repoPath(f.file)]));
+  const cachedRepoPath: RepoPath = (file) => pathOf.get(file) ?? repoPath(file);
+  repoPath = cachedRepoPath;
   const paths = new Map(files.map((f) => [repoPath(f.file), f.file]));
   const chartFiles = files.filter((f) => f.role?.type === 'helm-chart');
   const chartDirs = new Map(chartFiles.map((f) => [dirOf(repoPath(f.file)), f.file]));
   const charts: HelmChart[] = chartFiles.map((f) => {
     const dir = dirOf(repoPath(f.file));
     const prefix = dir === '.' ? 'templates/' : `${dir}/templates/`;
-    const templates = files.filter((t) => repoPath(t.file).startsWith(prefix)).map((t) => t.file);
+    const templates: string[] = [];
+    for (const [p, file] of paths) if (p.startsWith(prefix)) templates.push(file);
     // A chart in `<parent>/charts/<name>/` is a vendored subchart of the nearest chart above it.
     let parent: string | undefined;
     for (let d = dir; d !== '.' && d !== '/' && !parent; ) {

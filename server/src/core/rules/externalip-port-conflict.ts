@@ -1,4 +1,3 @@
-import type { ServiceObject } from '../model/objects';
 import { describe } from '../model/objects';
 import { addressKey } from './externalip-is-node-ip';
 import { CollisionSide, listObjects, reportCollision } from './report/collisions';
@@ -28,20 +27,20 @@ export const externalipPortConflict: Rule = {
     'https://kubernetes.io/docs/concepts/services-networking/service/#external-ips (v1.33)',
   ],
   check({ model }) {
-    // Index (externalIP, port, protocol) → sides, so the check is linear in Services.
+    // (externalIP, port, protocol) → sides, from the model's externalIP index (linear in claims, and complete when
+    // only some Services are re-checked after an edit).
     const index = new Map<string, CollisionSide[]>();
-    for (const svc of model.services) {
-      for (const ip of svc.externalIPs) {
-        const ports = new Set<string>();
-        for (const sp of svc.ports) {
-          if (!sp.port) continue;
-          const key = `${addressKey(ip.value)}|${sp.port.value}|${sp.protocol.value.toUpperCase()}`;
-          if (ports.has(key)) continue;
-          ports.add(key);
-          const list = index.get(key) ?? [];
-          list.push({ object: svc as ServiceObject, span: ip.span, label: `externalIP ${ip.value} port ${sp.port.value}/${sp.protocol.value.toUpperCase()} of ${describe(svc)}` });
-          index.set(key, list);
-        }
+    for (const [port, claims] of model.externalIPs) {
+      const seen = new Set<string>();
+      for (const c of claims) {
+        const key = `${addressKey(c.address)}|${port}|${c.protocol}`;
+        // One side per externalIPs entry, whatever number of Service ports share the number.
+        const side = `${key}|${c.service.uid}|${c.span.start}`;
+        if (seen.has(side)) continue;
+        seen.add(side);
+        const list = index.get(key) ?? [];
+        list.push({ object: c.service, span: c.span, label: `externalIP ${c.address} port ${port}/${c.protocol} of ${describe(c.service)}` });
+        index.set(key, list);
       }
     }
     const findings: Finding[] = [];

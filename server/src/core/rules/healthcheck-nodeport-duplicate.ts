@@ -47,6 +47,7 @@ export const healthcheckNodeportDuplicate: Rule = {
     'kubernetes pkg/api/service/util.go (NeedsHealthCheck, v1.33)',
     'https://kubernetes.io/docs/concepts/services-networking/service/#preserving-the-client-source-ip (v1.33)',
   ],
+  freePortFixes: true,
   check({ model, config }) {
     const findings: Finding[] = [];
     const taken = new Set<number>();

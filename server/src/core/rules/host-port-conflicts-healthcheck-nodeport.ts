@@ -51,6 +51,7 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
     'https://kubernetes.io/docs/tasks/access-application-cluster/create-external-load-balancer/#preserving-the-client-source-ip',
     'containernetworking/plugins plugins/meta/portmap/portmap_iptables.go (CNI-HOSTPORT-DNAT, --dst-type LOCAL)',
   ],
+  freePortFixes: true,
   check({ model, config }) {
     const findings: Finding[] = [];
     const offered = new Set<number>();

@@ -51,6 +51,7 @@ export const hostPortConflictsNodeport: Rule = {
     'kubernetes pkg/proxy/iptables/proxier.go (KUBE-SERVICES jump prepended, KUBE-NODEPORTS last, v1.33)',
     'https://github.com/siderolabs/talos/issues/9223 (iptables backend mismatch)',
   ],
+  freePortFixes: true,
   check({ model, config }) {
     const findings: Finding[] = [];
     // Each Service-side fix proposes a different port, so applying several fixes cannot create a new collision.

@@ -41,6 +41,7 @@ export const hostPortInNodeportRange: Rule = {
     'https://kubernetes.io/docs/concepts/services-networking/service/#avoid-nodeport-collisions (v1.33)',
     'https://github.com/kubernetes/kubernetes/pull/108496 (CHANGELOG-1.24 release note)',
   ],
+  freePortFixes: true,
   check({ model, config }) {
     const { value: range, source } = model.settings.nodePortRange;
     const band = staticBandSize(range);

@@ -30,6 +30,7 @@ export const nodeportDuplicate: Rule = {
     'kubernetes pkg/apis/core/validation/validation.go ValidateService (nodePort Duplicate value, v1.33)',
     'https://kubernetes.io/docs/concepts/services-networking/service/#avoid-nodeport-collisions (v1.33)',
   ],
+  freePortFixes: true,
   check({ model, config }) {
     const findings: Finding[] = [];
     for (const [port, claims] of model.nodePorts) {

@@ -46,6 +46,7 @@ export const nodeportOutOfRange: Rule = {
     'kubernetes pkg/kubeapiserver/options/options.go (DefaultServiceNodePortRange 30000-32767, v1.33)',
     'https://kubernetes.io/docs/reference/command-line-tools-reference/kube-apiserver/ (--service-node-port-range, v1.33)',
   ],
+  freePortFixes: true,
   check({ model, config }) {
     const range = model.settings.nodePortRange;
     const { min, max } = range.value;

@@ -78,6 +78,13 @@ export interface Rule {
   readonly explanation: string;
   /** Kubernetes source paths or documentation URLs (with version) for every behaviour the rule relies on. */
   readonly sources: readonly string[];
+  /**
+   * True when the rule's quick fixes propose a free port (rules/fixes/free-node-port.ts): one that no claim of the
+   * whole model takes and that none of the rule's earlier fixes in the same run proposed, so a fix depends on more
+   * than the object it is on. The incremental analysis runs such a rule over the whole model when its fixes can
+   * change (core/workspace/incremental.ts).
+   */
+  readonly freePortFixes?: boolean;
   check(ctx: RuleContext): Finding[];
 }
 

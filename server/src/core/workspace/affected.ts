@@ -30,8 +30,10 @@ export function isEnvironment(obj: K8sObject, config: CoreConfig): boolean {
 
 /**
  * The objects whose findings a change can alter: the changed objects (new versions), every object
- * claiming one of their port numbers in any index (nodePort, healthCheckNodePort, hostPort, Service port —
- * collisions, shadowing and externalIP conflicts are all keyed by number), the workloads a changed Service
+ * claiming one of their port numbers as a nodePort, healthCheckNodePort or hostPort (collisions and shadowing
+ * are keyed by number: a hostPort against nodePorts and Service ports, a nodePort against nodePorts and
+ * hostPorts), the Services with an externalIP on one of their externalIP ports (externalIP conflicts; a Service
+ * `port` alone relates a Service to no other Service), the workloads a changed Service
  * selects and the Services selecting a changed workload (before and after the change), and the other
  * variants of a changed object (same identity), the Ingresses, routes, NetworkPolicies and monitors that read a
  * changed object's namespace, and the Services of that namespace whose selector matches nothing. Port numbers and selectors of `removed` (old versions) count
@@ -46,17 +48,20 @@ export function affectedObjects(
 ): Set<K8sObject> {
   const out = new Set<K8sObject>(added);
   const numbers = new Set<number>();
+  const external = new Set<number>();
   for (const obj of [...removed, ...added]) {
     const c = contributionOf(obj);
     for (const claim of c.nodePorts) numbers.add(claim.port);
     for (const claim of c.hostPorts) numbers.add(claim.port);
     for (const claim of c.servicePorts) numbers.add(claim.port);
+    for (const claim of c.externalIPs) external.add(claim.port);
   }
   for (const n of numbers) {
     for (const claim of indexes.nodePorts.get(n) ?? []) out.add(claim.service);
     for (const claim of indexes.hostPorts.get(n) ?? []) out.add(claim.workload);
-    for (const claim of indexes.servicePorts.get(n) ?? []) out.add(claim.service);
   }
+  // Rules about a hostPort equal to a Service port read both from the indexes: the Services need no re-check.
+  for (const n of external) for (const claim of indexes.externalIPs.get(n) ?? []) out.add(claim.service);
   const relate = (model: WorkspaceModel, obj: K8sObject): void => {
     if (obj.category === 'service') for (const w of model.selectedWorkloads(obj)) out.add(w);
     if (obj.category === 'workload') for (const s of model.selectingServices(obj)) out.add(s);

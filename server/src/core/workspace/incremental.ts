@@ -4,9 +4,10 @@ import type { CoreConfig } from '../config/config';
 import { compareFindings, RuleFailure, runRules } from '../engine/run-rules';
 import { IncrementalFile } from '../load/incremental-file';
 import type { LoadedFile } from '../load/load-file';
-import { ModelIndexes, patchIndexes } from '../model/model-indexes';
+import { contributionOf, ModelIndexes, patchIndexes } from '../model/model-indexes';
 import type { K8sObject } from '../model/objects';
 import { buildModel, indexesOf, modelFromIndexes, WorkspaceModel } from '../model/workspace-model';
+import { claimedPorts } from '../port-map/node-claims';
 import { allRules } from '../rules/index';
 import type { Finding, Rule } from '../rules/rule';
 import { affectedObjects, isEnvironment } from './affected';
@@ -351,9 +352,60 @@ function recheck(
   for (const o of affected) uids.add(o.uid);
   for (const o of removed) uids.add(o.uid);
   const owned = (f: Finding): boolean => (f.object ? uids.has(f.object.uid) : changedFiles.has(f.span.file));
-  const kept = prev.findings.filter((f) => !owned(f));
-  const findings = kept.concat(run.findings.filter(owned)).sort(compareFindings);
+  let findings = prev.findings.filter((f) => !owned(f)).concat(run.findings.filter(owned));
+  const whole = wholeModelRules(ctx.rules, prev, run.findings.filter(owned), owned, () => takenPortsChanged(prev, { model, indexes }, removed, added, ctx.config));
+  if (whole.length) {
+    const again = runRules(whole, model, ctx.config, ctx.inputs.fileMap, ctx.inputs.layout);
+    if (again.failures.length) return undefined;
+    const ids = new Set(whole.map((r) => r.id));
+    findings = findings.filter((f) => !ids.has(f.ruleId)).concat(again.findings);
+  }
+  findings.sort(compareFindings);
   return { unit: { group: prev.group, model, indexes, findings }, checked: affected.size };
+}
+
+/**
+ * The rules with free-port quick fixes ({@link Rule.freePortFixes}) whose fixes the change can alter, to run again
+ * over the whole model: a fix is the first port that no claim takes and that the rule's earlier fixes in the same
+ * run did not propose, so when a re-checked object's finding has or had a fix, the fixes after it move; and when
+ * the taken ports changed, every fix can. A rule none of whose findings has a fix is left alone.
+ */
+function wholeModelRules(rules: readonly Rule[], prev: UnitState, fresh: readonly Finding[], owned: (f: Finding) => boolean, takenChanged: () => boolean): Rule[] {
+  const out: Rule[] = [];
+  let changed: boolean | undefined;
+  for (const rule of rules) {
+    if (!rule.freePortFixes) continue;
+    const withFix = (f: Finding): boolean => f.ruleId === rule.id && f.fixes.length > 0;
+    const ownedFix = fresh.some(withFix) || prev.findings.some((f) => withFix(f) && owned(f));
+    if (ownedFix || (prev.findings.some(withFix) && (changed ??= takenChanged()))) out.push(rule);
+  }
+  return out;
+}
+
+/**
+ * True when the change made a port number taken or free for the free-port choice: a port of the node-port map
+ * (claimedPorts: nodePorts, healthCheckNodePorts, running hostPorts and hostNetwork ports, externalIP ports,
+ * component ports) or a Service `port` (a hostPort moved below the NodePort range avoids those). Only the changed
+ * objects' numbers can change status (component ports come from environment objects, whose change runs in full);
+ * the sizes are compared as well, as a guard.
+ */
+function takenPortsChanged(
+  prev: { model: WorkspaceModel; indexes: ModelIndexes }, next: { model: WorkspaceModel; indexes: ModelIndexes },
+  removed: readonly K8sObject[], added: readonly K8sObject[], config: CoreConfig,
+): boolean {
+  const before = claimedPorts(prev.model, config);
+  const after = claimedPorts(next.model, config);
+  if (before.size !== after.size || prev.indexes.servicePorts.size !== next.indexes.servicePorts.size) return true;
+  const moved = (o: K8sObject): boolean => {
+    const c = contributionOf(o);
+    for (const list of [c.nodePorts, c.hostPorts, c.servicePorts, c.externalIPs]) {
+      for (const { port } of list) {
+        if (before.has(port) !== after.has(port) || prev.indexes.servicePorts.has(port) !== next.indexes.servicePorts.has(port)) return true;
+      }
+    }
+    return false;
+  };
+  return removed.some(moved) || added.some(moved);
 }
 
 /** A file's repository role as a comparable string (a kustomization's resources and patches, a chart's name and dependencies). */

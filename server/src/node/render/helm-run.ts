@@ -3,10 +3,11 @@ import { join, posix, resolve } from 'node:path';
 import type { LoadedFile } from '../../core/load/load-file';
 import { dependencyLine } from '../../core/render/errors';
 import { mapHelmOutput } from '../../core/render/helm-map';
-import { conditionFalse, mergedLeaves, sentinelPlan, ValuesSource } from '../../core/render/helm-values';
+import { conditionFalse, mergedLeaves, SentinelPlan, sentinelNeutralText, sentinelPlan, ValuesSource } from '../../core/render/helm-values';
 import { isMap, isSeq, parseDocument } from 'yaml';
 import type { HelmJob } from '../../core/render/jobs';
 import type { HelmChart, RenderNote, RepoPath } from '../../core/repo/layout';
+import { InputDigest, RenderCache } from './render-cache';
 import { runTool, Sandbox, ToolRun } from './run-tool';
 import { Renderer, versionAtLeast } from './tools';
 
@@ -19,6 +20,8 @@ export interface HelmRunContext {
   readonly charts: readonly HelmChart[];
   readonly timeoutMs?: number;
   readonly maxOutputBytes?: number;
+  /** Outputs of earlier runs with the same inputs (the language server keeps one; the CLI renders each release once). */
+  readonly cache?: RenderCache;
 }
 
 /**
@@ -62,7 +65,12 @@ export async function runHelmJob(job: HelmJob, ctx: HelmRunContext): Promise<{ r
   const avoid = [...ctx.files.values()].filter((f) => ctx.repoPath(f.file).startsWith(prefix)).map((f) => f.text).join('\n') + sources.map((s) => s.text).join('\n');
   const plan = sentinelPlan(leaves, new Set(job.set.map((s) => s.key)), avoid);
   const options = { cwd: ctx.sandbox.dir, timeoutMs: ctx.timeoutMs, maxOutputBytes: ctx.maxOutputBytes };
-  const main = runTool(ctx.tool.path, argv, ctx.sandbox.env, options);
+  const keys = ctx.cache ? cacheKeys(job, ctx, sources, plan) : undefined;
+  const cached = (key: string | undefined): Promise<ToolRun> | undefined => {
+    const stdout = key !== undefined ? ctx.cache!.get(key) : undefined;
+    return stdout === undefined ? undefined : Promise.resolve({ stdout, stderr: '', exitCode: 0, durationMs: 0 });
+  };
+  const main = cached(keys?.main) ?? runTool(ctx.tool.path, argv, ctx.sandbox.env, options);
   let sentinel: Promise<ToolRun> | undefined;
   if (plan) {
     const file = join(work, 'sentinels.yaml');
@@ -70,9 +78,11 @@ export async function runHelmJob(job: HelmJob, ctx: HelmRunContext): Promise<{ r
     const probeArgv = [...argv, '-f', file, ...plan.set.flatMap((s) => ['--set', s])];
     // Charts with a values.schema.json may reject sentinels; helm >= 3.16 can skip the schema for this probe only.
     if (versionAtLeast(ctx.tool.version, 3, 16)) probeArgv.push('--skip-schema-validation');
-    sentinel = runTool(ctx.tool.path, probeArgv, ctx.sandbox.env, options);
+    sentinel = cached(keys?.sentinel) ?? runTool(ctx.tool.path, probeArgv, ctx.sandbox.env, options);
   }
   let [run, probe] = await Promise.all([main, sentinel]);
+  if (keys && run.exitCode === 0) ctx.cache!.set(keys.main, run.stdout);
+  if (keys?.sentinel && probe?.exitCode === 0) ctx.cache!.set(keys.sentinel, probe.stdout);
   const notes: RenderNote[] = [];
   const missing = /found in Chart\.yaml, but missing in charts\/ directory: ([^\n]+)/.exec(run.stderr);
   const chartFile = ctx.files.get(job.chartFile);
@@ -108,6 +118,33 @@ export async function runHelmJob(job: HelmJob, ctx: HelmRunContext): Promise<{ r
     job, output: run.stdout, sentinelOutput: probe && probe.exitCode === 0 ? probe.stdout : undefined, plan, leaves, files: ctx.files, repoPath: ctx.repoPath, charts: ctx.charts,
   });
   return { run, file: mapped.file, notes };
+}
+
+/**
+ * Cache keys of a release's two renders: the main one from everything helm reads (the chart folder, every `-f`
+ * file, inline values, `--set` pairs, release, namespace, the helm binary and version); the sentinel one the same
+ * with every number the sentinels override written as `#` in the values, plus the plan — so a values edit that
+ * only changes such numbers (a nodePort) re-uses the last sentinel render and runs helm once. Undefined parts are
+ * left out of caching (a chart too big to hash).
+ */
+function cacheKeys(job: HelmJob, ctx: HelmRunContext, sources: readonly ValuesSource[], plan: SentinelPlan | undefined): { main: string; sentinel?: string } | undefined {
+  const abs = (p: string): string => resolve(ctx.baseDir, p);
+  const valuesFiles = new Set(sources.map((s) => abs(ctx.repoPath(s.file))));
+  const sentinelKeys = new Set(plan?.set.map((s) => s.slice(0, s.lastIndexOf('='))) ?? []);
+  const digest = (neutral: boolean): string | undefined => {
+    const d = new InputDigest(undefined, neutral ? (p) => (valuesFiles.has(p) ? sentinelNeutralText : undefined) : undefined);
+    d.add('helm template', ctx.tool.path, ctx.tool.version, job.release, job.namespace, String(job.replaceChartValues), abs(job.chartDir));
+    d.addTree(abs(job.chartDir));
+    for (const v of job.valuesFiles) d.add('-f').addFile(abs(v.path));
+    if (job.inlineValues) d.add('inline', neutral ? sentinelNeutralText(job.inlineValues.text) : job.inlineValues.text);
+    for (const s of job.set) d.add('--set', s.key, neutral && sentinelKeys.has(s.key) ? '#' : s.value);
+    if (neutral && plan) d.add('sentinels', plan.valuesText, ...plan.set, String(versionAtLeast(ctx.tool.version, 3, 16)));
+    return d.ok ? d.digest() : undefined;
+  };
+  const main = digest(false);
+  if (main === undefined) return undefined;
+  const sentinel = plan ? digest(true) : undefined;
+  return { main, ...(sentinel ? { sentinel } : {}) };
 }
 
 /** A chart folder made of symbolic links to the original's entries (helm follows them), some files replaced by text. */

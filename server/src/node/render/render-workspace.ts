@@ -10,6 +10,7 @@ import { locateKustomizeError, locateHelmError } from '../../core/render/errors'
 import { computeLayout, HelmChart, RenderNote, RepoPath } from '../../core/repo/layout';
 import { runHelmJob } from './helm-run';
 import { runKustomize } from './kustomize-run';
+import type { RenderCache } from './render-cache';
 import { Sandbox } from './run-tool';
 import type { Renderers } from './tools';
 
@@ -30,6 +31,8 @@ export interface RenderWorkspaceInput {
   readonly configFile?: LoadedFile;
   /** Run only these jobs (by id); the others are left out of the result. */
   readonly only?: ReadonlySet<string>;
+  /** Outputs of earlier runs by their inputs (the language server keeps one across renders). */
+  readonly cache?: RenderCache;
 }
 
 export interface WorkspaceRenders {
@@ -99,7 +102,7 @@ export async function renderOne(job: RenderJob, input: RenderWorkspaceInput, ind
     }
     const tool = input.renderers.helm;
     if (!tool) return failed([]);
-    const res = await runHelmJob(job, { tool, baseDir: input.baseDir, sandbox, files, repoPath: input.repoPath, charts, timeoutMs: input.timeoutMs, maxOutputBytes: input.maxOutputBytes });
+    const res = await runHelmJob(job, { tool, baseDir: input.baseDir, sandbox, files, repoPath: input.repoPath, charts, timeoutMs: input.timeoutMs, maxOutputBytes: input.maxOutputBytes, cache: input.cache });
     if (!res.file) return failed([toolFailure(job, res.run, locateHelmError(res.run.stderr, job, files, input.repoPath), input.baseDir)]);
     return { job, file: res.file, notes: res.notes, durationMs: performance.now() - started };
   } catch (err) {
