@@ -35,7 +35,7 @@ describe('rendering with helm and kustomize (CLI)', function () {
       const dup = r.findings.filter((f) => f.ruleId === 'nodeport-duplicate');
       assert.deepEqual(dup.map((f) => [f.file, f.line, f.column]), [['overlays/prod/api.yaml', 11, 17], ['overlays/prod/web-nodeport.yaml', 9, 17]]);
       const onPatch = dup.find((f) => f.file.endsWith('web-nodeport.yaml'))!;
-      assert.match(onPatch.message, /^nodePort 30090 is also claimed by Service default\/api: .*\(rendered by overlays\/prod\)$/);
+      assert.match(onPatch.message, /^nodePort 30090 is also claimed by Service default\/api: .*\(Service default\/web, rendered by overlays\/prod\)$/);
       assert.deepEqual(onPatch.related.map((x) => [x.file, x.line]), [['overlays/prod/api.yaml', 11]]);
       assert.equal(onPatch.rendered?.source, 'render:kustomize:overlays/prod');
       assert.ok((onPatch.rendered?.line ?? 0) > 0);
@@ -137,7 +137,7 @@ describe('rendering with helm and kustomize (CLI)', function () {
       const r = lintRendered(dir, ['.']);
       const dup = r.findings.filter((f) => f.ruleId === 'nodeport-duplicate');
       assert.deepEqual(dup.map((f) => [f.file, f.line, f.column]), [['charts/web/values.yaml', 4, 13], ['other.yaml', 11, 17]]);
-      assert.match(dup[0].message, /^nodePort 30080 is also claimed by Service shop\/other: .*\(Helm release web\)$/);
+      assert.match(dup[0].message, /^nodePort 30080 is also claimed by Service shop\/other: .*\(Service shop\/web, Helm release web\)$/);
       assert.match(dup[1].message, /^nodePort 30080 is also claimed by Service shop\/web: /);
       assert.deepEqual(r.findings.filter((f) => f.ruleId === 'helm-chart-not-rendered' || f.ruleId === 'yaml-syntax'), []);
     });
@@ -182,7 +182,7 @@ describe('rendering with helm and kustomize (CLI)', function () {
       });
       const dup = lintRendered(dir, ['.']).findings.filter((f) => f.ruleId === 'nodeport-duplicate');
       assert.deepEqual(dup.map((f) => [f.file, f.line, f.column]), [['charts/web/values-prod.yaml', 2, 13], ['other.yaml', 11, 17]]);
-      assert.match(dup[0].message, /^nodePort 30200 is also claimed by Service default\/other: .*\(Helm release web-prod, values-prod\.yaml\)$/);
+      assert.match(dup[0].message, /^nodePort 30200 is also claimed by Service default\/other: .*\(Service prod\/web-prod, Helm release web-prod, values-prod\.yaml\)$/);
       assert.match(dup[1].message, /^nodePort 30200 is also claimed by Service prod\/web-prod: /);
     });
 

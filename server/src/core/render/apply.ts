@@ -1,6 +1,7 @@
 import type { LoadedFile } from '../load/load-file';
 import type { ClusterGroup, RenderNote, RenderState, RepoLayout } from '../repo/layout';
 import type { Finding, Fix, RelatedLocation } from '../rules/rule';
+import { describe } from '../model/objects';
 import type { Span } from '../source/span';
 import type { RenderClusters, RenderOutcome } from './jobs';
 import { sourceOf, sourceSpanNow } from './source-map';
@@ -79,7 +80,11 @@ export function remapRenderedFinding(f: Finding, files: ReadonlyMap<string, Load
     });
     if (edits.every((e) => e)) fixes.push({ ...fix, edits: edits as Fix['edits'] });
   }
-  const out: Finding = { ...f, message: `${f.message} (${rendered.render.label})`, span: main.span, related, fixes, rendered: { span: f.span, label: rendered.render.label } };
+  // Several rendered copies of one source line (a base in two overlays) share its findings' place: a message that does
+  // not name its own object says which copy it is about.
+  const self = f.object ? describe(f.object) : undefined;
+  const about = self && !f.message.includes(self) ? `${self}, ` : '';
+  const out: Finding = { ...f, message: `${f.message} (${about}${rendered.render.label})`, span: main.span, related, fixes, rendered: { span: f.span, label: rendered.render.label } };
   return suppressed(out) ? undefined : out;
 }
 

@@ -101,7 +101,9 @@ export function planRenders(files: readonly LoadedFile[], layout: RepoLayout, co
   if (can.kustomize && config.render?.kustomize !== false) {
     for (const entry of layout.kustomizeEntries) {
       if (entry.cycle || taken.has(entry.dir)) continue;
-      jobs.push(kustomizeJob(entry.dir, entry.file, index, exists, byPath, config.namespace, `rendered by ${entry.dir}`, { type: 'of-file', file: entry.file }));
+      // The root's kustomization is named by its file: "rendered by ." says nothing.
+      const label = `rendered by ${entry.dir === '.' ? `./${posix.basename(repoPath(entry.file))}` : entry.dir}`;
+      jobs.push(kustomizeJob(entry.dir, entry.file, index, exists, byPath, config.namespace, label, { type: 'of-file', file: entry.file }));
     }
   }
   if (can.helm) {
