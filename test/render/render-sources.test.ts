@@ -194,6 +194,14 @@ describe('rendered sources: helmCharts, left-out entries, multi-document templat
       assert.deepEqual(failed.map((f) => [f.file, f.line, f.column, f.message]), [['c/templates/svc.yaml', 4, 1, 'helm template failed (Helm release bad): parse error at (bad/templates/svc.yaml:4): unexpected "}" in operand']]);
     });
 
+    it('puts a YAML error in a rendered template on the template line helm names', () => {
+      const files = { ...bad, 'c/templates/svc.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: "1"\n  b: [\n' };
+      const failed = lintRendered(tree(files), ['.']).findings.filter((f) => f.ruleId === 'render-failed');
+      assert.deepEqual(failed.map((f) => [f.file, f.line, f.column, f.message]), [[
+        'c/templates/svc.yaml', 7, 1, 'helm template failed (Helm release bad): YAML parse error on bad/templates/svc.yaml: error converting YAML to JSON: yaml: line 7: did not find expected node content',
+      ]]);
+    });
+
     it('says rendering is off because of --no-render, not that helm is missing', () => {
       const notRendered = lintRendered(tree(bad), ['--no-render', '.']).findings.filter((f) => f.ruleId === 'helm-chart-not-rendered');
       assert.deepEqual(notRendered.map((f) => [f.file, f.line, f.message]), [[

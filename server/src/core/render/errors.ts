@@ -126,6 +126,20 @@ export function locateHelmError(stderr: string, job: HelmJob, files: ReadonlyMap
       return { file: f.file, start, end: nl < 0 ? f.text.length : nl };
     }
   }
+  // `YAML parse error on <chart>/templates/<f>: … yaml: line N: …`: N counts lines of that template's rendered
+  // document, the template's own line when the template is one document; otherwise its first line.
+  const yamlError = /YAML parse error on ([^:\s]+\/templates\/[^:\s]+): .*?yaml: line (\d+)/.exec(stderr);
+  if (yamlError) {
+    const rel = yamlError[1].split('/').slice(1).join('/');
+    const f = byPath.get(posix.normalize(posix.join(job.chartDir, rel)));
+    if (f) {
+      const line = Number(yamlError[2]);
+      const oneDocument = !/^---/m.test(f.text.replace(/^---[^\n]*\n/, ''));
+      const start = oneDocument && line <= f.lines.lineCount ? f.lines.lineStart(line) : 0;
+      const nl = f.text.indexOf('\n', start);
+      return { file: f.file, start, end: nl < 0 ? f.text.length : nl };
+    }
+  }
   const missing = /found in Chart\.yaml, but missing in charts\/ directory: ([^\n]+)/.exec(stderr);
   if (missing) {
     const chart = files.get(job.chartFile);
