@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // events-baseline.mjs — the second yardstick: one single-threaded pass of js-yaml 5's `parseEvents` (a full
 // YAML event stream with source offsets: all a linter needs to build its own objects with exact spans) over
-// every *.yaml / *.yml file of a folder, read + parse, as a fresh process. js-yaml is a devDependency (bench only).
+// every *.yaml / *.yml file of a folder, read + parse, as a fresh process. js-yaml is also the loader's parser (server/src/core/load/event-compose.ts).
 // Usage: node events-baseline.mjs DIR
 // Prints one JSON line: {files, events, errors, bytes, readMs, parseMs, totalMs, maxRssMB}.
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
+import { LanguageClientOptions, Middleware, ServerOptions, TransportKind } from 'vscode-languageclient/node';
 import type { InitializationOptions } from '../../server/src/protocol/messages';
 import { trustPortMapLinks } from './ports/hover-links';
 import { trustRuleDocLinks } from './rule-docs';
@@ -22,9 +22,10 @@ export function serverOptions(context: vscode.ExtensionContext): ServerOptions {
  * `.kube-netlint.yaml` on disk for it (workspace/didChangeWatchedFiles). Settings are pulled by the
  * server (workspace/configuration, section `kubeNetlint`, per folder). The server is told whether the
  * workspace is trusted: in Restricted Mode it only analyses files. `cacheFolder` (the extension's storage
- * folder) is where the server keeps its parse cache.
+ * folder) is where the server keeps its parse cache. `handleDiagnostics` sees every published diagnostic first
+ * (the cluster view holds back those of cluster objects' views that are not open).
  */
-export function clientOptions(outputChannel: vscode.OutputChannel, cacheFolder?: string): LanguageClientOptions {
+export function clientOptions(outputChannel: vscode.OutputChannel, cacheFolder?: string, handleDiagnostics?: Middleware['handleDiagnostics']): LanguageClientOptions {
   const initializationOptions: InitializationOptions = { workspaceTrusted: vscode.workspace.isTrusted, watchesFiles: true, showRuleDocumentationCommand: true, portMapView: true, ...(cacheFolder ? { cacheFolder } : {}) };
   return {
     documentSelector: [
@@ -45,6 +46,7 @@ export function clientOptions(outputChannel: vscode.OutputChannel, cacheFolder?:
     initializationOptions,
     middleware: {
       provideHover: async (document, position, token, next) => trustPortMapLinks(trustRuleDocLinks(await next(document, position, token))),
+      ...(handleDiagnostics ? { handleDiagnostics } : {}),
     },
   };
 }

@@ -13,7 +13,8 @@ const ICONS: Record<string, string> = { error: 'error', warning: 'warning', info
 /**
  * The "kube-netlint: Cluster" view: findings whose only location is a live-cluster object, grouped by
  * object. Clicking an object opens it as read-only YAML (a `kube-netlint-cluster:` document served by
- * {@link ClusterObjectContent}); clicking a finding opens the workspace file it names, if any.
+ * {@link ClusterObjectContent}) with its first finding's field selected; clicking a finding opens the workspace
+ * file it names, if any, else the object's field.
  */
 export class ClusterTree implements vscode.TreeDataProvider<Node> {
   private groups: ClusterObjectGroup[] = [];
@@ -40,7 +41,10 @@ export class ClusterTree implements vscode.TreeDataProvider<Node> {
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
-    const open: vscode.Command = { title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.parse(clusterUri(node.group.file)), { preview: true }] };
+    // The object's read-only view, on the field of the finding (an object: its first finding's).
+    const at = ('finding' in node ? node.finding : node.group.findings[0])?.range;
+    const selection = at && new vscode.Range(at.start.line, at.start.character, at.end.line, at.end.character);
+    const open: vscode.Command = { title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.parse(clusterUri(node.group.file)), { preview: true, ...(selection ? { selection } : {}) }] };
     if (!('finding' in node)) {
       const { kind, namespace, name, findings } = node.group;
       const item = new vscode.TreeItem(`${kind} ${namespace ? `${namespace}/` : ''}${name}`, vscode.TreeItemCollapsibleState.Expanded);
@@ -63,11 +67,25 @@ export class ClusterTree implements vscode.TreeDataProvider<Node> {
   }
 }
 
-/** Serves `kube-netlint-cluster:` documents: the cluster object's YAML, fetched from the server (read-only). */
-export class ClusterObjectContent implements vscode.TextDocumentContentProvider {
+/**
+ * Serves `kube-netlint-cluster:` documents: the cluster object's YAML, fetched from the server (read-only). The
+ * server publishes diagnostics against that exact text, so open views are fetched again when the cluster changes.
+ */
+export class ClusterObjectContent implements vscode.TextDocumentContentProvider, vscode.Disposable {
   static readonly scheme = CLUSTER_URI_SCHEME;
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
 
   constructor(private readonly request: ServerRequest) {}
+
+  /** Fetches every open view again (the objects may have changed). */
+  refreshOpen(): void {
+    for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === CLUSTER_URI_SCHEME) this.changed.fire(doc.uri);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const file = clusterFileOfUri(uri.toString(true));

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { HandleDiagnosticsSignature, LanguageClient } from 'vscode-languageclient/node';
 import {
-  CLUSTER_REFRESH_REQUEST, CLUSTER_SETTINGS_NOTIFICATION, CLUSTER_STATUS_NOTIFICATION, ClusterSettings, ClusterStatusParams,
+  CLUSTER_REFRESH_REQUEST, CLUSTER_URI_SCHEME, CLUSTER_SETTINGS_NOTIFICATION, CLUSTER_STATUS_NOTIFICATION, ClusterSettings, ClusterStatusParams,
 } from '../../server/src/protocol/cluster-messages';
 import { ClusterObjectContent, ClusterTree } from './cluster-tree';
 
@@ -36,22 +36,46 @@ export function userClusterSettings(): ClusterSettings {
 export class ClusterView implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private readonly tree: ClusterTree;
+  private readonly content: ClusterObjectContent;
   private readonly treeView: vscode.TreeView<unknown>;
   /** The "cluster: <context>" language status item: only while cluster access is enabled in the user settings. */
   private item: vscode.LanguageStatusItem | undefined;
   private lastStatus: ClusterStatusParams | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  /** The server's diagnostics of cluster objects' read-only views, by URI, and where to show them. */
+  private readonly viewDiagnostics = new Map<string, vscode.Diagnostic[]>();
+  private showDiagnostics: HandleDiagnosticsSignature | undefined;
+
+  /**
+   * Client middleware: the squiggles of a cluster object's read-only view are shown while that view is open (and
+   * so in Problems); the others stay in the "kube-netlint: Cluster" view, so Problems stays about the workspace.
+   */
+  readonly handleDiagnostics = (uri: vscode.Uri, diagnostics: vscode.Diagnostic[], next: HandleDiagnosticsSignature): void => {
+    if (uri.scheme !== CLUSTER_URI_SCHEME) return next(uri, diagnostics);
+    this.showDiagnostics = next;
+    if (diagnostics.length) this.viewDiagnostics.set(uri.toString(), diagnostics);
+    else this.viewDiagnostics.delete(uri.toString());
+    next(uri, vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString()) ? diagnostics : []);
+  };
 
   constructor() {
     const request = <R>(method: string, params?: unknown): Promise<R> | undefined => this.client?.sendRequest<R>(method, params);
     this.tree = new ClusterTree(request);
+    this.content = new ClusterObjectContent(request);
     this.treeView = vscode.window.createTreeView(CLUSTER_VIEW_ID, { treeDataProvider: this.tree as vscode.TreeDataProvider<unknown> });
     this.syncItem();
     this.disposables.push(
       this.treeView,
       { dispose: () => this.item?.dispose() },
-      vscode.workspace.registerTextDocumentContentProvider(ClusterObjectContent.scheme, new ClusterObjectContent(request)),
+      this.content,
+      vscode.workspace.registerTextDocumentContentProvider(ClusterObjectContent.scheme, this.content),
       vscode.commands.registerCommand(REFRESH_CLUSTER_COMMAND, () => this.refresh()),
+      vscode.workspace.onDidOpenTextDocument((d) => {
+        if (d.uri.scheme === CLUSTER_URI_SCHEME) this.showDiagnostics?.(d.uri, this.viewDiagnostics.get(d.uri.toString()) ?? []);
+      }),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        if (d.uri.scheme === CLUSTER_URI_SCHEME) this.showDiagnostics?.(d.uri, []);
+      }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration('kubeNetlint.cluster')) return;
         this.syncItem();
@@ -66,6 +90,7 @@ export class ClusterView implements vscode.Disposable {
     client.onNotification(CLUSTER_STATUS_NOTIFICATION, (status: ClusterStatusParams) => {
       this.showStatus(status);
       void this.tree.reload();
+      this.content.refreshOpen();
     });
   }
 
@@ -77,6 +102,8 @@ export class ClusterView implements vscode.Disposable {
   detach(): void {
     this.client = undefined;
     this.tree.clear();
+    this.viewDiagnostics.clear();
+    this.showDiagnostics = undefined;
   }
 
   private sendSettings(): void {

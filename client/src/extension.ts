@@ -26,7 +26,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   const start = async (): Promise<void> => {
     status.starting();
-    client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(context), clientOptions(outputChannel, (context.storageUri ?? context.globalStorageUri)?.fsPath));
+    client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(context), clientOptions(outputChannel, (context.storageUri ?? context.globalStorageUri)?.fsPath, cluster.handleDiagnostics));
     client.onNotification(StatusItem.method, (params: StatusParams) => {
       status.update(params);
       render.update(params);

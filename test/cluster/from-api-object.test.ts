@@ -1,8 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { clusterFile, fromApiObject } from '../../server/out/core/model/from-api-object';
+import { clusterFile, clusterObjectFile, fromApiObject } from '../../server/out/core/model/from-api-object';
+import { PARSE_OPTIONS } from '../../server/out/core/load/load-file';
+import { parse } from 'yaml';
 import { mergeClusterObjects, podController } from '../../server/out/core/model/merge-cluster-objects';
 import type { K8sObject, NodeObject, ServiceObject, WorkloadObject } from '../../server/out/core/model/objects';
 import { loadFile } from '../../server/out/core/load/load-file';
+import { convertItems } from '../../server/out/cluster/read-cluster';
 import { fixture } from './cluster-fixtures';
 
 const item = (list: string, name: string): Record<string, unknown> => {
@@ -18,12 +21,18 @@ describe('fromApiObject (cluster objects into the model)', () => {
     assert.equal(svc.category, 'service');
     assert.deepEqual(svc.origin, { type: 'cluster', context: 'prod-admin' });
     assert.equal(svc.file, 'cluster:prod-admin/Service/shop/checkout');
-    assert.deepEqual(svc.span, { file: 'cluster:prod-admin/Service/shop/checkout', start: 0, end: 0 });
+    // Spans point into the read-only view: the object's anchor is metadata.name, the nodePort span is its value.
+    const view = clusterObjectFile(item('services', 'checkout'), 'prod-admin', { kind: 'Service', apiVersion: 'v1' })!;
+    const text = (span: { start: number; end: number }) => view.text.slice(span.start, span.end);
+    assert.equal(svc.span.file, 'cluster:prod-admin/Service/shop/checkout');
+    assert.equal(text(svc.span), 'checkout');
     assert.equal(svc.identity, '/Service/shop/checkout');
     assert.deepEqual(svc.ports.map((p) => [p.name?.value, p.port?.value, p.nodePort?.value, p.targetPort?.value, p.protocol.value]), [['http', 80, 31234, 8080, 'TCP']]);
     assert.equal(svc.type.value, 'NodePort');
     assert.deepEqual(svc.selector, { app: 'checkout' });
-    assert.equal(svc.ports[0].nodePort!.span.start, 0);
+    assert.equal(text(svc.ports[0].nodePort!.span), '31234');
+    assert.equal(view.lines.position(svc.ports[0].nodePort!.span.start).line, view.text.split('\n').findIndex((l) => l.trim() === 'nodePort: 31234') + 1);
+    assert.match(view.text, /^# cluster:prod-admin\/Service\/shop\/checkout \(read-only: live cluster object\)\napiVersion: v1\nkind: Service\nmetadata:\n/);
     // Bulk no rule reads is dropped from raw.
     const meta = svc.raw.metadata as Record<string, unknown>;
     assert.equal(meta.managedFields, undefined);
@@ -55,6 +64,46 @@ describe('fromApiObject (cluster objects into the model)', () => {
     const cm = convert('configmaps-kube-proxy', 'kube-proxy', 'ConfigMap');
     assert.equal(cm.category, 'other');
     assert.match(String((cm.raw.data as Record<string, unknown>)['config.conf']), /mode: ipvs/);
+  });
+
+  it('writes a view that reads back as the same object, whatever its strings hold', () => {
+    const odd = ['yes', 'on', 'No', '~', 'null', '0755', '1_000', '2024-01-01T00:00:00Z', '.inf', '1:20', '', ' lead', 'a: b', '#c', '<<',
+      'multi\nline\n', ' \n', '\n\n', 'end\n\n\n', '%{ for x in y }', '  %{ if a }\nb', '{{ .Values.x }}', '\u202e', '\u0000\u001b[31m', 'a\r\nb', 'x\u2028y', '\ufeffbom', 'x'.repeat(300)];
+    const json = {
+      apiVersion: 'v1', kind: 'ConfigMap',
+      metadata: { name: 'odd', namespace: 'kube-system', annotations: Object.fromEntries(odd.map((v, i) => [`a${i}`, v])) },
+      data: { '<<': 'not a merge key', 'config.conf': 'mode: ipvs\n%{ for x }\n' },
+    };
+    const view = clusterObjectFile(json, 'ctx\nforged: line')!;
+    assert.deepEqual(view.objects[0].raw, json);
+    assert.deepEqual(parse(view.text, PARSE_OPTIONS), json);
+    assert.deepEqual(view.objects[0].origin, { type: 'cluster', context: 'ctx\nforged: line' });
+    // The header stays one comment line: a context name with a newline cannot add a field to the view.
+    assert.equal(view.text.split('\n')[0], '# cluster:ctx\\nforged: line/ConfigMap/kube-system/odd (read-only: live cluster object)');
+    assert.deepEqual(view.problems, []);
+  });
+
+  it('converts again only the items whose uid@resourceVersion changed (a watch event on one Pod)', async () => {
+    const pods = fixture('pods').items;
+    const cache = new Map();
+    const first = await convertItems(pods, { kind: 'Pod', apiVersion: 'v1' }, 'prod-admin', cache);
+    const changed = pods.map((p, i) => (i === 0 ? { ...p, metadata: { ...(p.metadata as object), resourceVersion: '999999' } } : p));
+    const second = await convertItems(changed, { kind: 'Pod', apiVersion: 'v1' }, 'prod-admin', cache);
+    assert.equal(first.length, pods.length);
+    assert.deepEqual(second.map((v, i) => v === first[i]), pods.map((_, i) => i !== 0));
+    // Deleted items leave the cache.
+    await convertItems(changed.slice(1), { kind: 'Pod', apiVersion: 'v1' }, 'prod-admin', cache);
+    assert.equal(cache.size, pods.length - 1);
+  });
+
+  it('lets the event loop run while it converts a big list (a language server reading thousands of Pods keeps answering)', async () => {
+    const pod = fixture('pods').items[0];
+    const items = Array.from({ length: 500 }, (_, i) => ({ ...pod, metadata: { ...(pod.metadata as object), name: `p-${i}`, uid: `u-${i}` } }));
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const views = await convertItems(items, { kind: 'Pod', apiVersion: 'v1' }, 'c').finally(() => clearInterval(timer));
+    assert.equal(views.length, 500);
+    assert.ok(ticks >= 3, `${ticks} timer ticks during the conversion`);
   });
 
   it('refuses values that are not objects with kind, apiVersion and name', () => {

@@ -13,6 +13,8 @@ import { assertNoSecrets } from './secrets';
 
 const PAYMENTS = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: payments\n  namespace: team-b\nspec:\n  type: NodePort\n  selector: {app: payments}\n  ports:\n    - name: http\n      port: 80\n      nodePort: 31234\n';
 
+const CHECKOUT_VIEW = 'kube-netlint-cluster:/prod-admin/Service/shop/checkout.yaml';
+
 function folder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'kn-lsp-cluster-'));
   writeFileSync(join(dir, 'payments.yaml'), PAYMENTS);
@@ -58,7 +60,17 @@ describe('language server with the live cluster', function () {
     const d = (await client.waitFor(join(dir, 'payments.yaml'), (ds) => ds.some((x) => x.code === 'nodeport-duplicate'))).find((x) => x.code === 'nodeport-duplicate')!;
     assert.deepEqual(d.range, { start: { line: 11, character: 16 }, end: { line: 11, character: 21 } });
     assert.match(d.message, /^nodePort 31234 is also claimed by Service shop\/checkout/);
-    assert.deepEqual(d.relatedInformation, [{ location: { uri: 'kube-netlint-cluster:/prod-admin/Service/shop/checkout.yaml', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, message: 'nodePort 31234 of Service shop/checkout' }]);
+    // The related location is the nodePort value in the cluster object's read-only view, the exact text the client shows.
+    const view = (await client.connection.sendRequest(CLUSTER_OBJECT_REQUEST, { file: 'cluster:prod-admin/Service/shop/checkout' })) as string;
+    const nodePortLine = view.split('\n').findIndex((l) => /^\s+nodePort: 31234$/.test(l));
+    const nodePortValue = { start: { line: nodePortLine, character: view.split('\n')[nodePortLine].indexOf('31234') }, end: { line: nodePortLine, character: view.split('\n')[nodePortLine].indexOf('31234') + 5 } };
+    assert.ok(nodePortLine > 5, view);
+    assert.deepEqual(d.relatedInformation, [{ location: { uri: CHECKOUT_VIEW, range: nodePortValue }, message: 'nodePort 31234 of Service shop/checkout' }]);
+    // The finding on the cluster Service is a squiggle on that value in its view, naming the workspace Service.
+    const onView = (await client.waitFor(CHECKOUT_VIEW, (ds) => ds.some((x) => x.code === 'nodeport-duplicate'))).find((x) => x.code === 'nodeport-duplicate')!;
+    assert.deepEqual(onView.range, nodePortValue);
+    assert.match(onView.message, /^nodePort 31234 is also claimed by Service team-b\/payments/);
+    assert.deepEqual(onView.relatedInformation?.map((r) => [r.location.uri, r.location.range.start.line]), [[uriOf(join(dir, 'payments.yaml')), 11]]);
 
     // Every list has arrived (watch mode reads the resources in parallel) and the analysis ran with them.
     await until(() => started.statuses.some((s) => s.state === 'connected' && s.objects === 18), 'a connected cluster status');
@@ -68,16 +80,16 @@ describe('language server with the live cluster', function () {
       await new Promise((r) => setTimeout(r, 100));
     }
     const checkout = groups.find((g) => g.file === 'cluster:prod-admin/Service/shop/checkout');
-    assert.deepEqual(checkout?.findings.map((f) => [f.ruleId, f.severity, f.related.map((r) => [r.uri, r.line])]), [['nodeport-duplicate', 'error', [[uriOf(join(dir, 'payments.yaml')), 11]]]]);
+    assert.deepEqual(checkout?.findings.map((f) => [f.ruleId, f.severity, f.range, f.related.map((r) => [r.uri, r.line])]), [['nodeport-duplicate', 'error', nodePortValue, [[uriOf(join(dir, 'payments.yaml')), 11]]]]);
     const node3 = groups.find((g) => g.file === 'cluster:prod-admin/Node/node-3');
     assert.deepEqual(node3?.findings.map((f) => [f.ruleId, f.severity]), [['calico-node-address-mismatch', 'warning']]);
     assert.deepEqual([node3?.kind, node3?.namespace, node3?.name], ['Node', '', 'node-3']);
 
     client.open(join(dir, 'payments.yaml'));
     const hover = await client.hover(join(dir, 'payments.yaml'), 11, 18);
-    assert.match((hover?.contents as { value: string }).value, /\[cluster:prod-admin\/Service\/shop\/checkout\]\(kube-netlint-cluster:\/prod-admin\/Service\/shop\/checkout\.yaml\)/);
+    assert.ok((hover?.contents as { value: string }).value.includes(`[cluster:prod-admin/Service/shop/checkout:${nodePortLine + 1}](${CHECKOUT_VIEW}#L${nodePortLine + 1})`), (hover?.contents as { value: string }).value);
 
-    const yaml = (await client.connection.sendRequest(CLUSTER_OBJECT_REQUEST, { file: 'cluster:prod-admin/Service/shop/checkout' })) as string;
+    const yaml = view;
     assert.match(yaml, /^# cluster:prod-admin\/Service\/shop\/checkout \(read-only: live cluster object\)\napiVersion: v1\nkind: Service\nmetadata:\n/);
     assert.match(yaml, /nodePort: 31234/);
     assert.equal(await client.connection.sendRequest(CLUSTER_OBJECT_REQUEST, { file: 'cluster:prod-admin/Service/x/y' }), null);

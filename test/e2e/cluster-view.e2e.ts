@@ -8,7 +8,8 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { clusterRoutes } from '../cluster/cluster-fixtures';
+import { clusterObjectFile } from '../../server/out/core/model/from-api-object';
+import { clusterRoutes, fixture } from '../cluster/cluster-fixtures';
 import { FakeApiServer, startFakeApiServer, writeKubeconfig } from '../cluster/fake-api-server';
 import { CodeServer, installExtension, QUIET_SETTINGS, startCodeServer } from './code-server';
 import { logExcerpt } from './logs';
@@ -93,6 +94,28 @@ describe('VS Code workbench with a live cluster', function () {
     assert.match(await pane.locator('.monaco-list-row.focused').first().innerText(), /^Service shop\/checkout\s*1 finding/);
     await page.keyboard.press('Enter');
     await page.locator('.tab', { hasText: 'checkout.yaml' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    await page.locator('.view-line', { hasText: 'nodePort: 31234' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    // The object opens on the field of its finding: the nodePort value of the view (the same text the server wrote) is selected.
+    const view = clusterObjectFile(fixture('services').items.find((i) => (i.metadata as { name: string }).name === 'checkout'), 'prod-admin', { kind: 'Service', apiVersion: 'v1' })!;
+    const lines = view.text.split('\n');
+    const line = lines.findIndex((l) => /^\s+nodePort: 31234$/.test(l));
+    const column = lines[line].indexOf('31234') + 1;
+    const selection = page.locator('[id="status.editor.selection"]').first();
+    const at = await until(`the cursor on the nodePort value (Ln ${line + 1}, Col ${column} or ${column + 5})`, async () => {
+      const t = await selection.innerText().catch(() => '');
+      return new RegExp(`Ln ${line + 1}, Col (${column}|${column + 5})\\b`).test(t) ? t : undefined;
+    });
+    assert.match(at, /\(5 selected\)/);
+    // And the finding is a squiggle there: the Problems panel lists it on checkout.yaml at that line and column.
+    const rows = await until('the finding on the cluster object in Problems', async () => {
+      const r = await problemsText(page);
+      return r.some((x) => x.includes('nodePort 31234 is also claimed by Service team-b/payments') && x.includes(`[Ln ${line + 1}, Col ${column}]`)) ? r : undefined;
+    });
+    assert.ok(rows.length > 0);
+    await shot('cluster-view-field');
+    // The view is the read-only YAML of the object, as kubectl get -o yaml prints it.
+    await page.locator('.tab.active', { hasText: 'checkout.yaml' }).first().click();
+    await page.keyboard.press('Control+Home');
     await page.locator('.view-line', { hasText: 'read-only: live cluster object' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
   }, 'cluster-view'));
 

@@ -13,7 +13,7 @@ import {
 export const SERVER_MAIN = process.env.KUBE_NETLINT_SERVER ?? resolve(__dirname, '../../server/out/lsp/main.js');
 export const FIXTURES = resolve(__dirname, '../../test/fixtures/lsp');
 
-export const uriOf = (path: string): string => (/^[a-z]+:/.test(path) ? path : pathToFileURL(path).href);
+export const uriOf = (path: string): string => (/^[a-z][a-z0-9+.-]*:/.test(path) ? path : pathToFileURL(path).href);
 
 /**
  * A real LSP client for tests: spawns the server over stdio and talks to it with

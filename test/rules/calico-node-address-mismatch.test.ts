@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { analyze } from '../../server/out/core/analyze';
 import { DEFAULT_CONFIG } from '../../server/out/core/config/config';
-import { fromApiObject } from '../../server/out/core/model/from-api-object';
+import { clusterObjectFile, fromApiObject } from '../../server/out/core/model/from-api-object';
 import { allRules } from '../../server/out/core/rules/index';
 import { lint } from '../helpers/lint';
 import { calicoNodeDaemonSet } from '../helpers/manifests';
@@ -81,7 +81,9 @@ describe('calico-node-address-mismatch', () => {
     const analysis = analyze([], DEFAULT_CONFIG, { rules: allRules.filter((r) => rules.includes(r.id)), extraObjects: [clusterNode] });
     assert.equal(analysis.findings.length, 1);
     const [f] = analysis.findings;
-    assert.deepEqual([f.span.file, f.span.start, f.severity], ['cluster:prod/Node/worker-1', 0, 'warning']);
+    // The finding is on the annotation's value in the Node's read-only view.
+    const view = clusterObjectFile({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-1', annotations: { 'projectcalico.org/IPv4Address': '172.17.0.1/16' } }, status: { addresses: [{ type: 'InternalIP', address: '192.168.1.21' }] } }, 'prod')!;
+    assert.deepEqual([f.span.file, view.text.slice(f.span.start, f.span.end), f.severity], ['cluster:prod/Node/worker-1', '172.17.0.1/16', 'warning']);
     assert.match(f.message, /^Node worker-1: Calico uses 172\.17\.0\.1 .* InternalIP is 192\.168\.1\.21/);
   });
 

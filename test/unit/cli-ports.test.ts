@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../server/out/cli/run';
 import type { ClaimJson, PortMapDocument } from '../../server/out/core/port-map/document';
@@ -178,5 +180,30 @@ describe('kube-netlint ports', () => {
     assert.equal(missing.code, 2);
     assert.match(missing.err, /^kube-netlint ports: .*no-such-dir/);
     assert.equal((await ports('collisions', ['--help'])).code, 0);
+  });
+
+  it('escapes control and bidi characters and Markdown punctuation of names, so no name forges a line, a cell or a link', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'knl-ports-forge-'));
+    try {
+      const forged = 'web\\n30081  TCP    nodePort  Service x/forged  a.yaml:6  every node  -\\u202e';
+      writeFileSync(join(dir, 'a.yaml'), `apiVersion: v1\nkind: Service\nmetadata: {name: "${forged}", namespace: "a|b*c_[x](https://e)"}\nspec:\n  type: NodePort\n  ports: [{port: 80, nodePort: 30080}]\n`);
+      const run = async (args: string[]): Promise<string> => {
+        let out = '';
+        assert.equal(await runCli(['ports', '.', ...args], { cwd: dir, stdout: (t) => (out += t), stderr: () => undefined, readStdin: () => '' }), 0);
+        return out;
+      };
+      const text = await run([]);
+      assert.ok(!/[\u202e\r]/.test(text));
+      assert.deepEqual(text.split('\n').filter((l) => /^3008\d /.test(l)).map((l) => l.replace(/ {2,}/g, ' | ')), [
+        '30080 | TCP | nodePort | Service a|b*c_[x](https://e)/web\\n30081 | TCP | nodePort | Service x/forged | a.yaml:6 | every node | -\\u202e | a.yaml:6 | every node | -',
+      ]);
+      const markdown = await run(['--format', 'markdown']);
+      assert.ok(!/[\u202e\r]/.test(markdown));
+      assert.deepEqual(markdown.split('\n').filter((l) => l.startsWith('| 3008')), [
+        '| 30080 | TCP | nodePort | Service a\\|b\\*c\\_\\[x\\](https://e)/web\\n30081  TCP    nodePort  Service x/forged  a.yaml:6  every node  -\\u202e | a.yaml:6 | every node |  |',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -66,4 +66,21 @@ describe('port chain (hover)', () => {
     const svc = model.objects.find((o) => o.kind === 'Service')!;
     assert.equal(portChainAt(model, svc, byName.get('app.yaml')!.text.indexOf('name: web')), undefined);
   });
+
+  it('lists the PodMonitor endpoints and NetworkPolicies that use the container port, in file order, for every selected template', () => {
+    const monitor = loadFile('monitor.yaml', 'apiVersion: monitoring.coreos.com/v1\nkind: PodMonitor\nmetadata: {name: web, namespace: shop}\nspec:\n  selector: {matchLabels: {app: web}}\n  podMetricsEndpoints: [{port: metrics}, {port: http}]\n');
+    const second = loadFile('web2.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web2, namespace: shop}\nspec:\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: web:1, ports: [{name: http, containerPort: 8080}]}]\n');
+    const m = buildModel([...files, monitor, second], DEFAULT_CONFIG);
+    const svc = m.objects.find((o) => o.kind === 'Service')!;
+    const steps = portChainAt(m, svc, byName.get('app.yaml')!.text.indexOf('port: 80') + 6)!.steps.filter((s) => s.depth >= 2).map((s) => `${s.depth}|${s.text}`);
+    assert.deepEqual(steps, [
+      '2|containerPort 8080 "http"/TCP of Deployment shop/web (container web)',
+      '3|readinessProbe of container "web"',
+      '3|allowed by ingress rule #0 of NetworkPolicy shop/web',
+      '3|scraped by podMetricsEndpoint #1 of PodMonitor shop/web',
+      '2|containerPort 8080 "http"/TCP of Deployment shop/web2 (container web)',
+      '3|allowed by ingress rule #0 of NetworkPolicy shop/web',
+      '3|scraped by podMetricsEndpoint #1 of PodMonitor shop/web',
+    ]);
+  });
 });

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { loadFile, LoadedFile } from '../../server/out/core/load/load-file';
-import { fromApiObject } from '../../server/out/core/model/from-api-object';
+import { clusterObjectFile } from '../../server/out/core/model/from-api-object';
 import type { K8sObject, WorkloadObject } from '../../server/out/core/model/objects';
 import { buildModel } from '../../server/out/core/model/workspace-model';
 import { DEFAULT_CONFIG } from '../../server/out/core/config/config';
@@ -234,17 +234,19 @@ describe('typed views of port-referencing objects (raw + paths)', () => {
     assert.equal(serviceMonitorView(f.objects[1]), undefined);
   });
 
-  it('builds the same views for objects read from a live cluster, every span at the object', () => {
-    const obj = fromApiObject({
+  it('builds the same views for objects read from a live cluster, spans on the fields of the read-only view', () => {
+    const ingress = clusterObjectFile({
       apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'shop', namespace: 'shop' },
       spec: { rules: [{ http: { paths: [{ path: '/', backend: { service: { name: 'web', port: { number: 80 } } } }] } }] },
     }, 'kind-dev')!;
-    const [b] = ingressBackends(obj);
-    assert.deepEqual([b.service.value, b.port?.value, b.port?.span], ['web', 80, obj.span]);
-    const pod = fromApiObject({
+    const at = (text: string, span: Span) => text.slice(span.start, span.end);
+    const [b] = ingressBackends(ingress.objects[0]);
+    assert.deepEqual([b.service.value, b.port?.value, at(ingress.text, b.service.span), at(ingress.text, b.port!.span)], ['web', 80, 'web', '80']);
+    assert.equal(ingress.text.split('\n')[ingress.lines.position(b.port!.span.start).line - 1].trim(), 'number: 80');
+    const pod = clusterObjectFile({
       apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'shop' },
       spec: { containers: [{ name: 'c', ports: [{ containerPort: 80 }], readinessProbe: { httpGet: { port: 'http' } } }] },
     }, 'kind-dev')!;
-    assert.deepEqual(handlerPorts(pod).map((h) => [h.handler, h.port.value, h.port.span]), [['readinessProbe', 'http', pod.span]]);
+    assert.deepEqual(handlerPorts(pod.objects[0]).map((h) => [h.handler, h.port.value, at(pod.text, h.port.span)]), [['readinessProbe', 'http', 'http']]);
   });
 });

@@ -2,7 +2,7 @@ import type { Region, ResolvedFinding } from '../core/output/resolve';
 import type { Severity } from '../core/config/config';
 import { isVirtualFile } from '../core/source/span';
 import { colors, Colors } from './colors';
-import { escapeForTerminal } from './escape-text';
+import { escapeForTerminal } from '../core/output/escape-text';
 
 /** `file:line:col`; objects without text (live cluster `cluster:<context>/<kind>/<ns>/<name>`, built-ins) print their name alone. */
 function where(r: Region): string {

@@ -1,3 +1,4 @@
+import { escapeForTerminal } from '../core/output/escape-text';
 import type { BandJson, ClaimJson, PortMapDocument, PortMapGroupJson } from '../core/port-map/document';
 
 /** Free intervals a text or Markdown report lists per band before "and N more" (the JSON lists all). */
@@ -79,10 +80,16 @@ function automaticLine(g: PortMapGroupJson): string | undefined {
   return `The API server will allocate ${plural(nodePorts, 'nodePort')} and ${plural(healthCheckNodePorts, 'healthCheckNodePort')} itself (not written in the manifests), from the dynamic band first.`;
 }
 
-/** Columns padded to their widest cell, two spaces apart; the last column is not padded. */
-function table(rows: readonly (readonly string[])[]): string[] {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd());
+/**
+ * Columns padded to their widest cell, two spaces apart; the last column is not padded. Cells are escaped
+ * (control and bidi characters of names, paths and values shown as `\n`, `\u202e`: a name cannot forge a line).
+ * Appended to `out` one line at a time: a workspace of 200,000 claims is 200,000 lines, more than a call's arguments.
+ */
+function table(rows: readonly (readonly string[])[], out: string[], indent = ''): void {
+  const safe = rows.map((r) => r.map(escapeForTerminal));
+  if (safe.length === 0) return;
+  const widths = safe[0].map((_, i) => safe.reduce((w, r) => Math.max(w, r[i].length), 0));
+  for (const r of safe) out.push(indent + r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd());
 }
 
 /**
@@ -93,19 +100,24 @@ export function formatPortsText(doc: PortMapDocument): string {
   const out: string[] = [];
   for (const g of doc.clusterGroups) {
     if (out.length) out.push('');
-    out.push(heading(g), '');
-    const claims = g.ports.flatMap((p) => p.claims);
-    out.push(...table([[...PORT_COLUMNS], ...claims.map(cells)]));
-    out.push('', ...table(bandLines(g)).map((l) => `  ${l}`));
+    out.push(escapeForTerminal(heading(g)), '');
+    const rows: string[][] = [[...PORT_COLUMNS]];
+    for (const p of g.ports) for (const c of p.claims) rows.push(cells(c));
+    table(rows, out);
+    out.push('');
+    table(bandLines(g), out, '  ');
     const auto = automaticLine(g);
     if (auto) out.push(`  ${auto}`);
   }
   return out.join('\n') + '\n';
 }
 
-/** A Markdown cell: pipes escaped, no line breaks. */
-function md(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/**
+ * A Markdown cell: Markdown punctuation escaped (a name cannot open a link, emphasis, code or HTML, nor end the
+ * cell with `|`), line breaks and other control and bidi characters shown as escapes (`\n`, `\u202e`).
+ */
+export function md(text: string): string {
+  return escapeForTerminal(text.replace(/[\\`*_[\]<>|~#&!]/g, '\\$&'));
 }
 
 /** The Markdown report: per cluster group a heading, the port table and the band table. */

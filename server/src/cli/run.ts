@@ -1,5 +1,5 @@
 import { existsSync, readSync } from 'node:fs';
-import { escapeKeepingNewlines } from './escape-text';
+import { escapeKeepingNewlines } from '../core/output/escape-text';
 import { isAbsolute, resolve } from 'node:path';
 import { keepClusterFinding } from '../cluster/cli-cluster';
 import { ConfigError, Severity } from '../core/config/config';

@@ -1,3 +1,4 @@
+import type { LoadedFile } from '../core/load/load-file';
 import type { K8sObject } from '../core/model/objects';
 import { LoadedKubeconfig, loadKubeconfig } from './kubeconfig';
 import { ClusterReadOptions, ClusterSnapshot, DEFAULT_TIMEOUT_MS, kubeconfigStatus, listOnce } from './read-cluster';
@@ -24,13 +25,15 @@ export class ClusterSource {
   private loaded: LoadedKubeconfig | undefined;
   private apis: Apis | undefined;
   private watches: ResourceWatch[] = [];
-  private polled: { objects: K8sObject[]; resources: ResourceStatus[] } = { objects: [], resources: [] };
+  private polled: { objects: K8sObject[]; views: LoadedFile[]; resources: ResourceStatus[] } = { objects: [], views: [], resources: [] };
   private currentStatus: ClusterStatus = { state: 'disabled', context: '', message: 'cluster: not started', resources: [] };
   private lastSync: Date | undefined;
   private readonly listeners = new Set<() => void>();
   private debounce: NodeJS.Timeout | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
   private pollFailures = 0;
+  /** Views of the last poll by resource and uid@resourceVersion: a re-list converts only what changed. */
+  private readonly pollCaches = new Map<string, Map<string, LoadedFile>>();
   private running = false;
   private lastLogged = '';
 
@@ -49,13 +52,15 @@ export class ClusterSource {
   /** The objects read so far (origin cluster, not merged with the workspace) and the status. */
   snapshot(): ClusterSnapshot {
     const objects = this.watches.length ? this.watches.flatMap((w) => w.objects()) : this.polled.objects;
-    return { context: this.currentStatus.context, objects, status: this.currentStatus };
+    const views = this.watches.length ? this.watches.flatMap((w) => w.views()) : this.polled.views;
+    return { context: this.currentStatus.context, objects, views, status: this.currentStatus };
   }
 
   /** Loads the kubeconfig and reads the cluster once; then keeps it current until `stop()`. */
   async start(): Promise<void> {
     this.stop();
     this.running = true;
+    this.pollCaches.clear(); // views name their context, which a re-read kubeconfig may change
     try {
       this.loaded = loadKubeconfig(this.options);
     } catch (err) {
@@ -107,13 +112,14 @@ export class ClusterSource {
   private async poll(): Promise<void> {
     const { loaded, apis } = this;
     if (!loaded || !apis || !this.running) return;
-    const result = await listOnce(loaded, apis, resourceSpecs(this.options.namespaces), this.timeoutMs);
+    const result = await listOnce(loaded, apis, resourceSpecs(this.options.namespaces), this.timeoutMs, this.pollCaches);
     if (!this.running || loaded !== this.loaded) return;
     const anyOk = result.resources.some((r) => r.state === 'ok');
     // Keep the objects of a list that failed this time from the previous read.
     const failed = new Set(result.resources.filter((r) => r.state !== 'ok').map((r) => r.id));
-    const kept = this.polled.objects.filter((o) => failed.size && failedSpecOf(o, failed));
-    this.polled = { objects: [...result.objects, ...kept], resources: result.resources };
+    const kept = this.polled.views.filter((v) => failed.size && failedSpecOf(v.objects[0], failed));
+    const views = result.views.concat(kept);
+    this.polled = { objects: views.map((v) => v.objects[0]), views, resources: result.resources };
     if (anyOk) this.lastSync = new Date();
     this.setStatus(summarize(loaded.context, loaded.server, result.resources, this.lastSync));
     this.pollFailures = anyOk ? 0 : this.pollFailures + 1;

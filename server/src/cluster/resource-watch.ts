@@ -1,4 +1,5 @@
 import type { KubernetesObject, ListWatch } from '@kubernetes/client-node';
+import type { LoadedFile } from '../core/load/load-file';
 import type { K8sObject } from '../core/model/objects';
 import { clientNode } from './client-node';
 import type { LoadedKubeconfig } from './kubeconfig';
@@ -22,7 +23,13 @@ export const DEFAULT_BACKOFF: Backoff = { initialMs: 1000, maxMs: 60_000 };
 export class ResourceWatch {
   private readonly informer: ListWatch<KubernetesObject>;
   private state: ResourceStatus;
-  private converted: K8sObject[] | undefined = [];
+  /** The last finished conversion of the informer's items. */
+  private converted: { views: LoadedFile[]; objects: K8sObject[] } = { views: [], objects: [] };
+  /** The views of the last conversion by uid@resourceVersion: unchanged items are not converted again. */
+  private readonly byVersion = new Map<string, LoadedFile>();
+  /** The conversion running now (undefined when idle), and whether items changed since it started. */
+  private converting: Promise<void> | undefined;
+  private stale = false;
   private attempt = 0;
   private errors = 0;
   /** True while the list runs: an error then is the list's, otherwise the watch's. */
@@ -47,10 +54,7 @@ export class ResourceWatch {
       return result as never;
     };
     this.informer = new k8s.ListWatch(spec.path, new k8s.Watch(loaded.kc), list, false, undefined, spec.fieldSelector);
-    const dirty = (): void => {
-      this.converted = undefined;
-      this.changed();
-    };
+    const dirty = (): void => void this.convert();
     this.informer.on('add', dirty);
     this.informer.on('update', dirty);
     this.informer.on('delete', dirty);
@@ -61,10 +65,32 @@ export class ResourceWatch {
     return this.state.state === 'ok' ? { ...this.state, count: this.informer.list().length } : this.state;
   }
 
-  /** The resource's objects as model objects (cached until the next change). */
+  /** The resource's objects as model objects (as of the last finished conversion; see {@link convert}). */
   objects(): K8sObject[] {
-    this.converted ??= convertItems(this.informer.list(), this.spec, this.loaded.context);
-    return this.converted;
+    return this.converted.objects;
+  }
+
+  /** The read-only views of {@link objects} (same order). */
+  views(): LoadedFile[] {
+    return this.converted.views;
+  }
+
+  /**
+   * Converts the informer's items again (after an add, update or delete), in slices that let the event loop run
+   * (see convertItems); events during a conversion start one more when it ends. Reports the change when done.
+   */
+  private convert(): Promise<void> {
+    this.stale = true;
+    this.converting ??= (async () => {
+      while (this.stale && !this.stopped) {
+        this.stale = false;
+        const views = await convertItems(this.informer.list(), this.spec, this.loaded.context, this.byVersion);
+        this.converted = { views, objects: views.map((v) => v.objects[0]) };
+      }
+      this.converting = undefined;
+      if (!this.stopped) this.changed();
+    })();
+    return this.converting;
   }
 
   /** Lists and starts watching; resolves once the first list has succeeded or failed. */
@@ -72,6 +98,7 @@ export class ResourceWatch {
     this.stopped = false;
     const before = this.errors;
     await this.informer.start();
+    await this.converting; // the listed objects are converted when start() resolves
     // No error while listing and opening the watch: the resource is current.
     if (this.errors === before && !this.stopped) {
       this.attempt = 0;

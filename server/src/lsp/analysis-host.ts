@@ -41,6 +41,7 @@ export class AnalysisHost {
   private dirty = true;
   private loading = 0;
   private cluster: readonly K8sObject[] = [];
+  private clusterViews: ReadonlyMap<string, LoadedFile> = new Map();
   /** Keeps the same files as `loaded` (same order): re-parses edited documents only, re-checks only what an edit affects. */
   private incremental: IncrementalWorkspace;
 
@@ -76,8 +77,12 @@ export class AnalysisHost {
     this.dirty = true;
   }
 
-  /** Objects read from the live cluster (issue 7); workspace objects replace their cluster twins at each run. */
-  setClusterObjects(objects: readonly K8sObject[]): void {
+  /**
+   * Objects read from the live cluster; workspace objects replace their cluster twins at each run.
+   * @param views the objects' read-only views by virtual file (`cluster:…`): {@link loadedFile} answers with them
+   */
+  setClusterObjects(objects: readonly K8sObject[], views: ReadonlyMap<string, LoadedFile> = new Map()): void {
+    this.clusterViews = views;
     if (objects === this.cluster || (objects.length === 0 && this.cluster.length === 0)) return;
     this.cluster = objects;
     this.dirty = true;
@@ -151,9 +156,12 @@ export class AnalysisHost {
     return [...this.sources.keys()];
   }
 
-  /** The loaded form of a file (its text, line index, objects), as of the last update; rendered manifests (`render:…`) as of the last run. */
+  /**
+   * The loaded form of a file (its text, line index, objects), as of the last update; rendered manifests (`render:…`)
+   * as of the last run; live-cluster objects (`cluster:…`) as their read-only view shows them.
+   */
   loadedFile(file: string): LoadedFile | undefined {
-    return this.loaded.get(file) ?? (file.startsWith(RENDER_FILE_PREFIX) ? this.lastRun?.analysis.files.get(file) : undefined);
+    return this.loaded.get(file) ?? (file.startsWith(RENDER_FILE_PREFIX) ? this.lastRun?.analysis.files.get(file) : this.clusterViews.get(file));
   }
 
   /** Every loaded file (as the renders read them). */

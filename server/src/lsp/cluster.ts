@@ -1,7 +1,7 @@
 import type { Connection } from 'vscode-languageserver';
-import { stringify } from 'yaml';
 import { ClusterSource } from '../cluster/cluster-source';
 import { keepClusterFinding } from '../cluster/cli-cluster';
+import type { LoadedFile } from '../core/load/load-file';
 import type { K8sObject } from '../core/model/objects';
 import type { Finding } from '../core/rules/rule';
 import { isVirtualFile } from '../core/source/span';
@@ -13,6 +13,9 @@ import {
 /** Where a related location of a workspace file is (for the tree view's links). */
 export type Locate = (file: string, offset: number) => { uri: string; line: number } | undefined;
 
+/** Prefix of the virtual files of cluster objects (`cluster:<context>/<kind>/…`). */
+export const CLUSTER_FILE_PREFIX = 'cluster:';
+
 /**
  * The live cluster in the language server: owns the {@link ClusterSource}, hands its objects to the
  * analysis, and answers the client's cluster requests (findings by object, an object's YAML, refresh).
@@ -22,6 +25,8 @@ export class ClusterIntegration {
   private source: ClusterSource | undefined;
   private settingsKey = '';
   private current: readonly K8sObject[] = [];
+  /** The read-only view of each object by its virtual file: the text the client shows and the spans point into. */
+  private views: ReadonlyMap<string, LoadedFile> = new Map();
   private groups: ClusterObjectGroup[] = [];
   private lastStatus = '';
 
@@ -44,6 +49,11 @@ export class ClusterIntegration {
     return this.current;
   }
 
+  /** The read-only views of the objects by virtual file (`cluster:…`), for positions in them. */
+  viewFiles(): ReadonlyMap<string, LoadedFile> {
+    return this.views;
+  }
+
   /** Applies settings: starts, restarts or stops reading the cluster. Ignored in untrusted workspaces. */
   configure(settings: ClusterSettings | undefined): void {
     const s = settings ?? {};
@@ -55,6 +65,7 @@ export class ClusterIntegration {
     this.source?.stop();
     this.source = undefined;
     this.current = [];
+    this.views = new Map();
     if (!enabled) {
       this.sendStatus();
       this.changed();
@@ -66,7 +77,9 @@ export class ClusterIntegration {
     this.source = source;
     source.onChange(() => {
       if (this.source !== source) return;
-      this.current = source.snapshot().objects;
+      const snapshot = source.snapshot();
+      this.current = snapshot.objects;
+      this.views = new Map(snapshot.views.map((v) => [v.file, v]));
       this.sendStatus();
       this.changed();
     });
@@ -80,37 +93,45 @@ export class ClusterIntegration {
 
   /**
    * Takes the findings of the last analysis runs (all folders): keeps those located in cluster objects
-   * (as the CLI does: notices about cluster-only objects are left out) for the tree view.
+   * (as the CLI does: notices about cluster-only objects are left out) for the tree view, and returns them
+   * by virtual file for the diagnostics of the objects' read-only views (once each: several workspace
+   * folders report the same cluster finding).
    */
-  publish(findings: readonly Finding[], locate: Locate): void {
+  publish(findings: readonly Finding[], locate: Locate): Map<string, Finding[]> {
     const groups = new Map<string, ClusterObjectGroup & { findings: ClusterObjectGroup['findings'][number][] }>();
+    const byFile = new Map<string, Finding[]>();
     const seen = new Set<string>();
     for (const f of findings) {
-      if (!f.span.file.startsWith('cluster:') || !keepClusterFinding(f)) continue;
-      const key = `${f.ruleId}|${f.span.file}|${f.message}`;
+      if (!f.span.file.startsWith(CLUSTER_FILE_PREFIX) || !keepClusterFinding(f)) continue;
+      const key = `${f.ruleId}|${f.span.file}|${f.span.start}|${f.message}`;
       if (seen.has(key)) continue; // the same cluster finding from several workspace folders
       seen.add(key);
       let group = groups.get(f.span.file);
       if (!group) {
         group = { file: f.span.file, kind: f.object?.kind ?? '', namespace: f.object?.namespace ?? '', name: f.object?.name ?? '', findings: [] };
         groups.set(f.span.file, group);
+        byFile.set(f.span.file, []);
       }
+      byFile.get(f.span.file)!.push(f);
+      const view = this.views.get(f.span.file);
       group.findings.push({
         ruleId: f.ruleId, severity: f.severity, message: f.message,
+        ...(view ? { range: { start: view.lines.lspPosition(f.span.start), end: view.lines.lspPosition(f.span.end) } } : {}),
         related: f.related.map((r) => ({ file: r.span.file, message: r.message, ...(isVirtualFile(r.span.file) ? {} : locate(r.span.file, r.span.start)) })),
       });
     }
     this.groups = [...groups.values()].sort((a, b) => (a.file < b.file ? -1 : 1));
     this.sendStatus();
+    return byFile;
   }
 
   dispose(): void {
     this.source?.stop();
   }
 
+  /** The exact text the object's spans point into (see clusterObjectFile), or null when the object is not (or no longer) read. */
   private objectYaml(file: string | undefined): string | null {
-    const obj = this.current.find((o) => o.file === file);
-    return obj ? `# ${file} (read-only: live cluster object)\n${stringify(obj.raw)}` : null;
+    return (typeof file === 'string' && this.views.get(file)?.text) || null;
   }
 
   private sendStatus(): void {

@@ -146,8 +146,10 @@ function toDiagnostic(f: Finding, key: string, loaded: LoadedFile, lookup: FileL
   const relatedInformation: DiagnosticRelatedInformation[] = [];
   for (const r of f.related) {
     if (r.span.file.startsWith('cluster:')) {
-      // A live-cluster object: the client shows it as read-only YAML (issue 7).
-      relatedInformation.push({ location: { uri: clusterUri(r.span.file), range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, message: r.message });
+      // A live-cluster object: the field in its read-only view (the lookup knows the views); the first line should the view be gone.
+      const view = lookup.loadedFile(r.span.file);
+      const range = view ? rangeOf(r.span, view) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+      relatedInformation.push({ location: { uri: clusterUri(r.span.file), range }, message: r.message });
       continue;
     }
     if (isVirtualFile(r.span.file)) continue;

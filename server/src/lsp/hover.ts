@@ -137,8 +137,11 @@ function isHostNetwork(obj: K8sObject): boolean {
 
 /** `[file.yaml:12](file:///…/file.yaml#L12)`; built-in objects have no file to link. */
 function link(ctx: HoverContext, span: Span): string {
-  // Live-cluster objects link to their read-only YAML view (issue 7).
-  if (span.file.startsWith('cluster:')) return `[${span.file}](${clusterUri(span.file)})`;
+  // Live-cluster objects link to the field in their read-only YAML view.
+  if (span.file.startsWith('cluster:')) {
+    const view = ctx.loadedFile(span.file);
+    return `[${span.file}${view ? `:${view.lines.position(span.start).line}` : ''}](${clusterUri(span.file)}${view ? `#L${view.lines.position(span.start).line}` : ''})`;
+  }
   if (isVirtualFile(span.file)) return span.file.startsWith('builtin:') ? '(built in to every cluster)' : span.file;
   const file = ctx.loadedFile(span.file);
   const line = file ? file.lines.position(span.start).line : 1;

@@ -34,7 +34,7 @@ export function portChainSection(analysis: Analysis, file: string, obj: K8sObjec
   if (!anchor || !elsewhere) return undefined;
   const lines: string[] = [];
   let level = -1;
-  const minDepth = Math.min(...steps.map((s) => s.depth));
+  const minDepth = steps.reduce((m, s) => Math.min(m, s.depth), Infinity); // a chain may have 100,000s of steps: no spread
   for (const s of steps.slice(0, MAX_CHAIN_STEPS)) {
     // Markdown nests a list item at most one level below the previous one.
     level = Math.min(s.depth - minDepth, level + 1);

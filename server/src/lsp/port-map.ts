@@ -57,17 +57,17 @@ export class PortMapService {
 
   /**
    * Where the editor opens a claim's field: the workspace file at the span; a live-cluster object's read-only
-   * document (its first line). A claim of a rendered object (kustomize / Helm output) comes here with the source
+   * document at the field (its first line should the object be gone). A claim of a rendered object (kustomize / Helm output) comes here with the source
    * span it was rendered from (the port map maps it, see PortMapClaim.source), so it opens the line the user edits;
    * one the source map does not cover opens the read-only rendered manifest on the rendered field.
    */
   private link(folder: Folder, span: Span): ClaimLink | undefined {
-    if (span.file.startsWith('cluster:')) return { uri: clusterUri(span.file), line: 0, character: 0, endLine: 0, endCharacter: 0 };
-    const loaded = folder.host.loadedFile(span.file);
+    const loaded = folder.host.loadedFile(span.file); // live-cluster objects: their read-only view
+    if (!loaded && span.file.startsWith('cluster:')) return { uri: clusterUri(span.file), line: 0, character: 0, endLine: 0, endCharacter: 0 };
     if (!loaded) return undefined; // built-in objects, files that left the workspace since the analysis
     const start = loaded.lines.lspPosition(span.start);
     const end = loaded.lines.lspPosition(span.end);
-    const uri = span.file.startsWith(RENDER_FILE_PREFIX) ? renderedUri(span.file) : this.uris.uriOf(span.file);
+    const uri = span.file.startsWith(RENDER_FILE_PREFIX) ? renderedUri(span.file) : span.file.startsWith('cluster:') ? clusterUri(span.file) : this.uris.uriOf(span.file);
     return { uri, line: start.line, character: start.character, endLine: end.line, endCharacter: end.character };
   }
 }

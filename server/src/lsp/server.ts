@@ -4,11 +4,11 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { packageVersion } from '../node/version';
-import type { ClusterSettings } from '../protocol/cluster-messages';
+import { clusterUri, type ClusterSettings } from '../protocol/cluster-messages';
 import type { InitializationOptions } from '../protocol/messages';
 import { RENDER_SETTINGS_NOTIFICATION, RENDERED_DOCUMENT_REQUEST, renderedFileOfUri, renderedUri, RenderSettings } from '../protocol/render-messages';
 import { RENDER_FILE_PREFIX } from '../core/render/jobs';
-import { ClusterIntegration } from './cluster';
+import { CLUSTER_FILE_PREFIX, ClusterIntegration } from './cluster';
 import { listenValidated } from './message-shapes';
 import { DiagnosticPublisher } from './diagnostics';
 import { PortMapService } from './port-map';
@@ -69,8 +69,8 @@ export function startServer(connection: Connection): void {
   let lastFailures = '';
   let cluster: ClusterIntegration | undefined; // live cluster (issue 7), created at initialize
   let renders: RenderManager | undefined; // helm / kustomize renders, created at initialize
-  // Rendered manifests (`render:…`) are published under their read-only view's URI.
-  const uriOfFile = (f: string): string => (f.startsWith(RENDER_FILE_PREFIX) ? renderedUri(f) : uris.uriOf(f));
+  // Rendered manifests (`render:…`) and live-cluster objects (`cluster:…`) are published under their read-only view's URI.
+  const uriOfFile = (f: string): string => (f.startsWith(RENDER_FILE_PREFIX) ? renderedUri(f) : f.startsWith(CLUSTER_FILE_PREFIX) ? clusterUri(f) : uris.uriOf(f));
 
   const settingsFor = async (scopeUri: string | undefined): Promise<unknown> => {
     if (!hasConfiguration) return initSettings;
@@ -121,7 +121,7 @@ export function startServer(connection: Connection): void {
       pending.clear();
       const failures: string[] = [];
       for (const folder of workspace.all()) {
-        folder.host.setClusterObjects(cluster?.objects() ?? []);
+        folder.host.setClusterObjects(cluster?.objects() ?? [], cluster?.viewFiles());
         if (!folder.host.needsAnalysis || folder.host.busy) continue; // a loading folder keeps its last diagnostics
         const run = folder.host.analyze();
         const host = folder.host;
@@ -131,11 +131,15 @@ export function startServer(connection: Connection): void {
         publisher.publish(rendered, findingsOnRendered(run.analysis.findings), { loadedFile: (f) => host.loadedFile(f), uriOf: uriOfFile });
         for (const f of run.analysis.failures) failures.push(`kube-netlint: rule ${f.ruleId} failed and was skipped: ${f.error}`);
       }
-      cluster?.publish(workspace.all().flatMap((f) => f.host.last?.analysis.findings ?? []), (file, offset) => {
+      const onCluster = cluster?.publish(workspace.all().flatMap((f) => f.host.last?.analysis.findings ?? []), (file, offset) => {
         const loaded = workspace.folderOf(file).host.loadedFile(file);
         return loaded ? { uri: uris.uriOf(file), line: loaded.lines.lspPosition(offset).line } : undefined;
       });
-      const gone = publisher.filesWithDiagnostics().filter((f) => (f.startsWith(RENDER_FILE_PREFIX) ? renders?.renderedText(f) === undefined : !workspace.folderOf(f).host.has(f)));
+      // The same findings as squiggles on the fields of the cluster objects' read-only views.
+      const views = cluster?.viewFiles();
+      if (onCluster && views) publisher.publish(views.keys(), onCluster, { loadedFile: (f) => views.get(f) ?? workspace.folderOf(f).host.loadedFile(f), uriOf: uriOfFile });
+      const gone = publisher.filesWithDiagnostics().filter((f) =>
+        f.startsWith(RENDER_FILE_PREFIX) ? renders?.renderedText(f) === undefined : f.startsWith(CLUSTER_FILE_PREFIX) ? !views?.has(f) : !workspace.folderOf(f).host.has(f));
       publisher.clear(gone, uriOfFile);
       if (failures.join() !== lastFailures) failures.forEach((f) => connection.console.error(f));
       lastFailures = failures.join();

@@ -49,6 +49,8 @@ export interface ClusterFindingItem {
   readonly ruleId: string;
   readonly severity: string;
   readonly message: string;
+  /** Where the finding is in the object's read-only view (0-based LSP positions; absent when the view is gone). */
+  readonly range?: { readonly start: { readonly line: number; readonly character: number }; readonly end: { readonly line: number; readonly character: number } };
   /** Other places the finding names: a workspace file (uri + 0-based line) or another cluster object (file only). */
   readonly related: readonly { readonly file: string; readonly uri?: string; readonly line?: number; readonly message: string }[];
 }
@@ -77,8 +79,13 @@ export function clusterUri(file: string): string {
   return `${CLUSTER_URI_SCHEME}:/${path}.yaml`;
 }
 
-/** The inverse of {@link clusterUri}. */
+/** The inverse of {@link clusterUri} (a `#L12` fragment, as hover links carry, is ignored). */
 export function clusterFileOfUri(uri: string): string | undefined {
-  const m = new RegExp(`^${CLUSTER_URI_SCHEME}:/(.*)\\.yaml$`).exec(uri);
-  return m ? `cluster:${m[1].split('/').map(decodeURIComponent).join('/')}` : undefined;
+  const m = new RegExp(`^${CLUSTER_URI_SCHEME}:/([^#?]*)\\.yaml(?:[#?].*)?$`).exec(uri);
+  if (!m) return undefined;
+  try {
+    return `cluster:${m[1].split('/').map(decodeURIComponent).join('/')}`;
+  } catch {
+    return undefined; // a malformed percent escape: no such object
+  }
 }

@@ -105,7 +105,7 @@ async function ports(options: PortsOptions, io: CliIo): Promise<number> {
   else report = options.portsFormat === 'markdown' ? formatPortsMarkdown(portMapDocument(maps, analysis.files)) : formatPortsText(portMapDocument(maps, analysis.files));
   if (options.output) writeReport(isAbsolute(options.output) ? options.output : resolve(io.cwd, options.output), report);
   else io.stdout(report);
-  const staticEnd = Math.min(...models.map((m) => nodePortBands(m.settings.nodePortRange.value).find((b) => b.band === 'static')?.max ?? 0));
+  const staticEnd = models.reduce((end, m) => Math.min(end, nodePortBands(m.settings.nodePortRange.value).find((b) => b.band === 'static')?.max ?? 0), Infinity);
   const dynamic = free?.ports.filter((p) => p > staticEnd).length ?? 0;
   if (free && dynamic && free.ports.length > dynamic) io.stderr(`kube-netlint ports: the static band has only ${free.ports.length - dynamic} free nodePort${free.ports.length - dynamic === 1 ? '' : 's'}; ${dynamic === 1 ? 'the last one is' : `the last ${dynamic} are`} from the dynamic band, where the API server allocates automatic nodePorts first\n`);
   if (free && free.ports.length < free.requested) {

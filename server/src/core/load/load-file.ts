@@ -1,4 +1,6 @@
-import { Document, LineCounter, Tags } from 'yaml';
+import { Document, LineCounter, YAMLParseError } from 'yaml';
+import { composeFromEvents } from './event-compose';
+import { PARSE_OPTIONS } from './parse-options';
 import { LineIndex } from '../source/line-index';
 import type { Span } from '../source/span';
 import { CLUSTER_SCOPED_KINDS, K8sObject, ObjectBase, POD_SPEC_PATHS } from '../model/objects';
@@ -9,7 +11,6 @@ import { extractWorkload } from './extract-workload';
 import { findLineSuppressions, LineSuppressions } from './suppressions';
 import { collapseRepeatedErrors, documentReadProblem } from './document-error';
 import { notAnObject, readEnvelope } from './envelope-view';
-import { withExplicitFloat } from './explicit-float';
 import { parseDocuments } from './parse-documents';
 import { looksLikeGoTemplate } from '../repo/go-template';
 import { statedProxyMode, terraformTemplateAt } from '../repo/terraform-template';
@@ -47,22 +48,20 @@ export interface LoadedFile {
 export interface LoadOptions {
   /** Namespace for objects that do not name one (default `default`). */
   readonly defaultNamespace?: string;
+  /**
+   * What parses the YAML (the result is the same; the differential test holds them equal): `events` (the
+   * default) composes documents from js-yaml 5's event stream and leaves every file it does not fully
+   * understand to `yaml` ({@link composeFromEvents}); `yaml` always uses `yaml`'s own parser.
+   */
+  readonly parser?: YamlParser;
 }
 
-/**
- * The `yaml` parse options of every load (whole files and single documents alike). Kubernetes reads
- * manifests with sigs.k8s.io/yaml on go-yaml v2, i.e. YAML 1.1 scalars: `yes`/`on` are booleans,
- * `031502` is octal, `3_1503` and `0b1…` are integers. The 1.1 schema gives the values kubectl sees;
- * timestamps are left as strings (the JSON conversion turns them back into strings anyway); `!!float 30081`
- * is the number 30081 (see {@link withExplicitFloat}).
- */
-export const PARSE_OPTIONS = {
-  version: '1.1',
-  merge: true,
-  prettyErrors: false,
-  strict: false,
-  customTags: (tags: Tags) => withExplicitFloat(tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp')),
-} as const;
+export type YamlParser = 'events' | 'yaml';
+
+/** The parser used when {@link LoadOptions.parser} is not set. */
+export const DEFAULT_PARSER: YamlParser = 'events';
+
+export { PARSE_OPTIONS };
 
 /** Aliases one document may expand to before it is refused (yaml's own default is 100). */
 const MAX_ALIAS_COUNT = 100;
@@ -77,9 +76,7 @@ const MAX_ALIAS_COUNT = 100;
  * `kind: List` and `<Kind>List` documents (as `kubectl get -o yaml` writes them) yield their items.
  */
 export function loadFile(file: string, text: string, options: LoadOptions = {}): LoadedFile {
-  const counter = new LineCounter();
-  const { docs: list, streamErrors } = parseDocuments(text, PARSE_OPTIONS, { lineCounter: counter });
-  const lines = new LineIndex(counter, text.length);
+  const { docs: list, streamErrors, lines } = parseFile(text, options.parser ?? DEFAULT_PARSER);
   const problems: LoadProblem[] = [];
   const objects: K8sObject[] = [];
   const role = repoFileRole(file, text);
@@ -110,6 +107,20 @@ export function loadFile(file: string, text: string, options: LoadOptions = {}):
   for (const e of streamErrors) problems.push({ span: { file, start: e.pos[0], end: e.pos[1] }, message: e.message, code: e.code, severity: 'error' });
   list.forEach((doc, docIndex) => loadDocument(doc, docIndex, file, options, objects, problems));
   return { file, text, lines, objects, problems, suppressions: findLineSuppressions(text, lines), ...(role ? { role } : {}) };
+}
+
+/**
+ * The documents of a file, its stream errors and line index: from js-yaml's events when `parser` is `events`
+ * and the composer takes the text, else from `yaml`.
+ */
+export function parseFile(text: string, parser: YamlParser): { docs: Document.Parsed[]; streamErrors: readonly YAMLParseError[]; lines: LineIndex } {
+  if (parser === 'events') {
+    const composed = composeFromEvents(text);
+    if (composed.docs?.length) return { docs: composed.docs, streamErrors: [], lines: LineIndex.of(text) };
+  }
+  const counter = new LineCounter();
+  const { docs, streamErrors } = parseDocuments(text, PARSE_OPTIONS, { lineCounter: counter });
+  return { docs, streamErrors, lines: new LineIndex(counter, text.length) };
 }
 
 /**

@@ -153,8 +153,9 @@ export function commonFreeNodePorts(models: readonly WorkspaceModel[], config: C
   if (models.length === 0 || count <= 0) return [];
   if (models.length === 1) return firstFree(orderedFree(models[0], config), count, avoid);
   const each = models.map((m) => ({ taken: claimedPorts(m, config), range: m.settings.nodePortRange.value, staticEnd: m.settings.nodePortRange.value.min + staticBandSize(m.settings.nodePortRange.value) - 1 }));
-  const lo = Math.max(...each.map((e) => e.range.min));
-  const hi = Math.min(...each.map((e) => e.range.max));
+  // reduce, not Math.max(...): no call takes one argument per cluster group
+  const lo = each.reduce((m, e) => Math.max(m, e.range.min), 0);
+  const hi = each.reduce((m, e) => Math.min(m, e.range.max), 65535);
   const inStatic = (p: number): boolean => each.every((e) => p <= e.staticEnd);
   const out: number[] = [];
   for (const wantStatic of [true, false]) {

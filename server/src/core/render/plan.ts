@@ -116,7 +116,7 @@ export function planRenders(files: readonly LoadedFile[], layout: RepoLayout, co
       }
     }
   }
-  jobs.push(...gitops.filter((j) => (j.kind === 'helm' ? can.helm : can.kustomize)));
+  for (const j of gitops) if (j.kind === 'helm' ? can.helm : can.kustomize) jobs.push(j); // one per GitOps object: no spread
   return { jobs, notes };
 }
 

@@ -14,7 +14,7 @@ const INTERPOLATION = /(^|[^$])\$\{[^}\n]*\}/;
  * (Interpolation, Directives).
  */
 export function terraformTemplateAt(text: string, docs: readonly Document.Parsed[]): number | undefined {
-  const directive = DIRECTIVE.exec(text);
+  const directive = text.includes('%{') ? DIRECTIVE.exec(text) : null;
   if (directive) return directive.index + directive[0].indexOf('%');
   if (!docs.some((d) => d.errors.length > 0)) return undefined;
   const interpolation = INTERPOLATION.exec(text);

@@ -54,7 +54,7 @@ export const externaltrafficpolicyLocalHealthcheck: Rule = {
     const inRange: HostPortClaim[] = [];
     for (const [port, claims] of model.hostPorts) {
       if (port < range.value.min || port > range.value.max) continue;
-      inRange.push(...claims.filter((c) => c.protocol === 'TCP'));
+      for (const c of claims) if (c.protocol === 'TCP') inRange.push(c); // a port may have 100,000s of claims: no spread
     }
     inRange.sort((a, b) => a.port - b.port);
     const findings: Finding[] = [];
