@@ -7,18 +7,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseEvents } from 'js-yaml';
+import { yamlFiles } from './yaml-files.mjs';
 
 const t0 = performance.now();
 const dir = path.resolve(process.argv[2]);
-function* walk(d) {
-  for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const p = path.join(d, e.name);
-    if (e.isDirectory()) yield* walk(p);
-    else if (/\.ya?ml$/i.test(e.name)) yield p;
-  }
-}
 const r0 = performance.now();
-const texts = [...walk(dir)].map((p) => fs.readFileSync(p, 'utf8'));
+const texts = [...yamlFiles(dir)].map((p) => fs.readFileSync(p, 'utf8'));
 const r1 = performance.now();
 let events = 0;
 let errors = 0;

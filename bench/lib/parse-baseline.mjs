@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { yamlFiles } from './yaml-files.mjs';
 
 const t0 = performance.now();
 const args = process.argv.slice(2);
@@ -21,15 +22,8 @@ const YAML = variant === 'browser'
   ? await import(pathToFileURL(path.join(path.dirname(path.dirname(nodeEntry)), 'browser', 'index.js')).href)
   : await import('yaml');
 
-function* walk(d) {
-  for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const p = path.join(d, e.name);
-    if (e.isDirectory()) yield* walk(p);
-    else if (/\.ya?ml$/i.test(e.name)) yield p;
-  }
-}
 const r0 = performance.now();
-const texts = [...walk(dir)].map((p) => fs.readFileSync(p, 'utf8'));
+const texts = [...yamlFiles(dir)].map((p) => fs.readFileSync(p, 'utf8'));
 const r1 = performance.now();
 let documents = 0;
 for (const text of texts) {

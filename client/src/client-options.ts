@@ -36,7 +36,8 @@ export function clientOptions(outputChannel: vscode.OutputChannel, cacheFolder?:
       fileEvents: [
         vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}'),
         vscode.workspace.createFileSystemWatcher('**/.kube-netlint.yaml'),
-        // Chart files helm reads besides YAML (helpers, NOTES.txt, values.schema.json): a change re-renders the chart.
+        // Kubernetes *.json manifests (the server skips other JSON), and chart files helm reads besides YAML (helpers,
+        // NOTES.txt, values.schema.json): a change re-renders the chart.
         vscode.workspace.createFileSystemWatcher('**/*.{tpl,txt,json}'),
         // Folders created or deleted (a watcher reports a folder once, not each YAML file in it).
         vscode.workspace.createFileSystemWatcher('**/*', false, true, false),

@@ -59,6 +59,56 @@ describe('language server: rendering', function () {
     assert.ok(performance.now() - started < 10_000);
   });
 
+  it('publishes a finding on a nodePort set by a render.helm set: pair on that line of .kube-netlint.yaml, and clears it when the pair goes', async () => {
+    rmSync(dir, { recursive: true, force: true });
+    const config = (nodePort: number) => `render:\n  helm:\n    - chart: charts/web\n      set:\n        service.nodePort: ${nodePort}\n`;
+    dir = writeTree({
+      'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+      'charts/web/values.yaml': 'service:\n  nodePort: 30080\n',
+      'charts/web/templates/service.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  type: NodePort\n  ports:\n    - port: 80\n      nodePort: {{ .Values.service.nodePort }}\n',
+      '.kube-netlint.yaml': config(30250),
+      'other.yaml': svc('other', 30250),
+    });
+    client = await TestClient.start([dir], { prefix });
+    const configFile = join(dir, '.kube-netlint.yaml');
+    const diags = await client.waitFor(configFile, (d) => d.some((x) => x.code === 'nodeport-duplicate'));
+    assert.deepEqual(diags.map((x) => [x.code, x.range.start.line, x.range.start.character]), [['nodeport-duplicate', 4, 26]]);
+    assert.match(diags[0].message, /^nodePort 30250 is also claimed by Service default\/other: .*\(Helm release web\)$/);
+    await client.waitFor(join(dir, 'other.yaml'), (d) => d.some((x) => x.code === 'nodeport-duplicate' && x.message.includes('default/web')));
+    // Another nodePort in the pair: the collision is gone from both files.
+    writeFileSync(configFile, config(30251));
+    client.diskChanged(configFile, FileChangeType.Changed);
+    await client.waitFor(configFile, (d) => d.length === 0);
+    await client.waitFor(join(dir, 'other.yaml'), (d) => !d.some((x) => x.code === 'nodeport-duplicate'));
+  });
+
+  it('renders a Helm release from an unsaved values buffer, and from the disk again when the buffer is closed', async () => {
+    rmSync(dir, { recursive: true, force: true });
+    const values = (nodePort: number) => `# web\nservice:\n  nodePort: ${nodePort}\n`;
+    dir = writeTree({
+      'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+      'charts/web/values.yaml': values(30080),
+      'charts/web/templates/service.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  type: NodePort\n  ports:\n    - port: 80\n      nodePort: {{ .Values.service.nodePort }}\n',
+      'other.yaml': svc('other', 30250),
+    });
+    client = await TestClient.start([dir], { prefix });
+    const file = join(dir, 'charts/web/values.yaml');
+    const other = join(dir, 'other.yaml');
+    // The release rendered from the disk (no collision yet).
+    for (let i = 0; i < 150 && !client.statuses.some((s) => (s as { render?: string }).render?.startsWith('rendered 0 kustomizations, 1 Helm release')); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(client.diagnostics.get(uriOf(other))?.some((x) => x.code === 'nodeport-duplicate') ?? false, false);
+    client.open(file);
+    // Typed, not saved: two lines above the value, and the value collides with other.yaml's nodePort.
+    client.change(file, `# web\n# moved\n\nservice:\n  nodePort: 30250\n`);
+    const diags = await client.waitFor(file, (d) => d.some((x) => x.code === 'nodeport-duplicate'));
+    assert.deepEqual(diags.filter((x) => x.code === 'nodeport-duplicate').map((x) => [x.range.start.line, x.range.start.character]), [[4, 12]]);
+    assert.match(diags.find((x) => x.code === 'nodeport-duplicate')!.message, /^nodePort 30250 is also claimed by Service default\/other: .*\(Helm release web\)$/);
+    await client.waitFor(other, (d) => d.some((x) => x.code === 'nodeport-duplicate' && x.message.includes('default/web')));
+    // Closed without saving: helm reads the disk's 30080 again.
+    client.close(file);
+    await client.waitFor(other, (d) => !d.some((x) => x.code === 'nodeport-duplicate'));
+  });
+
   it('runs nothing in an untrusted workspace and says why in the status', async () => {
     client = await TestClient.start([dir], { prefix, initializationOptions: { workspaceTrusted: false } });
     await client.waitFor(join(dir, 'prod/api.yaml'), () => true).catch(() => undefined);

@@ -15,7 +15,7 @@ describe('lsp settings: editor settings and .kube-netlint.yaml', () => {
     assert.deepEqual(config, { kubeProxyMode: 'ipvs', rules: { 'nodeport-duplicate': 'warning' }, exclude: ['vendor/**'] });
     assert.deepEqual(problems, [
       'settings (kubeNetlint): \'nodePortRange\': "31000-30000" must be MIN-MAX with 1 <= MIN <= MAX <= 65535',
-      'settings (kubeNetlint): \'rules.no-such-rule\': unknown rule id (see docs/rules/ for the list)',
+      'settings (kubeNetlint): \'rules.no-such-rule\': unknown rule id ("kube-netlint rules" lists them)',
       'settings (kubeNetlint): \'rules.hostport-usage\': must be off, error, warning, info or hint (got "loud")',
     ]);
   });

@@ -67,7 +67,7 @@ describe('language server: settings, config file, watched files, bad input', fun
     const c = await start([dir], { settings: { rules: { 'nodeport-duplicate': 'warning' } } });
     const [d] = await c.waitFor(join(dir, 'a.yaml'), collision);
     assert.equal(d.severity, DiagnosticSeverity.Warning);
-    assert.deepEqual(c.messages, [`2 kube-netlint: configuration problem (this value is ignored): ${join(dir, '.kube-netlint.yaml')}:3: 'rules.nodeport-duplicat': unknown rule id (see docs/rules/ for the list)`]);
+    assert.deepEqual(c.messages, [`2 kube-netlint: configuration problem (this value is ignored): ${join(dir, '.kube-netlint.yaml')}:3: 'rules.nodeport-duplicat': unknown rule id ("kube-netlint rules" lists them)`]);
   });
 
   it('re-reads .kube-netlint.yaml when it changes on disk', async () => {
@@ -100,12 +100,38 @@ describe('language server: settings, config file, watched files, bad input', fun
     await c.waitFor(join(dir, 'a.yaml'), empty);
   });
 
+  it('follows Kubernetes .json manifests created, changed and deleted on disk, and drops one edited into other JSON', async () => {
+    const dir = workspace({ 'a.yaml': service('a', 30080), 'package.json': '{"name": "not-a-manifest"}' });
+    const c = await start([dir]);
+    await waitForStatus(c);
+    const a = join(dir, 'a.yaml');
+    const b = join(dir, 'b.json');
+    const json = (nodePort: number): string => JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'b' }, spec: { type: 'NodePort', ports: [{ port: 80, nodePort }] } }, null, 2);
+    writeFileSync(b, json(30080));
+    c.diskChanged(b, FileChangeType.Created);
+    const onB = await c.waitFor(b, collision);
+    assert.deepEqual(onB.filter((d) => d.code === 'nodeport-duplicate').map((d) => d.range.start.line), [11], 'at the nodePort line of the JSON file (0-based)');
+    await c.waitFor(a, collision);
+    writeFileSync(b, '{"name": "now-other-json", "kind": 1}');
+    c.diskChanged(b, FileChangeType.Changed);
+    await c.waitFor(a, empty);
+    await c.waitFor(b, empty);
+    writeFileSync(b, json(30080));
+    c.diskChanged(b, FileChangeType.Changed);
+    await c.waitFor(a, collision);
+    c.diskChanged(join(dir, 'package.json'), FileChangeType.Changed);
+    unlinkSync(b);
+    c.diskChanged(b, FileChangeType.Deleted);
+    await c.waitFor(a, empty);
+    assert.equal(c.diagnostics.get(uriOf(join(dir, 'package.json'))), undefined, 'other JSON is never analysed');
+  });
+
   it('asks clients that can watch files to do so, unless the client says it already does (VS Code)', async () => {
     const dir = workspace({ 'a.yaml': service('a', 30080) });
     const c = await start([dir], { dynamicWatchers: true });
     await waitForStatus(c);
     const watch = c.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles');
-    assert.deepEqual(watch?.registerOptions, { watchers: [{ globPattern: '**/*.{yaml,yml}' }, { globPattern: '**/.kube-netlint.yaml' }] });
+    assert.deepEqual(watch?.registerOptions, { watchers: [{ globPattern: '**/*.{yaml,yml,json}' }, { globPattern: '**/.kube-netlint.yaml' }] });
     await c.stop();
     const vscodeLike = await start([dir], { dynamicWatchers: true, initializationOptions: { watchesFiles: true } });
     await waitForStatus(vscodeLike);

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { CAN_UNSHARE, lintRendered, SHARED, writeTree } from '../helpers/render';
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { CAN_UNSHARE, lintRendered, renderBin, SHARED, writeTree } from '../helpers/render';
 
 // The CLI with the real helm and kustomize (test/render/install-renderers.sh), each run inside `unshare -n`: no
 // network at all, so a remote base that slipped through the pre-flight fails the test instead of reaching out.
@@ -119,6 +119,28 @@ describe('rendering with helm and kustomize (CLI)', function () {
       const r = lintRendered(dir, ['.']);
       assert.deepEqual(r.findings.filter((f) => f.ruleId === 'kustomize-cycle').map((f) => [f.file, f.line]), [['b/kustomization.yaml', 2]]);
       assert.deepEqual(r.findings.filter((f) => f.ruleId === 'nodeport-duplicate'), []);
+    });
+    it('inflates a vendored helmCharts entry with --enable-helm and the helm named by --helm, not the one on PATH', () => {
+      const dir = tree({
+        'app/kustomization.yaml': 'namespace: apps\nhelmCharts:\n  - name: web\n    releaseName: web\n    valuesInline:\n      service:\n        nodePort: 30300\n',
+        'app/charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+        'app/charts/web/values.yaml': 'service:\n  nodePort: 30080\n',
+        'app/charts/web/templates/service.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  type: NodePort\n  ports:\n    - port: 80\n      nodePort: {{ .Values.service.nodePort }}\n',
+        'other.yaml': svc('other', 30300),
+      });
+      // PATH has kubectl (kustomize) only: the chart inflates only if kustomize runs the resolved helm (--helm-command).
+      const kubectlOnly = join(dir, '..', `${basename(dir)}-bin`);
+      mkdirSync(kubectlOnly);
+      dirs.push(kubectlOnly);
+      symlinkSync(join(renderBin(), 'kubectl'), join(kubectlOnly, 'kubectl'));
+      const r = lintRendered(dir, ['--helm', join(renderBin(), 'helm'), '.'], `${kubectlOnly}:/usr/bin:/bin`);
+      assert.match(r.stderr, /rendered 1 kustomization, 1 Helm release/);
+      assert.deepEqual(r.findings.filter((f) => f.ruleId === 'render-failed' || f.ruleId === 'render-incomplete'), []);
+      // The inflated Service: in the kustomization's namespace, with the nodePort of valuesInline (not values.yaml's 30080).
+      const dup = r.findings.filter((f) => f.ruleId === 'nodeport-duplicate');
+      assert.deepEqual(dup.map((f) => [f.file, f.line]), [['app/kustomization.yaml', 1], ['other.yaml', 11]]);
+      assert.match(dup[0].message, /^nodePort 30300 is also claimed by Service default\/other: .*\(rendered by app\)$/);
+      assert.match(dup[1].message, /^nodePort 30300 is also claimed by Service apps\/web: /);
     });
   });
 

@@ -86,8 +86,32 @@ describe('CLI flags', () => {
     for (const [argv, word] of <[string[], string][]>[[['--bogus', '.'], '--bogus'], [['--bogus=1', '.'], '--bogus'], [['-x', '.'], '-x'], [['-qx', '.'], '-qx'], [['rules', '--nope'], '--nope']]) {
       const r = await cli(argv);
       assert.equal(r.code, 2);
-      assert.ok(r.err.startsWith(`kube-netlint: unknown option "${word}" (--help lists the options; put a path that starts with - after --)\n`), r.err);
+      const command = argv[0] === 'rules' ? 'kube-netlint rules' : 'kube-netlint';
+      assert.equal(r.err, `${command}: unknown option "${word}" (a path that starts with - goes after --)\nRun "${command} --help" for the options.\n`);
     }
+  });
+
+  it('takes a negative number as the value of --max-warnings, spelled apart or with =', async () => {
+    write('m.yaml', MIXED);
+    const apart = await cli(['--max-warnings', '-1', 'm.yaml']);
+    const joined = await cli(['--max-warnings=-1', 'm.yaml']);
+    assert.equal(apart.err, '');
+    assert.equal(apart.code, joined.code);
+    assert.equal(apart.out, joined.out);
+  });
+
+  it('says on stderr when the workspace is linted as separate clusters, and how to join them', async () => {
+    for (const app of ['frontend', 'backend']) {
+      write(`apps/${app}/base/kustomization.yaml`, 'resources: [svc.yaml]\n');
+      write(`apps/${app}/base/svc.yaml`, svc(app, 31500));
+      write(`apps/${app}/overlays/prod/kustomization.yaml`, 'namespace: prod\nresources: [../../base]\n');
+    }
+    const r = await cli(['--no-render', 'apps']);
+    assert.equal(r.code, 0);
+    assert.equal(r.err, 'kube-netlint: linted as 2 separate clusters (apps/backend/overlays/prod and apps/frontend/overlays/prod): objects of different clusters are never compared; to lint some together, list them under clusters: in .kube-netlint.yaml\n');
+    assert.equal((await cli(['--no-render', '-f', 'json', 'apps'])).err, '', 'machine formats stay quiet');
+    write('one.yaml', svc('one', 30080));
+    assert.equal((await cli(['one.yaml'])).err, '', 'one cluster: no note');
   });
 
   it('prints a grammatical summary: 1 error, 1 warning, 1 note', async () => {
@@ -145,7 +169,7 @@ describe('CLI flags', () => {
     it('rejects a bad format or an argument with exit 2, and has its own --help', async () => {
       const bad = await cli(['rules', '--format', 'xml']);
       assert.equal(bad.code, 2);
-      assert.match(bad.err, /^kube-netlint: --format must be text, json or markdown \(got "xml"\)\n\nUsage: kube-netlint rules/);
+      assert.match(bad.err, /^kube-netlint rules: --format must be text, json or markdown \(got "xml"\)\nRun "kube-netlint rules --help" for the options.\n$/);
       assert.equal((await cli(['rules', 'extra'])).code, 2);
       assert.match((await cli(['rules', '--help'])).out, /^Usage: kube-netlint rules \[options\]\n[\s\S]*-f, --format text\|json\|markdown/);
     });

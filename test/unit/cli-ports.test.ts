@@ -173,7 +173,7 @@ describe('kube-netlint ports', () => {
     assert.deepEqual(claim.location, { file: '<stdin>', line: 6, column: 32, endLine: 6, endColumn: 37 });
     const none = await ports('collisions', []);
     assert.deepEqual([none.code, none.out], [2, '']);
-    assert.match(none.err, /^kube-netlint ports: no paths given\n\nUsage: kube-netlint ports/);
+    assert.match(none.err, /^kube-netlint ports: no paths given\nRun "kube-netlint ports --help" for the options.\n$/);
     assert.match((await ports('collisions', ['.', '--free', '0'])).err, /^kube-netlint ports: --free must be a number of ports from 1 to 65535 \(got "0"\)/);
     assert.match((await ports('collisions', ['.', '--format', 'sarif'])).err, /^kube-netlint ports: --format must be text, json or markdown \(got "sarif"\)/);
     const missing = await ports('collisions', ['no-such-dir']);

@@ -57,7 +57,7 @@ describe('config (.kube-netlint.yaml)', () => {
   });
 
   it('checks rule ids and severities, pointing at the rule line', () => {
-    assert.deepEqual(error('rules:\n  nodeport-duplicate: warning\n  no-such-rule: "off"'), ['rules.no-such-rule', 3, `${FILE}:3: 'rules.no-such-rule': unknown rule id (see docs/rules/ for the list)`]);
+    assert.deepEqual(error('rules:\n  nodeport-duplicate: warning\n  no-such-rule: "off"'), ['rules.no-such-rule', 3, `${FILE}:3: 'rules.no-such-rule': unknown rule id ("kube-netlint rules" lists them)`]);
     assert.deepEqual(error('rules:\n  nodeport-duplicate: fatal'), ['rules.nodeport-duplicate', 2, `${FILE}:2: 'rules.nodeport-duplicate': must be off, error, warning, info or hint (got "fatal")`]);
   });
 

@@ -49,6 +49,7 @@ export function parseFlags<O>(argv: readonly string[], flags: readonly Flag<O>[]
   for (const flag of flags.filter((f) => f.optionalValue)) {
     for (const value of takeOptionalValueFlag(rest, flag.name, pathExists)) flag.apply(options, value);
   }
+  joinNegativeNumbers(rest, flags);
   const byName = new Map(flags.map((f) => [f.name, f]));
   let parsed;
   try {
@@ -81,7 +82,33 @@ function unknownOptionMessage<O>(argv: readonly string[], flags: readonly Flag<O
   const known = new Set(flags.flatMap((f) => [`--${f.name}`, ...(f.short ? [`-${f.short}`] : [])]));
   const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
   const word = argv.slice(0, end).find((a) => a.length > 1 && a.startsWith('-') && !known.has(a.split('=')[0]) && !(/^-[^-]/.test(a) && [...a.slice(1)].every((c) => known.has(`-${c}`))));
-  return `unknown option${word ? ` "${word.split('=')[0]}"` : ''} (--help lists the options; put a path that starts with - after --)`;
+  return `unknown option${word ? ` "${word.split('=')[0]}"` : ''} (a path that starts with - goes after --)`;
+}
+
+/**
+ * Rewrites `--NAME -1` (and `-S -1`) to `--NAME=-1` for flags that take a value, in place before `--`: parseArgs
+ * reads a value that starts with `-` as a missing one, and `--max-warnings -1` is eslint's spelling.
+ */
+function joinNegativeNumbers<O>(argv: string[], flags: readonly Flag<O>[]): void {
+  const valued = new Map<string, string>();
+  for (const f of flags) {
+    if (!f.value || f.optionalValue) continue;
+    valued.set(`--${f.name}`, f.name);
+    if (f.short) valued.set(`-${f.short}`, f.name);
+  }
+  for (let i = 0; i + 1 < argv.length && argv[i] !== '--'; i++) {
+    const name = valued.get(argv[i]);
+    if (name && /^-\d+$/.test(argv[i + 1])) argv.splice(i, 2, `--${name}=${argv[i + 1]}`);
+  }
+}
+
+/**
+ * The text a command prints on stderr for a usage mistake: the message and where the options are listed
+ * (`kube-netlint ports: no paths given` / `Run "kube-netlint ports --help" for the options.`), not the whole help.
+ * @param command `kube-netlint` or `kube-netlint <subcommand>`
+ */
+export function usageErrorText(command: string, message: string): string {
+  return `${command}: ${message}\nRun "${command} --help" for the options.\n`;
 }
 
 /**

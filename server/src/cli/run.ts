@@ -17,6 +17,8 @@ import type { CliIo } from './io';
 import { analyzeWorkspace } from './workspace';
 import { writeReport } from './report-file';
 import { CliOptions, lintUsage, parseCliOptions, UsageError } from './options';
+import { usageErrorText } from './flags';
+import { joinNames } from '../core/rules/report/collisions';
 
 export type { CliIo } from './io';
 
@@ -42,7 +44,7 @@ async function runLint(argv: readonly string[], io: CliIo): Promise<number> {
     options = parseCliOptions(argv, (p) => existsSync(resolve(io.cwd, p)));
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    io.stderr(`kube-netlint: ${err.message}\n\n${usage()}`);
+    io.stderr(usageErrorText('kube-netlint', err.message));
     return 2;
   }
   if (options.help) {
@@ -54,7 +56,7 @@ async function runLint(argv: readonly string[], io: CliIo): Promise<number> {
     return 0;
   }
   if (options.paths.length === 0) {
-    io.stderr(`kube-netlint: no paths given\n\n${usage()}`);
+    io.stderr(usageErrorText('kube-netlint', 'no paths given'));
     return 2;
   }
   try {
@@ -81,7 +83,11 @@ async function lint(options: CliOptions, io: CliIo): Promise<number> {
     const textOf = (span: Span): string => analysis.files.get(span.file)?.text.slice(span.start, span.end) ?? '';
     report = formatSarif(resolved, { rules: allRules, version: packageVersion(), srcRoot: io.cwd, failures: analysis.failures, textOf });
   }
-  else report = formatText(resolved, files.length, colors(useColor(options.color, io.env ?? {}, !options.output && (io.stdoutIsTTY ?? false))));
+  else {
+    report = formatText(resolved, files.length, colors(useColor(options.color, io.env ?? {}, !options.output && (io.stdoutIsTTY ?? false))));
+    const groups = [...analysis.clusterModels.keys()];
+    if (groups.length > 1) io.stderr(separateClustersNote(groups));
+  }
   if (options.output) writeReport(absolute(options.output), report);
   else io.stdout(report);
   const threshold = RANK[options.failOn];
@@ -89,6 +95,15 @@ async function lint(options: CliOptions, io: CliIo): Promise<number> {
   const tooManyWarnings = options.maxWarnings !== undefined && warnings > options.maxWarnings;
   if (tooManyWarnings) io.stderr(`kube-netlint: ${warnings === 1 ? '1 warning' : `${warnings} warnings`} found, more than --max-warnings ${options.maxWarnings}\n`);
   return tooManyWarnings || findings.some((f) => RANK[f.severity] >= threshold) ? 1 : 0;
+}
+
+/**
+ * The stderr line that says a workspace was linted as several clusters (each kustomize entry point, Helm release
+ * and `clusters:` group is one, see core/repo/layout.ts): a nodePort shared by two of them is not a collision, and
+ * a user who deploys them together needs to know how to say so.
+ */
+export function separateClustersNote(groups: readonly string[]): string {
+  return `kube-netlint: linted as ${groups.length} separate clusters (${joinNames(groups)}): objects of different clusters are never compared; to lint some together, list them under clusters: in .kube-netlint.yaml\n`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { analyze, Analysis, AnalyzeOptions } from '../core/analyze';
 import { RENDER_FILE_PREFIX } from '../core/render/jobs';
 import type { CoreConfig } from '../core/config/config';
@@ -147,6 +148,25 @@ export class AnalysisHost {
     return this.sources.has(file);
   }
 
+  /**
+   * Editor buffers that differ from the file on disk, by path (helm renders them instead of the disk's text). A
+   * file that cannot be read counts as different.
+   */
+  unsavedBuffers(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const [file, source] of this.sources) {
+      if (source.kind !== 'memory') continue;
+      let disk: string | undefined;
+      try {
+        disk = readFileSync(file, 'utf8');
+      } catch {
+        disk = undefined;
+      }
+      if (disk !== source.text) out.set(file, source.text);
+    }
+    return out;
+  }
+
   /** True when the file's current content is the editor's buffer. */
   isInMemory(file: string): boolean {
     return this.sources.get(file)?.kind === 'memory';
@@ -157,11 +177,30 @@ export class AnalysisHost {
   }
 
   /**
+   * Files that get this folder's diagnostics: its files, and the other sources renders read whose lines findings
+   * point at (`.kube-netlint.yaml`, when a `render.helm` release's `set:` pair feeds a rendered field).
+   */
+  diagnosticFiles(): string[] {
+    return [...this.sources.keys(), ...this.renderSources().keys()];
+  }
+
+  /** True when {@link diagnosticFiles} lists the file. */
+  publishes(file: string): boolean {
+    return this.sources.has(file) || this.renderSources().has(file);
+  }
+
+  /**
    * The loaded form of a file (its text, line index, objects), as of the last update; rendered manifests (`render:…`)
-   * as of the last run; live-cluster objects (`cluster:…`) as their read-only view shows them.
+   * as of the last run; live-cluster objects (`cluster:…`) as their read-only view shows them; the renders' other
+   * sources (`.kube-netlint.yaml`) as the renders read them.
    */
   loadedFile(file: string): LoadedFile | undefined {
-    return this.loaded.get(file) ?? (file.startsWith(RENDER_FILE_PREFIX) ? this.lastRun?.analysis.files.get(file) : this.clusterViews.get(file));
+    return this.loaded.get(file) ?? (file.startsWith(RENDER_FILE_PREFIX) ? this.lastRun?.analysis.files.get(file) : this.clusterViews.get(file) ?? this.renderSources().get(file));
+  }
+
+  /** The renders' extra source files by name (not workspace files). */
+  private renderSources(): Map<string, LoadedFile> {
+    return new Map((this.renders?.sourceFiles ?? []).filter((f) => !this.sources.has(f.file)).map((f) => [f.file, f]));
   }
 
   /** Every loaded file (as the renders read them). */
@@ -192,8 +231,9 @@ export class AnalysisHost {
     const extraObjects = this.cluster.length ? mergeClusterObjects(files.flatMap((f) => f.objects), this.cluster).objects : undefined;
     const analysis = extraObjects ? analyze(files, this.config, { extraObjects, repoPath: this.repoPath, ...this.renders }) : this.incremental.analyze();
     const findingsByFile = new Map<string, Finding[]>();
+    const extra = this.renderSources();
     for (const f of analysis.findings) {
-      if (!this.loaded.has(f.span.file)) continue;
+      if (!this.loaded.has(f.span.file) && !extra.has(f.span.file)) continue;
       const list = findingsByFile.get(f.span.file);
       if (list) list.push(f);
       else findingsByFile.set(f.span.file, [f]);

@@ -13,6 +13,8 @@ import type { Folder } from './workspace';
 
 /** Quiet time after a change before renders run again (a save of several files, a branch switch). */
 export const RENDER_DELAY_MS = 50;
+/** Quiet time after an edit of an unsaved buffer a render reads before that render runs again (typing pauses). */
+export const BUFFER_RENDER_DELAY_MS = 300;
 /** Renders running at once, over all workspace folders. */
 export const MAX_PARALLEL_RENDERS = 2;
 
@@ -62,6 +64,8 @@ export class RenderManager {
     private readonly changed: () => void,
     private readonly log: (line: string) => void,
     private readonly env: NodeJS.ProcessEnv = process.env,
+    /** Brings the folders' editor buffers up to date before a render reads them. */
+    private readonly beforeRender: () => void = () => undefined,
   ) {}
 
   /** Finds the binaries (user settings, else PATH) and renders every folder again. */
@@ -102,7 +106,7 @@ export class RenderManager {
    * Renders a folder's jobs again (all of them when `paths` is undefined, else those that read a changed path).
    * @returns true when every changed path is read by a render that will run again (its end brings the new analysis)
    */
-  schedule(folder: Folder, paths?: readonly string[]): boolean {
+  schedule(folder: Folder, paths?: readonly string[], delayMs = RENDER_DELAY_MS): boolean {
     if (!this.trusted || !folder.path) {
       if (!this.trusted && folder.path) folder.host.setRenders({ helmUnavailable: 'the workspace is not trusted (Restricted Mode): helm is not run' });
       return false;
@@ -126,8 +130,25 @@ export class RenderManager {
       if (!covered || repoPaths.some((p) => PLAN_FILES.test(p))) state.replan = true;
     }
     if (state.timer) clearTimeout(state.timer);
-    state.timer = setTimeout(() => void this.run(folder, state!), RENDER_DELAY_MS);
+    state.timer = setTimeout(() => void this.run(folder, state!), delayMs);
     return covered;
+  }
+
+  /**
+   * An editor buffer changed, or closed (its text is the disk's again): the Helm releases that read the file
+   * render again from the buffers after {@link BUFFER_RENDER_DELAY_MS} of quiet. Nothing happens for a file no
+   * render reads (a plain manifest: the analysis alone handles it), nor for kustomize renders (kustomize reads
+   * the disk; they run again on save).
+   */
+  bufferChanged(folder: Folder, path: string): void {
+    const state = this.folders.get(folder);
+    if (!this.trusted || !folder.path || !state) return;
+    const repoPath = relative(folder.settings.baseDir ?? folder.path, path).split(sep).join('/');
+    const helmReads = [...state.keys.values()].some((key) => {
+      const job = JSON.parse(key) as { reads: string[]; kind: string };
+      return job.kind === 'helm' && readsAny(job, [repoPath]);
+    });
+    if (helmReads) this.schedule(folder, [path], BUFFER_RENDER_DELAY_MS);
   }
 
   /** Forgets a removed folder. */
@@ -160,6 +181,7 @@ export class RenderManager {
     await this.resolving;
     const renderers = this.renderers;
     if (!renderers) return;
+    this.beforeRender();
     const input = this.inputOf(folder, renderers);
     let plan: { jobs: readonly RenderJob[]; notes: RenderWorkspaceInputNotes } = { jobs: [...state.jobs.values()], notes: state.notes };
     if (state.replan || !state.context) {
@@ -242,6 +264,7 @@ export class RenderManager {
       renderers,
       configFile: this.configFileOf(folder),
       cache: this.cache,
+      buffers: folder.host.unsavedBuffers(),
     };
   }
 

@@ -109,23 +109,28 @@ export function startServer(connection: Connection): void {
     }
   };
 
+  /** Hands the changed editor buffers to their folders (before an analysis, and before renders read them). */
+  const applyPending = (): void => {
+    for (const uri of pending) {
+      const doc = documents.get(uri);
+      if (doc) workspace.setText(uris.fileOf(uri), doc.getText());
+    }
+    pending.clear();
+  };
+
   const runAnalysis = (): void => {
     if (!ready) return runEarly();
     early.clear();
     const started = performance.now();
     try {
-      for (const uri of pending) {
-        const doc = documents.get(uri);
-        if (doc) workspace.setText(uris.fileOf(uri), doc.getText());
-      }
-      pending.clear();
+      applyPending();
       const failures: string[] = [];
       for (const folder of workspace.all()) {
         folder.host.setClusterObjects(cluster?.objects() ?? [], cluster?.viewFiles());
         if (!folder.host.needsAnalysis || folder.host.busy) continue; // a loading folder keeps its last diagnostics
         const run = folder.host.analyze();
         const host = folder.host;
-        publisher.publish(host.files(), run.findingsByFile, { loadedFile: (f) => host.loadedFile(f), uriOf: uriOfFile });
+        publisher.publish(host.diagnosticFiles(), run.findingsByFile, { loadedFile: (f) => host.loadedFile(f), uriOf: uriOfFile });
         // The same findings on the rendered manifests, for their read-only views (squiggles on the rendered fields).
         const rendered = [...run.analysis.files.values()].filter((f) => f.render).map((f) => f.file);
         publisher.publish(rendered, findingsOnRendered(run.analysis.findings), { loadedFile: (f) => host.loadedFile(f), uriOf: uriOfFile });
@@ -139,7 +144,7 @@ export function startServer(connection: Connection): void {
       const views = cluster?.viewFiles();
       if (onCluster && views) publisher.publish(views.keys(), onCluster, { loadedFile: (f) => views.get(f) ?? workspace.folderOf(f).host.loadedFile(f), uriOf: uriOfFile });
       const gone = publisher.filesWithDiagnostics().filter((f) =>
-        f.startsWith(RENDER_FILE_PREFIX) ? renders?.renderedText(f) === undefined : f.startsWith(CLUSTER_FILE_PREFIX) ? !views?.has(f) : !workspace.folderOf(f).host.has(f));
+        f.startsWith(RENDER_FILE_PREFIX) ? renders?.renderedText(f) === undefined : f.startsWith(CLUSTER_FILE_PREFIX) ? !views?.has(f) : !workspace.folderOf(f).host.publishes(f));
       publisher.clear(gone, uriOfFile);
       if (failures.join() !== lastFailures) failures.forEach((f) => connection.console.error(f));
       lastFailures = failures.join();
@@ -179,7 +184,7 @@ export function startServer(connection: Connection): void {
     if (typeof init.cacheFolder === 'string' && init.cacheFolder) scanning.cacheFolder = init.cacheFolder;
     // Cluster settings only from the client's user-level settings or initializationOptions, never workspace/configuration.
     cluster = new ClusterIntegration(connection, init.workspaceTrusted !== false, () => scheduler.request());
-    renders = new RenderManager(init.workspaceTrusted !== false, () => scheduler.request(), log);
+    renders = new RenderManager(init.workspaceTrusted !== false, () => scheduler.request(), log, process.env, () => (ready ? applyPending() : undefined));
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -196,7 +201,8 @@ export function startServer(connection: Connection): void {
     renders?.configure((initSettings as { render?: RenderSettings }).render); // PATH, or other editors' initializationOptions
     if (hasDynamicConfiguration) connection.client.register(DidChangeConfigurationNotification.type, { section: 'kubeNetlint' }).catch((err) => log(`kube-netlint: cannot register for configuration changes: ${err}`));
     if (registerWatcher) {
-      const watchers = ['**/*.{yaml,yml}', '**/.kube-netlint.yaml'].map((globPattern) => ({ globPattern }));
+      // JSON too: discovery lists *.json files that hold Kubernetes objects (the server tells them apart).
+      const watchers = ['**/*.{yaml,yml,json}', '**/.kube-netlint.yaml'].map((globPattern) => ({ globPattern }));
       connection.client.register(DidChangeWatchedFilesNotification.type, { watchers }).catch((err) => log(`kube-netlint: cannot watch files: ${err}`));
     }
     if (hasFolderEvents) {
@@ -227,12 +233,18 @@ export function startServer(connection: Connection): void {
   });
 
   documents.onDidOpen((e) => { pending.add(e.document.uri); scheduler.request(); });
-  documents.onDidChangeContent((e) => { pending.add(e.document.uri); scheduler.request(); });
+  // Helm releases render unsaved buffers too: a buffer edit of a file one reads renders it again, after a pause.
+  const bufferChanged = (uri: string): void => {
+    const path = ready ? pathOfUri(uri) : undefined;
+    if (path) renders?.bufferChanged(workspace.folderOf(path), path);
+  };
+  documents.onDidChangeContent((e) => { pending.add(e.document.uri); scheduler.request(); bufferChanged(e.document.uri); });
   documents.onDidClose((e) => {
     pending.delete(e.document.uri);
     if (!ready) return;
     workspace.closed(uris.fileOf(e.document.uri));
     scheduler.request();
+    bufferChanged(e.document.uri);
   });
 
   connection.onDidChangeWatchedFiles((params) => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
-import { discoverFiles } from '../node/discover-files';
+import { discoverFiles, isManifestFile, MANIFEST_FILE } from '../node/discover-files';
 import { CONFIG_FILE_NAME } from '../node/config-file';
 import { CACHE_FILE_NAME, ParseCache } from '../node/parse-cache';
 import { packageVersion } from '../node/version';
@@ -22,7 +22,6 @@ export interface Folder {
 
 /** Folders never searched for manifests (as discover-files). */
 const SKIPPED_DIRS = new Set(['node_modules', '.git']);
-const YAML_FILE = /\.ya?ml$/i;
 
 /**
  * The workspace folders and which file belongs to which: a file is analysed with the innermost
@@ -105,7 +104,7 @@ export class Workspace {
   /** Document closed: back to the on-disk content (files outside every folder are dropped). */
   closed(file: string): void {
     const folder = this.folderOf(file);
-    if (folder.path && isAbsolute(file) && YAML_FILE.test(file) && !folder.isExcluded(file)) folder.host.updateFromDisk(file);
+    if (folder.path && isAbsolute(file) && isManifestFile(file) && !folder.isExcluded(file)) folder.host.updateFromDisk(file);
     else folder.host.remove(file);
   }
 
@@ -123,11 +122,12 @@ export class Workspace {
       }
       return false;
     }
-    const files = YAML_FILE.test(path) ? [path] : isDirectory(path) ? this.yamlFilesBelow(path) : [];
+    // A JSON file is a manifest while it holds Kubernetes objects (as discovery decides): one edited into other JSON leaves.
+    const files = MANIFEST_FILE.test(path) ? [path] : isDirectory(path) ? this.yamlFilesBelow(path) : [];
     for (const file of files) {
       const folder = this.folderOf(file);
       if (!folder.path || openFiles.has(file)) continue;
-      if (folder.isExcluded(file)) folder.host.remove(file);
+      if (folder.isExcluded(file) || !isManifestFile(file)) folder.host.remove(file);
       else folder.host.updateFromDisk(file);
     }
     return false;

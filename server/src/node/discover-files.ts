@@ -137,6 +137,15 @@ function isLink(p: string): boolean {
   }
 }
 
+/**
+ * True for a file discovery would list by its name and content: `*.yaml` / `*.yml`, or `*.json` that holds Kubernetes
+ * objects (see {@link holdsObjects}). Not the config file. For files that change on disk (the language server's watcher).
+ */
+export function isManifestFile(file: string): boolean {
+  const name = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf(sep)) + 1);
+  return MANIFEST_FILE.test(name) && name !== CONFIG_FILE_NAME && (!JSON_FILE.test(name) || holdsObjects(file));
+}
+
 /** True when a JSON file's first 64 KiB have an `"apiVersion"` and a `"kind"` key (a Kubernetes object or List). */
 function holdsObjects(file: string): boolean {
   let fd: number | undefined;

@@ -5,7 +5,7 @@ import { portMapDocument } from '../../core/port-map/document';
 import { nodePortBands } from '../../core/kubernetes/api-server/node-port-allocator';
 import { commonFreeNodePorts, portMapsOf } from '../../core/port-map/port-map';
 import { PathError } from '../../node/discover-files';
-import { Draft, Flag, formatFlagHelp, oneOf, parseFlags, UsageError } from '../flags';
+import { Draft, Flag, formatFlagHelp, oneOf, parseFlags, UsageError, usageErrorText } from '../flags';
 import type { CliIo, Subcommand } from '../io';
 import { CliOptions, LINT_FLAGS } from '../options';
 import { formatFreeText, formatPortsMarkdown, formatPortsText } from '../ports-format';
@@ -68,7 +68,7 @@ export const portsCommand: Subcommand = {
       if (options.stdinFilename !== undefined && !options.paths.includes('-')) throw new UsageError('--stdin-filename names the manifests read from standard input: add - to the paths');
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
-      io.stderr(`kube-netlint ports: ${err.message}\n\n${USAGE}`);
+      io.stderr(usageErrorText('kube-netlint ports', err.message));
       return 2;
     }
     try {

@@ -1,7 +1,7 @@
 import { allRules } from '../../core/rules/index';
 import type { Rule } from '../../core/rules/rule';
 import { bundledRuleDoc, bundledRuleDocUri } from '../../node/version';
-import { Draft, Flag, formatFlagHelp, oneOf, parseFlags, UsageError } from '../flags';
+import { Draft, Flag, formatFlagHelp, oneOf, parseFlags, UsageError, usageErrorText } from '../flags';
 import type { CliIo, Subcommand } from '../io';
 
 const FORMATS = ['text', 'json', 'markdown'] as const;
@@ -35,7 +35,7 @@ export const rulesCommand: Subcommand = {
       if (extra.length) throw new UsageError(`rules takes no arguments (got "${extra[0]}")`);
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
-      io.stderr(`kube-netlint: ${err.message}\n\n${USAGE}`);
+      io.stderr(usageErrorText('kube-netlint rules', err.message));
       return 2;
     }
     if (options.help) io.stdout(USAGE);

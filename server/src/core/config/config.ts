@@ -158,7 +158,7 @@ export function parseConfig(value: unknown, file: string, knownRules: ReadonlySe
   if (v.rules !== undefined && v.rules !== null) {
     if (typeof v.rules !== 'object' || Array.isArray(v.rules)) fail('rules', 'must map rule ids to off, error, warning, info or hint');
     for (const [id, sev] of Object.entries(v.rules as Record<string, unknown>)) {
-      if (!knownRules.has(id)) fail(`rules.${id}`, `unknown rule id (see docs/rules/ for the list)`);
+      if (!knownRules.has(id)) fail(`rules.${id}`, `unknown rule id ("kube-netlint rules" lists them)`);
       if (sev !== 'off' && !SEVERITIES.includes(sev as Severity)) fail(`rules.${id}`, `must be off, error, warning, info or hint (got ${JSON.stringify(sev)})`);
       rules[id] = sev as Severity | 'off';
     }

@@ -15,6 +15,21 @@ export interface ClusterSettings {
   readonly nodePortRange: Sourced<PortRange>;
   /** undefined when neither config nor workspace says. */
   readonly kubeProxyMode?: Sourced<KubeProxyMode>;
+  /** NodePort ranges written in the workspace that kube-apiserver cannot parse, in object order (none: empty or absent). */
+  readonly invalidNodePortRanges?: readonly InvalidSetting[];
+}
+
+/** A cluster setting written in an object that the component refuses; `nodePortRange` then comes from elsewhere. */
+export interface InvalidSetting {
+  /** The value as written (a number or boolean shown as YAML writes it). */
+  readonly text: string;
+  /** Which setting of which object: `--service-node-port-range in Pod kube-system/kube-apiserver`. */
+  readonly where: string;
+  /** What is wrong and what the component does with it. */
+  readonly problem: string;
+  /** The value's span (a flag: the command word holding it). */
+  readonly span?: Span;
+  readonly object: K8sObject;
 }
 
 /** A `--flag=value` or `--flag value` in a container's command/args. */
@@ -44,25 +59,35 @@ export function deriveClusterSettings(objects: readonly K8sObject[], config: Cor
   const from = config.settingSources ?? {};
   let range: Sourced<PortRange> | undefined = config.nodePortRange ? { value: config.nodePortRange, source: from.nodePortRange ?? 'config' } : undefined;
   let mode: Sourced<KubeProxyMode> | undefined = config.kubeProxyMode ? { value: config.kubeProxyMode, source: from.kubeProxyMode ?? 'config' } : undefined;
+  const invalid: InvalidSetting[] = [];
+  // Every object is read (no early exit): an unparsable range anywhere is reported, not skipped.
   for (const obj of objects) {
-    if (!range) range = nodePortRangeFrom(obj);
+    const found = nodePortRangeFrom(obj);
+    if (found && 'problem' in found) invalid.push(found);
+    else if (found && !range) range = found;
     if (!mode) mode = proxyModeFrom(obj);
-    if (range && mode) break;
   }
-  return { nodePortRange: range ?? { value: DEFAULT_NODE_PORT_RANGE, source: 'default' }, kubeProxyMode: mode };
+  return { nodePortRange: range ?? { value: DEFAULT_NODE_PORT_RANGE, source: 'default' }, kubeProxyMode: mode, ...(invalid.length ? { invalidNodePortRanges: invalid } : {}) };
 }
 
-function nodePortRangeFrom(obj: K8sObject): Sourced<PortRange> | undefined {
-  const parse = (text: string, source: string, span?: Span): Sourced<PortRange> | undefined => {
+/**
+ * The NodePort range one object sets, or why kube-apiserver cannot use it. An empty value is no range (kube-apiserver
+ * then uses the default). Parsing follows kube-apiserver's PortRange.Set (see {@link parsePortRange}); a value it
+ * rejects fails flag parsing (`invalid argument "…" for "--service-node-port-range" flag`) and kube-apiserver exits.
+ */
+function nodePortRangeFrom(obj: K8sObject): Sourced<PortRange> | InvalidSetting | undefined {
+  const parse = (text: string, source: string, where: string, span: Span | undefined, consequence: string): Sourced<PortRange> | InvalidSetting | undefined => {
+    if (text.trim() === '') return undefined;
     try {
       return { value: parsePortRange(text), source, span };
-    } catch {
-      return undefined;
+    } catch (err) {
+      return { text, where, problem: `${(err as Error).message}: ${consequence}`, span, object: obj };
     }
   };
   if (obj.category === 'workload' && obj.pod.containers.some((c) => /kube-apiserver/.test(c.name + (c.image?.value ?? '')))) {
     const flag = flagValue(obj, '--service-node-port-range');
-    if (flag) return parse(flag.value, `kube-apiserver flag in ${obj.kind} ${obj.namespace}/${obj.name}`, flag.span);
+    const name = `${obj.kind} ${obj.namespace}/${obj.name}`;
+    if (flag) return parse(flag.value, `kube-apiserver flag in ${name}`, `--service-node-port-range in ${name}`, flag.span, 'kube-apiserver exits at start');
   }
   if (obj.kind === 'ClusterConfiguration') {
     const extra = (obj.raw.apiServer as Record<string, unknown> | undefined)?.extraArgs;
@@ -76,7 +101,11 @@ function nodePortRangeFrom(obj: K8sObject): Sourced<PortRange> | undefined {
     } else if (extra && typeof extra === 'object') {
       value = (extra as Record<string, unknown>)['service-node-port-range'];
     }
-    if (typeof value === 'string') return parse(value, 'kubeadm ClusterConfiguration', obj.paths?.get(path));
+    const where = 'service-node-port-range in the apiServer.extraArgs of kubeadm ClusterConfiguration';
+    if (typeof value === 'string') return parse(value, 'kubeadm ClusterConfiguration', where, obj.paths?.get(path), 'kubeadm writes it into the kube-apiserver flag, and kube-apiserver exits at start');
+    if (typeof value === 'number' || typeof value === 'boolean') {
+      return { text: String(value), where, problem: `${value} is a ${typeof value}, not a string: kubeadm refuses the ClusterConfiguration (extraArgs values are strings; quote it)`, span: obj.paths?.get(path), object: obj };
+    }
   }
   return undefined;
 }

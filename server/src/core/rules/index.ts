@@ -28,6 +28,7 @@ import { kubeProxyIpvsStrictArp } from './kube-proxy-ipvs-strict-arp';
 import { networkpolicyPortUnresolved } from './networkpolicy-port-unresolved';
 import { nodeportDuplicate } from './nodeport-duplicate';
 import { objectInvalid } from './object-invalid';
+import { nodeportRangeInvalid } from './nodeport-range-invalid';
 import { nodeportRangeOverlapsEphemeral } from './nodeport-range-overlaps-ephemeral';
 import { healthcheckNodeportDuplicate } from './healthcheck-nodeport-duplicate';
 import { nodeportOutOfRange } from './nodeport-out-of-range';
@@ -74,6 +75,7 @@ export const allRules: readonly Rule[] = [
   networkpolicyPortUnresolved,
   nodeportDuplicate,
   objectInvalid,
+  nodeportRangeInvalid,
   nodeportRangeOverlapsEphemeral,
   healthcheckNodeportDuplicate,
   nodeportOutOfRange,

@@ -13,7 +13,7 @@ const environmentCache = new WeakMap<K8sObject, boolean>();
  * re-check: everything that is neither a Service nor a pod workload (Nodes, ConfigMaps such as kube-proxy's
  * or cilium-config, KubeProxyConfiguration, Calico Installation, MetalLB resources…), workloads that are a
  * cluster component (kube-proxy, a CNI, MetalLB, node-exporter… as kubernetes/node/components.ts knows them),
- * workloads that set a cluster setting (kube-apiserver `--service-node-port-range`, kube-proxy
+ * workloads that set a cluster setting (kube-apiserver `--service-node-port-range`, valid or not, kube-proxy
  * `--proxy-mode`), and the Service default/kubernetes. Cached per object (objects are immutable).
  */
 export function isEnvironment(obj: K8sObject, config: CoreConfig): boolean {
@@ -22,7 +22,7 @@ export function isEnvironment(obj: K8sObject, config: CoreConfig): boolean {
   if (obj.category === 'service') env = obj.identity === '/Service/default/kubernetes';
   else if (obj.category === 'workload') {
     const settings = deriveClusterSettings([obj], { ...config, nodePortRange: undefined, kubeProxyMode: undefined });
-    env = workloadComponents(obj).size > 0 || settings.nodePortRange.source !== 'default' || settings.kubeProxyMode !== undefined;
+    env = workloadComponents(obj).size > 0 || settings.nodePortRange.source !== 'default' || settings.kubeProxyMode !== undefined || settings.invalidNodePortRanges !== undefined;
   } else env = true;
   environmentCache.set(obj, env);
   return env;

@@ -1,5 +1,5 @@
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, posix, resolve } from 'node:path';
+import { dirname, join, posix, resolve } from 'node:path';
 import type { LoadedFile } from '../../core/load/load-file';
 import { dependencyLine } from '../../core/render/errors';
 import { mapHelmOutput } from '../../core/render/helm-map';
@@ -22,6 +22,8 @@ export interface HelmRunContext {
   readonly maxOutputBytes?: number;
   /** Outputs of earlier runs with the same inputs (the language server keeps one; the CLI renders each release once). */
   readonly cache?: RenderCache;
+  /** Unsaved editor buffers by absolute path: helm reads them instead of the files on disk. */
+  readonly buffers?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -36,8 +38,15 @@ export async function runHelmJob(job: HelmJob, ctx: HelmRunContext): Promise<{ r
   const byPath = new Map([...ctx.files.values()].map((f) => [ctx.repoPath(f.file), f]));
   const abs = (p: string): string => resolve(ctx.baseDir, p);
   const work = ctx.sandbox.folder('helm');
-  const argv = ['template', job.release, job.replaceChartValues ? chartWithoutValues(abs(job.chartDir), work) : abs(job.chartDir), '--namespace', job.namespace, '--skip-tests'];
-  for (const v of job.valuesFiles) argv.push('-f', abs(v.path));
+  const buffers = ctx.buffers ?? new Map<string, string>();
+  const argv = ['template', job.release, chartFolder(abs(job.chartDir), work, job.replaceChartValues, buffers), '--namespace', job.namespace, '--skip-tests'];
+  job.valuesFiles.forEach((v, i) => {
+    const text = buffers.get(abs(v.path));
+    if (text === undefined) return void argv.push('-f', abs(v.path));
+    const copy = join(work, `values-${i}-${posix.basename(v.path)}`);
+    writeFileSync(copy, text);
+    argv.push('-f', copy);
+  });
   if (job.inlineValues) {
     const inline = join(work, 'inline-values.yaml');
     writeFileSync(inline, job.inlineValues.text);
@@ -93,7 +102,7 @@ export async function runHelmJob(job: HelmJob, ctx: HelmRunContext): Promise<{ r
     // `condition` false for these values) changes nothing; an enabled one leaves its objects unchecked. When the
     // chart cannot render without them (templates that include the subchart's), the original failure stands.
     const names = missing[1].split(',').map((n) => n.trim()).filter(Boolean);
-    const copy = chartMirror(abs(job.chartDir), join(work, 'chart-deps'), { 'Chart.yaml': withoutDependencies(chartFile.text, names) });
+    const copy = chartMirror(argv[2], join(work, 'chart-deps'), { 'Chart.yaml': withoutDependencies(chartFile.text, names) });
     const retry = (extra: string[]): Promise<ToolRun> => runTool(ctx.tool.path, [argv[0], argv[1], copy, ...argv.slice(3), ...extra], ctx.sandbox.env, options);
     const probeArgs = plan ? ['-f', join(work, 'sentinels.yaml'), ...plan.set.flatMap((x) => ['--set', x]), ...(versionAtLeast(ctx.tool.version, 3, 16) ? ['--skip-schema-validation'] : [])] : undefined;
     const [again, againProbe] = await Promise.all([retry([]), probeArgs ? retry(probeArgs) : Promise.resolve(undefined)]);
@@ -132,7 +141,7 @@ function cacheKeys(job: HelmJob, ctx: HelmRunContext, sources: readonly ValuesSo
   const valuesFiles = new Set(sources.map((s) => abs(ctx.repoPath(s.file))));
   const sentinelKeys = new Set(plan?.set.map((s) => s.slice(0, s.lastIndexOf('='))) ?? []);
   const digest = (neutral: boolean): string | undefined => {
-    const d = new InputDigest(undefined, neutral ? (p) => (valuesFiles.has(p) ? sentinelNeutralText : undefined) : undefined);
+    const d = new InputDigest(ctx.buffers, neutral ? (p) => (valuesFiles.has(p) ? sentinelNeutralText : undefined) : undefined);
     d.add('helm template', ctx.tool.path, ctx.tool.version, job.release, job.namespace, String(job.replaceChartValues), abs(job.chartDir));
     d.addTree(abs(job.chartDir));
     for (const v of job.valuesFiles) d.add('-f').addFile(abs(v.path));
@@ -164,9 +173,42 @@ function withoutDependencies(text: string, names: readonly string[]): string {
 }
 
 /**
- * Flux's `chart.spec.valuesFiles` replace the chart's values.yaml (source-controller builds the chart with their
- * merge as its values.yaml): a mirror of the chart folder with an empty values.yaml, so only the listed files count.
+ * The chart folder helm is given: the chart itself, or a mirror of it (symbolic links to its entries) when files
+ * must read otherwise — Flux's `chart.spec.valuesFiles` replace the chart's values.yaml (source-controller builds
+ * the chart with their merge as its values.yaml: the mirror's values.yaml is empty, so only the listed files
+ * count), and unsaved editor buffers of the chart's files replace those files.
  */
-function chartWithoutValues(chartDir: string, work: string): string {
-  return chartMirror(chartDir, join(work, 'chart'), { 'values.yaml': '' });
+function chartFolder(chartDir: string, work: string, replaceValues: boolean, buffers: ReadonlyMap<string, string>): string {
+  const replace = new Map<string, string>();
+  for (const [file, text] of buffers) if (file.startsWith(`${chartDir}/`)) replace.set(file.slice(chartDir.length + 1), text);
+  if (replaceValues) replace.set('values.yaml', '');
+  if (!replace.size) return chartDir;
+  const copy = join(work, 'chart');
+  mirrorTree(chartDir, copy, replace);
+  return copy;
+}
+
+/** `dir` mirrored into `copy`: folders that hold a replaced file are made, other entries are symbolic links, replaced files are written. */
+function mirrorTree(dir: string, copy: string, replace: ReadonlyMap<string, string>): void {
+  mkdirSync(copy, { recursive: true });
+  const inside = (entry: string): Map<string, string> => {
+    const out = new Map<string, string>();
+    for (const [rel, text] of replace) if (rel.startsWith(`${entry}/`)) out.set(rel.slice(entry.length + 1), text);
+    return out;
+  };
+  const done = new Set<string>();
+  for (const entry of readdirSync(dir)) {
+    done.add(entry);
+    const text = replace.get(entry);
+    if (text !== undefined) writeFileSync(join(copy, entry), text);
+    else if (inside(entry).size) mirrorTree(join(dir, entry), join(copy, entry), inside(entry));
+    else symlinkSync(join(dir, entry), join(copy, entry));
+  }
+  // Buffers of files not on disk yet.
+  for (const [rel, text] of replace) {
+    const top = rel.split('/')[0];
+    if (done.has(top)) continue;
+    mkdirSync(dirname(join(copy, rel)), { recursive: true });
+    writeFileSync(join(copy, rel), text);
+  }
 }

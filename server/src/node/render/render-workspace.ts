@@ -33,6 +33,8 @@ export interface RenderWorkspaceInput {
   readonly only?: ReadonlySet<string>;
   /** Outputs of earlier runs by their inputs (the language server keeps one across renders). */
   readonly cache?: RenderCache;
+  /** Unsaved editor buffers by absolute path, rendered instead of the files on disk (Helm releases; kustomize reads the disk). */
+  readonly buffers?: ReadonlyMap<string, string>;
 }
 
 export interface WorkspaceRenders {
@@ -102,7 +104,7 @@ export async function renderOne(job: RenderJob, input: RenderWorkspaceInput, ind
     }
     const tool = input.renderers.helm;
     if (!tool) return failed([]);
-    const res = await runHelmJob(job, { tool, baseDir: input.baseDir, sandbox, files, repoPath: input.repoPath, charts, timeoutMs: input.timeoutMs, maxOutputBytes: input.maxOutputBytes, cache: input.cache });
+    const res = await runHelmJob(job, { tool, baseDir: input.baseDir, sandbox, files, repoPath: input.repoPath, charts, timeoutMs: input.timeoutMs, maxOutputBytes: input.maxOutputBytes, cache: input.cache, buffers: input.buffers });
     if (!res.file) return failed([toolFailure(job, res.run, locateHelmError(res.run.stderr, job, files, input.repoPath), input.baseDir)]);
     return { job, file: res.file, notes: res.notes, durationMs: performance.now() - started };
   } catch (err) {
