@@ -73,7 +73,7 @@ describe('language server: rendering', function () {
     const configFile = join(dir, '.kube-netlint.yaml');
     const diags = await client.waitFor(configFile, (d) => d.some((x) => x.code === 'nodeport-duplicate'));
     assert.deepEqual(diags.map((x) => [x.code, x.range.start.line, x.range.start.character]), [['nodeport-duplicate', 4, 26]]);
-    assert.match(diags[0].message, /^nodePort 30250 is also claimed by Service default\/other: .*\(Helm release web\)$/);
+    assert.match(diags[0].message, /^nodePort 30250 is also claimed by Service default\/other: .*\(Service default\/web, Helm release web\)$/);
     await client.waitFor(join(dir, 'other.yaml'), (d) => d.some((x) => x.code === 'nodeport-duplicate' && x.message.includes('default/web')));
     // Another nodePort in the pair: the collision is gone from both files.
     writeFileSync(configFile, config(30251));
@@ -102,7 +102,7 @@ describe('language server: rendering', function () {
     client.change(file, `# web\n# moved\n\nservice:\n  nodePort: 30250\n`);
     const diags = await client.waitFor(file, (d) => d.some((x) => x.code === 'nodeport-duplicate'));
     assert.deepEqual(diags.filter((x) => x.code === 'nodeport-duplicate').map((x) => [x.range.start.line, x.range.start.character]), [[4, 12]]);
-    assert.match(diags.find((x) => x.code === 'nodeport-duplicate')!.message, /^nodePort 30250 is also claimed by Service default\/other: .*\(Helm release web\)$/);
+    assert.match(diags.find((x) => x.code === 'nodeport-duplicate')!.message, /^nodePort 30250 is also claimed by Service default\/other: .*\(Service default\/web, Helm release web\)$/);
     await client.waitFor(other, (d) => d.some((x) => x.code === 'nodeport-duplicate' && x.message.includes('default/web')));
     // Closed without saving: helm reads the disk's 30080 again.
     client.close(file);
