@@ -183,7 +183,7 @@ describe('language server: settings, config file, watched files, bad input', fun
     const x = join(outside, 'x.yaml');
     const y = join(outside, 'y.yaml');
     c.open(x, service('x', 30090));
-    c.open(y, service('y', 30090));
+    c.open(y, service('z', 30090));
     await c.waitFor(x, collision);
     const [d] = await c.waitFor(y, collision);
     assert.match(d.message, /Service default\/x/);

@@ -47,8 +47,8 @@ describe('externalip-port-conflict', () => {
       'a.yaml': svc('dns', 'x', '[{port: 53, protocol: UDP}]', '[198.51.100.10]'),
       'b.yaml': svc('dns-tcp', 'x', '[{port: 53, protocol: TCP}, {port: 8080}]', '[198.51.100.10]'),
       'c.yaml': svc('other', 'x', '[{port: 53, protocol: UDP}]', '[198.51.100.11]'),
-      'base/d.yaml': svc('same', 'y', '[{port: 80}]', '[198.51.100.12]'),
-      'overlay/d.yaml': svc('same', 'y', '[{port: 80}]', '[198.51.100.12]'),
+      'base/d.yaml': svc('same', 'z', '[{port: 80}]', '[198.51.100.12]'),
+      'overlay/d.yaml': svc('same', 'z', '[{port: 80}]', '[198.51.100.12]'),
     }, { rules });
     assert.deepEqual(findings, []);
   });

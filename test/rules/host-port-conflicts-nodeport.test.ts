@@ -50,22 +50,47 @@ describe('host-port-conflicts-nodeport', () => {
     const pod = findings.find((f) => f.object === 'Deployment web/broker')!;
     assert.equal(pod.text, '30092');
     assert.match(pod.message, /^hostNetwork port 30092\/TCP is also nodePort 30092 of Service web\/broker: kube-proxy DNATs .* before v1\.24/);
-    // No fix on the hostNetwork side: the process itself listens there.
-    assert.deepEqual(pod.fixes, []);
+    // No hostPort to remove on the hostNetwork side (the process itself listens there): only the nodePort move.
+    assert.deepEqual(pod.fixes.map((f) => f.title), ['Change nodePort 30092 of Service web/broker to free port 30000']);
   });
 
-  it('offers a free nodePort on the Service side and hostPort removal on the pod side, both leaving no collision', () => {
-    const text = dedent(service('web-nodeport', 31123)) + '---\n' + dedent(deployment('web-hostport', '            - {containerPort: 80, hostPort: 31123}'));
+  it('offers a free nodePort on both sides and, when the Service selects the pod, hostPort removal on the pod side, each leaving no collision', () => {
+    // The Service selects the hostPort pod (app: web-nodeport).
+    const text = dedent(service('web-nodeport', 31123)) + '---\n' + dedent(deployment('web-nodeport', '            - {containerPort: 80, hostPort: 31123}'));
     const { findings } = lint(text, { rules });
     const svcFix = findings.find((f) => f.object === 'Service web/web-nodeport')!.fixes[0];
     assert.equal(svcFix.title, 'Change nodePort 31123 to free port 30000');
     assert.deepEqual(lint(applyEdits(text, svcFix.edits), { rules }).findings, []);
-    const podFix = findings.find((f) => f.object === 'Deployment web/web-hostport')!.fixes[0];
-    assert.equal(podFix.title, 'Remove hostPort 31123 (reach the pod through Service web/web-nodeport instead)');
+    const podFixes = findings.find((f) => f.object === 'Deployment web/web-nodeport')!.fixes;
+    assert.deepEqual(podFixes.map((f) => [f.title, f.preferred ?? false]), [
+      ['Remove hostPort 31123 (reach the pod through Service web/web-nodeport instead)', false],
+      ['Change nodePort 31123 of Service web/web-nodeport to free port 30000', false],
+    ]);
+    assert.deepEqual(podFixes[1].edits, svcFix.edits);
+    const podFix = podFixes[0];
     const fixed = applyEdits(text, podFix.edits);
     assert.match(fixed, /- \{containerPort: 80\}/);
     for (const doc of parseAllDocuments(fixed) as unknown as { errors: unknown[] }[]) assert.deepEqual(doc.errors, []);
     assert.deepEqual(lint(fixed, { rules }).findings, []);
+  });
+
+  it('never names a Service that does not select the pod in the removal fix: a pod no Service selects gets only the nodePort move', () => {
+    // A fluent-bit DaemonSet's hostPort equals the nodePort of Grafana's Service, which selects other pods.
+    const logs = podWorkload({ kind: 'DaemonSet', name: 'log-agent', ns: 'logging', container: 'fluent-bit', ports: '            - {name: forward, containerPort: 24224, hostPort: 30500}' });
+    const grafana = service('grafana', 30500).replace('namespace: web', 'namespace: monitoring');
+    const text = dedent(logs) + '\n---\n' + dedent(grafana);
+    const { findings } = lint(text, { rules });
+    const pod = findings.find((f) => f.object === 'DaemonSet logging/log-agent')!;
+    assert.deepEqual([pod.line, pod.text], [15, '30500']);
+    assert.deepEqual(pod.fixes.map((f) => f.title), ['Change nodePort 30500 of Service monitoring/grafana to free port 30000']);
+    assert.deepEqual(lint(applyEdits(text, pod.fixes[0].edits), { rules }).findings, []);
+    // Another Service of the pod's namespace that selects it is the one named.
+    const own = dedent(service('log-agent', 30080).replace('type: NodePort', 'type: ClusterIP').replace('      nodePort: 30080\n', '').replace('namespace: web', 'namespace: logging'));
+    const withOwn = lint(text + '\n---\n' + own, { rules }).findings.find((f) => f.object === 'DaemonSet logging/log-agent')!;
+    assert.deepEqual(withOwn.fixes.map((f) => f.title), ['Remove hostPort 30500 (reach the pod through Service logging/log-agent instead)', 'Change nodePort 30500 of Service monitoring/grafana to free port 30000']);
+    // A hostNetwork pod gets the nodePort move only.
+    const hostNet = lint(dedent(service('broker', 30092)) + '---\n' + dedent(deployment('broker', '            - containerPort: 30092', '\n      hostNetwork: true')), { rules }).findings.find((f) => f.object === 'Deployment web/broker')!;
+    assert.deepEqual(hostNet.fixes.map((f) => f.title), ['Change nodePort 30092 of Service web/broker to free port 30000']);
   });
 
   it('gives two Services in conflict two different free ports', () => {

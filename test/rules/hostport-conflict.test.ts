@@ -26,7 +26,7 @@ describe('hostport-conflict', () => {
   it('treats hostNetwork containerPorts as host ports', () => {
     const hn = '\n      hostNetwork: true';
     const { findings } = lint(
-      { 'a.yaml': workload('DaemonSet', 'a', 'x', '            - containerPort: 9100', hn), 'b.yaml': workload('DaemonSet', 'b', 'y', port9100) },
+      { 'a.yaml': workload('DaemonSet', 'a', 'x', '            - containerPort: 9100', hn), 'b.yaml': workload('DaemonSet', 'b', 'z', port9100) },
       { rules },
     );
     assert.deepEqual(findings.map((f) => [f.file, f.text, f.severity]), [['a.yaml', '9100', 'error'], ['b.yaml', '9100', 'error']]);

@@ -43,7 +43,7 @@ describe('nodeport-out-of-range', () => {
     assert.equal(findings.length, 1);
     assert.match(findings[0].message, /outside the NodePort range 20000-22767 \(from the kube-netlint config/);
     assert.ok(findings[0].message.includes('The range of valid ports is 20000-22767'));
-    assert.deepEqual(lint(svc('y', '  type: NodePort\n  ports:\n    - {name: a, port: 80, nodePort: 20080}'), { rules, config: { nodePortRange: { min: 20000, max: 22767 } } }).findings, []);
+    assert.deepEqual(lint(svc('wide', '  type: NodePort\n  ports:\n    - {name: a, port: 80, nodePort: 20080}'), { rules, config: { nodePortRange: { min: 20000, max: 22767 } } }).findings, []);
   });
 
   it('takes the range from a kube-apiserver static Pod in the workspace and points at the flag', () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { lint, TestFinding } from '../helpers/lint';
+import { applyEdits, dedent, lint, TestFinding } from '../helpers/lint';
 
 const rules = ['object-invalid'];
 const check = (text: string | Record<string, string>) => lint(text, { rules }).findings;
@@ -75,6 +75,71 @@ describe('object-invalid', () => {
     `);
     assert.match(fs[0].message, /json: cannot unmarshal number into Go struct field HorizontalPodAutoscaler\.spec of type v2\.HorizontalPodAutoscalerSpec/);
     assert.match(fs[1].message, /Go struct field PodTemplate\.template of type v1\.PodTemplateSpec/);
+  });
+
+  it('reports a YAML 1.1 boolean or number in a string field of metadata on the value, and creates no object from it', () => {
+    const text = `
+      apiVersion: v1
+      kind: Service
+      metadata: {name: f, namespace: "on"}
+      spec: {type: NodePort, ports: [{port: 80, nodePort: 30701}]}
+      ---
+      apiVersion: v1
+      kind: Service
+      metadata: {name: g, namespace: on}
+      spec: {type: NodePort, ports: [{port: 80, nodePort: 30701}]}
+      ---
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata: {name: 0123, namespace: n}
+      spec: {podSelector: {}}
+    `;
+    const { findings, analysis } = lint(text);
+    const invalid = findings.filter((f) => f.ruleId === 'object-invalid');
+    assert.deepEqual(invalid.map((f) => [f.line, f.column, f.text, f.severity]), [[8, 32, 'on', 'error'], [13, 18, '0123', 'error'], [13, 35, 'n', 'error']]);
+    assert.equal(invalid[0].message, 'metadata.namespace is a boolean, not a string (YAML 1.1 reads the unquoted value as true): the API server refuses the Service ("Service in version "v1" cannot be handled as a Service: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.namespace of type string"); quote it');
+    assert.equal(invalid[1].message, 'metadata.name is a number, not a string (YAML 1.1 reads the unquoted value as the number 83): the API server refuses the NetworkPolicy ("NetworkPolicy in version "v1" cannot be handled as a NetworkPolicy: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string"); quote it');
+    assert.match(invalid[2].message, /^metadata\.namespace is a boolean, not a string \(YAML 1\.1 reads the unquoted value as false\)/);
+    // The quick fix quotes the value as written; the fixed text has no such finding and Service on/g collides with on/f.
+    assert.deepEqual(invalid.map((f) => f.fixes.map((x) => [x.title, x.edits[0].newText])), [[['Quote "on"', '"on"']], [['Quote "0123"', '"0123"']], [['Quote "n"', '"n"']]]);
+    const fixed = applyEdits(dedent(text), invalid.flatMap((f) => f.fixes[0].edits));
+    assert.match(fixed, /metadata: \{name: g, namespace: "on"\}/);
+    const after = lint(fixed).findings;
+    assert.deepEqual(after.filter((f) => f.ruleId === 'object-invalid'), []);
+    assert.deepEqual(after.filter((f) => f.ruleId === 'nodeport-duplicate').map((f) => f.object), ['Service on/f', 'Service on/g']);
+    // Neither object exists in the model (no namespace "true", no NetworkPolicy "83"): only Service on/f is left, alone on its nodePort.
+    assert.deepEqual(analysis.model.objects.filter((o) => o.origin.type === 'file').map((o) => `${o.kind} ${o.namespace}/${o.name}`), ['Service on/f']);
+    assert.deepEqual(findings.filter((f) => f.ruleId === 'nodeport-duplicate'), []);
+  });
+
+  it('reports non-string values of labels and annotations (keys with dots too), custom resources, and stays silent on quoted values and null', () => {
+    const fs = check(`
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata:
+        name: web
+        labels: {app.kubernetes.io/version: 1.10, enabled: yes, tier: "x"}
+        annotations:
+          replicas: 3
+          note: ~
+      spec: {template: {spec: {containers: []}}}
+      ---
+      apiVersion: example.com/v1
+      kind: Widget
+      metadata: {name: w, namespace: off}
+      ---
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: "0123", namespace: "no", labels: {a: "true"}, annotations: null}
+    `);
+    assert.deepEqual(fs.map((f) => [f.line, f.text, f.message.split(' (')[0]]), [
+      [5, '1.10', 'metadata.labels.app.kubernetes.io/version is a number, not a string'],
+      [5, 'yes', 'metadata.labels.enabled is a boolean, not a string'],
+      [7, '3', 'metadata.annotations.replicas is a number, not a string'],
+      [13, 'off', 'metadata.namespace is a boolean, not a string'],
+    ]);
+    assert.match(fs[0].message, /\(YAML 1\.1 reads the unquoted value as the number 1\.1\): .*json: cannot unmarshal number into Go struct field ObjectMeta\.metadata\.labels of type string"\); quote it$/);
+    assert.match(fs[3].message, /: the API server refuses it \("json: cannot unmarshal bool into Go struct field ObjectMeta\.metadata\.namespace of type string"\); quote it$/);
   });
 
   it('gives one info finding per document (or List item) that is a list or a scalar', () => {

@@ -4,6 +4,7 @@ import { fromApiObject } from '../../server/out/core/model/from-api-object';
 import { analyze } from '../../server/out/core/analyze';
 import { DEFAULT_CONFIG } from '../../server/out/core/config/config';
 import { loadFile } from '../../server/out/core/load/load-file';
+import { portChainAt } from '../../server/out/core/references/port-chain';
 
 const rules = ['service-selector-unmatched'];
 // The selector's first entry is on line 7.
@@ -52,7 +53,7 @@ spec:
   });
 
   it('is info when the namespace holds no workload here, holds operator custom resources, or is kube-system', () => {
-    const alone = lint({ 'svc.yaml': service('{app: web}'), 'other.yaml': workload('web', '{app: web}', 'blog') }, { rules }).findings;
+    const alone = lint({ 'svc.yaml': service('{app: web}'), 'other.yaml': workload('blog', '{app: blog}', 'blog') }, { rules }).findings;
     assert.deepEqual(alone.map((f) => [f.severity, f.message]), [['info', 'selector app=web of Service shop/web matches no pod template here (namespace shop holds none): fine if its Pods are deployed from elsewhere, else it has no endpoints and connections fail']]);
     const kafka = 'apiVersion: kafka.strimzi.io/v1beta2\nkind: Kafka\nmetadata: {name: events, namespace: shop}\nspec: {}\n';
     const cr = lint({ 'svc.yaml': service('{app: web}'), 'a.yaml': workload('api', '{app: api}'), 'k.yaml': kafka }, { rules }).findings;
@@ -83,9 +84,36 @@ spec:
     assert.deepEqual(lint({ 'svc.yaml': noSelector, 'a.yaml': workload('api', '{app: api}') }, { rules }).findings, []);
   });
 
+  it('names a pod template of another namespace that matches exactly when its own namespace holds others (the Service\'s namespace is probably wrong), in the message, related and hover', () => {
+    // Service default/web selects app=web; Deployment shop/web matches it; default holds only Deployment other.
+    const files = {
+      'a.yaml': workload('web', '{app: web}', 'shop') + '\n---' + workload('other', '{app: other}', 'default'),
+      'svc.yaml': 'apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  ports: [{port: 80}]\n',
+    };
+    const { findings, analysis } = lint(files, { rules });
+    assert.deepEqual(findings.map((f) => [f.file, f.line, f.column, f.text, f.severity, f.object]), [['svc.yaml', 5, 14, 'app: web', 'warning', 'Service default/web']]);
+    assert.equal(findings[0].message, 'selector app=web of Service default/web matches no pod template of namespace default, but Deployment shop/web in namespace shop matches it: a Service selects Pods of its own namespace only, so it gets no endpoints and connections fail; is its namespace meant to be shop?');
+    assert.deepEqual(findings[0].related.map((r) => [r.file, r.line, r.message]), [['a.yaml', 3, 'Deployment shop/web of namespace shop matches the selector']]);
+    const svcObj = analysis.model.objects.find((o) => o.kind === 'Service' && o.name === 'web')!;
+    const chain = portChainAt(analysis.model, svcObj, files['svc.yaml'].indexOf('app: web') + 1);
+    assert.deepEqual(chain?.steps.map((s) => s.text), [
+      'selector of Service default/web needs pod labels app=web in namespace default',
+      'matches no pod template of namespace default; Deployment shop/web of namespace shop matches (a Service selects only its own namespace\'s Pods)',
+    ]);
+    // A namespace that holds no workload at all (e.g. a kustomize base's placeholder namespace): info, as before.
+    const empty = lint({ 'svc.yaml': service('{app: web}'), 'b.yaml': workload('web', '{app: web}', 'blog') }, { rules }).findings;
+    assert.deepEqual(empty.map((f) => [f.severity, f.message]), [['info', 'selector app=web of Service shop/web matches no pod template here (namespace shop holds none): fine if its Pods are deployed from elsewhere, else it has no endpoints and connections fail']]);
+    // A partial match elsewhere (another value) is not named; the closest of the own namespace is.
+    const partial = lint({ 'svc.yaml': service('{app: web}'), 'a.yaml': workload('api', '{app: api}'), 'b.yaml': workload('web', '{app: web2}', 'blog') }, { rules }).findings;
+    assert.deepEqual(partial.map((f) => f.message.split('; ').pop()), ['closest: Deployment shop/api (app=api)']);
+    // Other clusters are not looked at.
+    const clustered = lint({ 'prod/svc.yaml': service('{app: web}'), 'prod/a.yaml': workload('api', '{app: api}'), 'dev/web.yaml': workload('web', '{app: web}', 'blog') }, { rules, config: { clusters: { dev: ['dev/**'], prod: ['prod/**'] } } }).findings;
+    assert.deepEqual(clustered.map((f) => f.message.split('; ').pop()), ['closest: Deployment shop/api (app=api) (in cluster prod)']);
+  });
+
   it('matches only within the Service\'s namespace and cluster', () => {
     const otherNs = lint({ 'svc.yaml': service('{app: web}'), 'a.yaml': workload('api', '{app: api}'), 'b.yaml': workload('web', '{app: web}', 'blog') }, { rules }).findings;
-    assert.deepEqual(otherNs.map((f) => f.severity), ['warning']);
+    assert.deepEqual(otherNs.map((f) => [f.severity, f.related.map((r) => r.message)]), [['warning', ['Deployment blog/web of namespace blog matches the selector']]]);
     const files = { 'prod/svc.yaml': service('{app: web}'), 'prod/a.yaml': workload('api', '{app: api}'), 'dev/web.yaml': workload('web', '{app: web}') };
     const clusters = lint(files, { rules, config: { clusters: { dev: ['dev/**'], prod: ['prod/**'] } } }).findings;
     assert.deepEqual(clusters.map((f) => [f.file, f.severity, f.finding.clusters]), [['prod/svc.yaml', 'warning', ['prod']]]);

@@ -185,6 +185,72 @@ ${ports}`;
       assert.deepEqual(lint({ 'svc.yaml': service('8443', 'TCP', 'other'), 'd.yaml': deployment('api', '            - {containerPort: 8080}') }, { rules }).findings, []);
     });
 
+    it('stays silent when any container of the pod declares no ports (the app may listen there), and never fixes to a sidecar port of another name', () => {
+      // An app container without ports beside a cloud-sql-proxy sidecar that declares its metrics port.
+      const sidecar = `
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: app, namespace: app}
+        spec:
+          selector: {matchLabels: {app: api}}
+          template:
+            metadata: {labels: {app: api}}
+            spec:
+              containers:
+                - name: app
+                  image: example/app:1
+                - name: cloud-sql-proxy
+                  image: gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.11.0
+                  ports: [{name: metrics, containerPort: 9090}]`;
+      const svc = svcNoTarget('          - {name: http, port: 80, targetPort: 8080}');
+      assert.deepEqual(lint({ 'svc.yaml': svc, 'd.yaml': sidecar }, { rules }).findings, []);
+      // No targetPort at all (sends to port 80): still silent.
+      assert.deepEqual(lint({ 'svc.yaml': svcNoTarget('          - {name: http, port: 80}'), 'd.yaml': sidecar }, { rules }).findings, []);
+      // Both containers declare ports, none 8080: a warning, but no fix to the sidecar's "metrics" 9090.
+      const both = sidecar.replace('image: example/app:1', 'image: example/app:1\n                  ports: [{name: admin, containerPort: 8081}]');
+      const { findings } = lint({ 'svc.yaml': svc, 'd.yaml': both }, { rules });
+      assert.deepEqual(findings.map((f) => [f.file, f.line, f.text, f.severity]), [['svc.yaml', 7, '8080', 'warning']]);
+      assert.equal(findings[0].message, 'targetPort 8080/TCP of port "http" in Service app/api is not a containerPort of Deployment app/app (it declares 8081/TCP, 9090/TCP): traffic goes to 8080 on the Pods and is refused unless something listens there');
+      assert.deepEqual(findings[0].fixes, []);
+      // A port named like the Service port is offered, whichever container declares it.
+      const named = both.replace('{name: admin, containerPort: 8081}', '{name: http, containerPort: 8081}');
+      const fixes = lint({ 'svc.yaml': svc, 'd.yaml': named }, { rules }).findings.map((f) => f.fixes.map((x) => [x.title, x.preferred, x.edits[0].newText]));
+      assert.deepEqual(fixes, [[['Set targetPort to 8081 (containerPort "http" of Deployment app/app, container app)', true, '8081']]]);
+    });
+
+    it('stays silent when a selected pod template that is not fully declared declares the number (a metrics sidecar beside an app without ports)', () => {
+      // The frr-style speaker: its main container declares nothing, its metrics sidecar declares 9121; a single-container variant declares 7472.
+      const speaker = (name: string, containers: string) => `
+        apiVersion: apps/v1
+        kind: DaemonSet
+        metadata: {name: ${name}, namespace: app}
+        spec:
+          template:
+            metadata: {labels: {app: api}}
+            spec:
+              containers:
+${containers}`;
+      const frr = speaker('frr', '                - {name: frr, image: frr:9}\n                - {name: frr-metrics, image: frr:9, ports: [{name: frrmetrics, containerPort: 9121}]}');
+      const native = speaker('native', '                - {name: speaker, image: speaker:1, ports: [{name: monitoring, containerPort: 7472}]}');
+      assert.deepEqual(lint({ 'svc.yaml': service('9121'), 'frr.yaml': frr, 'native.yaml': native }, { rules }).findings, []);
+      assert.deepEqual(lint({ 'svc.yaml': service('9122'), 'frr.yaml': frr, 'native.yaml': native }, { rules }).findings.map((f) => [f.text, f.related.map((r) => r.message)]), [['9122', ['DaemonSet app/native declares 7472/TCP']]]);
+    });
+
+    it('counts a sidecar (restartable init container) without ports as undeclared too, but not a plain init container', () => {
+      const pod = (init: string) => `
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: p, namespace: app, labels: {app: api}}
+        spec:
+          initContainers:
+            - {name: helper, image: busybox${init}}
+          containers:
+            - {name: main, image: example/api:1, ports: [{containerPort: 9000}]}`;
+      assert.deepEqual(lint({ 'svc.yaml': service('8443'), 'p.yaml': pod(', restartPolicy: Always') }, { rules }).findings, []);
+      const plain = lint({ 'svc.yaml': service('8443'), 'p.yaml': pod('') }, { rules }).findings;
+      assert.deepEqual(plain.map((f) => [f.line, f.text, f.fixes.map((x) => x.title)]), [[10, '8443', ['Set targetPort to 9000 (containerPort of Pod app/p, container main)']]]);
+    });
+
     it('judges each cluster on its own: a Service of prod is not checked against a Deployment of dev', () => {
       const files = { 'prod/svc.yaml': service('8443'), 'dev/d.yaml': deployment('api', '            - {containerPort: 8080}'), 'prod/d.yaml': deployment('api', '            - {containerPort: 8443}') };
       const config = { clusters: { dev: ['dev/**'], prod: ['prod/**'] } };

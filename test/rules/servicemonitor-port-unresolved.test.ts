@@ -64,7 +64,8 @@ describe('servicemonitor-port-unresolved', () => {
 
   it('follows namespaceSelector: own namespace by default, matchNames, any', () => {
     const files = { 'svc.yaml': service('[{name: http, port: 80}]', 'blog') };
-    assert.deepEqual(lint({ ...files, 'sm.yaml': serviceMonitor('    - port: metrics') }, { rules }).findings, [], 'shop holds no such Service');
+    // shop holds no Service: the monitor selects nothing there (info: it may be deployed from elsewhere).
+    assert.deepEqual(lint({ ...files, 'sm.yaml': serviceMonitor('    - port: metrics') }, { rules }).findings.map((f) => [f.severity, f.text]), [['info', 'app: web']]);
     assert.deepEqual(lint({ ...files, 'sm.yaml': serviceMonitor('    - port: metrics', '{any: true}') }, { rules }).findings.map((f) => f.text), ['metrics']);
     assert.deepEqual(lint({ ...files, 'sm.yaml': serviceMonitor('    - port: metrics', '{matchNames: [blog]}') }, { rules }).findings.map((f) => f.text), ['metrics']);
     const own = serviceMonitor('    - port: metrics', '{}').replace('namespace: monitoring', 'namespace: blog');
@@ -80,13 +81,67 @@ describe('servicemonitor-port-unresolved', () => {
     assert.deepEqual(lint({ ...files, 'pm.yaml': podMonitor('    - port: http\n    - portNumber: 9100\n    - targetPort: 8080') }, { rules }).findings, []);
   });
 
-  it('stays silent when the monitor selects nothing here, when the CRD kinds are of another group, and across clusters', () => {
+  it('stays silent when the workspace holds no Service or pod template, when the CRD kinds are of another group, and across clusters', () => {
     assert.deepEqual(lint({ 'sm.yaml': serviceMonitor('    - port: metrics') }, { rules }).findings, []);
     assert.deepEqual(lint({ 'pm.yaml': podMonitor('    - port: metrics') }, { rules }).findings, []);
     const foreign = serviceMonitor('    - port: metrics').replace('monitoring.coreos.com/v1', 'example.com/v1');
     assert.deepEqual(lint({ 'svc.yaml': service('[{name: http, port: 80}]'), 'sm.yaml': foreign }, { rules }).findings, []);
     const files = { 'dev/svc.yaml': service('[{name: http, port: 80}]'), 'prod/svc.yaml': service('[{name: metrics, port: 80}]'), 'prod/sm.yaml': serviceMonitor('    - port: metrics') };
     assert.deepEqual(lint(files, { rules, config: { clusters: { dev: ['dev/**'], prod: ['prod/**'] } } }).findings, []);
+  });
+
+  describe('a selector that matches nothing', () => {
+    // The Service carries app=web only in spec.selector: a ServiceMonitor matches the Service's own labels.
+    const unlabelled = 'apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: app}\nspec:\n  selector: {app: web}\n  ports: [{name: metrics, port: 9090}]\n';
+    const monitor = 'apiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata: {name: web, namespace: app}\nspec:\n  selector: {matchLabels: {app: web}}\n  endpoints: [{port: metrics}]\n';
+
+    it('warns at the selector\'s first entry when the namespace holds Services but none has the labels, naming one that has them only in spec.selector', () => {
+      const { findings } = lint({ 'sm.yaml': monitor, 'svc.yaml': unlabelled }, { rules });
+      assert.deepEqual(findings.map((f) => [f.file, f.line, f.column, f.text, f.severity, f.object]), [['sm.yaml', 5, 28, 'app: web', 'warning', 'ServiceMonitor app/web']]);
+      assert.equal(findings[0].message, "selector app=web of ServiceMonitor app/web matches no Service of namespace app (it matches Services' own metadata.labels): Prometheus gets no targets from it and reports no error; Service app/web has app=web only in spec.selector: add it to its metadata.labels");
+      assert.deepEqual(findings[0].related.map((r) => [r.file, r.line, r.message]), [['svc.yaml', 3, 'Service app/web: app=web in spec.selector, not in metadata.labels']]);
+      assert.deepEqual(findings[0].fixes, []);
+      // Labelled, it selects the Service and the endpoint port is checked instead (and found).
+      const labelled = unlabelled.replace('namespace: app}', 'namespace: app, labels: {app: web}}');
+      assert.deepEqual(lint({ 'sm.yaml': monitor, 'svc.yaml': labelled }, { rules }).findings, []);
+    });
+
+    it('names the Service whose labels come closest, reads matchExpressions and namespaceSelector', () => {
+      const other = 'apiVersion: v1\nkind: Service\nmetadata: {name: api, namespace: app, labels: {app: api}}\nspec: {selector: {app: api}, ports: [{name: metrics, port: 9090}]}\n';
+      const closest = lint({ 'sm.yaml': monitor, 'svc.yaml': other }, { rules }).findings;
+      assert.deepEqual(closest.map((f) => [f.severity, f.message.split('; ').pop(), f.related.map((r) => r.message)]), [['warning', 'closest: Service app/api (app=api)', ['closest Service: Service app/api (app=api)']]]);
+      const expr = monitor.replace('{matchLabels: {app: web}}', '{matchExpressions: [{key: tier, operator: In, values: [db]}]}');
+      const byExpr = lint({ 'sm.yaml': expr, 'svc.yaml': other }, { rules }).findings;
+      assert.deepEqual(byExpr.map((f) => [f.line, f.text, f.message.split(':')[0]]), [[5, '{key: tier, operator: In, values: [db]}', 'selector tier in (db) of ServiceMonitor app/web matches no Service of namespace app (it matches Services\' own metadata.labels)']]);
+      // namespaceSelector matchNames: judged in those namespaces (blog holds a matching Service: silent).
+      const blog = other.replace(/name: api, namespace: app, labels: \{app: api\}/, 'name: web, namespace: blog, labels: {app: web}');
+      const elsewhere = monitor.replace('  endpoints:', '  namespaceSelector: {matchNames: [blog]}\n  endpoints:');
+      assert.deepEqual(lint({ 'sm.yaml': elsewhere, 'svc.yaml': other, 'blog.yaml': blog }, { rules }).findings, []);
+      assert.deepEqual(lint({ 'sm.yaml': monitor, 'svc.yaml': other, 'blog.yaml': blog }, { rules }).findings.map((f) => f.severity), ['warning']);
+      const any = monitor.replace('  endpoints:', '  namespaceSelector: {any: true}\n  endpoints:');
+      assert.deepEqual(lint({ 'sm.yaml': any, 'svc.yaml': other, 'blog.yaml': blog }, { rules }).findings, []);
+    });
+
+    it('is info when the namespaces hold no Service here, hold operator custom resources, or are kube-system; silent with no Service anywhere', () => {
+      const blogOnly = unlabelled.replace('namespace: app', 'namespace: blog');
+      const none = lint({ 'sm.yaml': monitor, 'svc.yaml': blogOnly }, { rules }).findings;
+      assert.deepEqual(none.map((f) => [f.severity, f.message]), [['info', 'selector app=web of ServiceMonitor app/web matches no Service here (namespace app holds none): fine if it is deployed from elsewhere, else Prometheus gets no targets from it']]);
+      const kafka = 'apiVersion: kafka.strimzi.io/v1beta2\nkind: Kafka\nmetadata: {name: events, namespace: app}\nspec: {}\n';
+      const cr = lint({ 'sm.yaml': monitor, 'svc.yaml': unlabelled, 'k.yaml': kafka }, { rules }).findings;
+      assert.deepEqual(cr.map((f) => f.severity), ['info']);
+      assert.match(cr[0].message, /matches no known Service of namespace app, which holds custom resources an operator may turn into Services \(Kafka app\/events\)/);
+      const sys = lint({ 'sm.yaml': monitor.replace(/namespace: app/g, 'namespace: kube-system'), 'svc.yaml': unlabelled.replace('namespace: app', 'namespace: kube-system') }, { rules }).findings;
+      assert.deepEqual(sys.map((f) => f.severity), ['info']);
+      assert.deepEqual(lint({ 'sm.yaml': monitor }, { rules }).findings, []);
+    });
+
+    it('does the same for a PodMonitor against pod templates', () => {
+      const pm = podMonitor('    - port: metrics');
+      const { findings } = lint({ 'pm.yaml': pm, 'd.yaml': workload('[{name: metrics, containerPort: 9090}]', 'shop', 'api') }, { rules });
+      assert.deepEqual(findings.map((f) => [f.line, f.text, f.severity, f.message]), [[5, 'app: web', 'warning', 'selector app=web of PodMonitor shop/web matches no pod template of namespace shop: Prometheus gets no targets from it and reports no error; closest: Deployment shop/api (app=api)']]);
+      assert.deepEqual(lint({ 'pm.yaml': pm, 'd.yaml': workload('[{name: metrics, containerPort: 9090}]') }, { rules }).findings, []);
+      assert.deepEqual(lint({ 'pm.yaml': pm, 'svc.yaml': unlabelled }, { rules }).findings, [], 'no pod template anywhere');
+    });
   });
 
   it('is satisfied by any variant of the selected Service (a base and its overlay copy)', () => {

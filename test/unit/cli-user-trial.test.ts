@@ -71,7 +71,7 @@ describe('CLI (user-trial regressions)', () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'knl-elsewhere-'));
     const abs = JSON.parse((await cli(elsewhere, ['--format', 'sarif', join(dir, 'b.yaml'), join(dir, 'my dir')])).out) as Log;
     assert.match(abs.runs[0].results![0].locations![0].physicalLocation!.artifactLocation!.uri!, /^file:\/\/\/.*\/b\.yaml$/);
-    const stdin = JSON.parse((await cli(dir, ['--format', 'sarif', '-'], svc('x', 30081) + '---\n' + svc('y', 30081))).out) as Log;
+    const stdin = JSON.parse((await cli(dir, ['--format', 'sarif', '-'], svc('x', 30081) + '---\n' + svc('z', 30081))).out) as Log;
     assert.deepEqual(stdin.runs[0].results![0].locations![0].physicalLocation!.artifactLocation, { description: { text: 'standard input' } });
   });
 

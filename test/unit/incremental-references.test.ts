@@ -114,4 +114,24 @@ describe('IncrementalWorkspace and the port-reference rules', () => {
       assert.ok(rules.has(id), `the edits never produced ${id}: ${[...rules].join(', ')}`);
     }
   });
+
+  it('re-checks a Service of another namespace whose selector a changed workload matches (the wrong-namespace hint)', () => {
+    const ws = new IncrementalWorkspace(DEFAULT_CONFIG);
+    const svc = 'apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: default}\nspec: {selector: {app: web}, ports: [{port: 80}]}\n';
+    const other = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: other, namespace: default}\nspec: {template: {metadata: {labels: {app: other}}, spec: {containers: [{name: c, image: c}]}}}\n';
+    const shop = (app: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec: {template: {metadata: {labels: {app: ${app}}}, spec: {containers: [{name: c, image: c}]}}}\n`;
+    ws.setText('svc.yaml', svc);
+    ws.setText('other.yaml', other);
+    ws.setText('shop.yaml', shop('wex'));
+    const messages = (): string[] => ws.analyze().findings.filter((f) => f.ruleId === 'service-selector-unmatched').map((f) => f.message);
+    assert.match(messages()[0], /closest: Deployment default\/other/);
+    for (const app of ['web', 'wex', 'web']) {
+      ws.setText('shop.yaml', shop(app));
+      const got = messages();
+      assert.equal(ws.lastRun.mode, 'incremental');
+      const want = analyze(ws.fileNames().map((f) => ws.get(f)!), DEFAULT_CONFIG).findings.filter((f) => f.ruleId === 'service-selector-unmatched').map((f) => f.message);
+      assert.deepEqual(got, want, app);
+      assert.equal(/Deployment shop\/web in namespace shop matches it/.test(got[0]), app === 'web', got[0]);
+    }
+  });
 });

@@ -135,6 +135,61 @@ describe('loadFile', () => {
     assert.equal(at(f, svc(f.objects[2]).ports[0].protocol.span), '17:21 UDP');
   });
 
+  it('gives items of a typed list that write neither apiVersion nor kind the list\'s apiVersion and <Kind>, flattens nested lists, and reads items: null as none', () => {
+    const f = load(`
+      apiVersion: v1
+      kind: ServiceList
+      metadata: {resourceVersion: "1"}
+      items:
+        - metadata: {name: a, namespace: x}
+          spec: {type: NodePort, ports: [{port: 80, nodePort: 30600}]}
+        - apiVersion: v1
+          kind: Service
+          metadata: {name: b, namespace: x}
+          spec: {type: NodePort, ports: [{port: 80, nodePort: 30600}]}
+      ---
+      apiVersion: v1
+      kind: List
+      items: null
+      ---
+      apiVersion: v1
+      kind: List
+      items:
+        - apiVersion: apps/v1
+          kind: DeploymentList
+          items:
+            - metadata: {name: d, namespace: x}
+              spec: {template: {metadata: {labels: {app: d}}, spec: {containers: [{name: c, image: i, ports: [{containerPort: 80, hostPort: 8080}]}]}}}
+    `);
+    assert.deepEqual(names(f), ['Service x/a', 'Service x/b', 'Deployment x/d']);
+    assert.deepEqual(f.objects.map((o) => [o.uid, o.apiVersion, o.group, o.raw.kind, o.raw.apiVersion]), [
+      ['m.yaml#0/0', 'v1', '', 'Service', 'v1'], ['m.yaml#0/1', 'v1', '', 'Service', 'v1'], ['m.yaml#2/0/0', 'apps/v1', 'apps', 'Deployment', 'apps/v1'],
+    ]);
+    assert.equal(at(f, svc(f.objects[0]).ports[0].nodePort!.span), '6:57 30600');
+    assert.equal(at(f, f.objects[0].span), '5:22 a');
+    assert.equal(at(f, (f.objects[2] as WorkloadObject).pod.containers[0].ports[0].hostPort!.span), '23:135 8080');
+    assert.deepEqual(f.problems, []);
+  });
+
+  it('does not fill in only one of apiVersion and kind (kubectl fills both or neither), and reports what is still missing', () => {
+    const f = load(`
+      apiVersion: v1
+      kind: ServiceList
+      items:
+        - apiVersion: v1
+          metadata: {name: a}
+        - kind: Service
+          metadata: {name: b}
+        - metadata: {}
+    `);
+    assert.deepEqual(names(f), []);
+    assert.deepEqual(f.problems.map((p) => [p.code, at(f, p.span).split(' ')[0], p.message.split(':')[0]]), [
+      ['OBJECT_NO_KIND', '4:17', 'object of apiVersion v1 has no kind'],
+      ['OBJECT_NO_API_VERSION', '6:11', 'Service has no apiVersion'],
+      ['OBJECT_NO_NAME', '8:15', 'Service has no metadata.name'],
+    ]);
+  });
+
   it('ignores empty documents and mappings that are not Kubernetes objects; says so for lists, scalars and half objects', () => {
     const f = load(`
       ---

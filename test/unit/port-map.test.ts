@@ -87,7 +87,7 @@ items:
   it('marks collisions from the rules, naming the claims on the other side, and leaves variants and separate nodes alone', () => {
     const [map] = maps({
       'a.yaml': service('a', 'x', '\n  type: NodePort\n  ports: [{name: http, port: 80, nodePort: 30080}]'),
-      'b.yaml': service('b', 'y', '\n  type: NodePort\n  ports: [{name: http, port: 80, nodePort: 30080}]'),
+      'b.yaml': service('b', 'z', '\n  type: NodePort\n  ports: [{name: http, port: 80, nodePort: 30080}]'),
       'ds1.yaml': podWorkload({ kind: 'DaemonSet', name: 'one', ns: 'x', ports: '            - {containerPort: 80, hostPort: 9000}', spec: '\n      nodeSelector: {zone: a}' }),
       'ds2.yaml': podWorkload({ kind: 'DaemonSet', name: 'two', ns: 'x', ports: '            - {containerPort: 80, hostPort: 9000}', spec: '\n      nodeSelector: {zone: b}' }),
       'kubelet.yaml': podWorkload({ name: 'bad', ns: 'x', ports: '            - {containerPort: 80, hostPort: 10250}' }),

@@ -38,7 +38,7 @@ describe('SARIF output', () => {
     assert.deepEqual(schemaErrors(sarifValidator(), log), []);
     assert.ok(log.runs[0].results!.length >= 4);
     assert.ok(log.runs[0].results!.some((r) => r.relatedLocations?.length));
-    const stdin = await sarif(['-'], svc('x', 30081) + '---\n' + svc('y', 30081));
+    const stdin = await sarif(['-'], svc('x', 30081) + '---\n' + svc('z', 30081));
     assert.deepEqual(schemaErrors(sarifValidator(), stdin), []);
   });
 

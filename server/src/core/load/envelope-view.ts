@@ -2,31 +2,63 @@ import { isMap, isScalar, isSeq } from 'yaml';
 import { checkObjectEnvelope, EnvelopeResult, EnvelopeView, JsonKind, nonObjectDocument } from '../kubernetes/api-server/object-envelope';
 import type { LoadProblem } from './load-file';
 import type { NodeReader } from './node-reader';
+import type { Located } from '../source/span';
 
 /** An {@link EnvelopeView} over one node of a parsed document (aliases followed, spans where written). */
 function envelopeView(reader: NodeReader, root: unknown): EnvelopeView {
   const node = (path: string): unknown => (path ? reader.at(root, path.split('.')) : root);
   return {
-    kindOf(path): JsonKind | undefined {
-      const n = reader.resolve(node(path));
-      if (n === undefined || n === null) return undefined;
-      if (isMap(n)) return 'object';
-      if (isSeq(n)) return 'array';
-      if (!isScalar(n)) return undefined;
-      const v = n.value;
-      return v === null || v === undefined ? 'null' : typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' || typeof v === 'bigint' ? 'number' : 'string';
-    },
-    scalar(path) {
-      const v = reader.scalarValue(node(path));
-      return v === null || ['string', 'number', 'boolean'].includes(typeof v) ? (v as string | number | boolean | null) : undefined;
-    },
+    kindOf: (path) => jsonKind(reader.resolve(node(path))),
+    scalar: (path) => scalarOf(reader, node(path)),
     span: (path) => reader.span(node(path)),
+    entries(path) {
+      const map = reader.asMap(node(path));
+      if (!map) return undefined;
+      return map.items.flatMap((item) => {
+        const key = reader.scalarValue(item.key);
+        if (key === undefined || key === null || typeof key === 'symbol' || typeof key === 'object') return [];
+        const value = reader.resolve(item.value);
+        return [{ key: String(key), kind: jsonKind(value), scalar: scalarOf(reader, item.value), span: reader.span(item.value) }];
+      });
+    },
   };
 }
 
-/** The envelope verdict for one candidate object node (document root or `List` item), see {@link checkObjectEnvelope}. */
-export function readEnvelope(reader: NodeReader, root: unknown): EnvelopeResult {
-  return checkObjectEnvelope(envelopeView(reader, root));
+/** The JSON type of a resolved node, or undefined when absent. */
+function jsonKind(n: unknown): JsonKind | undefined {
+  if (n === undefined || n === null) return undefined;
+  if (isMap(n)) return 'object';
+  if (isSeq(n)) return 'array';
+  if (!isScalar(n)) return undefined;
+  const v = n.value;
+  return v === null || v === undefined ? 'null' : typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' || typeof v === 'bigint' ? 'number' : 'string';
+}
+
+function scalarOf(reader: NodeReader, node: unknown): string | number | boolean | null | undefined {
+  const v = reader.scalarValue(node);
+  return v === null || ['string', 'number', 'boolean'].includes(typeof v) ? (v as string | number | boolean | null) : undefined;
+}
+
+/** apiVersion and kind an item of a typed list (`ServiceList`) takes from its list when it writes neither. */
+export interface ListDefaults {
+  readonly apiVersion: Located<string>;
+  readonly kind: Located<string>;
+}
+
+/**
+ * The envelope verdict for one candidate object node (document root or `List` item), see {@link checkObjectEnvelope}.
+ * `defaults` stand in for an item's missing apiVersion and kind (their spans: the item's).
+ */
+export function readEnvelope(reader: NodeReader, root: unknown, defaults?: ListDefaults): EnvelopeResult {
+  const view = envelopeView(reader, root);
+  if (!defaults) return checkObjectEnvelope(view);
+  const given = (path: string): Located<string> | undefined => (path === 'apiVersion' ? defaults.apiVersion : path === 'kind' ? defaults.kind : undefined);
+  return checkObjectEnvelope({
+    ...view,
+    kindOf: (path) => (given(path) ? 'string' : view.kindOf(path)),
+    scalar: (path) => given(path)?.value ?? view.scalar(path),
+    span: (path) => (given(path) ? view.span('') : view.span(path)),
+  });
 }
 
 /** The info problem for a document (or `List` item) that is not a mapping, if it is a list or a scalar. */

@@ -10,7 +10,7 @@ import { extractService } from './extract-service';
 import { extractWorkload } from './extract-workload';
 import { findLineSuppressions, LineSuppressions } from './suppressions';
 import { collapseRepeatedErrors, documentReadProblem } from './document-error';
-import { notAnObject, readEnvelope } from './envelope-view';
+import { ListDefaults, notAnObject, readEnvelope } from './envelope-view';
 import { parseDocuments } from './parse-documents';
 import { looksLikeGoTemplate } from '../repo/go-template';
 import { statedProxyMode, terraformTemplateAt } from '../repo/terraform-template';
@@ -155,26 +155,42 @@ function readDocument(reader: NodeReader, docIndex: number, options: LoadOptions
     problems.push(...notAnObject(reader, root));
     return;
   }
-  const kind = reader.string(root, ['kind'])?.value;
-  const items = reader.items(root, ['items']);
-  if (kind && /List$/.test(kind) && reader.asSeq(reader.at(root, ['items']))) {
-    items.forEach((item, i) => {
-      const obj = readObject(reader, item, `${file}#${docIndex}/${i}`, docIndex, options, problems);
-      if (obj) out.push(obj);
-    });
+  readItem(reader, root, `${file}#${docIndex}`, docIndex, options, out, problems, undefined, 0);
+}
+
+/** Lists inside lists kubectl flattens (cli-runtime FlattenListVisitor); deeper ones are read as objects. */
+const MAX_LIST_DEPTH = 8;
+
+/**
+ * One document root or list item: a `List` / `<Kind>List` with `items` (a sequence, or null for none) yields
+ * its items, nested lists too; anything else is one object. An item that writes neither apiVersion nor kind
+ * takes the list's apiVersion and `<Kind>` (apimachinery unstructured decodeToList: "For typed lists, e.g., a
+ * PodList, API server doesn't set each item's APIVersion and Kind"), as kubectl does.
+ */
+function readItem(reader: NodeReader, node: unknown, uid: string, docIndex: number, options: LoadOptions, out: K8sObject[], problems: LoadProblem[], defaults: ListDefaults | undefined, depth: number): void {
+  const own = reader.asMap(node) && !reader.at(node, ['apiVersion']) && !reader.at(node, ['kind']) ? defaults : undefined;
+  const kind = reader.string(node, ['kind']) ?? own?.kind;
+  const map = reader.asMap(node);
+  const items = map ? reader.at(node, ['items']) : undefined;
+  // `items: null` (or empty) is a list of nothing, as `kubectl get` writes an empty list.
+  const listed = reader.asSeq(items) ? reader.items(node, ['items']) : map && reader.pair(map, 'items') && (items === undefined || reader.scalarValue(items) === null) ? [] : undefined;
+  if (kind && /List$/.test(kind.value) && listed && depth < MAX_LIST_DEPTH) {
+    const apiVersion = reader.string(node, ['apiVersion']) ?? own?.apiVersion;
+    const itemDefaults = apiVersion ? { apiVersion, kind: { value: kind.value.slice(0, -'List'.length), span: kind.span } } : undefined;
+    listed.forEach((item, i) => readItem(reader, item, `${uid}/${i}`, docIndex, options, out, problems, itemDefaults, depth + 1));
     return;
   }
-  const obj = readObject(reader, root, `${file}#${docIndex}`, docIndex, options, problems);
+  const obj = readObject(reader, node, uid, docIndex, options, problems, own);
   if (obj) out.push(obj);
 }
 
-function readObject(reader: NodeReader, root: unknown, uid: string, docIndex: number, options: LoadOptions, problems: LoadProblem[]): K8sObject | undefined {
+function readObject(reader: NodeReader, root: unknown, uid: string, docIndex: number, options: LoadOptions, problems: LoadProblem[], defaults?: ListDefaults): K8sObject | undefined {
   // What kubectl / the API server would refuse before reading any field (no kind, no name, `spec: "x"`).
-  const envelope = reader.asMap(root) ? readEnvelope(reader, root) : { verdict: 'reject' as const, problems: notAnObject(reader, root, `item #${uid.slice(uid.lastIndexOf('/') + 1)} of this List`) };
+  const envelope = reader.asMap(root) ? readEnvelope(reader, root, defaults) : { verdict: 'reject' as const, problems: notAnObject(reader, root, `item #${uid.slice(uid.lastIndexOf('/') + 1)} of this List`) };
   problems.push(...envelope.problems);
   if (envelope.verdict !== 'object') return undefined;
-  const apiVersion = reader.string(root, ['apiVersion']);
-  const kind = reader.string(root, ['kind']);
+  const apiVersion = reader.string(root, ['apiVersion']) ?? defaults?.apiVersion;
+  const kind = reader.string(root, ['kind']) ?? (defaults ? { value: defaults.kind.value, span: reader.span(root) ?? defaults.kind.span } : undefined);
   if (!apiVersion || !kind) return undefined;
   const file = reader.file;
   const nameLoc = reader.text(root, ['metadata', 'name']) ?? reader.text(root, ['metadata', 'generateName']);
@@ -187,7 +203,9 @@ function readObject(reader: NodeReader, root: unknown, uid: string, docIndex: nu
     : reader.text(root, ['metadata', 'namespace'])?.value || options.defaultNamespace || 'default';
   const name = nameLoc?.value ?? '';
   const resolved = reader.resolve(root);
-  const raw = ((resolved && reader.toJS(resolved, MAX_ALIAS_COUNT)) ?? {}) as Record<string, unknown>;
+  const read = ((resolved && reader.toJS(resolved, MAX_ALIAS_COUNT)) ?? {}) as Record<string, unknown>;
+  // A typed list's item gets the apiVersion and kind kubectl gives it.
+  const raw = defaults ? { apiVersion: apiVersion.value, kind: kind.value, ...read } : read;
   const base: ObjectBase = {
     uid,
     apiVersion: apiVersion.value,

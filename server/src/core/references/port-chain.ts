@@ -14,7 +14,7 @@ import { matchBackendPort } from '../kubernetes/ingress/backend-port';
 import { labelSelectorMatches } from '../kubernetes/api-server/label-selector';
 import { podsOfRule } from '../kubernetes/cni/network-policy-ports';
 import { monitoredPods, monitoredServices } from '../kubernetes/prometheus-operator/monitor-targets';
-import { candidateText, nearestPodTemplate } from '../rules/report/selector-candidates';
+import { candidateText, matchesInOtherNamespaces, nearestPodTemplate } from '../rules/report/selector-candidates';
 
 /**
  * The chain a port belongs to, for hovers: what names it (Ingress backends, Gateway API routes, monitors) →
@@ -293,7 +293,9 @@ function selectorChain(model: WorkspaceModel, svc: ServiceObject, anchor: Span):
   const steps: ChainStep[] = [{ text: `selector of ${describe(svc)} needs pod labels ${needs} in namespace ${svc.namespace}`, span: anchor, depth: 1, here: true }];
   const selected = model.selectedWorkloads(svc);
   for (const w of selected) steps.push({ text: `matches ${describe(w)}`, span: w.span, depth: 2 });
-  if (selected.length === 0) {
+  const elsewhere = selected.length === 0 ? matchesInOtherNamespaces(model, svc) : [];
+  for (const w of elsewhere.slice(0, 5)) steps.push({ text: `matches no pod template of namespace ${svc.namespace}; ${describe(w)} of namespace ${w.namespace} matches (a Service selects only its own namespace's Pods)`, span: w.span, depth: 2 });
+  if (selected.length === 0 && elsewhere.length === 0) {
     const nearest = nearestPodTemplate(selector, model.workloadsIn(svc.namespace));
     steps.push(nearest
       ? { text: `matches no pod template; closest: ${candidateText(nearest)}`, span: nearest.workload.span, depth: 2 }

@@ -40,8 +40,9 @@ export const hostPortConflictsNodeport: Rule = {
     '  again when portmap and kube-proxy use different iptables backends (legacy vs nft, siderolabs/talos #9223).',
     '',
     'Fixes: give the Service another nodePort (the quick fix picks one from the static band of KEP-3668 that no',
-    'object in the workspace uses), or, for a hostPort pod, remove the hostPort and reach the pod through the Service.',
-    'A hostNetwork process must be reconfigured to listen elsewhere: no automatic fix is offered on that side.',
+    'object in the workspace uses; it is offered on both sides), or, for a hostPort pod that a Service selects, remove',
+    'the hostPort and reach the pod through that Service (named in the fix; a pod no Service selects gets no removal).',
+    'A hostNetwork process must be reconfigured to listen elsewhere: only the nodePort move is offered on that side.',
   ].join('\n'),
   sources: [
     'https://github.com/kubernetes/kubernetes/pull/108496 (kube-proxy: remove port opener, v1.24)',
@@ -65,6 +66,9 @@ export const hostPortConflictsNodeport: Rule = {
       const hostsOf = new Map([...new Set(nodePorts.map((n) => n.protocol))].map((p) => [p, hosts.filter((h) => h.protocol === p)] as const));
       // Thousands of claims on one port: the first sides one by one, the others in one summary each way.
       const hostSides = splitSides(hosts.filter((h) => servicesOf.get(h.protocol)!.length > 0));
+      const serviceSides = splitSides(nodePorts.filter((n) => (hostsOf.get(n.protocol)?.length ?? 0) > 0 && n.service.origin.type !== 'builtin'));
+      // One free nodePort per Service side, offered on both sides (the host side's fix edits the Service's file).
+      const moves = new Map(serviceSides.shown.map((n) => [n, nodePortFix({ model, config }, n, offered)]));
       for (const h of hostSides.shown) {
         const services = servicesOf.get(h.protocol)!;
         findings.push({
@@ -74,15 +78,17 @@ export const hostPortConflictsNodeport: Rule = {
           span: h.span,
           object: refOf(h.workload),
           related: cappedRelated(services, (s) => ({ span: s.span, message: `nodePort ${port}/${s.protocol} of ${describe(s.service)}` })),
-          fixes: removeHostPortFix(h, `reach the pod through ${describe(services[0].service)} instead`),
+          fixes: [
+            ...hostSideRemoval(model, h, services),
+            ...serviceSides.shown.filter((n) => n.protocol === h.protocol).flatMap((n) => moves.get(n)!.map((f) => ({ ...f, title: f.title.replace(/^Change nodePort \d+/, `$& of ${describe(n.service)}`), preferred: false }))),
+          ],
         });
       }
-      const serviceSides = splitSides(nodePorts.filter((n) => (hostsOf.get(n.protocol)?.length ?? 0) > 0 && n.service.origin.type !== 'builtin'));
       const summarised = [...hostSides.rest.map((h) => ({ span: h.span, label: claimLabel(h), object: h.workload })), ...serviceSides.rest.map((n) => ({ span: n.span, label: `nodePort ${port}/${n.protocol} of ${describe(n.service)}`, object: n.service }))];
       findings.push(...collisionSummary(hostPortConflictsNodeport, summarised, `port ${port}`, hostSides.shown.length + serviceSides.shown.length + summarised.length));
       for (const n of serviceSides.shown) {
         const others = hostsOf.get(n.protocol)!;
-        const fix = nodePortFix({ model, config }, n, offered);
+        const fix = moves.get(n)!;
         findings.push({
           ruleId: id,
           severity: 'error',
@@ -97,6 +103,17 @@ export const hostPortConflictsNodeport: Rule = {
     return findings;
   },
 };
+
+/**
+ * "Remove the hostPort and reach the pod through Service X": only when X selects the pod (a Service of the pod's
+ * namespace whose selector matches its template; the colliding Service first). A pod no Service selects gets no
+ * removal: without its hostPort nothing outside the pod's network would reach it.
+ */
+function hostSideRemoval(model: RuleContext['model'], h: HostPortClaim, colliding: readonly NodePortClaim[]): Fix[] {
+  const selecting = model.selectingServices(h.workload);
+  const through = colliding.map((c) => c.service).find((s) => selecting.includes(s)) ?? selecting[0];
+  return through ? removeHostPortFix(h, `reach the pod through ${describe(through)} instead`) : [];
+}
 
 function nodePortFix({ model, config }: RuleContext, n: NodePortClaim, offered: Set<number>): Fix[] {
   const free = freeNodePort(model, config, offered);

@@ -1,4 +1,5 @@
-import type { Rule } from './rule';
+import type { Span } from '../source/span';
+import type { Fix, Rule, RuleContext } from './rule';
 
 /** Objects kubectl or the API server refuse for their envelope (apiVersion, kind, metadata, spec shape); documents that are not objects. */
 export const objectInvalid: Rule = {
@@ -15,7 +16,12 @@ export const objectInvalid: Rule = {
     '- no `metadata.name` (nor `generateName`): `metadata.name: Required value: name or generateName is required`;',
     '- `metadata` or `spec` written as a list or a string: the API server cannot decode the object',
     '  (`Service in version "v1" cannot be handled as a Service: json: cannot unmarshal string into Go struct field',
-    '  Service.spec of type v1.ServiceSpec`).',
+    '  Service.spec of type v1.ServiceSpec`);',
+    '- a string field of `metadata` (`name`, `namespace`, `generateName`, a label or annotation value…) that YAML',
+    '  reads as a boolean or a number: kubectl converts YAML as YAML 1.1 does, so an unquoted `on`, `off`, `yes`, `no`,',
+    '  `y`, `n` is a boolean and `0123` (octal 83) or `1.10` (1.1) a number, and the API server refuses the object',
+    '  (`json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.namespace of type string`). The quick fix',
+    '  quotes the value as written. Such an object is not read at all, so no object of namespace `true` appears.',
     '',
     'A document that is a list or a scalar holds no object: it gets one **info** finding, since nothing in it is',
     'checked. Mappings with neither `apiVersion` nor `kind` (Helm values files, CI configs) are not objects and are',
@@ -27,11 +33,19 @@ export const objectInvalid: Rule = {
     "kubernetes staging/src/k8s.io/apimachinery/pkg/runtime/error.go (NewMissingKindErr, NewMissingVersionErr: \"Object 'Kind' is missing in\", v1.33)",
     'kubernetes staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go (ValidateObjectMetaAccessor: "name or generateName is required", v1.33)',
     'kubernetes staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go (transformDecodeError: "cannot be handled as a", v1.33)',
+    'sigs.k8s.io/yaml YAMLToJSON on go-yaml v2 resolve.go (y, yes, on, n, no, off… are booleans; 0123 is octal), as kubectl reads manifests',
   ],
-  check({ model, layout }) {
+  check({ model, layout, files }) {
     const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
     return model.problems
       .filter((p) => p.code.startsWith('OBJECT_') && !patches.has(p.span.file))
-      .map((p) => ({ ruleId: 'object-invalid', severity: p.severity, message: p.message, span: p.span, related: [], fixes: [] }));
+      .map((p) => ({ ruleId: 'object-invalid', severity: p.severity, message: p.message, span: p.span, related: [], fixes: p.code === 'OBJECT_METADATA_TYPE' ? quoteFix(p.span, files) : [] }));
   },
 };
+
+/** `Quote "on"`: the plain scalar written at `span`, double-quoted (an anchor, alias, tag or quoted text is left alone). */
+function quoteFix(span: Span, files: RuleContext['files']): Fix[] {
+  const text = files?.get(span.file)?.text.slice(span.start, span.end);
+  if (!text || !/^[A-Za-z0-9_.+-]+$/.test(text)) return [];
+  return [{ title: `Quote "${text}"`, edits: [{ span, newText: `"${text}"` }], preferred: true }];
+}

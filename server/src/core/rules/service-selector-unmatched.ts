@@ -7,7 +7,8 @@ import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 import { joinNames } from './report/collisions';
 import { patchLookup } from './report/kustomize-patches';
-import { candidateText, nearestPodTemplate } from './report/selector-candidates';
+import { candidateText, matchesInOtherNamespaces, nearestPodTemplate, otherNamespaceText } from './report/selector-candidates';
+import type { PatchLookup } from './report/kustomize-patches';
 
 const id = 'service-selector-unmatched';
 
@@ -57,7 +58,9 @@ export const serviceSelectorUnmatched: Rule = {
     'kube-netlint matches the selector against every pod template in the workspace (and the live cluster, when it',
     'is read) — Pods, Deployments, StatefulSets, DaemonSets, Jobs, CronJobs, ReplicaSets, ReplicationControllers,',
     'Argo Rollouts and OpenKruise workloads — within the file\'s cluster. The finding points at the selector\'s first',
-    'entry and names the pod template whose labels come closest.',
+    'entry and names the pod template whose labels come closest — or, when a pod template of **another namespace**',
+    'matches the selector exactly while the Service\'s namespace holds other workloads, names it and its namespace: the',
+    'Service was most likely written for (or applied to) the wrong namespace.',
     '',
     '- **warning** when the namespace holds other workloads in the workspace: the Service\'s pods are expected here;',
     '- **info** when the namespace holds no workload at all here (the pods may be deployed from elsewhere), when it',
@@ -90,17 +93,22 @@ export const serviceSelectorUnmatched: Rule = {
       const workloads = model.workloadsIn(svc.namespace).filter((w) => !patches.isPatch(w));
       // A workspace without any pod template (Services only) says nothing about where the pods are.
       if (workloads.length === 0 && !holdsPodTemplates(model)) continue;
-      findings.push(finding(model, svc, selector, workloads));
+      findings.push(finding(model, svc, selector, workloads, patches));
     }
     return findings;
   },
 };
 
-function finding(model: WorkspaceModel, svc: ServiceObject, selector: Readonly<Record<string, string>>, workloads: readonly WorkloadObject[]): Finding {
+function finding(model: WorkspaceModel, svc: ServiceObject, selector: Readonly<Record<string, string>>, workloads: readonly WorkloadObject[], patches: PatchLookup): Finding {
   const first = Object.keys(selector)[0];
   const span = entrySpanAt(svc, `spec.selector.${first}`);
-  const nearest = nearestPodTemplate(selector, workloads);
-  const nearestText = nearest ? `; closest: ${candidateText(nearest)}` : '';
+  // A pod template of another namespace that matches exactly says more than the closest one of this namespace.
+  // Only when the namespace holds workloads: a kustomize base's placeholder namespace (set by its overlays) holds none.
+  const elsewhere = workloads.length ? matchesInOtherNamespaces(model, svc, patches.isPatch) : [];
+  const nearest = elsewhere.length ? undefined : nearestPodTemplate(selector, workloads);
+  const nearestText = elsewhere.length
+    ? `; ${otherNamespaceText(elsewhere)} matches it (is the Service's namespace wrong?)`
+    : nearest ? `; closest: ${candidateText(nearest)}` : '';
   const crs = customResourcesIn(model, svc.namespace);
   const head = `selector ${selectorText(selector)} of ${describe(svc)}`;
   let severity: Finding['severity'] = 'info';
@@ -109,6 +117,9 @@ function finding(model: WorkspaceModel, svc: ServiceObject, selector: Readonly<R
     message = `${head} matches no known pod template in namespace ${svc.namespace}, which holds custom resources an operator may turn into Pods (${joinNames(crs.map(describe), 3)})${nearestText}`;
   } else if (INSTALLER_NAMESPACES.has(svc.namespace)) {
     message = `${head} matches no pod template here; in ${svc.namespace} the cluster installer creates Pods (static control-plane Pods, kube-proxy, CoreDNS), else the Service has no endpoints${nearestText}`;
+  } else if (elsewhere.length) {
+    severity = 'warning';
+    message = `${head} matches no pod template of namespace ${svc.namespace}, but ${otherNamespaceText(elsewhere)} matches it: a Service selects Pods of its own namespace only, so it gets no endpoints and connections fail; is its namespace meant to be ${elsewhere[0].namespace}?`;
   } else if (workloads.length === 0) {
     message = `${head} matches no pod template here (namespace ${svc.namespace} holds none): fine if its Pods are deployed from elsewhere, else it has no endpoints and connections fail`;
   } else {
@@ -121,7 +132,9 @@ function finding(model: WorkspaceModel, svc: ServiceObject, selector: Readonly<R
     message,
     span,
     object: refOf(svc),
-    related: nearest ? [{ span: nearest.workload.span, message: `closest pod template: ${candidateText(nearest)}` }] : [],
+    related: elsewhere.length
+      ? elsewhere.slice(0, 5).map((w) => ({ span: w.span, message: `${describe(w)} of namespace ${w.namespace} matches the selector` }))
+      : nearest ? [{ span: nearest.workload.span, message: `closest pod template: ${candidateText(nearest)}` }] : [],
     fixes: [],
   };
 }

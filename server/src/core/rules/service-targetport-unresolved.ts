@@ -1,7 +1,7 @@
 import type { LoadedFile } from '../load/load-file';
 import type { ServiceObject, ServicePort, WorkloadObject } from '../model/objects';
 import { describe } from '../model/objects';
-import { declaredNames, declaredNumbers, declaredPorts, findNamedPort, findNumberedPort } from '../kubernetes/controller-manager/find-port';
+import { declaredNames, declaredNumbers, declaredPorts, findNamedPort, findNumberedPort, servingContainers } from '../kubernetes/controller-manager/find-port';
 import { rawAt } from '../model/views/raw-fields';
 import type { Finding, Fix, Rule, TextEdit } from './rule';
 import { refOf } from './rule';
@@ -19,8 +19,9 @@ function listWorkloads(ws: readonly WorkloadObject[]): string {
 /**
  * A Service port whose targetPort the selected pod templates do not declare. Named: error when none of the
  * selected workloads declares the name (with the protocol), warning naming those that lack it otherwise.
- * Numeric (or absent, defaulting to `port`): warning when none of the selected workloads that declare ports
- * declares that number, with a quick fix to the declared port of the Service port's name or the only one.
+ * Numeric (or absent, defaulting to `port`): warning when none of the selected workloads whose every container
+ * declares ports declares that number, with a quick fix to the declared port of the Service port's name, or the
+ * only one of a single-container pod template.
  */
 export const serviceTargetportUnresolved: Rule = {
   id,
@@ -41,8 +42,10 @@ export const serviceTargetportUnresolved: Rule = {
     'informational in Kubernetes. But when the selected containers declare ports and none of them is the targetPort',
     '(same protocol), the Service most likely sends its traffic to a port nothing listens on (a `port: 80` Service',
     'without `targetPort` in front of an app on 8080 is the classic case): a **warning**. Containers that declare no',
-    'ports at all are not judged. The quick fix sets the targetPort to the declared port that has the Service port\'s',
-    'name, or to the only port declared.',
+    'ports at all are not judged, and neither is a pod template in which any container (a sidecar too) declares none:',
+    'that container may be the one listening on the targetPort. The quick fix sets the targetPort to the declared port',
+    'that has the Service port\'s name, or, for a pod template with a single container, to the only port declared —',
+    'never to another container\'s port of another name (a sidecar\'s metrics port is not the app).',
     '',
     'Only pod templates in the workspace (or the live cluster) whose labels the Service\'s selector matches (same',
     'namespace) are checked; the rule is silent when the selector matches nothing here (the backends may be deployed',
@@ -103,9 +106,11 @@ function numeric(svc: ServiceObject, sp: ServicePort, selected: readonly Workloa
   const span = written?.span ?? sp.port?.span;
   if (number === undefined || !span) return [];
   const protocol = sp.protocol.value.toUpperCase();
-  // Containers that declare no ports say nothing about where they listen.
-  const declaring = selected.filter((w) => patches.withPatches(w).some((v) => declaredPorts(v).length > 0));
-  if (declaring.length === 0 || declaring.some((w) => patches.withPatches(w).some((v) => findNumberedPort(v, number, protocol)))) return [];
+  // A container that declares no ports says nothing about where it listens (declared ports are informational):
+  // a pod template with such a container may well serve the number, so only fully declared templates are judged.
+  const declaring = selected.filter((w) => everyContainerDeclares(patches.withPatches(w)));
+  // Any selected pod template that declares the number (a sidecar too) shows the Service is meant for it.
+  if (declaring.length === 0 || selected.some((w) => patches.withPatches(w).some((v) => findNumberedPort(v, number, protocol)))) return [];
   const what = written ? `targetPort ${number}/${protocol} of ${portText(sp)} in ${describe(svc)}` : `${portText(sp)} of ${describe(svc)} has no targetPort, so it sends to Pod port ${number}/${protocol}, which`;
   const declares = declaring.length === 1 ? ` (it declares ${declaredNumbers(declaring[0])})` : '';
   const message = written
@@ -122,10 +127,28 @@ function numeric(svc: ServiceObject, sp: ServicePort, selected: readonly Workloa
   }];
 }
 
-/** The declared port with the Service port's name, else the only declared port (same protocol), as a targetPort edit. */
+/**
+ * True when every serving container of the pod template (its kustomize patches merged in by container name)
+ * declares at least one containerPort. Init containers never serve; sidecars (restartable init containers) do.
+ */
+function everyContainerDeclares(variants: readonly WorkloadObject[]): boolean {
+  const declares = new Map<string, boolean>();
+  for (const v of variants) {
+    for (const c of servingContainers(v)) declares.set(c.name, (declares.get(c.name) ?? false) || c.ports.some((p) => p.containerPort));
+  }
+  return declares.size > 0 && [...declares.values()].every(Boolean);
+}
+
+/**
+ * The declared port with the Service port's name, else the only declared port (same protocol) of a pod template
+ * with a single serving container, as a targetPort edit. Another container's port with another name (a sidecar's
+ * metrics or admin port) is never offered: traffic meant for the app would go to the sidecar.
+ */
 function numericFix(svc: ServiceObject, sp: ServicePort, declaring: readonly WorkloadObject[], protocol: string, written: boolean, files: ReadonlyMap<string, LoadedFile> | undefined): Fix[] {
   const ports = declaring.flatMap((w) => declaredPorts(w).map((d) => ({ w, ...d }))).filter((d) => d.port.protocol.value.toUpperCase() === protocol);
   const byName = sp.name ? ports.filter((d) => d.port.name?.value === sp.name!.value) : [];
+  const single = declaring.every((w) => servingContainers(w).length === 1);
+  if (byName.length === 0 && !single) return [];
   const numbers = new Set((byName.length ? byName : ports).map((d) => d.port.containerPort!.value));
   if (numbers.size !== 1) return [];
   const [number] = numbers;

@@ -10,6 +10,7 @@ import { patchLookup } from './report/kustomize-patches';
 import { isHelmHook } from './report/helm-hooks';
 import { servicePortList } from './report/service-ports';
 import { replaceScalarEdit } from './fixes/replace-scalar';
+import { monitorSelectsNothing } from './report/monitor-selection';
 
 const id = 'servicemonitor-port-unresolved';
 
@@ -34,24 +35,42 @@ export const servicemonitorPortUnresolved: Rule = {
     'A port that none of them has keeps nothing: the job has no targets, Prometheus shows no error, and the metrics —',
     'and every alert built on them — silently stop. kube-netlint reports a **warning** at the port value when the',
     'monitor selects Services (or Pods) in the workspace and none of them has the port; the message lists what they',
-    'have, and for a ServiceMonitor whose Services share a single named port the quick fix uses it. Nothing is',
-    'reported when the monitor selects nothing here (the monitored app may be deployed from elsewhere).',
+    'have, and for a ServiceMonitor whose Services share a single named port the quick fix uses it.',
+    '',
+    '**A selector that matches nothing.** A ServiceMonitor selects *Services* by their own `metadata.labels` (not by',
+    'the pod labels in their `spec.selector`), a PodMonitor selects pod templates by their labels, each within its',
+    '`namespaceSelector`. When nothing matches, the job has no targets and nothing says so. kube-netlint reports it at',
+    'the selector\'s first entry, like `service-selector-unmatched`: a **warning** when those namespaces hold Services',
+    '(pod templates) in the workspace, naming a Service that carries the labels only in `spec.selector` or the one',
+    'whose labels come closest; **info** when they hold none (the app may be deployed from elsewhere), hold custom',
+    'resources an operator may turn into Services and Pods, or are `kube-system`; nothing when the workspace holds no',
+    'Service (pod template) at all.',
   ].join('\n'),
   sources: [
     'prometheus-operator pkg/apis/monitoring/v1/types.go (Endpoint: port "Name of the Service port this endpoint refers to", targetPort; NamespaceSelector), v0.80',
     'prometheus-operator pkg/apis/monitoring/v1/podmonitor_types.go (PodMetricsEndpoint: port, portNumber since v0.79 (PR #7150), targetPort), v0.80',
     'prometheus-operator pkg/prometheus/promcfg.go (relabel keep on __meta_kubernetes_endpoint_port_name, __meta_kubernetes_pod_container_port_name / _number), v0.80',
+    'prometheus-operator pkg/prometheus/promcfg.go (generateServiceMonitorConfig: selector matchLabels / matchExpressions become keep / drop relabelings on __meta_kubernetes_service_label_<key> and _labelpresent_<key>; getNamespacesFromNamespaceSelector: any → every namespace, no matchNames → the monitor\'s own), v0.80',
   ],
   check(ctx) {
     const findings: Finding[] = [];
     const patches = patchLookup(ctx.model, ctx.layout);
     const patchFiles: ReadonlySet<string> = ctx.layout?.patchFiles ?? new Set();
     const skip = (w: WorkloadObject): boolean => patches.isPatch(w) || isHelmHook(w);
+    let candidates: { services: ServiceObject[]; pods: WorkloadObject[] } | undefined;
+    const everything = () => (candidates ??= {
+      services: ctx.model.namespaces().flatMap((ns) => ctx.model.servicesIn(ns)).filter((s) => s.origin.type !== 'builtin' && !patchFiles.has(s.file)),
+      pods: ctx.model.namespaces().flatMap((ns) => ctx.model.workloadsIn(ns)).filter((w) => !skip(w)),
+    });
     for (const obj of ctx.model.objects) {
       const sm = serviceMonitorView(obj);
       if (sm) {
-        const services = monitoredServices(ctx.model, sm).filter((s) => !patchFiles.has(s.file));
-        if (services.length === 0) continue;
+        const services = monitoredServices(ctx.model, sm).filter((s) => !patchFiles.has(s.file) && s.origin.type !== 'builtin');
+        if (services.length === 0) {
+          const f = patchFiles.has(obj.file) ? undefined : monitorSelectsNothing(ctx.model, obj, sm, everything(), id);
+          if (f) findings.push(f);
+          continue;
+        }
         const pods = [...new Set(services.flatMap((s) => ctx.model.selectedWorkloads(s)))].filter((w) => !skip(w));
         sm.endpoints.forEach((e, i) => {
           if (e.port) findings.push(...servicePortName(ctx, obj, i, e.port, services));
@@ -62,7 +81,11 @@ export const servicemonitorPortUnresolved: Rule = {
       const pm = podMonitorView(obj);
       if (!pm) continue;
       const pods = monitoredPods(ctx.model, pm, skip);
-      if (pods.length === 0) continue;
+      if (pods.length === 0) {
+        const f = patchFiles.has(obj.file) ? undefined : monitorSelectsNothing(ctx.model, obj, pm, everything(), id);
+        if (f) findings.push(f);
+        continue;
+      }
       pm.endpoints.forEach((e, i) => {
         const chosen = e.port ? ['port', e.port] as const : e.portNumber ? ['portNumber', e.portNumber] as const : e.targetPort ? ['targetPort', e.targetPort] as const : undefined;
         if (chosen) findings.push(...podPort(obj, `podMetricsEndpoint #${i}`, chosen[0], chosen[1], pods, 'the Pods it selects'));

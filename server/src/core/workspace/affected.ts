@@ -1,8 +1,8 @@
 import type { CoreConfig } from '../config/config';
 import { deriveClusterSettings } from '../model/cluster-settings';
 import { contributionOf, ModelIndexes } from '../model/model-indexes';
-import type { K8sObject } from '../model/objects';
-import type { WorkspaceModel } from '../model/workspace-model';
+import type { K8sObject, WorkloadObject } from '../model/objects';
+import { selectorMatches, WorkspaceModel } from '../model/workspace-model';
 import { workloadComponents } from '../kubernetes/node/components';
 import { referencedNamespaces } from '../model/views/references';
 
@@ -36,7 +36,8 @@ export function isEnvironment(obj: K8sObject, config: CoreConfig): boolean {
  * `port` alone relates a Service to no other Service), the workloads a changed Service
  * selects and the Services selecting a changed workload (before and after the change), and the other
  * variants of a changed object (same identity), the Ingresses, routes, NetworkPolicies and monitors that read a
- * changed object's namespace, and the Services of that namespace whose selector matches nothing. Port numbers and selectors of `removed` (old versions) count
+ * changed object's namespace, the Services of that namespace whose selector matches nothing, and the Services of
+ * other namespaces that match nothing in their own but whose selector matches a changed workload. Port numbers and selectors of `removed` (old versions) count
  * too, so a collision that an edit resolves is re-checked on both sides.
  */
 export function affectedObjects(
@@ -79,6 +80,14 @@ export function affectedObjects(
     }
     for (const ns of namespaces) {
       for (const svc of after.servicesIn(ns)) if (svc.selector && Object.keys(svc.selector).length && after.selectedWorkloads(svc).length === 0) out.add(svc);
+    }
+  }
+  // A Service matching nothing in its own namespace names the pod templates of other namespaces its selector matches.
+  const changedWorkloads = [...removed, ...added].filter((o): o is WorkloadObject => o.category === 'workload');
+  if (changedWorkloads.length) {
+    for (const svc of after.services) {
+      if (!svc.selector || Object.keys(svc.selector).length === 0 || out.has(svc)) continue;
+      if (changedWorkloads.some((w) => w.namespace !== svc.namespace && selectorMatches(svc.selector, w.pod.labels)) && after.selectedWorkloads(svc).length === 0) out.add(svc);
     }
   }
   const identities = new Set([...removed, ...added].map((o) => o.identity));

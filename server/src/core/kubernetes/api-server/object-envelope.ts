@@ -27,13 +27,23 @@ export interface EnvelopeView {
   scalar(path: string): string | number | boolean | null | undefined;
   /** Where the value at `path` is written. */
   span(path: string): Span | undefined;
+  /** The entries of the mapping at `path` (keys may contain dots: `app.kubernetes.io/name`); undefined when not a mapping. */
+  entries(path: string): readonly EnvelopeEntry[] | undefined;
+}
+
+/** One key/value of a mapping, as {@link EnvelopeView.entries} gives it. */
+export interface EnvelopeEntry {
+  readonly key: string;
+  readonly kind: JsonKind | undefined;
+  readonly scalar: string | number | boolean | null | undefined;
+  readonly span: Span | undefined;
 }
 
 /** One envelope problem. `code` is `OBJECT_*` (reported by the `object-invalid` rule). */
 export interface EnvelopeProblem {
   readonly span: Span;
   readonly message: string;
-  readonly code: 'OBJECT_NO_API_VERSION' | 'OBJECT_NO_KIND' | 'OBJECT_NO_NAME' | 'OBJECT_DECODE' | 'OBJECT_NOT_MAPPING';
+  readonly code: 'OBJECT_NO_API_VERSION' | 'OBJECT_NO_KIND' | 'OBJECT_NO_NAME' | 'OBJECT_DECODE' | 'OBJECT_METADATA_TYPE' | 'OBJECT_NOT_MAPPING';
   readonly severity: 'error' | 'info';
 }
 
@@ -129,12 +139,15 @@ export function checkObjectEnvelope(view: EnvelopeView): EnvelopeResult {
     return { verdict: 'ignore', problems };
   }
   const known = builtin(apiVersion, kind);
-  if (!known) return { verdict: 'object', problems };
+  problems.push(...metadataTypeProblems(view, kind, known ? versionOf(apiVersion) : undefined));
+  if (!known) return { verdict: problems.length ? 'reject' : 'object', problems };
   const cannotDecode = (field: string, goType: string, found: JsonKind): string =>
     `${field} is ${shapeWord(found)}, not a mapping: the API server refuses the ${kind} ("${kind} in version "${versionOf(apiVersion)}" cannot be handled as a ${kind}: json: cannot unmarshal ${found} into Go struct field ${kind}.${field} of type ${goType}")`;
   const metadata = view.kindOf('metadata');
   if (metadata !== undefined && metadata !== 'null' && metadata !== 'object') {
     add('metadata', 'OBJECT_DECODE', cannotDecode('metadata', 'v1.ObjectMeta', metadata));
+  } else if (problems.some((p) => p.code === 'OBJECT_METADATA_TYPE')) {
+    // A name given as a boolean or number is reported as such, not as missing.
   } else if (!written(view.scalar('metadata.name')) && !written(view.scalar('metadata.generateName'))) {
     add(metadata === 'object' ? 'metadata' : 'kind', 'OBJECT_NO_NAME', `${kind} has no metadata.name: the API server rejects it with "metadata.name: Required value: name or generateName is required"; give it a name`);
   }
@@ -146,6 +159,55 @@ export function checkObjectEnvelope(view: EnvelopeView): EnvelopeResult {
     }
   }
   return { verdict: problems.length ? 'reject' : 'object', problems };
+}
+
+/** The string fields of metav1.ObjectMeta a manifest may write (status-like ones too: kubectl sends what is written). */
+const METADATA_STRING_FIELDS = ['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'selfLink'] as const;
+/** The map[string]string fields of metav1.ObjectMeta. */
+const METADATA_STRING_MAPS = ['labels', 'annotations'] as const;
+/** Most values of one labels/annotations map reported (one finding each). */
+const MAX_MAP_VALUES = 20;
+
+/**
+ * Non-string values in the string fields of `metadata` (name, namespace, generateName, uid, resourceVersion,
+ * selfLink, and the values of labels and annotations). kubectl converts YAML to JSON as YAML 1.1 reads it, so an
+ * unquoted `on`/`no`/`yes`/`true` is a JSON boolean and `0123` (octal) or `1.10` a number; the API server's decoder
+ * then refuses the whole object: `json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.namespace of
+ * type string` (sigs.k8s.io/yaml YAMLToJSON, go-yaml v2 resolve.go; sigs.k8s.io/json, wrapped by
+ * apiserver/pkg/endpoints/handlers/rest.go transformDecodeError for built-in kinds; custom resources fail the
+ * same ObjectMeta decoding). `null` decodes to an empty string and is not reported.
+ * @param version the built-in kind's API version, for the API server's wrapper text; undefined for other kinds
+ * @returns one `OBJECT_METADATA_TYPE` error per wrong value (at most {@link MAX_MAP_VALUES} per labels/annotations map)
+ */
+export function metadataTypeProblems(view: EnvelopeView, kind: string, version: string | undefined): EnvelopeProblem[] {
+  if (view.kindOf('metadata') !== 'object') return [];
+  const out: EnvelopeProblem[] = [];
+  const report = (span: Span | undefined, field: string, goType: string, found: JsonKind, scalar: unknown, shown = field): void => {
+    if (!span) return;
+    const decode = `json: cannot unmarshal ${found} into Go struct field ObjectMeta.${field} of type ${goType}`;
+    const refused = version ? `the API server refuses the ${kind} ("${kind} in version "${version}" cannot be handled as a ${kind}: ${decode}")` : `the API server refuses it ("${decode}")`;
+    const plain = found === 'bool' || found === 'number';
+    const read = plain ? ` (YAML 1.1 reads the unquoted value as ${found === 'bool' ? '' : 'the number '}${String(scalar)})` : '';
+    const fix = plain ? '; quote it' : '; give a string';
+    out.push({ span, code: 'OBJECT_METADATA_TYPE', severity: 'error', message: `${shown} is ${shapeWord(found)}, not a string${read}: ${refused}${fix}` });
+  };
+  for (const f of METADATA_STRING_FIELDS) {
+    const path = `metadata.${f}`;
+    const found = view.kindOf(path);
+    if (found !== undefined && found !== 'null' && found !== 'string') report(view.span(path), path, 'string', found, view.scalar(path));
+  }
+  for (const m of METADATA_STRING_MAPS) {
+    const path = `metadata.${m}`;
+    const found = view.kindOf(path);
+    if (found === undefined || found === 'null') continue;
+    if (found !== 'object') {
+      report(view.span(path), path, 'map[string]string', found, view.scalar(path));
+      continue;
+    }
+    const wrong = (view.entries(path) ?? []).filter((e) => e.kind !== undefined && e.kind !== 'null' && e.kind !== 'string');
+    for (const e of wrong.slice(0, MAX_MAP_VALUES)) report(e.span, path, 'string', e.kind!, e.scalar, `${path}.${e.key}`);
+  }
+  return out;
 }
 
 /**

@@ -1,5 +1,6 @@
-import type { WorkloadObject } from '../../model/objects';
+import type { ServiceObject, WorkloadObject } from '../../model/objects';
 import { describe } from '../../model/objects';
+import { indexesOf, selectorMatches, WorkspaceModel } from '../../model/workspace-model';
 
 /** The pod template whose labels come closest to a Service selector, and how they differ. */
 export interface SelectorCandidate {
@@ -36,4 +37,29 @@ export function nearestPodTemplate(selector: Readonly<Record<string, string>>, c
 /** `Deployment shop/web-v2 (tier=front, no track)` — the candidate and what it has instead. */
 export function candidateText(c: SelectorCandidate): string {
   return `${describe(c.workload)} (${c.differences.join(', ')})`;
+}
+
+/**
+ * Pod templates of OTHER namespaces (of the same model, i.e. the same cluster) whose labels carry every key/value
+ * of the Service's selector: a Service selects Pods of its own namespace only, so such a match says the
+ * Service's namespace is probably wrong. Looked up through the model's label index (not pairwise), in object
+ * order; `skip` leaves out partial objects (kustomize patches).
+ */
+export function matchesInOtherNamespaces(model: WorkspaceModel, svc: ServiceObject, skip: (w: WorkloadObject) => boolean = () => false): WorkloadObject[] {
+  const selector = svc.selector;
+  const keys = selector ? Object.keys(selector) : [];
+  if (!selector || keys.length === 0) return [];
+  const byLabel = indexesOf(model)?.byLabel;
+  const candidates = byLabel
+    ? byLabel.get(`${keys[0]}=${selector[keys[0]]}`) ?? []
+    : model.namespaces().flatMap((ns) => model.workloadsIn(ns));
+  return candidates.filter((w) => w.namespace !== svc.namespace && !skip(w) && selectorMatches(selector, w.pod.labels));
+}
+
+/** `Deployment shop/web (namespace shop)`, or `Deployment shop/web and 2 more in namespaces shop, store`. */
+export function otherNamespaceText(matches: readonly WorkloadObject[]): string {
+  const namespaces = [...new Set(matches.map((w) => w.namespace))];
+  const first = describe(matches[0]);
+  const more = matches.length > 1 ? ` and ${matches.length - 1} more` : '';
+  return `${first}${more} in namespace${namespaces.length > 1 ? 's' : ''} ${namespaces.slice(0, 3).join(', ')}${namespaces.length > 3 ? ', …' : ''}`;
 }
