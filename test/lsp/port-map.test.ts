@@ -111,7 +111,7 @@ describe('language server: the node-port map of a rendered kustomize overlay', f
       'prod/api.yaml': svc('api', 30090),
     });
     client = await TestClient.start([dir], { prefix: UNSHARE ? [UNSHARE, '-n'] : [] });
-    await client.waitFor(join(dir, 'prod/np.yaml'), (d) => d.some((x) => x.code === 'nodeport-duplicate' && x.message.endsWith('(rendered by prod)')));
+    await client.waitFor(join(dir, 'prod/np.yaml'), (d) => d.some((x) => x.code === 'nodeport-duplicate' && x.message.endsWith('(Service default/web, rendered by prod)')));
     const response = (await client.connection.sendRequest(PORT_MAP_REQUEST)) as PortMapResponse;
     const [group] = response.folders[0].document.clusterGroups;
     assert.equal(group.name, 'prod');

@@ -32,11 +32,11 @@ describe('language server: rendering', function () {
   it('publishes findings of rendered objects on the patch line, with a link to the read-only rendered manifest', async () => {
     client = await TestClient.start([dir], { prefix });
     // Until the render is in, the overlay is linted as written; then its findings come from the render.
-    const rendered = (d: { code?: unknown; message: string }[]) => d.some((x) => x.code === 'nodeport-duplicate' && x.message.endsWith('(rendered by prod)'));
+    const rendered = (d: { code?: unknown; message: string }[]) => d.some((x) => x.code === 'nodeport-duplicate' && x.message.endsWith('(Service default/web, rendered by prod)'));
     const diags = await client.waitFor(join(dir, 'prod/np.yaml'), rendered);
     const dup = diags.find((x) => x.code === 'nodeport-duplicate')!;
     assert.deepEqual([dup.range.start.line, dup.range.start.character], [8, 16]);
-    assert.match(dup.message, /\(rendered by prod\)$/);
+    assert.match(dup.message, /\(Service default\/web, rendered by prod\)$/);
     const link = dup.relatedInformation!.find((r) => r.location.uri.startsWith('kube-netlint-rendered:'))!;
     assert.equal(link.message, 'in the rendered manifest (rendered by prod)');
     const text = (await client.connection.sendRequest('kubeNetlint/renderedDocument', { uri: link.location.uri })) as string;
@@ -50,7 +50,7 @@ describe('language server: rendering', function () {
   it('renders again when a file the overlay reads is saved, and only then', async () => {
     client = await TestClient.start([dir], { prefix });
     const np = join(dir, 'prod/np.yaml');
-    await client.waitFor(np, (d) => d.some((x) => x.code === 'nodeport-duplicate' && x.message.endsWith('(rendered by prod)')));
+    await client.waitFor(np, (d) => d.some((x) => x.code === 'nodeport-duplicate' && x.message.endsWith('(Service default/web, rendered by prod)')));
     writeFileSync(np, patch(30091));
     const started = performance.now();
     client.diskChanged(np, FileChangeType.Changed);
@@ -73,7 +73,7 @@ describe('language server: rendering', function () {
     const configFile = join(dir, '.kube-netlint.yaml');
     const diags = await client.waitFor(configFile, (d) => d.some((x) => x.code === 'nodeport-duplicate'));
     assert.deepEqual(diags.map((x) => [x.code, x.range.start.line, x.range.start.character]), [['nodeport-duplicate', 4, 26]]);
-    assert.match(diags[0].message, /^nodePort 30250 is also claimed by Service default\/other: .*\(Helm release web\)$/);
+    assert.match(diags[0].message, /^nodePort 30250 is also claimed by Service default\/other: .*\(Service default\/web, Helm release web\)$/);
     await client.waitFor(join(dir, 'other.yaml'), (d) => d.some((x) => x.code === 'nodeport-duplicate' && x.message.includes('default/web')));
     // Another nodePort in the pair: the collision is gone from both files.
     writeFileSync(configFile, config(30251));
@@ -102,7 +102,7 @@ describe('language server: rendering', function () {
     client.change(file, `# web\n# moved\n\nservice:\n  nodePort: 30250\n`);
     const diags = await client.waitFor(file, (d) => d.some((x) => x.code === 'nodeport-duplicate'));
     assert.deepEqual(diags.filter((x) => x.code === 'nodeport-duplicate').map((x) => [x.range.start.line, x.range.start.character]), [[4, 12]]);
-    assert.match(diags.find((x) => x.code === 'nodeport-duplicate')!.message, /^nodePort 30250 is also claimed by Service default\/other: .*\(Helm release web\)$/);
+    assert.match(diags.find((x) => x.code === 'nodeport-duplicate')!.message, /^nodePort 30250 is also claimed by Service default\/other: .*\(Service default\/web, Helm release web\)$/);
     await client.waitFor(other, (d) => d.some((x) => x.code === 'nodeport-duplicate' && x.message.includes('default/web')));
     // Closed without saving: helm reads the disk's 30080 again.
     client.close(file);

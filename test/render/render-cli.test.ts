@@ -35,7 +35,7 @@ describe('rendering with helm and kustomize (CLI)', function () {
       const dup = r.findings.filter((f) => f.ruleId === 'nodeport-duplicate');
       assert.deepEqual(dup.map((f) => [f.file, f.line, f.column]), [['overlays/prod/api.yaml', 11, 17], ['overlays/prod/web-nodeport.yaml', 9, 17]]);
       const onPatch = dup.find((f) => f.file.endsWith('web-nodeport.yaml'))!;
-      assert.match(onPatch.message, /^nodePort 30090 is also claimed by Service default\/api: .*\(rendered by overlays\/prod\)$/);
+      assert.match(onPatch.message, /^nodePort 30090 is also claimed by Service default\/api: .*\(Service default\/web, rendered by overlays\/prod\)$/);
       assert.deepEqual(onPatch.related.map((x) => [x.file, x.line]), [['overlays/prod/api.yaml', 11]]);
       assert.equal(onPatch.rendered?.source, 'render:kustomize:overlays/prod');
       assert.ok((onPatch.rendered?.line ?? 0) > 0);
@@ -134,12 +134,14 @@ describe('rendering with helm and kustomize (CLI)', function () {
       dirs.push(kubectlOnly);
       symlinkSync(join(renderBin(), 'kubectl'), join(kubectlOnly, 'kubectl'));
       const r = lintRendered(dir, ['--helm', join(renderBin(), 'helm'), '.'], `${kubectlOnly}:/usr/bin:/bin`);
-      assert.match(r.stderr, /rendered 1 kustomization, 1 Helm release/);
+      // The vendored chart renders only through the kustomization (not also as a release of its own).
+      assert.match(r.stderr, /rendered 1 kustomization, 0 Helm releases/);
       assert.deepEqual(r.findings.filter((f) => f.ruleId === 'render-failed' || f.ruleId === 'render-incomplete'), []);
       // The inflated Service: in the kustomization's namespace, with the nodePort of valuesInline (not values.yaml's 30080).
       const dup = r.findings.filter((f) => f.ruleId === 'nodeport-duplicate');
-      assert.deepEqual(dup.map((f) => [f.file, f.line]), [['app/kustomization.yaml', 1], ['other.yaml', 11]]);
-      assert.match(dup[0].message, /^nodePort 30300 is also claimed by Service default\/other: .*\(rendered by app\)$/);
+      // On the valuesInline line that set it.
+      assert.deepEqual(dup.map((f) => [f.file, f.line]), [['app/kustomization.yaml', 7], ['other.yaml', 11]]);
+      assert.match(dup[0].message, /^nodePort 30300 is also claimed by Service default\/other: .*\(Service apps\/web, rendered by app\)$/);
       assert.match(dup[1].message, /^nodePort 30300 is also claimed by Service apps\/web: /);
     });
   });
@@ -159,7 +161,7 @@ describe('rendering with helm and kustomize (CLI)', function () {
       const r = lintRendered(dir, ['.']);
       const dup = r.findings.filter((f) => f.ruleId === 'nodeport-duplicate');
       assert.deepEqual(dup.map((f) => [f.file, f.line, f.column]), [['charts/web/values.yaml', 4, 13], ['other.yaml', 11, 17]]);
-      assert.match(dup[0].message, /^nodePort 30080 is also claimed by Service shop\/other: .*\(Helm release web\)$/);
+      assert.match(dup[0].message, /^nodePort 30080 is also claimed by Service shop\/other: .*\(Service shop\/web, Helm release web\)$/);
       assert.match(dup[1].message, /^nodePort 30080 is also claimed by Service shop\/web: /);
       assert.deepEqual(r.findings.filter((f) => f.ruleId === 'helm-chart-not-rendered' || f.ruleId === 'yaml-syntax'), []);
     });
@@ -204,7 +206,7 @@ describe('rendering with helm and kustomize (CLI)', function () {
       });
       const dup = lintRendered(dir, ['.']).findings.filter((f) => f.ruleId === 'nodeport-duplicate');
       assert.deepEqual(dup.map((f) => [f.file, f.line, f.column]), [['charts/web/values-prod.yaml', 2, 13], ['other.yaml', 11, 17]]);
-      assert.match(dup[0].message, /^nodePort 30200 is also claimed by Service default\/other: .*\(Helm release web-prod, values-prod\.yaml\)$/);
+      assert.match(dup[0].message, /^nodePort 30200 is also claimed by Service default\/other: .*\(Service prod\/web-prod, Helm release web-prod, values-prod\.yaml\)$/);
       assert.match(dup[1].message, /^nodePort 30200 is also claimed by Service prod\/web-prod: /);
     });
 

@@ -30,7 +30,7 @@ describe('rendering GitOps releases (Argo CD, Flux)', function () {
     const r = lintRendered(dir, ['.']);
     const dup = r.findings.filter((f) => f.ruleId === 'nodeport-duplicate');
     assert.deepEqual(dup.map((f) => [f.file, f.line]), [['apps/shop.yaml', 20], ['other.yaml', 11]]);
-    assert.match(dup[0].message, /claimed by Service default\/other: .*\(Helm release shop, values-prod\.yaml\)$/);
+    assert.match(dup[0].message, /claimed by Service default\/other: .*\(Service web-ns\/shop, Helm release shop, values-prod\.yaml\)$/);
     assert.match(dup[1].message, /claimed by Service web-ns\/shop: /);
     // The chart is rendered once, by the Application (not again as a default release named after the chart).
     assert.match(r.stderr, /rendered 0 kustomizations, 1 Helm release in/);
@@ -56,7 +56,7 @@ describe('rendering GitOps releases (Argo CD, Flux)', function () {
     const r = lintRendered(dir, ['.']);
     const dup = r.findings.filter((f) => f.ruleId === 'nodeport-duplicate');
     assert.deepEqual(dup.map((f) => [f.file, f.line]), [['apps/a.yaml', 11], ['apps/b.yaml', 11]]);
-    assert.match(dup[0].message, /claimed by Service team-a\/b: .*\(Flux Kustomization flux-system\/apps, apps\)/);
+    assert.match(dup[0].message, /claimed by Service team-a\/b: .*\(Service team-a\/a, Flux Kustomization flux-system\/apps, apps\)/);
   });
 
   it('names a HelmRelease whose chart comes from a Helm repository, and renders nothing for it', () => {

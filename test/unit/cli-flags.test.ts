@@ -108,7 +108,7 @@ describe('CLI flags', () => {
     }
     const r = await cli(['--no-render', 'apps']);
     assert.equal(r.code, 0);
-    assert.equal(r.err, 'kube-netlint: linted as 2 separate clusters (apps/backend/overlays/prod and apps/frontend/overlays/prod): objects of different clusters are never compared; to lint some together, list them under clusters: in .kube-netlint.yaml\n');
+    assert.equal(r.err, 'kube-netlint: linted as 2 separate clusters (backend/overlays/prod and frontend/overlays/prod): objects of different clusters are never compared; to lint some together, list them under clusters: in .kube-netlint.yaml\n');
     assert.equal((await cli(['--no-render', '-f', 'json', 'apps'])).err, '', 'machine formats stay quiet');
     write('one.yaml', svc('one', 30080));
     assert.equal((await cli(['one.yaml'])).err, '', 'one cluster: no note');

@@ -6,6 +6,7 @@ import { CoreConfig, DEFAULT_CONFIG } from '../core/config/config';
 import { loadFile, LoadedFile } from '../core/load/load-file';
 import { skippedFile } from '../core/load/skipped-file';
 import type { K8sObject } from '../core/model/objects';
+import { isRemoteReference } from '../core/render/remote';
 import { findConfigFile, readConfigFile } from '../node/config-file';
 import { discoverFiles } from '../node/discover-files';
 import { loadFiles } from '../node/parallel-load';
@@ -80,19 +81,24 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
     const problem = cache.save();
     if (problem) io.stderr(`kube-netlint: warning: ${problem}\n`);
   }
-  // Cluster globs and kustomize paths are relative to the config file's folder (else the working directory).
-  const repoPath = (file: string): string => (file === '<stdin>' ? file : relative(baseDir, resolve(io.cwd, file)).split(sep).join('/'));
+  // Cluster globs and kustomize paths are relative to the config file's folder, else to the workspace the paths
+  // belong to (whatever the working directory): group and render names read `overlays/prod`.
+  const rootDir = configPath ? baseDir : workspaceRoot(diskPaths, io.cwd, files.map((f) => ({ file: resolve(io.cwd, f.file), role: f.role })));
+  const repoPath = (file: string): string => (file === '<stdin>' ? file : relative(rootDir, resolve(io.cwd, file)).split(sep).join('/'));
   // --cluster: live objects join the analysis under the workspace's.
   const extraObjects = options.cluster !== undefined ? await clusterObjectsForCli(options.cluster, files, io.stderr) : undefined;
   // Kustomize entry points and Helm releases are rendered with the real tools when they are found (cli/render.ts).
   // The config file as a source of lines: findings fed by a `render.helm` `set:` value point at it.
   const configFile = configPath && fileConfig.render?.helm ? loadFile(configName, readFileSync(configPath, 'utf8')) : undefined;
-  const rendered = options.noRender ? undefined : await renderForCli(options, io, files, config, repoPath, baseDir, configPath, configFile);
+  const rendered = options.noRender ? undefined : await renderForCli(options, io, files, config, repoPath, rootDir, configPath, configFile);
   const analysis = analyze(files, config, {
-    repoPath, extraObjects, renders: rendered?.outcomes, helmUnavailable: rendered?.helmUnavailable, renderNotes: rendered?.notes, ...(configFile ? { sourceFiles: [configFile] } : {}),
+    repoPath, extraObjects, renders: rendered?.outcomes, helmUnavailable: options.noRender ? NO_RENDER_REASON : rendered?.helmUnavailable, renderNotes: rendered?.notes, ...(configFile ? { sourceFiles: [configFile] } : {}),
   });
   return { analysis, config, files, extraObjects };
 }
+
+/** Why charts are not rendered under `--no-render` (helm-chart-not-rendered then says to drop the flag, not to install helm). */
+export const NO_RENDER_REASON = 'rendering is turned off by --no-render';
 
 /**
  * The cache file of `--cache-location` (eslint's convention): a path ending in a separator, or naming an
@@ -127,6 +133,36 @@ export function rebaseGlob(glob: string, from: string, to: string): string {
 
 function toBytes(input: string | Uint8Array): Uint8Array {
   return typeof input === 'string' ? new TextEncoder().encode(input) : input;
+}
+
+/**
+ * The root of the workspace that a run's paths belong to, when no config file fixes it: the nearest folder at or
+ * above the paths' common folder with a `.git`; else the working directory when the paths are below it and are
+ * several, or one kustomization or chart folder (`kube-netlint overlays/prod` names it `overlays/prod`); else the
+ * one folder given, as a workspace opened in the editor — `cd /tmp && kube-netlint repo` names groups
+ * `overlays/prod`, not `repo/overlays/prod`. Widened until it holds every local path its kustomizations name (an
+ * overlay's `../../base`).
+ * @param paths absolute paths given on the command line (standard input left out)
+ * @param files absolute file names, with their kustomization roles
+ */
+export function workspaceRoot(paths: readonly string[], cwd: string, files: readonly { readonly file: string; readonly role?: LoadedFile['role'] }[]): string {
+  const folder = commonFolder(paths) ?? cwd;
+  for (let dir = folder; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) break;
+  }
+  const under = (p: string, root: string): boolean => p === root || p.startsWith(root.endsWith(sep) ? root : root + sep);
+  const isUnit = files.some((f) => dirname(f.file) === folder && (f.role?.type === 'kustomization' || f.role?.type === 'helm-chart'));
+  let root = (isUnit || paths.length > 1) && under(folder, cwd) ? cwd : folder;
+  for (const f of files) {
+    if (f.role?.type !== 'kustomization') continue;
+    for (const r of [...f.role.resources, ...f.role.patches]) {
+      if (isRemoteReference(r)) continue; // not a folder here
+      const target = resolve(dirname(f.file), r);
+      while (!under(target, root) && dirname(root) !== root) root = dirname(root);
+    }
+  }
+  return root;
 }
 
 /** The deepest folder that contains every path (a file counts as its folder); undefined for no paths. */

@@ -1,6 +1,7 @@
 import type { LoadedFile } from '../load/load-file';
 import type { ClusterGroup, RenderNote, RenderState, RepoLayout } from '../repo/layout';
 import type { Finding, Fix, RelatedLocation } from '../rules/rule';
+import { describe } from '../model/objects';
 import type { Span } from '../source/span';
 import type { RenderClusters, RenderOutcome } from './jobs';
 import { sourceOf, sourceSpanNow } from './source-map';
@@ -37,6 +38,8 @@ export function applyRenders(files: readonly LoadedFile[], layout: RepoLayout, o
   const renderedCharts = new Set<string>();
   // A chart whose release failed is not "not rendered": its render-failed finding says why.
   for (const o of outcomes) if (o.job.kind === 'helm') renderedCharts.add(o.job.chartFile);
+  // A chart vendored for a kustomization's helmCharts entry renders through that build.
+  for (const o of outcomes) if (o.job.kind === 'kustomize') o.job.helmChartFiles?.forEach((f) => renderedCharts.add(f));
   for (const c of layout.charts) if (c.parent && renderedCharts.has(c.parent)) renderedCharts.add(c.file);
   const notes = [...extraNotes, ...outcomes.flatMap((o) => [...o.job.notes, ...o.notes])];
   return { modelFiles, renderedFiles, groups, render: { notes, renderedCharts, ...(helmUnavailable ? { helmUnavailable } : {}) } };
@@ -77,7 +80,11 @@ export function remapRenderedFinding(f: Finding, files: ReadonlyMap<string, Load
     });
     if (edits.every((e) => e)) fixes.push({ ...fix, edits: edits as Fix['edits'] });
   }
-  const out: Finding = { ...f, message: `${f.message} (${rendered.render.label})`, span: main.span, related, fixes, rendered: { span: f.span, label: rendered.render.label } };
+  // Several rendered copies of one source line (a base in two overlays) share its findings' place: a message that does
+  // not name its own object says which copy it is about.
+  const self = f.object ? describe(f.object) : undefined;
+  const about = self && !f.message.includes(self) ? `${self}, ` : '';
+  const out: Finding = { ...f, message: `${f.message} (${about}${rendered.render.label})`, span: main.span, related, fixes, rendered: { span: f.span, label: rendered.render.label } };
   return suppressed(out) ? undefined : out;
 }
 

@@ -1,10 +1,11 @@
 import { posix } from 'node:path';
+import { parseAllDocuments } from 'yaml';
 import type { LoadedFile } from '../load/load-file';
 import type { RepoPath } from '../repo/layout';
 import type { Span } from '../source/span';
 import type { HelmJob, KustomizeJob } from './jobs';
 import type { KustomizationIndex } from './plan';
-import { identityOf, parsedDocuments } from './tree-walk';
+import { at, identityOf, keyNode, parsedDocuments, spanOf } from './tree-walk';
 
 /**
  * The kustomization line a `kustomize build` error names (kustomize v5.4 messages): the innermost
@@ -19,10 +20,11 @@ export function locateKustomizeError(stderr: string, job: KustomizeJob, index: K
   const recursed = [...stderr.matchAll(/recursed accumulation of path '([^']+)'/g)].map((m) => m[1]);
   const from = [...stderr.matchAll(/accumulating resources from '([^']+)'/g)].map((m) => m[1]);
   const dirOfMessage = recursed.length ? toRepo(recursed[recursed.length - 1]) : job.dir;
-  if (from.length) {
-    const entry = from[from.length - 1];
-    // The entry belongs to the kustomization of the last recursed folder, or to the entry point itself.
-    for (const dir of [dirOfMessage, job.dir]) {
+  // The innermost entry first, in the kustomization of the last recursed folder (or the entry point); when that
+  // kustomization is not in the workspace (a base outside the linted paths), the entry that leads to it.
+  const dirs = [...new Set([...recursed.map(toRepo).reverse(), job.dir])];
+  for (const entry of [...from].reverse()) {
+    for (const dir of dirs) {
       const k = index.get(dir);
       const r = k && [...k.k.resources, ...k.k.components].find((x) => x.value === entry);
       if (r) return r.span;
@@ -31,14 +33,27 @@ export function locateKustomizeError(stderr: string, job: KustomizeJob, index: K
   const smp = /no resource matches strategic merge patch \\?"([^"\\]+)\\?"/.exec(stderr);
   if (smp) {
     const m = /^([^.]+)\.[^/]*\/(.+)\.([^.]*)$/.exec(smp[1]);
-    for (const dir of job.reads) {
+    const names = (roots: readonly unknown[]): boolean => !!m && roots.some((r) => identityOf(r).kind === m[1] && identityOf(r).name === m[2]);
+    // The innermost kustomization the message names first, then the others of the build.
+    const dirs = [...new Set([dirOfMessage, ...job.reads])];
+    for (const dir of dirs) {
       const k = index.get(dir);
-      const p = k?.k.patches.find((x) => {
-        const f = x.path && m ? byPath.get(posix.normalize(posix.join(dir, x.path.value))) : undefined;
-        return !!f && parsedDocuments(f).some((d) => identityOf(d.contents).kind === m![1] && identityOf(d.contents).name === m![2]);
-      });
-      if (p) return p.path!.span;
+      for (const x of k?.k.patches ?? []) {
+        const f = x.path ? byPath.get(posix.normalize(posix.join(dir, x.path.value))) : undefined;
+        if (f && names(parsedDocuments(f).map((d) => d.contents))) return x.path!.span;
+        if (x.inline && names(inlineDocuments(x.inline.text))) return x.span;
+      }
     }
+  }
+  // `invalid Kustomization: json: cannot unmarshal … into Go struct field Kustomization.namePrefix of type string`.
+  const field = /Go struct field Kustomization\.(\w+)/.exec(stderr);
+  if (field) {
+    const k = index.get(dirOfMessage) ?? index.get(job.dir);
+    const f = k ? files.get(k.file) : undefined;
+    const node = f ? at(parsedDocuments(f)[0]?.contents, [field[1]]) : undefined;
+    const key = f ? keyNode(parsedDocuments(f)[0]?.contents, field[1]) : undefined;
+    const span = f ? spanOf(f.file, key ?? node) : undefined;
+    if (span) return span;
   }
   const file = /evalsymlink failure on '([^']+)'|open ([^\s:]+): no such file/.exec(stderr);
   if (file) {
@@ -52,6 +67,43 @@ export function locateKustomizeError(stderr: string, job: KustomizeJob, index: K
     }
   }
   return undefined;
+}
+
+/** The documents of an inline patch (empty when it does not parse). */
+function inlineDocuments(text: string): unknown[] {
+  try {
+    return parseAllDocuments(text).flatMap((d) => ('contents' in d && d.errors.length === 0 ? [d.contents] : []));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * kustomize's own message for a failed build, without the layers its resource loader adds (kustomize v5.4,
+ * api/internal/target/kusttarget.go): each folder on the way is reported as `accumulating resources: accumulation
+ * err='accumulating resources from '<entry>': '<dir>' must resolve to a file': recursed accumulation of path
+ * '<dir>': <the error inside>` (first tried as a file, then as a folder), and a missing resource repeats its
+ * `evalsymlink failure` twice. The outer layer is kube-netlint's own wrapper kustomization; the others become
+ * `in <folder>: `. Paths are given to `toRepo` (absolute, possibly inside a temporary copy) and come back as the
+ * repository paths the user knows.
+ * @param entryDir repository path of the built entry point (its own folder is not named again)
+ */
+export function kustomizeErrorText(message: string, toRepo: (absolute: string) => string, entryDir: string): string {
+  const layer = /^accumulating resources: accumulation err='accumulating resources from '[^']*': '([^']*)' must resolve to a file': (?:recursed accumulation of path|couldn't make target for path) '[^']*': /;
+  let text = message.trim();
+  const dirs: string[] = [];
+  for (let m = layer.exec(text); m; m = layer.exec(text)) {
+    dirs.push(m[1]);
+    text = text.slice(m[0].length);
+  }
+  text = text.replace(
+    /^accumulating resources: accumulation err='accumulating resources from '([^']*)': evalsymlink failure on '[^']*' : (.*?)': must build at directory: not a valid directory: evalsymlink failure on .*$/,
+    "accumulating resources from '$1': $2",
+  );
+  const inner = dirs.length > 1 ? toRepo(dirs[dirs.length - 1]) : entryDir;
+  // Absolute paths (not the relative entries kustomize quotes) become repository paths.
+  text = text.replace(/(^|[\s'"(])(\/[^\s'":;,)]+)/g, (_all, before: string, abs: string) => `${before}${toRepo(abs)}`);
+  return inner !== entryDir ? `in ${inner}: ${text}` : text;
 }
 
 /**
@@ -70,6 +122,20 @@ export function locateHelmError(stderr: string, job: HelmJob, files: ReadonlyMap
     const f = byPath.get(path);
     if (f) {
       const start = f.lines.lineStart(Number(template[2])) + Math.max(0, Number(template[3] ?? 1) - 1);
+      const nl = f.text.indexOf('\n', start);
+      return { file: f.file, start, end: nl < 0 ? f.text.length : nl };
+    }
+  }
+  // `YAML parse error on <chart>/templates/<f>: … yaml: line N: …`: N counts lines of that template's rendered
+  // document, the template's own line when the template is one document; otherwise its first line.
+  const yamlError = /YAML parse error on ([^:\s]+\/templates\/[^:\s]+): .*?yaml: line (\d+)/.exec(stderr);
+  if (yamlError) {
+    const rel = yamlError[1].split('/').slice(1).join('/');
+    const f = byPath.get(posix.normalize(posix.join(job.chartDir, rel)));
+    if (f) {
+      const line = Number(yamlError[2]);
+      const oneDocument = !/^---/m.test(f.text.replace(/^---[^\n]*\n/, ''));
+      const start = oneDocument && line <= f.lines.lineCount ? f.lines.lineStart(line) : 0;
       const nl = f.text.indexOf('\n', start);
       return { file: f.file, start, end: nl < 0 ? f.text.length : nl };
     }

@@ -54,16 +54,25 @@ export function mapHelmOutput(input: HelmMapInput): { file: LoadedFile } {
   }
   const nodes: MappedNode[] = [];
   const documents: RenderSourceMap['documents'][number][] = [];
+  const seenOfSource = new Map<string, number>();
   docs.forEach((doc, i) => {
     const root = doc.contents;
     const range = (root as { range?: [number, number, number] } | null)?.range;
     if (!range) return;
-    const template = templateFile(rawDocs[i]?.source, job, input.charts, byPath);
+    const source = rawDocs[i]?.source;
+    const template = templateFile(source, job, input.charts, byPath);
     const id = identityOf(root);
-    const fallback = template ? kindLine(template, id.kind) : job.anchor;
+    // helm sorts its output by kind, keeping template order within a kind: count per template and kind.
+    const seenKey = `${source ?? ''}\u0000${id.kind ?? ''}`;
+    const nth = seenOfSource.get(seenKey) ?? 0;
+    seenOfSource.set(seenKey, nth + 1);
+    // A template with several documents (`---`): look only inside the one this object came from.
+    const region = template ? templateDocument(template.text, id.kind, id.name, nth) : undefined;
+    const fallback = template ? kindLine(template, id.kind, region) : job.anchor;
     documents.push({ start: range[0], end: range[2], fallback });
     const sentinelRoot = sentinelByIdentity.get(`${id.kind}/${id.namespace ?? ''}/${id.name ?? ''}`);
-    const templateLines = template ? template.text.split('\n') : [];
+    const templateLines = template ? template.text.slice(region?.start ?? 0, region?.end ?? template.text.length).split('\n') : [];
+    const regionStart = region?.start ?? 0;
     walkTree(root, (node, path, isKey) => {
       if (isKey || !isScalar(node)) return;
       const span = spanOf(name, node);
@@ -80,7 +89,7 @@ export function mapHelmOutput(input: HelmMapInput): { file: LoadedFile } {
       }
       if (!mapped && template) {
         const fieldKey = [...path].reverse().find((p) => typeof p === 'string') as string | undefined;
-        const lit = fieldKey !== undefined && typeof path[path.length - 1] === 'string' ? literalLine(template, templateLines, fieldKey, value) : undefined;
+        const lit = fieldKey !== undefined && typeof path[path.length - 1] === 'string' ? literalLine(template, templateLines, fieldKey, value, regionStart) : undefined;
         if (lit) mapped = { source: lit, via: 'literal' };
       }
       if (mapped) nodes.push({ start: span.start, end: span.end, ...mapped });
@@ -121,10 +130,13 @@ function templateFile(source: string | undefined, job: HelmJob, charts: readonly
   return byPath.get(posix.normalize(posix.join(dir, rest.join('/'))));
 }
 
-/** The line of a template that writes `key: value` literally (plain or quoted), if exactly one or the first does. */
-function literalLine(file: LoadedFile, lines: readonly string[], key: string, value: string): Span | undefined {
+/**
+ * The line of a template that writes `key: value` literally (plain or quoted), if exactly one or the first does.
+ * @param lines the lines of the template document searched, which starts at offset `base` of the file
+ */
+function literalLine(file: LoadedFile, lines: readonly string[], key: string, value: string, base = 0): Span | undefined {
   const candidates = [value, `"${value}"`, `'${value}'`];
-  let offset = 0;
+  let offset = base;
   for (const line of lines) {
     const body = line.replace(/^\s*(- )?/, '');
     if (body.startsWith(`${key}:`)) {
@@ -139,14 +151,47 @@ function literalLine(file: LoadedFile, lines: readonly string[], key: string, va
   return undefined;
 }
 
-/** The template line `kind: <Kind>` (the document's first line otherwise). */
-function kindLine(file: LoadedFile, kind: string | undefined): Span {
-  const lines = file.text.split('\n');
-  let offset = 0;
+/** The template line `kind: <Kind>` inside `region` (the region's, else the file's, first line otherwise). */
+function kindLine(file: LoadedFile, kind: string | undefined, region?: { start: number; end: number }): Span {
+  const from = region?.start ?? 0;
+  const text = file.text.slice(from, region?.end ?? file.text.length);
+  const lines = text.split('\n');
+  let offset = from;
   for (const line of lines) {
     if (kind && line.trim() === `kind: ${kind}`) return { file: file.file, start: offset, end: offset + line.length };
     offset += line.length + 1;
   }
-  const nl = file.text.indexOf('\n');
-  return { file: file.file, start: 0, end: nl < 0 ? file.text.length : nl };
+  const firstLine = lines.find((l) => l.trim() !== '' && !/^---(\s|$)/.test(l)) ?? lines[0] ?? '';
+  const start = from + Math.max(0, text.indexOf(firstLine));
+  return { file: file.file, start, end: start + firstLine.length };
+}
+
+/**
+ * The document of a template (text between `---` lines) that a rendered object came from: the one that writes its
+ * `kind:` and `name:` literally (best score first), else the `nth` document holding its kind (helm keeps the
+ * template's order: the nth rendered object of a template comes from its nth document, unless a loop or a condition
+ * makes more or fewer), else the whole file when the template has one document.
+ */
+export function templateDocument(text: string, kind: string | undefined, name: string | undefined, nth: number): { start: number; end: number } | undefined {
+  const regions: { start: number; end: number; body: string }[] = [];
+  let start = 0;
+  const re = /^---[^\n]*$/gm;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    regions.push({ start, end: m.index, body: text.slice(start, m.index) });
+    start = m.index + m[0].length + 1;
+  }
+  regions.push({ start: Math.min(start, text.length), end: text.length, body: text.slice(Math.min(start, text.length)) });
+  const docs = regions.filter((r) => r.body.trim() !== '');
+  if (docs.length <= 1) return undefined;
+  const hasKind = (r: { body: string }): boolean => !!kind && new RegExp(`^\\s*kind:\\s*["']?${escapeRegExp(kind)}["']?\\s*(#.*)?$`, 'm').test(r.body);
+  const hasName = (r: { body: string }): boolean => !!name && new RegExp(`^\\s*name:\\s*["']?${escapeRegExp(name)}["']?\\s*(#.*)?$`, 'm').test(r.body);
+  const named = docs.filter((r) => hasKind(r) && hasName(r));
+  if (named.length === 1) return named[0];
+  const ofKind = docs.filter(hasKind);
+  const pool = ofKind.length ? ofKind : docs;
+  return pool[Math.min(nth, pool.length - 1)];
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

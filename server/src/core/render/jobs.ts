@@ -48,6 +48,15 @@ export interface KustomizeJob extends JobBase {
    * When non-empty, the build runs on a temporary copy of the kustomizations it reads.
    */
   readonly drop: ReadonlyMap<string, readonly string[]>;
+  /**
+   * `helmCharts` entries to leave out (not vendored: kustomize would pull them), by kustomization (repository path
+   * of the file) → chart names. When non-empty, the build runs on a temporary copy, as for `drop`.
+   */
+  readonly dropHelmCharts?: ReadonlyMap<string, readonly string[]>;
+  /** Repository paths of the vendored chart folders that `helmCharts` entries inflate (copied whole into a temporary copy). */
+  readonly chartDirs?: readonly string[];
+  /** Chart.yaml files (as loaded) of those charts: rendered through this build, not as releases of their own. */
+  readonly helmChartFiles?: readonly string[];
   /** Settings added on top (a wrapper kustomization): Flux `targetNamespace`, Argo CD `kustomize.namePrefix` …. */
   readonly overlay?: Readonly<Record<string, unknown>>;
   /** Where the overlay's transformers are written (for findings on fields they set), e.g. Flux `targetNamespace`. */

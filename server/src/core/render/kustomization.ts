@@ -34,6 +34,19 @@ export interface TransformerField {
   readonly span: Span;
 }
 
+/** One `helmCharts` entry (kustomize api/types/helmchartargs.go, v5.4). */
+export interface HelmChartEntry {
+  readonly name: string;
+  readonly repo?: string;
+  readonly version?: string;
+  /** `releaseName` (kustomize's default: the chart name). */
+  readonly releaseName?: string;
+  /** The list item. */
+  readonly span: Span;
+  /** The scalar leaves of `valuesInline`, with where each is written (what a rendered value may come from). */
+  readonly inlineValues: readonly { readonly text: string; readonly span: Span }[];
+}
+
 /** A kustomization.yaml, read for rendering: entries and transformers with spans (offsets into `file`). */
 export interface Kustomization {
   readonly file: string;
@@ -44,7 +57,7 @@ export interface Kustomization {
   readonly patches: readonly KustomizePatch[];
   readonly transformers: readonly TransformerField[];
   /** `helmCharts` entries (kustomize's HelmChartInflationGenerator). */
-  readonly helmCharts: readonly { readonly name: string; readonly repo?: string; readonly version?: string; readonly span: Span }[];
+  readonly helmCharts: readonly HelmChartEntry[];
   readonly helmChartHome?: string;
   /** configMapGenerator / secretGenerator entries by name (their objects' origin is the kustomization). */
   readonly generators: readonly { readonly name: string; readonly kind: 'ConfigMapGenerator' | 'SecretGenerator'; readonly span: Span }[];
@@ -146,7 +159,18 @@ export function readKustomization(file: string, text: string): Kustomization {
     for (const item of charts.items) {
       if (!isMap(item)) continue;
       const name = scalarString(item.get('name', true));
-      if (name) helmCharts.push({ name, repo: scalarString(item.get('repo', true)), version: scalarString(item.get('version', true)), span: spanOf(file, item)! });
+      if (!name) continue;
+      const inlineValues: { text: string; span: Span }[] = [];
+      const leaves = (node: unknown): void => {
+        if (isMap(node)) for (const pair of node.items) leaves(pair.value);
+        else if (isSeq(node)) node.items.forEach(leaves);
+        else if (isScalar(node) && node.value !== null) {
+          const span = spanOf(file, node);
+          if (span) inlineValues.push({ text: String(node.value), span });
+        }
+      };
+      leaves(item.get('valuesInline', true));
+      helmCharts.push({ name, repo: scalarString(item.get('repo', true)), version: scalarString(item.get('version', true)), releaseName: scalarString(item.get('releaseName', true)), span: spanOf(file, item)!, inlineValues });
     }
   }
   const generators: Kustomization['generators'][number][] = [];

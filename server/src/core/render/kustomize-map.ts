@@ -6,7 +6,7 @@ import { describe } from '../model/objects';
 import type { Span } from '../source/span';
 import type { KustomizeJob } from './jobs';
 import { RENDER_FILE_PREFIX } from './jobs';
-import { Kustomization, KustomizePatch, PatchTarget, readKustomization, TransformerField } from './kustomization';
+import { HelmChartEntry, Kustomization, KustomizePatch, PatchTarget, readKustomization, TransformerField } from './kustomization';
 import { Attribution, MappedNode, RenderSourceMap, sortNodes, sourceTextsOf } from './source-map';
 import { at, child, groupOf, identityOf, keyNode, matchItem, parsedDocuments, scalarText, spanOf, TreePath, walkTree } from './tree-walk';
 
@@ -150,11 +150,17 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
     // A generated object (configMapGenerator …) points at its generator entry.
     let fallback: Span = anchorSpan;
     if (sourceRoot) fallback = firstLine(source!, sourceRoot);
-    else if (configuredIn !== undefined) {
+    let chartEntry: HelmChartEntry | undefined;
+    if (!sourceRoot && configuredIn !== undefined) {
       const k = kustomizations.get(posix.dirname(configuredIn));
-      const gen = k?.k.generators.find((g) => id.name === g.name || (id.name ?? '').startsWith(`${g.name}-`) || (id.name ?? '').includes(g.name));
-      fallback = gen?.span ?? (k ? { file: k.file, start: 0, end: 0 } : anchorSpan);
+      const configuredBy = origin?.configuredBy as { kind?: unknown } | undefined;
+      if (configuredBy?.kind === 'HelmChartInflationGenerator') chartEntry = k ? helmChartEntryOf(k.k, root) : undefined;
+      const gen = chartEntry ? undefined : k?.k.generators.find((g) => id.name === g.name || (id.name ?? '').startsWith(`${g.name}-`) || (id.name ?? '').includes(g.name));
+      fallback = chartEntry?.span ?? gen?.span ?? (k ? { file: k.file, start: 0, end: 0 } : anchorSpan);
     }
+    // A value of an inflated chart's object that exactly one valuesInline leaf holds came from that leaf.
+    const inlineOwners = new Map<string, Span | null>();
+    for (const v of chartEntry?.inlineValues ?? []) if (v.text.length >= 2) inlineOwners.set(v.text, inlineOwners.has(v.text) ? null : v.span);
     documents.push({ start: range[0], end: range[2], fallback });
     const sourceNameValue = sourceRoot ? identityOf(sourceRoot).name : undefined;
     // Patches that apply to this object, in the order kustomize applies them (innermost kustomization first).
@@ -190,6 +196,10 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
       else if (srcNode !== undefined && (isKey || rendered === undefined || scalarText(srcNode) === rendered)) {
         const s = spanOf(source!.file, srcNode);
         if (s) mapped = { source: s, via: 'literal' };
+      }
+      if (!mapped && !isKey && rendered !== undefined && inlineOwners.size) {
+        const owner = inlineOwners.get(rendered);
+        if (owner) mapped = { source: owner, via: 'values' };
       }
       if (!mapped && !isKey) {
         const field = transformerFor(path, fields, id, srcNode, sourceRoot);
@@ -461,3 +471,25 @@ function findParentItem(entry: PatchEntry): YAMLMap | undefined {
   return found;
 }
 
+
+/**
+ * The `helmCharts` entry of a kustomization that inflated a rendered object (kustomize's origin annotation names the
+ * generator kind, not the entry): the only entry, else the one whose release the object's standard Helm labels
+ * name (`app.kubernetes.io/instance` = releaseName, `helm.sh/chart` = <name>-<version>), else the one whose release
+ * name prefixes the object's name.
+ */
+function helmChartEntryOf(k: Kustomization, root: unknown): HelmChartEntry | undefined {
+  if (k.helmCharts.length <= 1) return k.helmCharts[0];
+  const labels = at(root, ['metadata', 'labels']);
+  const label = (key: string): string | undefined => scalarText(at(labels, [key]));
+  const instance = label('app.kubernetes.io/instance') ?? label('release');
+  const chart = label('helm.sh/chart') ?? label('chart');
+  const name = identityOf(root).name ?? '';
+  const release = (c: HelmChartEntry): string => c.releaseName ?? c.name;
+  return (
+    k.helmCharts.find((c) => instance !== undefined && release(c) === instance && (chart === undefined || chart.startsWith(`${c.name}-`))) ??
+    k.helmCharts.find((c) => chart !== undefined && chart === `${c.name}-${c.version ?? ''}`) ??
+    k.helmCharts.find((c) => instance !== undefined && release(c) === instance) ??
+    [...k.helmCharts].sort((a, b) => release(b).length - release(a).length).find((c) => name.startsWith(release(c)))
+  );
+}

@@ -32,8 +32,11 @@ export interface KustomizeClosure {
   /** Repository paths of the files it names (resources, patches, generator and config files). */
   readonly files: readonly string[];
   readonly remote: readonly { readonly kustomization: string; readonly kustomizationDir: string; readonly entry: string; readonly span: RenderNote['span'] }[];
-  /** `helmCharts` entries: vendored (rendered with `--enable-helm`) or not (left out). */
-  readonly helmCharts: readonly { readonly kustomization: string; readonly name: string; readonly vendored: boolean; readonly span: RenderNote['span'] }[];
+  /**
+   * `helmCharts` entries: vendored (rendered with `--enable-helm`; `chartDir` is the repository path of the chart
+   * folder kustomize inflates) or not (left out).
+   */
+  readonly helmCharts: readonly { readonly kustomization: string; readonly kustomizationDir: string; readonly name: string; readonly vendored: boolean; readonly chartDir?: string; readonly span: RenderNote['span'] }[];
 }
 
 /** Follows resources/bases/components from `entryDir` (local paths only), by kustomize's rules. */
@@ -68,9 +71,11 @@ export function kustomizeClosure(entryDir: string, index: KustomizationIndex, fi
     for (const f of k.otherFiles) files.add(join(f));
     const home = k.helmChartHome ?? 'charts';
     for (const c of k.helmCharts) {
-      // kustomize looks for <chartHome>/<name>, or <chartHome>/<name>-<version>/<name> with a version, and pulls otherwise.
-      const local = [join(`${home}/${c.name}/Chart.yaml`), ...(c.version ? [join(`${home}/${c.name}-${c.version}/${c.name}/Chart.yaml`)] : [])];
-      helmCharts.push({ kustomization: file, name: c.name, vendored: local.some(fileExists), span: c.span });
+      // kustomize (verified with v5.4.2) inflates <chartHome>/<name>-<version>/<name>
+      // for an entry with repo and version, <chartHome>/<name> otherwise, and pulls when repo is set and that is missing.
+      const local = join(c.repo && c.version ? `${home}/${c.name}-${c.version}/${c.name}` : `${home}/${c.name}`);
+      const chartDir = fileExists(`${local}/Chart.yaml`) ? local : undefined;
+      helmCharts.push({ kustomization: file, kustomizationDir: dir, name: c.name, vendored: chartDir !== undefined, ...(chartDir !== undefined ? { chartDir } : {}), span: c.span });
     }
   }
   return { dirs, files: [...files], remote, helmCharts };
@@ -90,10 +95,15 @@ export function planRenders(files: readonly LoadedFile[], layout: RepoLayout, co
   const jobs: RenderJob[] = [];
   const { jobs: gitops, notes } = gitopsJobs(files, layout, config, repoPath, can, index, exists, root);
   const taken = new Set(gitops.flatMap((j) => (j.kind === 'helm' ? [j.chartDir] : [j.dir])));
+  // A chart vendored for a kustomization's `helmCharts` entry is installed through that kustomization (with its
+  // valuesInline / valuesFile), never as a release of its own with just the chart's values.yaml.
+  for (const dir of inflatedCharts(index, exists)) taken.add(dir);
   if (can.kustomize && config.render?.kustomize !== false) {
     for (const entry of layout.kustomizeEntries) {
       if (entry.cycle || taken.has(entry.dir)) continue;
-      jobs.push(kustomizeJob(entry.dir, entry.file, index, exists, byPath, config.namespace, `rendered by ${entry.dir}`, { type: 'of-file', file: entry.file }));
+      // The root's kustomization is named by its file: "rendered by ." says nothing.
+      const label = `rendered by ${entry.dir === '.' ? `./${posix.basename(repoPath(entry.file))}` : entry.dir}`;
+      jobs.push(kustomizeJob(entry.dir, entry.file, index, exists, byPath, config.namespace, label, { type: 'of-file', file: entry.file }));
     }
   }
   if (can.helm) {
@@ -108,6 +118,15 @@ export function planRenders(files: readonly LoadedFile[], layout: RepoLayout, co
   }
   for (const j of gitops) if (j.kind === 'helm' ? can.helm : can.kustomize) jobs.push(j); // one per GitOps object: no spread
   return { jobs, notes };
+}
+
+/** Repository paths of the chart folders that some kustomization's `helmCharts` entries inflate (vendored charts). */
+export function inflatedCharts(index: KustomizationIndex, fileExists: (repoPath: string) => boolean): Set<string> {
+  const out = new Set<string>();
+  for (const dir of index.keys()) {
+    for (const c of kustomizeClosure(dir, new Map([[dir, index.get(dir)!]]), fileExists).helmCharts) if (c.chartDir !== undefined) out.add(c.chartDir);
+  }
+  return out;
 }
 
 /** The renders of a workspace, and what its GitOps objects name that cannot be rendered here. */
@@ -134,8 +153,11 @@ export function kustomizeJob(
       span: r.span,
     });
   }
+  const dropHelmCharts = new Map<string, string[]>();
   for (const c of closure.helmCharts) {
     if (c.vendored) continue;
+    const key = posix.join(c.kustomizationDir, posix.basename(c.kustomization.split('\\').join('/')));
+    dropHelmCharts.set(key, [...(dropHelmCharts.get(key) ?? []), c.name]);
     notes.push({
       ruleId: 'render-incomplete',
       severity: 'info',
@@ -152,6 +174,14 @@ export function kustomizeJob(
     const f = byPath.get(p);
     if (f) members.add(f.file);
   }
+  // The vendored charts kustomize inflates: their files are read (and consumed) by this build.
+  const chartDirs = [...new Set(closure.helmCharts.flatMap((c) => (c.chartDir !== undefined ? [c.chartDir] : [])))];
+  const helmChartFiles: string[] = [];
+  for (const [p, f] of byPath) {
+    if (!chartDirs.some((d) => p.startsWith(`${d}/`))) continue;
+    members.add(f.file);
+    if (chartDirs.some((d) => p === `${d}/Chart.yaml`)) helmChartFiles.push(f.file);
+  }
   return {
     kind: 'kustomize',
     id: extra.id ?? `kustomize:${dir}`,
@@ -160,10 +190,13 @@ export function kustomizeJob(
     namespace,
     clusters,
     consumes: [...members],
-    reads: [...closure.dirs, ...closure.files],
+    reads: [...closure.dirs, ...closure.files, ...chartDirs],
     notes,
     dir,
     drop,
+    dropHelmCharts,
+    chartDirs,
+    helmChartFiles,
     ...(extra.overlay ? { overlay: extra.overlay } : {}),
     ...(extra.overlayFields ? { overlayFields: extra.overlayFields } : {}),
     enableHelm: closure.helmCharts.some((c) => c.vendored),

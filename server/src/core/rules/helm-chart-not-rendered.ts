@@ -16,8 +16,9 @@ export const helmChartNotRendered: Rule = {
     'kube-netlint renders every application chart itself (`helm template`, one release per chart with its own',
     '`values.yaml`, or the releases listed under `render.helm` in `.kube-netlint.yaml`, Argo CD Applications and Flux',
     'HelmReleases) and reports findings on the values-file or template lines; this finding then does not appear. It',
-    'says why a chart was not rendered: helm was not found, or the VS Code workspace is not trusted (nothing is run',
-    'in Restricted Mode). Charts without templates render nothing and get no finding.',
+    'says why a chart was not rendered — helm was not found, the VS Code workspace is not trusted (nothing is run',
+    'in Restricted Mode), or the CLI ran with `--no-render` — and how to turn rendering on. Charts without templates',
+    'render nothing and get no finding.',
     '',
     'Without helm, lint what Helm renders yourself, once per values file you deploy:',
     '',
@@ -39,10 +40,12 @@ export const helmChartNotRendered: Rule = {
         const dir = chart.file.replace(/[/\\]?Chart\.yaml$/, '') || '.';
         const files = chart.templates.length === 1 ? 'its template file is a Go template' : `its ${chart.templates.length} template files are Go templates`;
         const why = reason ? ` (not rendered: ${reason})` : '';
+        // The way to turn rendering on depends on why it is off: the flag, the workspace trust, or a missing helm.
+        const fix = reason?.includes('--no-render') ? 'run without --no-render' : reason?.includes('not trusted') ? 'trust the workspace' : 'put helm on PATH (or pass --helm)';
         return {
           ruleId: id,
           severity: 'info' as const,
-          message: `Helm chart${chart.name ? ` "${chart.name}"` : ''}: ${files} and not linted${why}; put helm on PATH (or pass --helm) to lint what it renders, or lint the output: helm template RELEASE ${dir} | npx kube-netlint -`,
+          message: `Helm chart${chart.name ? ` "${chart.name}"` : ''}: ${files} and not linted${why}; ${fix} to lint what it renders, or lint the output: helm template RELEASE ${dir} | npx kube-netlint -`,
           span: { file: chart.file, start: 0, end: 0 },
           related: [],
           fixes: [],

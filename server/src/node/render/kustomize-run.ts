@@ -56,7 +56,8 @@ export async function runKustomize(job: KustomizeJob, ctx: KustomizeRunContext):
     runTool(ctx.tool.path, argvFor(wrapperDir), ctx.sandbox.env, { cwd: ctx.sandbox.dir, timeoutMs: ctx.timeoutMs, maxOutputBytes: ctx.maxOutputBytes });
   const slug = job.id.replace(/[^\w.-]+/g, '_').slice(0, 80);
 
-  if (job.drop.size === 0 && !job.plainFiles) {
+  const dropCharts = job.dropHelmCharts ?? new Map<string, readonly string[]>();
+  if (job.drop.size === 0 && dropCharts.size === 0 && !job.plainFiles) {
     const wrapperDir = ctx.sandbox.folder(`${slug}-${Math.random().toString(36).slice(2, 8)}`);
     writeFileSync(join(wrapperDir, 'kustomization.yaml'), wrapperText(relative(wrapperDir, abs(job.dir)).split(sep).join('/') || '.'));
     return { run: await run(wrapperDir), originPath: (p) => toRepo(resolve(wrapperDir, p)), droppedPatches: [] };
@@ -65,13 +66,15 @@ export async function runKustomize(job: KustomizeJob, ctx: KustomizeRunContext):
   // A copy of what the build reads, at the same absolute layout below a temp root, without the dropped entries.
   const root = ctx.sandbox.folder(`${slug}-copy-${Math.random().toString(36).slice(2, 8)}`);
   const mirror = (p: string): string => join(root, abs(p));
-  for (const p of job.reads) copyPath(abs(p), mirror(p));
+  const chartDirs = new Set(job.chartDirs ?? []);
+  for (const p of job.reads) copyPath(abs(p), mirror(p), chartDirs.has(p));
   if (job.plainFiles) {
     // A folder without kustomization.yaml: like Flux, build one that lists every manifest below it.
     const resources = job.plainFiles.map((f) => posix.relative(job.dir === '.' ? '' : job.dir, f));
     writeFileSync(join(mirror(job.dir), 'kustomization.yaml'), stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources }));
   }
   const dropEntries = new Map(job.drop);
+  for (const kFile of dropCharts.keys()) if (!dropEntries.has(kFile)) dropEntries.set(kFile, []);
   const droppedPatches: { kustomization: string; patch: string; target: string }[] = [];
   const dropPatchPaths = new Map<string, Set<string>>(); // kustomization repo path → patch values to leave out
   const wrapperDir = join(root, WRAPPER);
@@ -79,7 +82,7 @@ export async function runKustomize(job: KustomizeJob, ctx: KustomizeRunContext):
   writeFileSync(join(wrapperDir, 'kustomization.yaml'), wrapperText(relative(wrapperDir, mirror(job.dir)).split(sep).join('/') || '.'));
   let result: ToolRun | undefined;
   for (let attempt = 0; attempt < 6; attempt++) {
-    for (const [kFile, entries] of dropEntries) writeFileSync(mirror(kFile), withoutEntries(readText(ctx, kFile), entries, dropPatchPaths.get(kFile)));
+    for (const [kFile, entries] of dropEntries) writeFileSync(mirror(kFile), withoutEntries(readText(ctx, kFile), entries, dropPatchPaths.get(kFile), dropCharts.get(kFile)));
     for (const [kFile, patches] of dropPatchPaths) if (!dropEntries.has(kFile)) writeFileSync(mirror(kFile), withoutEntries(readText(ctx, kFile), [], patches));
     result = await run(wrapperDir);
     const m = /no resource matches strategic merge patch \\?"([^"\\]+)\\?"/.exec(result.stderr);
@@ -102,11 +105,22 @@ function readText(ctx: KustomizeRunContext, kustomizationRepoPath: string): stri
   return '';
 }
 
-/** The kustomization text without the given resources/bases/components entries and patches (edited with `yaml`, comments kept). */
-function withoutEntries(text: string, entries: readonly string[], patches: ReadonlySet<string> | undefined): string {
+/**
+ * The kustomization text without the given resources/bases/components entries, patches and `helmCharts` entries (by
+ * chart name), edited with `yaml` (comments kept). A `helmCharts:` list left empty is removed (kustomize asks for
+ * `--enable-helm` whenever the field is there).
+ */
+function withoutEntries(text: string, entries: readonly string[], patches: ReadonlySet<string> | undefined, charts: readonly string[] = []): string {
   const doc = parseDocument(text);
   const root = doc.contents;
   if (!isMap(root)) return text;
+  if (charts.length) {
+    const seq = root.get('helmCharts', true);
+    if (isSeq(seq)) {
+      seq.items = seq.items.filter((item) => !(isMap(item) && charts.includes(String((item.get('name', true) as { value?: unknown } | undefined)?.value ?? ''))));
+      if (seq.items.length === 0) root.delete('helmCharts');
+    }
+  }
   for (const key of ['resources', 'bases', 'components']) {
     const seq = root.get(key, true);
     if (isSeq(seq)) seq.items = seq.items.filter((item) => !(isScalar(item) && entries.includes(String(item.value))));
@@ -148,8 +162,8 @@ function patchTargeting(resourceId: string, job: KustomizeJob, ctx: KustomizeRun
   return undefined;
 }
 
-/** Copies a kustomization folder (its regular files, not subfolders) or a file into the mirror tree. */
-function copyPath(from: string, to: string): void {
+/** Copies a kustomization folder (its regular files, not subfolders; everything with `deep`, for a chart) or a file into the mirror tree. */
+function copyPath(from: string, to: string, deep = false): void {
   let st;
   try {
     st = lstatSync(from);
@@ -161,6 +175,9 @@ function copyPath(from: string, to: string): void {
     copyFileSync(from, to);
   } else if (st.isDirectory()) {
     mkdirSync(to, { recursive: true });
-    for (const e of readdirSync(from, { withFileTypes: true })) if (e.isFile()) copyFileSync(join(from, e.name), join(to, e.name));
+    for (const e of readdirSync(from, { withFileTypes: true })) {
+      if (e.isFile()) copyFileSync(join(from, e.name), join(to, e.name));
+      else if (deep && e.isDirectory()) copyPath(join(from, e.name), join(to, e.name), true);
+    }
   }
 }

@@ -6,7 +6,7 @@ import type { RenderJob, RenderOutcome } from '../../core/render/jobs';
 import { mapKustomizeOutput } from '../../core/render/kustomize-map';
 import { indexKustomizations, planRenders, KustomizationIndex, RenderPlan } from '../../core/render/plan';
 import { FoundLink, linksLeavingRepository } from '../../core/render/preflight';
-import { locateKustomizeError, locateHelmError } from '../../core/render/errors';
+import { kustomizeErrorText, locateKustomizeError, locateHelmError } from '../../core/render/errors';
 import { computeLayout, HelmChart, RenderNote, RepoPath } from '../../core/repo/layout';
 import { runHelmJob } from './helm-run';
 import { runKustomize } from './kustomize-run';
@@ -137,20 +137,26 @@ function toolFailure(job: RenderJob, run: { stderr: string; exitCode: number | n
   if (run.stopped === 'timeout') detail = 'it did not finish in time and was stopped';
   else if (run.stopped === 'output-cap') detail = 'its output exceeded the size limit and it was stopped';
   else if (run.stopped === 'spawn') detail = `it could not be started (${run.stderr.trim()})`;
-  else detail = cleanMessage(run.stderr, baseDir) || `it exited with code ${run.exitCode}`;
+  else detail = cleanMessage(run.stderr, baseDir, job.kind === 'kustomize' ? (t) => kustomizeErrorText(t, (p) => toRepo(baseDir, p), job.dir) : undefined) || `it exited with code ${run.exitCode}`;
   return { ruleId: 'render-failed', severity: 'error', message: `${tool} failed (${job.label}): ${detail}`, span: span ?? job.anchor };
 }
 
-/** The tool's message on one line, without temp folders, absolute repository paths or deprecation warnings. */
-export function cleanMessage(stderr: string, baseDir: string): string {
+/**
+ * The tool's message on one line, without temp folders, absolute repository paths or deprecation warnings.
+ * @param simplify rewrites the one-line message first (kustomize's nested layers, see core/render/errors.ts)
+ */
+export function cleanMessage(stderr: string, baseDir: string, simplify: (text: string) => string = (t) => t): string {
   const base = baseDir.endsWith(sep) ? baseDir : baseDir + sep;
   const lines = stderr
     .split('\n')
     .map((l) => l.trim())
-    .filter((l) => l && !/^# Warning:|^Warning:|is deprecated/.test(l));
+    .filter((l) => l && !/^# Warning:|^Warning:|is deprecated/.test(l))
+    // helm's advice about its own flags (`Use --debug flag to render out invalid YAML`): kube-netlint has no such flag.
+    .filter((l) => !/^Use --debug flag\b/.test(l));
   // kubectl >= 1.32 logs through klog: `E1201 08:27:24.710374 1527 run.go:72] "command failed" err="…"`.
-  let text = lines.join(' ').replace(/^[EWI]\d{4} [\d:.]+\s+\d+ \S+\] "command failed" err="(.*)"$/, '$1').replace(/\\"/g, '"');
+  let text = lines.map((l, i) => (i < lines.length - 1 && !/[.:;!?]$/.test(l) ? `${l}.` : l)).join(' ').replace(/^[EWI]\d{4} [\d:.]+\s+\d+ \S+\] "command failed" err="(.*)"$/, '$1').replace(/\\"/g, '"');
   text = text.replace(/^error:\s*/i, '').replace(/^Error:\s*/, '');
+  text = simplify(text);
   text = text.replace(SANDBOX_PREFIX, '').replace(/\/[^\s'"]*kube-netlint-render-[^/\s'"]+\/work\/[^/\s'"]+/g, '<wrapper>');
   text = text.split(base).join('');
   return text.length > 500 ? `${text.slice(0, 500)}…` : text;
