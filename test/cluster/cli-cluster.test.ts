@@ -68,7 +68,7 @@ describe('CLI --cluster', () => {
     ]);
     assert.match(findings.find((f) => f.file === 'payments.yaml' && f.ruleId === 'nodeport-duplicate')!.message, /^nodePort 31234 is also claimed by Service shop\/checkout:/);
     assert.deepEqual(pick('externalip-is-node-ip'), [['payments.yaml', 9, 17, 'error', ['cluster:prod-admin/Node/node-2']]]);
-    assert.match(findings.find((f) => f.ruleId === 'externalip-is-node-ip')!.message, /is the address of Node node-2 .*IPVS mode \(ConfigMap kube-system\/kube-proxy\)/);
+    assert.match(findings.find((f) => f.ruleId === 'externalip-is-node-ip')!.message, /belongs to Node node-2 .*IPVS mode \(ConfigMap kube-system\/kube-proxy\)/);
     assert.deepEqual(pick('calico-node-address-mismatch'), [['cluster:prod-admin/Node/node-3', 1, 1, 'warning', []]]);
     const kafka = findings.filter((f) => f.file === 'kafka.yaml' && f.ruleId === 'host-port-conflicts-healthcheck-nodeport');
     assert.deepEqual(kafka.map((f) => [f.line, f.column, f.related.map((r) => r.file)]), [[17, 30, ['cluster:prod-admin/Service/monitoring/grafana']]]);

@@ -34,26 +34,26 @@ describe('externalip-is-node-ip', () => {
     assert.equal(findings.length, 1);
     const f = findings[0];
     assert.deepEqual([f.severity, f.file, f.line, f.column, f.text, f.object], ['warning', 'svc.yaml', 11, 7, '192.0.2.18', 'Service web/review']);
-    assert.equal(f.message, "externalIP 192.0.2.18 of Service web/review is the address of Node node-ai (InternalIP): the Service is reachable only through that node and goes dark when it is down or its address changes; use a virtual IP that is no node's address");
+    assert.equal(f.message, "externalIP 192.0.2.18 of Service web/review belongs to Node node-ai (InternalIP): the Service is reachable only through that node and goes dark when it is down or its address changes; use a VIP no node has");
     assert.deepEqual(f.related.map((r) => [r.file, r.line]), [['node.yaml', 8]]);
   });
 
   it('is an error under IPVS (kube-ipvs0 on every node)', () => {
     const { findings } = lint({ 'node.yaml': node, 'svc.yaml': svc('192.0.2.18') }, { rules, config: { kubeProxyMode: 'ipvs' } });
     assert.equal(findings[0].severity, 'error');
-    assert.equal(findings[0].message, "externalIP 192.0.2.18 of Service web/review is the address of Node node-ai (InternalIP): kube-proxy in IPVS mode binds it to kube-ipvs0 on every node, so the other nodes can no longer reach node-ai at it; use a virtual IP that is no node's address");
+    assert.equal(findings[0].message, "externalIP 192.0.2.18 of Service web/review belongs to Node node-ai (InternalIP): kube-proxy in IPVS mode (config) binds it to kube-ipvs0 on every node, so other nodes cannot reach node-ai at it; use a VIP no node has");
   });
 
   it('says when the kube-proxy mode is unknown', () => {
     const { findings } = lint({ 'node.yaml': node, 'svc.yaml': svc('192.0.2.18') }, { rules });
     assert.equal(findings[0].severity, 'warning');
-    assert.match(findings[0].message, /its address changes \(error under IPVS\); use a virtual IP/);
+    assert.match(findings[0].message, /its address changes \(error under IPVS\); use a VIP no node has$/);
   });
 
   it('uses the config\'s nodes and compares IPv6 addresses in canonical form', () => {
     const { findings } = lint(svc('2001:DB8:0::7'), { rules, config: { nodes: [{ name: 'edge-1', addresses: ['2001:db8::7'] }] } });
     assert.equal(findings.length, 1);
-    assert.match(findings[0].message, /is the address of Node edge-1 \(config nodes\)/);
+    assert.match(findings[0].message, /belongs to Node edge-1 \(config nodes\)/);
     assert.deepEqual(findings[0].related, []);
   });
 

@@ -92,13 +92,13 @@ export const externalipIsNodeIp: Rule = {
         if (!owners) continue;
         const names = owners.map((o) => `Node ${o.node} (${o.type === 'config' ? 'config nodes' : o.type})`);
         const consequence = ipvs
-          ? `kube-proxy in IPVS mode binds it to kube-ipvs0 on every node, so the other nodes can no longer reach ${owners[0].node} at it`
+          ? `kube-proxy in IPVS mode (${mode!.source}) binds it to kube-ipvs0 on every node, so other nodes cannot reach ${owners[0].node} at it`
           : `the Service is reachable only through that node and goes dark when it is down or its address changes${mode ? '' : ' (error under IPVS)'}`;
         const related: RelatedLocation[] = owners.filter((o) => o.span).map((o) => ({ span: o.span!, message: `address of Node ${o.node}` }));
         findings.push({
           ruleId: id,
           severity: ipvs ? 'error' : 'warning',
-          message: `externalIP ${ip.value} of ${describe(svc)} is the address of ${joinNames(names, 3)}: ${consequence}; use a virtual IP that is no node's address`,
+          message: `externalIP ${ip.value} of ${describe(svc)} belongs to ${joinNames(names, 3)}: ${consequence}; use a VIP no node has`,
           span: ip.span,
           object: refOf(svc),
           related,
