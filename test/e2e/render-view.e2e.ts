@@ -81,7 +81,7 @@ describe('VS Code workbench rendering a kustomize overlay', function () {
     await openFromExplorer(page, 'np.yaml');
     const rows = await until('nodeport-duplicate of the rendered overlay on np.yaml', async () => {
       const text = await (await problemsRows(page)).allInnerTexts();
-      return text.some((r) => r.includes('nodePort 30090 is also claimed by Service default/api') && r.includes('(rendered by prod)') && r.includes('[Ln 9, Col 17]')) ? text : undefined;
+      return text.some((r) => r.includes('nodePort 30090 is also claimed by Service default/api') && r.includes('(Service default/web, rendered by prod)') && r.includes('[Ln 9, Col 17]')) ? text : undefined;
     });
     assert.ok(rows.some((r) => r.includes('in the rendered manifest (rendered by prod)')), rows.join('\n'));
   }, 'problems'));
