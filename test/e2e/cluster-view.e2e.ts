@@ -12,7 +12,7 @@ import { clusterObjectFile } from '../../server/out/core/model/from-api-object';
 import { clusterRoutes, fixture } from '../cluster/cluster-fixtures';
 import { FakeApiServer, startFakeApiServer, writeKubeconfig } from '../cluster/fake-api-server';
 import { CodeServer, installExtension, QUIET_SETTINGS, startCodeServer } from './code-server';
-import { logExcerpt } from './logs';
+import { screenshotSteps } from './logs';
 import { BrowserContext, launchBrowser, Page } from './playwright';
 import { repoRoot, vsixPath } from './vsix';
 import { openFromExplorer, problemsText, STEP_TIMEOUT_MS, until } from './workbench';
@@ -56,17 +56,7 @@ describe('VS Code workbench with a live cluster', function () {
     assert.deepEqual(api?.writes ?? [], [], 'the extension sent a non-GET request to the cluster');
   });
 
-  const shot = (name: string) => page.screenshot({ path: path.join(OUT, `${name}.png`), animations: 'disabled' });
-  const withLogs = async (body: () => Promise<void>, name: string): Promise<void> => {
-    try {
-      await body();
-      await shot(name);
-    } catch (err) {
-      await shot(`${name}-FAILED`).catch(() => undefined);
-      (err as Error).message += `\nlogs:\n${server ? logExcerpt(server.userDataDir, [server.logFile]) : ''}`;
-      throw err;
-    }
-  };
+  const { shot, withLogs } = screenshotSteps(OUT, () => ({ page, server }));
 
   it('shows the collision with the nodePort the API server allocated to a cluster-only Service', () => withLogs(async () => {
     await openFromExplorer(page, 'payments.yaml');

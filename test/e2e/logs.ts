@@ -59,3 +59,32 @@ export function activationState(userDataDir: string, id: string): 'activated' | 
 export function extensionActivated(userDataDir: string, id: string): boolean {
   return activationState(userDataDir, id) === 'activated';
 }
+
+/** What {@link screenshotSteps} needs of a suite: its page and code-server, read when a step runs (set in `before`). */
+export interface StepContext {
+  readonly page: { screenshot(options: { path: string; animations: 'disabled' }): Promise<unknown> };
+  readonly server?: { readonly userDataDir: string; readonly logFile: string };
+}
+
+/**
+ * A suite's screenshot helpers: `shot(name)` saves `<out>/<name>.png`; `withLogs(body, name)` runs a step, saves
+ * `<name>.png` after it, or on failure `<name>-FAILED.png` and appends the code-server logs to the error.
+ */
+export function screenshotSteps(out: string, context: () => StepContext): {
+  shot: (name: string) => Promise<unknown>;
+  withLogs: (body: () => Promise<void>, name: string) => Promise<void>;
+} {
+  const shot = (name: string): Promise<unknown> => context().page.screenshot({ path: path.join(out, `${name}.png`), animations: 'disabled' });
+  const withLogs = async (body: () => Promise<void>, name: string): Promise<void> => {
+    try {
+      await body();
+      await shot(name);
+    } catch (err) {
+      await shot(`${name}-FAILED`).catch(() => undefined);
+      const { server } = context();
+      (err as Error).message += `\nlogs:\n${server ? logExcerpt(server.userDataDir, [server.logFile]) : ''}`;
+      throw err;
+    }
+  };
+  return { shot, withLogs };
+}

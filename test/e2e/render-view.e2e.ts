@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CodeServer, installExtension, QUIET_SETTINGS, startCodeServer } from './code-server';
-import { logExcerpt } from './logs';
+import { screenshotSteps } from './logs';
 import { BrowserContext, launchBrowser, Page } from './playwright';
 import { repoRoot, vsixPath } from './vsix';
 import { openFromExplorer, problemsRows, STEP_TIMEOUT_MS, until } from './workbench';
@@ -64,17 +64,7 @@ describe('VS Code workbench rendering a kustomize overlay', function () {
     await server?.stop();
   });
 
-  const shot = (name: string) => page.screenshot({ path: path.join(OUT, `${name}.png`), animations: 'disabled' });
-  const withLogs = async (body: () => Promise<void>, name: string): Promise<void> => {
-    try {
-      await body();
-      await shot(name);
-    } catch (err) {
-      await shot(`${name}-FAILED`).catch(() => undefined);
-      (err as Error).message += `\nlogs:\n${server ? logExcerpt(server.userDataDir, [server.logFile]) : ''}`;
-      throw err;
-    }
-  };
+  const { shot, withLogs } = screenshotSteps(OUT, () => ({ page, server }));
 
   it('shows the collision on the patch line, from the render, in Problems', () => withLogs(async () => {
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'prod' }).first().click();
