@@ -34,7 +34,7 @@ export interface LoadedFile {
   readonly objects: readonly K8sObject[];
   readonly problems: readonly LoadProblem[];
   readonly suppressions: LineSuppressions;
-  /** Set for kustomization files and Helm Chart.yaml files (repository layout, issue 6). */
+  /** Set for kustomization files and Helm Chart.yaml files (they shape the repository layout: entry points, charts). */
   readonly role?: RepoFileRole;
   /** True for Go templates (Helm chart templates): not analysed and never reported as YAML errors. */
   readonly template?: boolean;
