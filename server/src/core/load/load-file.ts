@@ -204,6 +204,8 @@ function readObject(reader: NodeReader, root: unknown, uid: string, docIndex: nu
   const name = nameLoc?.value ?? '';
   const resolved = reader.resolve(root);
   const read = ((resolved && reader.toJS(resolved, MAX_ALIAS_COUNT)) ?? {}) as Record<string, unknown>;
+  // Values this object takes from other objects through aliases and merge keys are reported on its own alias.
+  reader.enterObject(root);
   // A typed list's item gets the apiVersion and kind kubectl gives it.
   const raw = defaults ? { apiVersion: apiVersion.value, kind: kind.value, ...read } : read;
   const base: ObjectBase = {
