@@ -1,4 +1,3 @@
-import { LineCounter } from 'yaml';
 import type { LoadedFile } from '../core/load/load-file';
 import { walkSpans } from '../core/load/shift-spans';
 import type { K8sObject } from '../core/model/objects';
@@ -101,7 +100,5 @@ export function deserializeLoadedFile(file: SerializedLoadedFile): LoadedFile {
     (o as { paths?: unknown }).paths = own;
     return o as unknown as K8sObject;
   });
-  const counter = new LineCounter();
-  for (const start of lineStarts) counter.addNewLine(start);
-  return { ...rest, objects, lines: new LineIndex(counter, file.text.length) };
+  return { ...rest, objects, lines: LineIndex.fromLineStarts(lineStarts, file.text.length) };
 }
