@@ -115,7 +115,8 @@ export function ignoreLineEdit(text: string, offset: number, ruleId: string): Of
     const ids = disableDirectiveRules(prev);
     if (ids) {
       if (!ids.length || ids.includes(ruleId) || ids.includes('*')) return undefined;
-      const end = prevStart + prev.trimEnd().length;
+      const reason = prev.search(/\s--(\s|$)/); // the id goes before a ` -- reason`, not into it
+      const end = prevStart + (reason >= 0 ? reason : prev.trimEnd().length);
       return { start: end, end, newText: ` ${ruleId}` };
     }
   }
