@@ -9,6 +9,7 @@ import { verifiedEdit } from './fixes/yaml-insert';
 import { insertKeyAfter } from './fixes/insert-key';
 import { isJsonManifest } from './fixes/json-manifest';
 import { servicePortList } from './report/service-ports';
+import { servicesNamed } from '../model/views/services-named';
 
 const id = 'gateway-backend-unresolved';
 
@@ -61,7 +62,7 @@ export const gatewayBackendUnresolved: Rule = {
 
 function checkRef({ model, files }: RuleContext, route: K8sObject, ref: RouteBackendRef): Finding | undefined {
   if (ref.portInvalid) return undefined; // the CRD schema rejects a non-integer port
-  const services = model.servicesIn(ref.namespace).filter((s) => s.name === ref.name.value);
+  const services = servicesNamed(model.servicesIn(ref.namespace), ref.name.value);
   const where = `${ref.label} of ${describe(route)}`;
   const base = { ruleId: id, object: refOf(route) } as const;
   const svc = services[0];
