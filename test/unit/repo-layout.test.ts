@@ -5,7 +5,7 @@ const svc = (name: string, nodePort: number, ns = 'default') =>
   `apiVersion: v1\nkind: Service\nmetadata: {name: ${name}, namespace: ${ns}}\nspec:\n  type: NodePort\n  ports: [{port: 80, nodePort: ${nodePort}}]\n`;
 const rules = ['nodeport-duplicate', 'yaml-syntax', 'helm-chart-not-rendered'];
 
-describe('repository layouts (issue 6)', () => {
+describe('repository layouts: entry points, charts and cluster groups', () => {
   describe('clusters from the config', () => {
     const files = {
       'base/web.yaml': svc('web', 30080),
