@@ -92,7 +92,7 @@ describe('language server: workspace scan (open file first, progress, parse cach
     const whole = analyze(loaded, DEFAULT_CONFIG).findings.filter((f) => SINGLE_FILE_RULES.has(f.ruleId));
     // The whole analysis names the cluster groups (kustomize overlays) a finding is in; a file alone has none.
     const key = (f: { ruleId: string; span: { file: string; start: number; end: number }; message: string }): string =>
-      `${f.ruleId} ${f.span.file}:${f.span.start}-${f.span.end} ${f.message.replace(/ \(in clusters? [^)]*\)$/, '')}`;
+      `${f.ruleId} ${f.span.file}:${f.span.start}-${f.span.end} ${f.message.replace(/ \(in (?:\d+ clusters|clusters? [^)]*)\)$/, '')}`;
     const unique = (keys: string[]): string[] => [...new Set(keys)].sort();
     const alone = files.flatMap((f) => singleFileFindings(f, readFileSync(f, 'utf8'), DEFAULT_CONFIG).findings);
     assert.deepEqual(unique(alone.map(key)), unique(whole.map(key)));
