@@ -70,4 +70,11 @@ describe('lsp ignore edits: "Ignore <rule> on this line"', () => {
     assert.equal(out, 'a:\n  # kube-netlint-disable-next-line hostport-usage host-port-reserved  \n  hostPort: 80\n');
     assert.equal(ignoreLineEdit(out, out.indexOf('80\n'), 'hostport-usage'), undefined);
   });
+
+  it('appends before a " -- reason", so the new id is read as an id', () => {
+    const text = 'a:\n  # kube-netlint-disable-next-line hostport-usage -- node agent\n  hostPort: 80\n';
+    const out = applyOffsetEdits(text, [ignoreLineEdit(text, text.indexOf('80'), 'host-port-reserved')!]);
+    assert.equal(out, 'a:\n  # kube-netlint-disable-next-line hostport-usage host-port-reserved -- node agent\n  hostPort: 80\n');
+    assert.deepEqual([...loadFile('f', out).suppressions.get(3)!], ['hostport-usage', 'host-port-reserved']);
+  });
 });

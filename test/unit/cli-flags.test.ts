@@ -206,14 +206,14 @@ describe('CLI flags', () => {
     });
   });
 
-  it('--quiet reports errors only (all formats) and the summary counts what is shown', async () => {
+  it('--quiet reports errors only (all formats); the summary still counts what it hid, marked, so it agrees with --max-warnings', async () => {
     write('m.yaml', MIXED);
     const text = await cli(['--quiet', 'm.yaml']);
     assert.equal(text.code, 1);
     const lines = text.out.trimEnd().split('\n');
     assert.equal(lines.length, 2);
     assert.match(lines[0], /^m\.yaml:21:32: error nodeport-out-of-range: /);
-    assert.equal(lines[1], '1 file checked: 1 error, 0 warnings, 0 notes');
+    assert.equal(lines[1], '1 file checked: 1 error, 1 warning, 1 note (only errors shown: --quiet)');
     assert.deepEqual(rulesOf(await cli(['-q', '-f', 'json', 'm.yaml'])), ['nodeport-out-of-range']);
     const sarif = JSON.parse((await cli(['-q', '-f', 'sarif', 'm.yaml'])).out) as Log;
     assert.deepEqual(sarif.runs[0].results!.map((r) => r.ruleId), ['nodeport-out-of-range']);
@@ -284,6 +284,17 @@ describe('CLI flags', () => {
       assert.equal(r.code, 2);
       assert.match(r.err, /^kube-netlint: .*blocker\/report\.txt: cannot write the report \(E[A-Z]+\)\n$/);
     });
+  });
+
+  it('standard input with no YAML document is "no manifests found" (exit 2), as a path is: a failed `helm template | kube-netlint -` must not pass', async () => {
+    for (const stdin of ['', '\n# only a comment\n', '---\n---\n', 'null\n']) {
+      const r = await cli(['-'], { stdin });
+      assert.deepEqual([r.code, r.out], [2, ''], JSON.stringify(stdin));
+      assert.equal(r.err, `kube-netlint: standard input: no manifests found (${stdin ? 'it holds only comments or empty documents' : 'it is empty'})\n`);
+    }
+    // A document that is not a Kubernetes object is read as from a file (no finding); an empty editor buffer is clean.
+    assert.deepEqual(await cli(['-'], { stdin: 'services:\n  web: {}\n' }), { code: 0, out: '1 file checked: 0 errors, 0 warnings, 0 notes\n', err: '' });
+    assert.equal((await cli(['--stdin-filename', 'x.yaml', '-'], { stdin: '' })).code, 0);
   });
 
   describe('--stdin-filename NAME', () => {

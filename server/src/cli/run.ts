@@ -84,7 +84,9 @@ async function lint(options: CliOptions, io: CliIo): Promise<number> {
     report = formatSarif(resolved, { rules: allRules, version: packageVersion(), srcRoot: io.cwd, failures: analysis.failures, textOf });
   }
   else {
-    report = formatText(resolved, files.length, colors(useColor(options.color, io.env ?? {}, !options.output && (io.stdoutIsTTY ?? false))));
+    const hidden = { warnings: 0, notes: 0 }; // what --quiet left out of the report
+    if (options.quiet) for (const f of findings) if (f.severity !== 'error') hidden[f.severity === 'warning' ? 'warnings' : 'notes']++;
+    report = formatText(resolved, files.length, colors(useColor(options.color, io.env ?? {}, !options.output && (io.stdoutIsTTY ?? false))), hidden);
     const groups = [...analysis.clusterModels.keys()];
     if (groups.length > 1) io.stderr(separateClustersNote(groups));
   }

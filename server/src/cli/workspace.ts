@@ -3,12 +3,13 @@ import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:p
 import { clusterObjectsForCli } from '../cluster/cli-cluster';
 import { analyze, Analysis } from '../core/analyze';
 import { CoreConfig, DEFAULT_CONFIG } from '../core/config/config';
+import { holdsNoDocument } from '../core/load/empty-stream';
 import { loadFile, LoadedFile } from '../core/load/load-file';
 import { skippedFile } from '../core/load/skipped-file';
 import type { K8sObject } from '../core/model/objects';
 import { isRemoteReference } from '../core/render/remote';
 import { findConfigFile, readConfigFile } from '../node/config-file';
-import { discoverFiles } from '../node/discover-files';
+import { discoverFiles, PathError } from '../node/discover-files';
 import { loadFiles } from '../node/parallel-load';
 import { CACHE_FILE_NAME, ParseCache } from '../node/parse-cache';
 import { decodeManifest, DEFAULT_CLI_MAX_FILE_BYTES, mib } from '../node/read-file';
@@ -68,6 +69,11 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
   if (options.paths.includes('-')) {
     const input = toBytes(io.readStdin(maxBytes));
     const decoded = input.length > maxBytes ? { skip: 'too-large' as const, detail: `not analysed: standard input is more than ${mib(maxBytes)}, above the ${mib(maxBytes)} limit (--max-file-size)` } : decodeManifest(input);
+    // Plain `-` is a pipe (`helm template … | kube-netlint -`): nothing in it means the producer failed. With
+    // --stdin-filename it is an editor's buffer, and an empty buffer is simply clean.
+    if (!stdinPath && !('skip' in decoded) && holdsNoDocument(decoded.text)) {
+      throw new PathError(`standard input: no manifests found (${input.length ? 'it holds only comments or empty documents' : 'it is empty'})`);
+    }
     files.push('skip' in decoded ? skippedFile(stdinName, decoded.skip, decoded.detail) : loadFile(stdinName, decoded.text, loadOptions));
   }
   // The standard input named by --stdin-filename stands for that file (an editor's unsaved buffer): the copy on disk is not read.

@@ -3,6 +3,7 @@ import { IGNORE_ANNOTATION } from '../core/engine/suppress';
 import { ignoreListHas } from '../core/engine/run-rules';
 import { loadFile, LoadedFile } from '../core/load/load-file';
 import type { Finding, Fix } from '../core/rules/rule';
+import { isJsonManifest, staysJson } from '../core/rules/fixes/json-manifest';
 import { SHOW_RULE_DOCUMENTATION_COMMAND } from '../protocol/messages';
 import type { DiagnosticData } from './diagnostics';
 import { applyOffsetEdits, ignoreLineEdit, ignoreObjectEdit, OffsetEdit } from './ignore-edits';
@@ -50,7 +51,8 @@ export function codeActions(params: CodeActionParams, ctx: CodeActionContext): C
     if (NOT_IGNORABLE.has(finding.ruleId)) continue;
     const objectEdit = finding.object && finding.object.uid.startsWith(`${ctx.file}#`) ? checkedObjectEdit(ctx, finding) : undefined;
     if (objectEdit) out.push(action(`Ignore ${finding.ruleId} for this object`, diagnostic, ctx, objectEdit));
-    const lineEdit = checkedLineEdit(ctx, finding);
+    // JSON has no comments: the line-comment ignore is for YAML only.
+    const lineEdit = isJsonManifest(ctx.file) ? undefined : checkedLineEdit(ctx, finding);
     if (lineEdit) out.push(action(`Ignore ${finding.ruleId} on this line`, diagnostic, ctx, lineEdit));
   }
   // Several diagnostics of one rule on one line or object would offer the same ignore edit twice.
@@ -81,14 +83,15 @@ function fixEdit(fix: Fix, ctx: CodeActionContext): WorkspaceEdit | undefined {
 
 function checkedObjectEdit(ctx: CodeActionContext, finding: Finding): OffsetEdit | undefined {
   const uid = finding.object!.uid;
-  const edit = ignoreObjectEdit(ctx.text, uid, finding.ruleId);
+  const json = isJsonManifest(ctx.file);
+  const edit = ignoreObjectEdit(ctx.text, uid, finding.ruleId, json);
   if (!edit) return undefined;
   const before = loadFile(ctx.file, ctx.text);
   const after = loadFile(ctx.file, applyOffsetEdits(ctx.text, [edit]));
   const obj = after.objects.find((o) => o.uid === uid);
   const ignored = obj?.annotations[IGNORE_ANNOTATION];
   const ok = after.problems.length <= before.problems.length && after.objects.length === before.objects.length && ignored !== undefined && ignoreListHas(ignored, finding.ruleId);
-  return ok ? edit : undefined;
+  return ok && (!json || staysJson(ctx.text, after.text)) ? edit : undefined;
 }
 
 function checkedLineEdit(ctx: CodeActionContext, finding: Finding): OffsetEdit | undefined {
@@ -101,3 +104,4 @@ function checkedLineEdit(ctx: CodeActionContext, finding: Finding): OffsetEdit |
   const ok = after.problems.length <= before.problems.length && after.objects.length === before.objects.length && !!ids && ids.has(finding.ruleId);
   return ok ? edit : undefined;
 }
+

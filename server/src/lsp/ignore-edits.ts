@@ -22,10 +22,12 @@ export function applyOffsetEdits(text: string, edits: readonly OffsetEdit[]): st
  * annotation, found with `yaml`'s nodes (never by scanning text): extends an existing annotation
  * value, adds a key to `metadata.annotations` (block or flow style, at the indentation of its
  * siblings), or adds `annotations:` to `metadata`. Comments and the rest of the text are untouched.
+ * In a JSON manifest (`json`) keys are written as JSON strings and a new entry goes on its own line when the
+ * object's entries are one per line, so the file stays valid JSON in its own layout.
  * @param uid the object's uid (`file#doc` or `file#doc/item` for `kind: List` items)
  * @returns undefined when the object cannot be edited safely (aliases, no metadata, already ignored)
  */
-export function ignoreObjectEdit(text: string, uid: string, ruleId: string): OffsetEdit | undefined {
+export function ignoreObjectEdit(text: string, uid: string, ruleId: string, json = false): OffsetEdit | undefined {
   const m = /#(\d+)(?:\/(\d+))?$/.exec(uid);
   if (!m) return undefined;
   // Guarded parse: a document nested too deeply is empty with an error (never composed, never a crash).
@@ -41,16 +43,18 @@ export function ignoreObjectEdit(text: string, uid: string, ruleId: string): Off
   const metadata = root.get('metadata', true);
   if (!isMap(metadata)) return undefined;
   const value = JSON.stringify(ruleId);
+  const key = (k: string): string => (json ? JSON.stringify(k) : k);
+  const flowAnnotations = `{${key(IGNORE_ANNOTATION)}: ${value}}`;
   const annotations = metadata.items.find((p) => isScalar(p.key) && p.key.value === 'annotations');
   if (!annotations) {
     const metaKey = root.items.find((p) => isScalar(p.key) && p.key.value === 'metadata')!.key as Scalar;
-    return insertEntry(text, metadata, 'annotations', `{${IGNORE_ANNOTATION}: ${value}}`, (indent, step) => `${indent}annotations:\n${indent}${step}${IGNORE_ANNOTATION}: ${value}\n`, metaKey);
+    return insertEntry(text, metadata, key('annotations'), flowAnnotations, (indent, step) => `${indent}annotations:\n${indent}${step}${IGNORE_ANNOTATION}: ${value}\n`, metaKey);
   }
   const map = annotations.value;
   if (isScalar(map) && (map.value === null || map.value === undefined) && map.range) {
     // `annotations:` with no value (or `null` / `~`): give it a flow mapping.
     const [start, end] = map.range;
-    return start === end ? { start, end, newText: ` {${IGNORE_ANNOTATION}: ${value}}` } : { start, end, newText: `{${IGNORE_ANNOTATION}: ${value}}` };
+    return { start, end, newText: start === end ? ` ${flowAnnotations}` : flowAnnotations };
   }
   if (!isMap(map)) return undefined;
   const existing = map.items.find((p) => isScalar(p.key) && p.key.value === IGNORE_ANNOTATION);
@@ -61,11 +65,12 @@ export function ignoreObjectEdit(text: string, uid: string, ruleId: string): Off
     if (current && ignoreListHas(current, ruleId)) return undefined;
     return { start: v.range[0], end: v.range[1], newText: JSON.stringify(current ? `${current},${ruleId}` : ruleId) };
   }
-  return insertEntry(text, map, IGNORE_ANNOTATION, value, (indent) => `${indent}${IGNORE_ANNOTATION}: ${value}\n`, annotations.key as Scalar);
+  return insertEntry(text, map, key(IGNORE_ANNOTATION), value, (indent) => `${indent}${IGNORE_ANNOTATION}: ${value}\n`, annotations.key as Scalar);
 }
 
 /**
- * Inserts `key: value` into a mapping: after `{` for a flow mapping, else as a new line right after
+ * Inserts `key: value` into a mapping: after `{` for a flow mapping (on a line of its own, at the first entry's
+ * indentation, when that entry starts a line), else as a new line right after
  * the parent key's line, with the indentation of the mapping's first entry (`block(indent, step)` builds that line; `step` is one
  * indentation level, measured from the parent key's column).
  */
@@ -74,6 +79,11 @@ function insertEntry(text: string, map: YAMLMap, key: string, flowValue: string,
   if (map.flow) {
     const open = map.range[0];
     if (text[open] !== '{') return undefined;
+    const first = (map.items[0]?.key as Node | undefined)?.range?.[0];
+    const gap = first === undefined ? '' : text.slice(open + 1, first);
+    // `{\n    "name": "a"`: the new entry gets its own line, like the others.
+    const lineBreak = /^[ \t]*\r?\n[ \t]*$/.exec(gap);
+    if (lineBreak) return { start: open + 1, end: open + 1, newText: `${gap}${key}: ${flowValue},` };
     return { start: open + 1, end: open + 1, newText: `${key}: ${flowValue}${map.items.length ? ', ' : ''}` };
   }
   const first = (map.items[0]?.key as Node | undefined)?.range?.[0];
@@ -105,7 +115,8 @@ export function ignoreLineEdit(text: string, offset: number, ruleId: string): Of
     const ids = disableDirectiveRules(prev);
     if (ids) {
       if (!ids.length || ids.includes(ruleId) || ids.includes('*')) return undefined;
-      const end = prevStart + prev.trimEnd().length;
+      const reason = prev.search(/\s--(\s|$)/); // the id goes before a ` -- reason`, not into it
+      const end = prevStart + (reason >= 0 ? reason : prev.trimEnd().length);
       return { start: end, end, newText: ` ${ruleId}` };
     }
   }

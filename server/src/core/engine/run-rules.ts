@@ -4,6 +4,7 @@ import type { K8sObject } from '../model/objects';
 import type { WorkspaceModel } from '../model/workspace-model';
 import type { RepoLayout } from '../repo/layout';
 import type { Finding, Rule } from '../rules/rule';
+import { fixKeepsJson, isJsonManifest } from '../rules/fixes/json-manifest';
 import { IGNORE_ANNOTATION } from './suppress';
 
 /** A rule that threw: its findings are dropped for this run, the other rules still report. */
@@ -38,13 +39,21 @@ export function runRules(rules: readonly Rule[], model: WorkspaceModel, config: 
       failures.push({ ruleId: rule.id, error: err instanceof Error ? `${err.message}\n${err.stack ?? ''}` : String(err) });
       continue;
     }
-    for (const f of produced) {
-      if (isSuppressed(f, objectsByUid, files)) continue;
+    for (const raw of produced) {
+      if (isSuppressed(raw, objectsByUid, files)) continue;
+      const f = withJsonSafeFixes(raw, files);
       findings.push(override ? { ...f, severity: override } : f);
     }
   }
   findings.sort(compareFindings);
   return { findings, failures };
+}
+
+/** The finding without the fixes that would turn a JSON manifest into invalid JSON (a YAML-only edit, a comment). */
+function withJsonSafeFixes(f: Finding, files: ReadonlyMap<string, LoadedFile>): Finding {
+  if (!f.fixes.some((fix) => fix.edits.some((e) => isJsonManifest(e.span.file)))) return f;
+  const fixes = f.fixes.filter((fix) => fixKeepsJson(fix, files));
+  return fixes.length === f.fixes.length ? f : { ...f, fixes };
 }
 
 export function compareFindings(a: Finding, b: Finding): number {

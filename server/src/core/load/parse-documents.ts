@@ -73,7 +73,7 @@ export function parseDocuments(text: string, composeOptions: ConstructorParamete
   for (const [index, at] of refused) {
     const doc = docs[index];
     const error = new YAMLParseError([at, at + 1], 'NESTING_TOO_DEEP' as never,
-      `collections nested more than ${MAX_NESTING_DEPTH} levels deep: this document is not read (kube-netlint's nesting limit); flatten it or split it into several objects`);
+      `collections nested more than ${MAX_NESTING_DEPTH} levels deep: kube-netlint does not read this document; flatten it or split it into several objects`);
     if (doc) doc.errors.push(error);
   }
   return { docs, streamErrors: docs.length ? [] : composer.streamInfo().errors };

@@ -3,6 +3,7 @@ import type { Container, EnvVar, K8sObject, OtherObject, WorkloadObject } from '
 import { describe } from '../model/objects';
 import { ImageVersion, imageVersion, isOlderThan, parseImage } from '../kubernetes/images';
 import { insertKeysBefore, insertSeqItemAfter, verifiedEdit } from './fixes/yaml-insert';
+import { isJsonManifest } from './fixes/json-manifest';
 import type { Finding, Fix, Rule, TextEdit } from './rule';
 import { refOf } from './rule';
 
@@ -122,7 +123,7 @@ function installationFixes(file: LoadedFile | undefined, obj: OtherObject, repla
     const key = paths.get(`${base}.firstFound#key`);
     const value = paths.get(`${base}.firstFound`);
     if (replaceFirstFound && key && value) {
-      edit = { span: { file: obj.file, start: key.start, end: value.end }, newText: `${c.key}: ${c.value}` };
+      edit = { span: { file: obj.file, start: key.start, end: value.end }, newText: isJsonManifest(obj.file) ? `${JSON.stringify(c.key)}: ${JSON.stringify(c.value)}` : `${c.key}: ${c.value}` };
     } else if (!replaceFirstFound) {
       const sibling = [...paths.keys()].find((k) => /^spec\.calicoNetwork\.[^.#]+#key$/.test(k));
       if (sibling) edit = insertKeysBefore(file, paths.get(sibling)!, ['nodeAddressAutodetectionV4:', `  ${c.key}: ${c.value}`]);

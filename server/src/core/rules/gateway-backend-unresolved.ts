@@ -7,6 +7,7 @@ import { refOf } from './rule';
 import { replaceScalarEdit } from './fixes/replace-scalar';
 import { verifiedEdit } from './fixes/yaml-insert';
 import { insertKeyAfter } from './fixes/insert-key';
+import { isJsonManifest } from './fixes/json-manifest';
 import { servicePortList } from './report/service-ports';
 
 const id = 'gateway-backend-unresolved';
@@ -102,7 +103,7 @@ function insertPortFix(files: RuleContext['files'], route: K8sObject, ref: Route
     const name = route.paths?.get(`${ref.path}.name`);
     const text = name ? file.text.slice(name.end, name.end + 1) : '';
     if (name && (text === '}' || text === ',')) {
-      edit = verifiedEdit(file, route, { span: { file: name.file, start: name.end, end: name.end }, newText: `, port: ${number}` }, added);
+      edit = verifiedEdit(file, route, { span: { file: name.file, start: name.end, end: name.end }, newText: `, ${isJsonManifest(name.file) ? '"port"' : 'port'}: ${number}` }, added);
     }
   }
   return edit ? [{ title: `Add port: ${number} (the only port of the Service)`, edits: [edit], preferred: true }] : [];

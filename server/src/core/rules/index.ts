@@ -43,6 +43,7 @@ import { kustomizeCycle } from './kustomize-cycle';
 import { kustomizePatchNoEffect } from './kustomize-patch-no-effect';
 import { renderFailed } from './render-failed';
 import { renderIncomplete } from './render-incomplete';
+import { disableCommentUnknownRule } from './disable-comment-unknown-rule';
 
 /** Every rule, sorted by id. This list is the only registry: docs, SARIF rules and config validation read it. */
 export const allRules: readonly Rule[] = [
@@ -90,6 +91,7 @@ export const allRules: readonly Rule[] = [
   kustomizePatchNoEffect,
   renderFailed,
   renderIncomplete,
+  disableCommentUnknownRule(() => ruleIds),
 ].sort((a, b) => (a.id < b.id ? -1 : 1));
 
 export const ruleIds: ReadonlySet<string> = new Set(allRules.map((r) => r.id));

@@ -17,7 +17,7 @@ export const yamlSyntax: Rule = {
     return model.problems.filter((p) => !p.code.startsWith('FILE_') && !p.code.startsWith('OBJECT_')).map((p) => ({
       ruleId: 'yaml-syntax',
       severity: p.severity,
-      message: `${p.message}${p.code && !/^[a-z]/.test(p.code) ? ` (${p.code})` : ''}`,
+      message: p.message, // the parser's own words; its error code (BAD_INDENT, …) means nothing to a user
       span: p.span,
       related: [],
       fixes: [],

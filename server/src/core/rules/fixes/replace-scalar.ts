@@ -1,12 +1,14 @@
 import type { LoadedFile } from '../../load/load-file';
 import type { Span } from '../../source/span';
 import type { TextEdit } from '../rule';
+import { isJsonManifest } from './json-manifest';
 
 /**
  * An edit replacing the scalar at `span` with `newText`, only when the text there is the scalar `current`
  * written in place — plain, or single / double quoted without escapes — and not an alias or an anchored value
  * (rewriting those would change other places too). Undefined otherwise, or when the file text is unknown
- * (objects of a live cluster).
+ * (objects of a live cluster). An integer `newText` is written plain (a number); any other text keeps the
+ * quotes the value had (`"http"` becomes `"web"`), and is always a JSON string in a JSON manifest.
  */
 export function replaceScalarEdit(files: ReadonlyMap<string, LoadedFile> | undefined, span: Span, current: string | number, newText: string): TextEdit | undefined {
   const file = files?.get(span.file);
@@ -18,5 +20,13 @@ export function replaceScalarEdit(files: ReadonlyMap<string, LoadedFile> | undef
   // `&name value`: the anchor is written just before the scalar on its line.
   const before = file.text.slice(file.text.lastIndexOf('\n', span.start - 1) + 1, span.start);
   if (/&[^\s,[\]{}]+\s+$/.test(before)) return undefined;
-  return { span, newText };
+  return { span, newText: inQuotesOf(text, newText, isJsonManifest(span.file)) };
+}
+
+/** `newText` as the scalar is written: integers plain, other text in the original's quotes (JSON: double quotes). */
+function inQuotesOf(original: string, newText: string, json: boolean): string {
+  if (/^-?\d+$/.test(newText)) return newText;
+  if (json || original.startsWith('"')) return JSON.stringify(newText);
+  if (original.startsWith("'")) return `'${newText.replace(/'/g, "''")}'`;
+  return newText;
 }

@@ -3,6 +3,8 @@ import { loadFile } from '../../load/load-file';
 import type { K8sObject } from '../../model/objects';
 import type { Span } from '../../source/span';
 import type { TextEdit } from '../rule';
+import { applyEditsToText } from './apply-edits';
+import { isJsonManifest, jsonEntry } from './json-manifest';
 
 /**
  * Text edits that add a block-style entry next to an existing one, copying its indentation. The
@@ -49,22 +51,23 @@ export function insertSeqItemAfter(file: LoadedFile, item: Span, lines: readonly
 
 /**
  * An edit adding `lines` as new keys of a block mapping, before the key whose key span is `sibling`
- * (same indentation; nested lines keep their own extra indentation).
+ * (same indentation; nested lines keep their own extra indentation). In a JSON manifest each line must be one
+ * `key: value` entry and is written as JSON (`"targetPort": 8080,`); undefined for nested lines.
  */
 export function insertKeysBefore(file: LoadedFile, sibling: Span, lines: readonly string[]): TextEdit | undefined {
   const prefix = linePrefix(file.text, sibling.start);
   if (!/^ *$/.test(prefix)) return undefined;
   const eol = eolOf(file.text);
   const start = sibling.start - prefix.length;
+  if (isJsonManifest(sibling.file)) {
+    const entries = lines.map(jsonEntry);
+    if (entries.some((e) => e === undefined)) return undefined;
+    return { span: { file: sibling.file, start, end: start }, newText: entries.map((e) => `${prefix}${e},`).join(eol) + eol };
+  }
   return { span: { file: sibling.file, start, end: start }, newText: lines.map((l) => prefix + l).join(eol) + eol };
 }
 
-/** Applies edits of one file to its text (edits must not overlap). */
-export function applyEditsToText(text: string, edits: readonly TextEdit[]): string {
-  let out = text;
-  for (const e of [...edits].sort((a, b) => b.span.start - a.span.start)) out = out.slice(0, e.span.start) + e.newText + out.slice(e.span.end);
-  return out;
-}
+export { applyEditsToText };
 
 /**
  * Returns `edit` when applying it gives YAML that still loads without errors and in which `check`

@@ -1,0 +1,50 @@
+import type { LoadedFile } from '../../load/load-file';
+import type { Fix, TextEdit } from '../rule';
+import { applyEditsToText } from './apply-edits';
+
+/**
+ * True for a manifest written as JSON (`*.json`, which kubectl reads with a JSON decoder): an edit there must
+ * leave valid JSON — keys and strings double-quoted, no comments, commas between entries.
+ */
+export function isJsonManifest(file: string): boolean {
+  return /\.json$/i.test(file);
+}
+
+/**
+ * True when applying `fix` keeps every JSON manifest it edits valid JSON (`JSON.parse`), judged only for files
+ * that were valid JSON before the edit. YAML files are not judged here (their fixes are checked by re-loading).
+ */
+export function fixKeepsJson(fix: Fix, files: ReadonlyMap<string, LoadedFile>): boolean {
+  const byFile = new Map<string, TextEdit[]>();
+  for (const e of fix.edits) if (isJsonManifest(e.span.file)) (byFile.get(e.span.file) ?? byFile.set(e.span.file, []).get(e.span.file)!).push(e);
+  for (const [name, edits] of byFile) {
+    const text = files.get(name)?.text;
+    if (text !== undefined && !staysJson(text, applyEditsToText(text, edits))) return false;
+  }
+  return true;
+}
+
+/** False when `before` is valid JSON and `after` is not (text that was not JSON to begin with is not judged). */
+export function staysJson(before: string, after: string): boolean {
+  return !parsesAsJson(before) || parsesAsJson(after);
+}
+
+/**
+ * One YAML `key: value` line (a scalar value: `targetPort: 8080`, `port: http`) as a JSON object entry
+ * (`"targetPort": 8080`, `"port": "http"`); undefined for a nested line (`key:` alone, an indented line).
+ */
+export function jsonEntry(line: string): string | undefined {
+  const m = /^([A-Za-z0-9_.\/-]+): (\S.*)$/.exec(line);
+  if (!m) return undefined;
+  const value = /^-?\d+$|^(true|false|null)$|^"/.test(m[2]) ? m[2] : JSON.stringify(m[2]);
+  return parsesAsJson(value) ? `${JSON.stringify(m[1])}: ${value}` : undefined;
+}
+
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
