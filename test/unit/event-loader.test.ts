@@ -124,6 +124,7 @@ describe('loader: documents from js-yaml events equal yaml\'s, file by file', fu
       'syntax errors': `${head}spec:\n  ports:\n  - port: 80\n   name: x\n---\n${head}spec: [a, b\n`,
       'unicode and escapes': `${head}data:\n  ünï: "çödé 💥 \\x41\\u00e9\\N\\_\\L\\P\\e"\n  k: 💥 plain\n  "\\ud83d\\udca5": a\n  l: b\u2028c\n`,
       'YAML 1.1 scalars': `${head}data:\n  a: 0b1010\n  b: 0o17\n  c: 017\n  d: 1_000\n  e: 1:20\n  f: .Inf\n  g: -.nan\n  h: Yes\n  i: oN\n  j: 2024-01-01\n  k: 190:20:30.15\n  l: y\n  m: NO\n  n: ~\n`,
+      'Go integer prefixes': `${head}data:\n  a: 0O17\n  b: 0X1f\n  c: 0B11\n  d: +0o1_7\n  e: 0_o17\n  f: -0x_1\n  g: 0o8\n  h: 0o\n  i: 0b_\n  j: 1:20:30\n  k: 0_\n`,
       'nesting one below the limit': nested(MAX_NESTING_DEPTH - 3),
       'nesting at the limit': nested(MAX_NESTING_DEPTH - 2),
       'nesting over the limit': nested(MAX_NESTING_DEPTH + 5),

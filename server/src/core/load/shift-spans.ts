@@ -1,3 +1,4 @@
+import { PackedPaths } from '../source/packed-paths';
 import type { Span } from '../source/span';
 
 /**
@@ -20,7 +21,8 @@ export function walkSpans(value: unknown, file: string, visit: (span: Mutable<Sp
     if (v === null || typeof v !== 'object') return;
     if (Array.isArray(v)) {
       for (const item of v) walk(item);
-    } else if (v instanceof Map) {
+    } else if (v instanceof Map || v instanceof PackedPaths) {
+      // A PackedPaths makes every span object it has not made yet: from then on they are its spans.
       for (const item of v.values()) walk(item);
     } else if (!(v instanceof Set)) {
       if (isSpan(v, file)) visit(v);
