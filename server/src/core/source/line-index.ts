@@ -61,6 +61,18 @@ export class LineIndex {
     return line - 1 < starts.length ? starts[Math.max(0, line - 1)] : this.textLength;
   }
 
+  /** Offsets where lines start (the first is 0), ascending; read-only. */
+  get lineStarts(): readonly number[] {
+    return this.counter.lineStarts;
+  }
+
+  /** An index from line starts (ascending, the first 0) of a text of `textLength` UTF-16 code units; takes `starts`. */
+  static fromStarts(starts: number[], textLength: number): LineIndex {
+    const counter = new LineCounter();
+    counter.lineStarts = starts;
+    return new LineIndex(counter, textLength);
+  }
+
   get lineCount(): number {
     return this.counter.lineStarts.length;
   }
