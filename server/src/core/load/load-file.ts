@@ -34,7 +34,7 @@ export interface LoadedFile {
   readonly objects: readonly K8sObject[];
   readonly problems: readonly LoadProblem[];
   readonly suppressions: LineSuppressions;
-  /** Set for kustomization files and Helm Chart.yaml files (repository layout, issue 6). */
+  /** Set for kustomization files and Helm Chart.yaml files (they shape the repository layout: entry points, charts). */
   readonly role?: RepoFileRole;
   /** True for Go templates (Helm chart templates): not analysed and never reported as YAML errors. */
   readonly template?: boolean;
@@ -205,6 +205,8 @@ function readObject(reader: NodeReader, root: unknown, uid: string, docIndex: nu
   const name = nameLoc?.value ?? '';
   const resolved = reader.resolve(root);
   const read = ((resolved && reader.toJS(resolved, MAX_ALIAS_COUNT)) ?? {}) as Record<string, unknown>;
+  // Values this object takes from other objects through aliases and merge keys are reported on its own alias.
+  reader.enterObject(root);
   // A typed list's item gets the apiVersion and kind kubectl gives it.
   const raw = defaults ? { apiVersion: apiVersion.value, kind: kind.value, ...read } : read;
   const base: ObjectBase = {
