@@ -4,6 +4,7 @@ import { repoFileRole } from '../repo/repo-files';
 import { LineIndex } from '../source/line-index';
 import { loadDocument, loadFile, LoadedFile, LoadOptions, LoadProblem, PARSE_OPTIONS } from './load-file';
 import { parseDocuments } from './parse-documents';
+import { jsonStream } from './json-stream';
 import { moveSpans } from './shift-spans';
 import { DISABLE_NEXT_LINE, findLineSuppressions } from './suppressions';
 
@@ -65,7 +66,8 @@ export class IncrementalFile {
 
   private loadWhole(text: string): LoadedFile {
     this.chunks = undefined;
-    if (text.includes('{{') || repoFileRole(this.file, text)) return loadFile(this.file, text, this.options);
+    // Templates, repository files and JSON streams (one value per document, no `---`) are loaded whole.
+    if (text.includes('{{') || repoFileRole(this.file, text) || jsonStream(text)) return loadFile(this.file, text, this.options);
     const counter = new LineCounter();
     const { docs } = parseDocuments(text, PARSE_OPTIONS, { lineCounter: counter });
     if (docs.length === 0 || docs.some(hasDirectives)) return loadFile(this.file, text, this.options);
