@@ -24,6 +24,9 @@ describe('loader: JSON streams (concatenated JSON objects), as kubectl reads the
     const f = loadFile('stream.json', text);
     assert.deepEqual(f.objects.map((o) => [o.name, o.docIndex, ...at(text, o.span.start)]), [['a', 0, 1, 56], ['b', 1, 2, 56]]);
     assert.deepEqual(f.problems, []);
+    // kubectl drops a byte order mark before it looks for the `{`.
+    const bom = loadFile('bom.json', `\uFEFF${text}`);
+    assert.deepEqual([bom.objects.map((o) => [o.name, ...at(`\uFEFF${text}`, o.span.start)]), bom.problems], [[['a', 1, 57], ['b', 2, 56]], []]);
   });
 
   it('reads objects written back to back ({…}{…}), pretty-printed ones, and values kubectl skips (a number) as non-objects', () => {
@@ -59,8 +62,8 @@ describe('loader: JSON streams (concatenated JSON objects), as kubectl reads the
     assert.deepEqual([i.objects.map((o) => o.name), i.problems.map((p) => [...at(inside, p.span.start), p.message])], [['c'], [[2, 16, '"\'v1\'}" is not JSON: kubectl reads a file that starts with "{" as a stream of JSON objects and fails here, so this object and the rest are not read; write the rest as JSON, or the whole file as YAML']]]);
   });
 
-  it('leaves every other file to the YAML reader: one JSON object, a YAML flow mapping, YAML, an array, a BOM', () => {
-    for (const text of [`${cm('one')}\n`, '{apiVersion: v1, kind: ConfigMap, metadata: {name: flow}}\n', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: y}\n---\n{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "z"}}\n', `[${cm('a')}]\n`, `\uFEFF${cm('a')}\n`]) {
+  it('leaves every other file to the YAML reader: one JSON object (with or without a BOM), a YAML flow mapping, YAML, an array', () => {
+    for (const text of [`${cm('one')}\n`, `\uFEFF${cm('one')}\n`, '{apiVersion: v1, kind: ConfigMap, metadata: {name: flow}}\n', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: y}\n---\n{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "z"}}\n', `[${cm('a')}]\n`]) {
       assert.equal(jsonStream(text), undefined, text);
     }
     const flow = loadFile('f.yaml', '{apiVersion: v1, kind: ConfigMap, metadata: {name: flow}}\n');

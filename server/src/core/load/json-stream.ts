@@ -12,8 +12,11 @@ export interface JsonStream {
   readonly stop?: { readonly offset: number; readonly message: string };
 }
 
-/** Go's unicode.IsSpace for the characters that can precede a JSON stream (a BOM is not space: the text is read as YAML). */
-const LEADING_SPACE_THEN_BRACE = /^[\t\n\v\f\r \u0085\u00a0]*\{/;
+/**
+ * An optional byte order mark (kubectl's file and stdin visitors drop it: cli-runtime visitor.go, BOMOverride), then
+ * Go's unicode.IsSpace characters, then `{`.
+ */
+const LEADING_SPACE_THEN_BRACE = /^\uFEFF?[\t\n\v\f\r \u0085\u00a0]*\{/;
 
 /**
  * The top-level values of `text` when kubectl reads it as a JSON stream, else undefined. kubectl's
@@ -26,11 +29,13 @@ const LEADING_SPACE_THEN_BRACE = /^[\t\n\v\f\r \u0085\u00a0]*\{/;
  * start (a YAML flow mapping `{apiVersion: v1, …}`) is left to the YAML reader. Comments are not JSON (kubectl's
  * decoder refuses them) and stop the stream. Sources: kubernetes
  * staging/src/k8s.io/apimachinery/pkg/util/yaml/decoder.go (NewYAMLOrJSONDecoder, GuessJSONStream, jsonPrefix
- * `{`), v1.33; checked with kubectl 1.31 (`kubectl label --local -f stream.json x=y -o name`).
+ * `{`) and staging/src/k8s.io/cli-runtime/pkg/resource/visitor.go (FileVisitor: a UTF-8 BOM is dropped), v1.33;
+ * checked with kubectl 1.31 (`kubectl label --local -f stream.json x=y -o name`, also with a BOM and on stdin).
  */
 export function jsonStream(text: string): JsonStream | undefined {
   if (!LEADING_SPACE_THEN_BRACE.test(text)) return undefined;
   const scanner = createScanner(text, false);
+  if (text.charCodeAt(0) === 0xfeff) scanner.setPosition(1);
   const values: [number, number][] = [];
   let depth = 0;
   let start = -1;
