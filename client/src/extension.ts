@@ -19,7 +19,7 @@ let client: LanguageClient | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const outputChannel = vscode.window.createOutputChannel(CLIENT_NAME);
   const status = new StatusItem();
-  const cluster = new ClusterView(); // live cluster: view, status, Refresh Cluster (issue 7)
+  const cluster = new ClusterView(); // live cluster: view, status, Refresh Cluster
   const render = new RenderView(); // helm / kustomize: status, renderer paths, read-only rendered manifests
   const ports = new PortsPanel(context.extensionUri, (line) => outputChannel.appendLine(line)); // "kube-netlint: Show Node Ports"
   context.subscriptions.push(outputChannel, status, cluster, render, ports);

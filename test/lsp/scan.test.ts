@@ -90,9 +90,13 @@ describe('language server: workspace scan (open file first, progress, parse cach
     assert.ok(files.length > 20, `only ${files.length} files`);
     const loaded = files.map((f) => loadFile(f, readFileSync(f, 'utf8')));
     const whole = analyze(loaded, DEFAULT_CONFIG).findings.filter((f) => SINGLE_FILE_RULES.has(f.ruleId));
-    // The whole analysis names the cluster groups (kustomize overlays) a finding is in; a file alone has none.
-    const key = (f: { ruleId: string; span: { file: string; start: number; end: number }; message: string }): string =>
-      `${f.ruleId} ${f.span.file}:${f.span.start}-${f.span.end} ${f.message.replace(/ \(in clusters? [^)]*\)$/, '')}`;
+    // The whole analysis names the cluster groups (kustomize overlays) a finding is in, and an overlay's `namespace:`
+    // moves a base's objects (kustomize's namespace transformer); a file alone has neither. The rest is the same.
+    const key = (f: { ruleId: string; span: { file: string; start: number; end: number }; message: string; object?: { kind: string; namespace: string; name: string } }): string => {
+      const own = f.object?.namespace ? `${f.object.kind} ${f.object.namespace}/${f.object.name}` : undefined;
+      const message = own ? f.message.split(own).join(`${f.object!.kind} */${f.object!.name}`) : f.message;
+      return `${f.ruleId} ${f.span.file}:${f.span.start}-${f.span.end} ${message.replace(/ \(in clusters? [^)]*\)$/, '')}`;
+    };
     const unique = (keys: string[]): string[] => [...new Set(keys)].sort();
     const alone = files.flatMap((f) => singleFileFindings(f, readFileSync(f, 'utf8'), DEFAULT_CONFIG).findings);
     assert.deepEqual(unique(alone.map(key)), unique(whole.map(key)));

@@ -14,9 +14,9 @@ describe('lsp settings: editor settings and .kube-netlint.yaml', () => {
     const config = editorConfig({ nodePortRange: '31000-30000', kubeProxyMode: 'ipvs', rules: { 'nodeport-duplicate': 'warning', 'no-such-rule': 'off', 'hostport-usage': 'loud' }, exclude: ['vendor/**'], trace: { server: 'verbose' } }, problems);
     assert.deepEqual(config, { kubeProxyMode: 'ipvs', rules: { 'nodeport-duplicate': 'warning' }, exclude: ['vendor/**'] });
     assert.deepEqual(problems, [
-      'settings (kubeNetlint): \'nodePortRange\': "31000-30000" must be MIN-MAX with 1 <= MIN <= MAX <= 65535',
-      'settings (kubeNetlint): \'rules.no-such-rule\': unknown rule id ("kube-netlint rules" lists them)',
-      'settings (kubeNetlint): \'rules.hostport-usage\': must be off, error, warning, info or hint (got "loud")',
+      'settings (kubeNetlint): \'nodePortRange\': "31000-30000" must be MIN-MAX with 1 <= MIN <= MAX <= 65535 (this setting is ignored)',
+      'settings (kubeNetlint): \'rules.no-such-rule\': unknown rule id ("kube-netlint rules" lists them) (this setting is ignored)',
+      'settings (kubeNetlint): \'rules.hostport-usage\': must be off, error, warning, info or hint (got "loud") (this setting is ignored)',
     ]);
   });
 
@@ -41,6 +41,27 @@ describe('lsp settings: editor settings and .kube-netlint.yaml', () => {
     writeFileSync(join(dir, '.kube-netlint.yaml'), 'rules:\n  nodeport-duplicate: sometimes\n');
     const folder = resolveFolderConfig(dir, { rules: { 'nodeport-duplicate': 'info' } });
     assert.deepEqual(folder.config.rules, { 'nodeport-duplicate': 'info' });
-    assert.deepEqual(folder.problems, [`${join(dir, '.kube-netlint.yaml')}:2: 'rules.nodeport-duplicate': must be off, error, warning, info or hint (got "sometimes")`]);
+    assert.deepEqual(folder.problems, [`${join(dir, '.kube-netlint.yaml')}:2: 'rules.nodeport-duplicate': must be off, error, warning, info or hint (got "sometimes") (this rule setting is ignored; the rest of the file applies)`]);
+  });
+
+  it('ignores only the bad value of .kube-netlint.yaml and keeps the rest of the file, saying so', () => {
+    writeFileSync(join(dir, '.kube-netlint.yaml'), 'kubeProxyMode: IPVS\nrules:\n  nodeport-duplicate: warning\n  hostport-usage: sometimes\nnamespace: shop\n');
+    const folder = resolveFolderConfig(dir, { kubeProxyMode: 'nftables', rules: { 'hostport-usage': 'off' } });
+    assert.equal(folder.config.kubeProxyMode, 'nftables', 'the bad kubeProxyMode falls back to the editor setting');
+    assert.deepEqual(folder.config.rules, { 'nodeport-duplicate': 'warning', 'hostport-usage': 'off' });
+    assert.equal(folder.config.namespace, 'shop');
+    const file = join(dir, '.kube-netlint.yaml');
+    assert.deepEqual(folder.problems, [
+      `${file}:1: 'kubeProxyMode': must be one of iptables, ipvs, nftables (got "IPVS") ('kubeProxyMode' is ignored; the rest of the file applies)`,
+      `${file}:4: 'rules.hostport-usage': must be off, error, warning, info or hint (got "sometimes") (this rule setting is ignored; the rest of the file applies)`,
+    ]);
+  });
+
+  it('says the config file is not used when it is not one YAML mapping', () => {
+    writeFileSync(join(dir, '.kube-netlint.yaml'), 'rules:\n  nodeport-duplicate: [off\n');
+    const folder = resolveFolderConfig(dir, { rules: { 'nodeport-duplicate': 'info' } });
+    assert.deepEqual(folder.config.rules, { 'nodeport-duplicate': 'info' });
+    assert.equal(folder.problems.length, 1);
+    assert.match(folder.problems[0], new RegExp(`^${join(dir, '.kube-netlint.yaml').replace(/[.]/g, '\\.')}:\\d+: not valid YAML: .* \\(the config file is not used\\)$`));
   });
 });

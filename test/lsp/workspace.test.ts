@@ -67,7 +67,15 @@ describe('language server: settings, config file, watched files, bad input', fun
     const c = await start([dir], { settings: { rules: { 'nodeport-duplicate': 'warning' } } });
     const [d] = await c.waitFor(join(dir, 'a.yaml'), collision);
     assert.equal(d.severity, DiagnosticSeverity.Warning);
-    assert.deepEqual(c.messages, [`2 kube-netlint: configuration problem (this value is ignored): ${join(dir, '.kube-netlint.yaml')}:3: 'rules.nodeport-duplicat': unknown rule id ("kube-netlint rules" lists them)`]);
+    assert.deepEqual(c.messages, [`2 kube-netlint: configuration problem: ${join(dir, '.kube-netlint.yaml')}:3: 'rules.nodeport-duplicat': unknown rule id ("kube-netlint rules" lists them) (this rule setting is ignored; the rest of the file applies)`]);
+  });
+
+  it('keeps the valid rules: override of .kube-netlint.yaml when another value is bad, and says only that value is ignored', async () => {
+    const dir = workspace({ 'a.yaml': service('a', 30080), 'b.yaml': service('b', 30080), '.kube-netlint.yaml': 'kubeProxyMode: IPVS\nrules:\n  nodeport-duplicate: warning\n' });
+    const c = await start([dir]);
+    const [d] = await c.waitFor(join(dir, 'a.yaml'), collision);
+    assert.equal(d.severity, DiagnosticSeverity.Warning);
+    assert.deepEqual(c.messages, [`2 kube-netlint: configuration problem: ${join(dir, '.kube-netlint.yaml')}:1: 'kubeProxyMode': must be one of iptables, ipvs, nftables (got "IPVS") ('kubeProxyMode' is ignored; the rest of the file applies)`]);
   });
 
   it('re-reads .kube-netlint.yaml when it changes on disk', async () => {

@@ -64,7 +64,11 @@ describe('gateway-backend-unresolved', () => {
     };
     const { findings } = lint(files, { rules });
     assert.deepEqual(findings.map((f) => [f.file, f.text, f.object]), [['grpc.yaml', '6000', 'GRPCRoute shop/shop'], ['tcp.yaml', '5433', 'TCPRoute shop/shop']]);
-    assert.match(findings[0].message, /^rule #0 requestMirror of GRPCRoute/);
+    assert.match(findings[0].message, /^rule #0 requestMirror of GRPCRoute.*: the reference does not resolve \(ResolvedRefs False\) and no request is mirrored$/);
+    // TCP has no HTTP status: the implementation rejects the connections (TCPRoute BackendRefs).
+    assert.match(findings[1].message, /^rule #0 backendRef #0 of TCPRoute shop\/shop names port 5433 of Service db\/pg, .*and connections to it are rejected$/);
+    const grpc = lint({ ...files, 'grpc.yaml': route('        - {name: pg, namespace: db, port: 6000}', 'GRPCRoute') }, { rules }).findings;
+    assert.match(grpc[0].message, /of GRPCRoute shop\/shop names port 6000 .*and its calls fail$/);
   });
 
   it('is info when the Service is not in the workspace, and silent for other kinds of backends and matching ports', () => {

@@ -142,6 +142,18 @@ describe('object-invalid', () => {
     assert.match(fs[3].message, /: the API server refuses it \("json: cannot unmarshal bool into Go struct field ObjectMeta\.metadata\.namespace of type string"\); quote it$/);
   });
 
+  it('says a labels or annotations field that is not a mapping should be a mapping of strings', () => {
+    const fs = check(`
+      apiVersion: v1
+      kind: Service
+      metadata: {name: s, labels: [x], annotations: on}
+    `);
+    assert.deepEqual(fs.map((f) => [f.line, f.text, f.message]), [
+      [3, '[x]', 'metadata.labels is a list, not a mapping of strings: the API server refuses the Service ("Service in version "v1" cannot be handled as a Service: json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string"); give a mapping of key: "value" strings'],
+      [3, 'on', 'metadata.annotations is a boolean, not a mapping of strings: the API server refuses the Service ("Service in version "v1" cannot be handled as a Service: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.annotations of type map[string]string"); give a mapping of key: "value" strings'],
+    ]);
+  });
+
   it('gives one info finding per document (or List item) that is a list or a scalar', () => {
     const fs = check(`
       - name: an Ansible play

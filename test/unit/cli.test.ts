@@ -122,6 +122,14 @@ describe('CLI', () => {
     assert.equal(conf.err, `kube-netlint: ${join(dir, 'bad.yaml')}:1: 'kubeProxyMode': must be one of iptables, ipvs, nftables (got "userspace")\n`);
   });
 
+  it('exits 2 on a bad value in the .kube-netlint.yaml it finds, naming file, line and reason (the editor ignores only that value)', async () => {
+    write('.kube-netlint.yaml', 'kubeProxyMode: IPVS\nrules:\n  nodeport-duplicate: warning\n');
+    write('a.yaml', svc('a', 30080));
+    const run = await cli(dir, ['a.yaml']);
+    assert.deepEqual([run.code, run.out], [2, '']);
+    assert.equal(run.err, `kube-netlint: ${join(dir, '.kube-netlint.yaml')}:1: 'kubeProxyMode': must be one of iptables, ipvs, nftables (got "IPVS")\n`);
+  });
+
   it('honours exclude globs from the config and skips node_modules and .git', async () => {
     write('.kube-netlint.yaml', 'exclude: ["vendor/**", "**/*.generated.yaml"]\n');
     write('app/a.yaml', svc('a', 30080));

@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { composeFromEvents } from '../../server/out/core/load/event-compose';
 import { MAX_NESTING_DEPTH } from '../../server/out/core/load/parse-documents';
+import { IncrementalFile } from '../../server/out/core/load/incremental-file';
 import { loadFile } from '../../server/out/core/load/load-file';
 import { loadedFileDifference } from '../helpers/loaded-diff';
 import { sharedDir } from '../helpers/shared';
-import { manifestFile, Random } from '../helpers/yaml-fuzz';
+import { manifestFile, mutate, Random } from '../helpers/yaml-fuzz';
 
 const repo = join(__dirname, '..', '..');
 
@@ -139,4 +140,40 @@ describe('loader: documents from js-yaml events equal yaml\'s, file by file', fu
     // Many of these are composed from events (not all declined), so the equality above tests the composer too.
     assert.ok(tally.fast >= 20, summary(tally));
   });
+  // The language server re-parses only the edited document of a file (IncrementalFile), from js-yaml's events too,
+  // leaving the document to `yaml` when the composer declines it: after every edit the LoadedFile must still be
+  // the one `yaml` gives for the whole new text.
+  it('in the editor\'s one-document re-parse: random edits of generated multi-document files equal yaml\'s whole-file load', () => {
+    const parsers = new Map<string, number>();
+    const differences: string[] = [];
+    let edits = 0;
+    for (const seed of [11]) {
+      const random = new Random(seed);
+      for (let n = 0; n < 60; n++) {
+        // Several documents, so that most edits stay inside one of them.
+        let text = Array.from({ length: 4 }, (_, i) => manifestFile(random, n * 4 + i).replace(/^\uFEFF/, '')).map((t) => (t.endsWith('\n') ? t : `${t}\n`)).join('---\n');
+        const name = `inc-${seed}-${n}.yaml`;
+        const inc = new IncrementalFile(name, text);
+        for (let e = 0; e < 8; e++) {
+          text = random.chance(0.5) ? mutate(random, text) : insertNewline(random, text);
+          const update = inc.update(text);
+          const how = update.reparsed === 'document' ? `document (${update.parser})` : update.reparsed;
+          parsers.set(how, (parsers.get(how) ?? 0) + 1);
+          edits++;
+          const difference = loadedFileDifference(loadFile(name, text, { parser: 'yaml' }), update.loaded);
+          if (difference && differences.length < 10) differences.push(`${name} edit ${e}: ${difference}`);
+        }
+      }
+    }
+    const summary = `${edits} edits: ${[...parsers].map(([k, v]) => `${k} ${v}`).join(', ')}`;
+    console.log(`      ${summary}`);
+    assert.deepEqual(differences, []);
+    assert.ok((parsers.get('document (events)') ?? 0) > 50 && (parsers.get('document (yaml)') ?? 0) > 50, summary);
+  });
 });
+
+/** `text` with a line break inserted at the start of a random line (what the editor benchmark types). */
+function insertNewline(random: Random, text: string): string {
+  const at = text.lastIndexOf('\n', random.int(text.length)) + 1;
+  return text.slice(0, at) + '\n' + text.slice(at);
+}

@@ -64,6 +64,12 @@ describe('quick fixes on JSON manifests keep valid JSON in its own layout', () =
     assert.equal(fixed(files, 'host-port-in-nodeport-range', 'deploy.json', 'Change hostPort 31500 to 29999 (below the NodePort range)'), deployment.replace('"hostPort": 31500', '"hostPort": 29999'));
   });
 
+  it('removes a hostPort with its comma', () => {
+    const svc = '{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"}, "spec": {"type": "NodePort", "selector": {"app": "web"}, "ports": [{"port": 80, "targetPort": 8080, "nodePort": 31500}]}}\n';
+    const out = fixed({ 'deploy.json': deployment, 's.json': svc }, 'host-port-conflicts-nodeport', 'deploy.json', 'Remove hostPort 31500 (reach the pod through Service default/web instead)');
+    assert.equal(out, deployment.replace(', "hostPort": 31500', ''));
+  });
+
   it('writes a port name as a JSON string', () => {
     assert.equal(fixed(files, 'probe-port-unresolved', 'deploy.json', 'Use the container\'s only port "http"'), deployment.replace('"port": "https"', '"port": "http"'));
     const ingress = '{"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "web"},\n "spec": {"defaultBackend": {"service": {"name": "web", "port": {"name": "htp"}}}}}\n';

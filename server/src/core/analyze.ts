@@ -7,7 +7,7 @@ import { joinNames, MESSAGE_LIST_MAX } from './rules/report/collisions';
 import type { LoadedFile } from './load/load-file';
 import type { K8sObject } from './model/objects';
 import { buildModel, WorkspaceModel } from './model/workspace-model';
-import { computeLayout, defaultRepoPath, filesOfGroup, RepoLayout, unclaimedFiles, RepoPath, withoutChartTemplates } from './repo/layout';
+import { computeLayout, defaultRepoPath, filesOfGroup, placePlainFiles, RepoLayout, unclaimedFiles, RepoPath, withoutChartTemplates } from './repo/layout';
 import { allRules } from './rules/index';
 import type { Finding, Rule } from './rules/rule';
 
@@ -62,16 +62,19 @@ export interface AnalysisInputs {
  * @param baseLayout the layout of `inputFiles` (computeLayout), when the caller has it already
  */
 export function analysisInputs(inputFiles: readonly LoadedFile[], config: CoreConfig, options: AnalyzeOptions = {}, baseLayout?: RepoLayout): AnalysisInputs {
-  let layout = baseLayout ?? computeLayout(inputFiles, config, options.repoPath ?? defaultRepoPath);
+  const repoPath = options.repoPath ?? defaultRepoPath;
+  let layout = baseLayout ?? computeLayout(inputFiles, config, repoPath);
   let files = withoutChartTemplates(inputFiles, layout);
   const fileMap = new Map(files.map((f) => [f.file, f]));
   for (const f of options.sourceFiles ?? []) if (!fileMap.has(f.file)) fileMap.set(f.file, f);
   if (options.renders || options.helmUnavailable || options.renderNotes) {
-    const applied = applyRenders(files, layout, options.renders ?? [], options.helmUnavailable, options.renderNotes);
+    const applied = applyRenders(files, layout, options.renders ?? [], options.helmUnavailable, options.renderNotes, repoPath);
     layout = { ...layout, groups: applied.groups, render: applied.render };
     files = [...applied.modelFiles];
     for (const f of applied.renderedFiles) fileMap.set(f.file, f);
   }
+  // Committed copies join their unit's groups, other plain files the nearest groups (rendered or not).
+  if (layout.groups) layout = { ...layout, groups: placePlainFiles(files, layout.groups, repoPath) };
   return { layout, modelFiles: files, fileMap, remapsRendered: !!options.renders?.length };
 }
 

@@ -258,7 +258,8 @@ export class AnalysisHost {
   }
 
   private loadText(file: string, text: string): LoadedFile {
-    if (this.maxBytes > 0 && Buffer.byteLength(text, 'utf8') > this.maxBytes) {
+    // A UTF-16 code unit is 1 to 3 UTF-8 bytes: the byte count (a pass over the text) only when it can matter.
+    if (this.maxBytes > 0 && text.length * 3 > this.maxBytes && Buffer.byteLength(text, 'utf8') > this.maxBytes) {
       const mib = (n: number): string => (n / 1048576).toFixed(1);
       const skipped = skippedFile(file, 'too-large', `not analysed: the file is ${mib(Buffer.byteLength(text, 'utf8'))} MiB, above the ${mib(this.maxBytes)} MiB limit`);
       this.incremental.setLoaded(file, skipped);

@@ -99,7 +99,7 @@ function alsoUsedBy(ctx: HoverContext, key: string, port: number, here: Span, ob
     seen.add(key);
     out.push(`${what} — ${link(ctx, span)}`);
   };
-  // Only objects of the file's own cluster(s) count (issue 6: dev's Service is not "also used by" prod's).
+  // Only objects of the file's own cluster(s) count (overlays are separate clusters: dev's Service is not "also used by" prod's).
   for (const model of modelsForFile(ctx.analysis, ctx.file)) alsoUsedIn(model, key, port, obj, add);
   return out;
 }

@@ -6,8 +6,11 @@ import { SHOW_RULE_DOCUMENTATION_COMMAND } from '../protocol/messages';
  * extension), or undefined when the page is not there: a link is given only where it leads to a real page.
  */
 export function ruleDocFileUri(ruleId: string): string | undefined {
-  return bundledRuleDocUri(ruleId);
+  // Asked for every diagnostic of every publish: the installed pages do not move while the server runs.
+  if (!docUris.has(ruleId)) docUris.set(ruleId, bundledRuleDocUri(ruleId));
+  return docUris.get(ruleId);
 }
+const docUris = new Map<string, string | undefined>();
 
 /**
  * Where a hover's "Read more" points: the client's {@link SHOW_RULE_DOCUMENTATION_COMMAND} when it has one (a

@@ -67,7 +67,7 @@ export function startServer(connection: Connection): void {
   let initSettings: Record<string, unknown> = {};
   let initialFolders: WorkspaceFolder[] = [];
   let lastFailures = '';
-  let cluster: ClusterIntegration | undefined; // live cluster (issue 7), created at initialize
+  let cluster: ClusterIntegration | undefined; // live cluster (read-only, opt-in), created at initialize
   let renders: RenderManager | undefined; // helm / kustomize renders, created at initialize
   // Rendered manifests (`render:…`) and live-cluster objects (`cluster:…`) are published under their read-only view's URI.
   const uriOfFile = (f: string): string => (f.startsWith(RENDER_FILE_PREFIX) ? renderedUri(f) : f.startsWith(CLUSTER_FILE_PREFIX) ? clusterUri(f) : uris.uriOf(f));

@@ -1,8 +1,7 @@
 import { dirname } from 'node:path';
-import { parseDocument } from 'yaml';
 import { ConfigError, CoreConfig, DEFAULT_CONFIG, parseConfig } from '../core/config/config';
 import { ruleIds } from '../core/rules/index';
-import { findConfigFile, parseConfigText, readConfigText } from '../node/config-file';
+import { findConfigFile, parseConfigTextLeniently, readConfigText } from '../node/config-file';
 import type { KubeNetlintSettings } from '../protocol/messages';
 
 /** The configuration of one workspace folder, with where it came from. */
@@ -12,7 +11,7 @@ export interface FolderConfig {
   readonly configFile?: string;
   /** Folder `exclude` globs are relative to: the config file's folder when it sets `exclude`, else the workspace folder. */
   readonly baseDir: string | undefined;
-  /** Readable problems with the settings or the config file (logged and shown; the bad keys are ignored). */
+  /** Readable problems with the settings or the config file, each saying what is ignored (logged and shown). */
   readonly problems: readonly string[];
 }
 
@@ -40,7 +39,7 @@ export function editorConfig(settings: unknown, problems: string[]): Partial<Rec
           parseConfig({ rules: { [id]: sev } }, source, ruleIds);
           rules[id] = sev;
         } catch (err) {
-          problems.push((err as Error).message);
+          problems.push(`${(err as Error).message} (this setting is ignored)`);
         }
       }
       value = rules;
@@ -48,7 +47,7 @@ export function editorConfig(settings: unknown, problems: string[]): Partial<Rec
     try {
       out[key] = (parseConfig({ [key]: value }, source, ruleIds) as unknown as Record<string, unknown>)[key];
     } catch (err) {
-      problems.push((err as Error).message);
+      problems.push(`${(err as Error).message} (this setting is ignored)`);
     }
   }
   return out;
@@ -56,8 +55,10 @@ export function editorConfig(settings: unknown, problems: string[]): Partial<Rec
 
 /**
  * The effective config of a workspace folder: defaults, then editor settings, then the keys that
- * `.kube-netlint.yaml` (in the folder or an ancestor, as the CLI finds it) sets — the file wins, so
- * the editor and CI agree. Never throws: problems are returned and the affected keys fall back.
+ * `.kube-netlint.yaml` (in the folder or an ancestor, as the CLI finds it) sets — the file wins (for `rules`,
+ * per rule id), so the editor and CI agree. Never throws: problems are returned and the affected keys fall back. A bad value in the
+ * file drops only that key (or that rule entry), as the problem says; a file that is not one YAML mapping is not
+ * used at all. (The CLI refuses such a file and exits 2.)
  * @param folderPath the folder's file-system path (undefined for files outside every folder)
  */
 export function resolveFolderConfig(folderPath: string | undefined, settings: unknown): FolderConfig {
@@ -67,13 +68,14 @@ export function resolveFolderConfig(folderPath: string | undefined, settings: un
   const configFile = folderPath ? findConfigFile(folderPath) : undefined;
   if (configFile) {
     try {
-      const text = readConfigText(configFile);
-      const fileConfig = parseConfigText(text, configFile) as unknown as Record<string, unknown>;
-      const written = parseDocument(text).toJS() as Record<string, unknown> | null;
-      for (const key of Object.keys(written ?? {})) merged[key] = fileConfig[key];
-      if (written && 'exclude' in written) baseDir = dirname(configFile);
+      const file = parseConfigTextLeniently(readConfigText(configFile), configFile);
+      const fileConfig = file.config as unknown as Record<string, unknown>;
+      // `rules` merge per rule id, so a rule entry the file gets wrong falls back to the editor's like any other key.
+      for (const key of file.keys) merged[key] = key === 'rules' ? { ...(merged.rules as object), ...(fileConfig.rules as object) } : fileConfig[key];
+      if (file.keys.includes('exclude')) baseDir = dirname(configFile);
+      problems.push(...file.problems);
     } catch (err) {
-      problems.push(err instanceof ConfigError ? err.message : `${configFile}: ${(err as Error).message}`);
+      problems.push(`${err instanceof ConfigError ? err.message : `${configFile}: ${(err as Error).message}`} (the config file is not used)`);
     }
   }
   return { config: merged as unknown as CoreConfig, configFile, baseDir, problems };

@@ -179,7 +179,7 @@ export class Workspace {
   }
 
   private reportProblems(folder: Folder): void {
-    for (const p of folder.settings.problems) this.warn(`kube-netlint: configuration problem (this value is ignored): ${p}`);
+    for (const p of folder.settings.problems) this.warn(`kube-netlint: configuration problem: ${p}`);
   }
 }
 

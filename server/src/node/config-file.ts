@@ -54,6 +54,53 @@ export function readConfigText(path: string): string {
 
 /** Parses config text (see {@link readConfigFile}); error lines are 1-based. */
 export function parseConfigText(text: string, path: string): CoreConfig {
+  const { value, lineOf } = readConfigDocument(text, path);
+  return value === null || value === undefined ? DEFAULT_CONFIG : parseConfig(value, path, ruleIds, lineOf);
+}
+
+/** What {@link parseConfigTextLeniently} keeps of a config file. */
+export interface LenientConfig {
+  readonly config: CoreConfig;
+  /** The top-level keys the file sets that are used (the others fall back to the editor settings or defaults). */
+  readonly keys: readonly string[];
+  /** One line per ignored value: the ConfigError's text (file:line: 'key': reason) and what is ignored. */
+  readonly problems: readonly string[];
+}
+
+/**
+ * Parses config text for the language server, which must keep working while the file is being edited: a key
+ * with a bad value is left out (for `rules:`, only the bad rule entry) and the rest of the file applies. The CLI
+ * uses {@link parseConfigText} instead and exits 2 on any problem, so CI never passes with a broken config.
+ * @throws ConfigError when the file as a whole cannot be used (not YAML, several documents, not a mapping)
+ */
+export function parseConfigTextLeniently(text: string, path: string): LenientConfig {
+  const { value, lineOf } = readConfigDocument(text, path);
+  if (value === null || value === undefined) return { config: DEFAULT_CONFIG, keys: [], problems: [] };
+  const problems: string[] = [];
+  const kept = typeof value === 'object' && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : value;
+  for (;;) {
+    try {
+      const config = parseConfig(kept, path, ruleIds, lineOf);
+      return { config, keys: Object.keys(kept as object), problems };
+    } catch (err) {
+      if (!(err instanceof ConfigError) || !err.key || kept !== Object(kept)) throw err;
+      const v = kept as Record<string, unknown>;
+      const [top, id] = err.key.split('.');
+      const rules = v.rules;
+      if (top === 'rules' && id !== undefined && rules && typeof rules === 'object' && id in rules) {
+        const { [id]: _dropped, ...rest } = rules as Record<string, unknown>;
+        v.rules = rest;
+        problems.push(`${err.message} (this rule setting is ignored; the rest of the file applies)`);
+      } else if (top in v) {
+        delete v[top];
+        problems.push(`${err.message} ('${top}' is ignored; the rest of the file applies)`);
+      } else throw err;
+    }
+  }
+}
+
+/** The config document's plain value and a dotted key → 1-based line lookup; throws ConfigError for YAML problems. */
+function readConfigDocument(text: string, path: string): { value: unknown; lineOf: (key: string) => number | undefined } {
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false });
   if (doc.errors.some((e) => e.code === 'MULTIPLE_DOCS')) {
@@ -85,6 +132,5 @@ export function parseConfigText(text: string, path: string): CoreConfig {
     }
     return line;
   };
-  const value = doc.toJS();
-  return value === null || value === undefined ? DEFAULT_CONFIG : parseConfig(value, path, ruleIds, lineOf);
+  return { value: doc.toJS(), lineOf };
 }

@@ -1,20 +1,24 @@
 /**
  * Worker-thread entry of the parallel loader ({@link ./parallel-load}): reads and parses the files it is
- * sent and posts back their {@link SerializedLoadedFile}s (or, for files sent with their text, the cache
+ * sent and posts back their {@link SerializedLoadedFile}s (their typed arrays transferred, not copied; or, for files sent with their text, the cache
  * bytes, transferred without a copy). Runs the same `readManifestFile` / `loadFile` as the single-threaded
  * path, so results are identical.
  */
 import { parentPort } from 'node:worker_threads';
 import { loadFile } from '../core/load/load-file';
-import { serializeForCache } from './parse-cache';
+import { cacheEntryBytes } from './parse-cache';
 import { readManifestFile } from './read-file';
-import { serializeLoadedFile, type LoadRequest, type LoadResponse } from './serialized-file';
+import { dropSpanNames, serializeLoadedFile, transferables, type LoadRequest, type LoadResponse } from './serialized-file';
 
 parentPort?.on('message', (request: LoadRequest) => {
   const transfer: ArrayBuffer[] = [];
   const files = request.files.map(([path, display, text]) => {
-    if (text === undefined) return serializeLoadedFile(readManifestFile(path, display, request.options));
-    const bytes = serializeForCache(serializeLoadedFile(loadFile(display, text, request.options)));
+    if (text === undefined) {
+      const serialized = dropSpanNames(serializeLoadedFile(readManifestFile(path, display, request.options)));
+      transfer.push(...transferables(serialized));
+      return serialized;
+    }
+    const bytes = cacheEntryBytes(dropSpanNames(serializeLoadedFile(loadFile(display, text, request.options))));
     // Transferred (no copy) when the bytes own their buffer; a view into a shared pool is copied instead.
     if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) transfer.push(bytes.buffer as ArrayBuffer);
     return bytes;

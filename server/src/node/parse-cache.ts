@@ -3,13 +3,13 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { dirname } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { LoadedFile } from '../core/load/load-file';
-import { deserializeLoadedFile, type SerializedLoadedFile } from './serialized-file';
+import { deserializeLoadedFile, type SerializedLoadedFile, withNamesDropped } from './serialized-file';
 
 /**
  * Bumped whenever what the loader produces changes shape or content for the same text (a new field of
  * the typed objects, a fixed span): old caches are then ignored, never misread.
  */
-export const LOADER_FORMAT = 1;
+export const LOADER_FORMAT = 2;
 
 /** The cache file name inside a cache folder (`--cache-location DIR/`, the editor's storage folder). */
 export const CACHE_FILE_NAME = '.kube-netlintcache';
@@ -124,6 +124,11 @@ export class ParseCache {
 
 /** The bytes a {@link ParseCache} stores for a serialized loaded file (its text is not stored: the file has it). */
 export function serializeForCache(file: SerializedLoadedFile): Uint8Array {
+  return withNamesDropped(file, cacheEntryBytes);
+}
+
+/** {@link serializeForCache} for a file whose span names are already dropped (a load worker's, see `dropSpanNames`). */
+export function cacheEntryBytes(file: SerializedLoadedFile): Uint8Array {
   const { text: _text, ...rest } = file;
   return serialize(rest);
 }

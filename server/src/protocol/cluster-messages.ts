@@ -1,5 +1,5 @@
 /**
- * Custom LSP messages of the live-cluster feature (issue 7), shared by the language server and the
+ * Custom LSP messages of the live-cluster feature, shared by the language server and the
  * VS Code client. Plain types and method names only.
  *
  * SECURITY: cluster settings (kubeconfig path, context) reach the server only through

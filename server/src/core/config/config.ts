@@ -37,7 +37,7 @@ export interface CoreConfig {
   readonly rules: Readonly<Record<string, Severity | 'off'>>;
   /** CNI plugins known to run in the cluster (`calico`, `cilium`, `flannel`, …), in addition to those whose manifests are in the workspace. */
   readonly cni: readonly string[];
-  /** Named groups of globs, one per cluster (issue 6); undefined = the workspace is one cluster. */
+  /** Named groups of globs, one per cluster; undefined = the workspace is one cluster. */
   readonly clusters?: Readonly<Record<string, readonly string[]>>;
   /** `render:` — what kube-netlint renders with kustomize and helm (see core/render/plan.ts). */
   readonly render?: RenderConfig;

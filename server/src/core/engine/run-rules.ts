@@ -5,6 +5,7 @@ import type { WorkspaceModel } from '../model/workspace-model';
 import type { RepoLayout } from '../repo/layout';
 import type { Finding, Rule } from '../rules/rule';
 import { fixKeepsJson, isJsonManifest } from '../rules/fixes/json-manifest';
+import { localFix } from '../rules/fixes/local-edits';
 import { IGNORE_ANNOTATION } from './suppress';
 
 /** A rule that threw: its findings are dropped for this run, the other rules still report. */
@@ -29,6 +30,7 @@ export function runRules(rules: readonly Rule[], model: WorkspaceModel, config: 
   const findings: Finding[] = [];
   const failures: RuleFailure[] = [];
   const objectsByUid = new Map<string, K8sObject>(model.objects.map((o) => [o.uid, o]));
+  const parsed: Parameters<typeof localFix>[2] = new Map();
   for (const rule of rules) {
     const override = config.rules[rule.id];
     if (override === 'off') continue;
@@ -41,7 +43,7 @@ export function runRules(rules: readonly Rule[], model: WorkspaceModel, config: 
     }
     for (const raw of produced) {
       if (isSuppressed(raw, objectsByUid, files)) continue;
-      const f = withJsonSafeFixes(raw, files);
+      const f = withSafeFixes(raw, files, parsed);
       findings.push(override ? { ...f, severity: override } : f);
     }
   }
@@ -49,11 +51,15 @@ export function runRules(rules: readonly Rule[], model: WorkspaceModel, config: 
   return { findings, failures };
 }
 
-/** The finding without the fixes that would turn a JSON manifest into invalid JSON (a YAML-only edit, a comment). */
-function withJsonSafeFixes(f: Finding, files: ReadonlyMap<string, LoadedFile>): Finding {
-  if (!f.fixes.some((fix) => fix.edits.some((e) => isJsonManifest(e.span.file)))) return f;
-  const fixes = f.fixes.filter((fix) => fixKeepsJson(fix, files));
-  return fixes.length === f.fixes.length ? f : { ...f, fixes };
+/**
+ * The finding with its fixes made local to the object they name (a value shared through YAML anchors and aliases,
+ * see {@link localFix}), without those that cannot be, nor those that would turn a JSON manifest into invalid JSON
+ * (a YAML-only edit, a comment).
+ */
+function withSafeFixes(f: Finding, files: ReadonlyMap<string, LoadedFile>, parsed: Parameters<typeof localFix>[2]): Finding {
+  if (!f.fixes.length) return f;
+  const fixes = f.fixes.flatMap((fix) => localFix(fix, files, parsed) ?? []).filter((fix) => !fix.edits.some((e) => isJsonManifest(e.span.file)) || fixKeepsJson(fix, files));
+  return fixes.length === f.fixes.length && fixes.every((fix, i) => fix === f.fixes[i]) ? f : { ...f, fixes };
 }
 
 export function compareFindings(a: Finding, b: Finding): number {

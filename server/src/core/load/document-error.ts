@@ -6,7 +6,7 @@ import type { LoadProblem } from './load-file';
  * The problem for a document whose reading threw. `yaml` parses aliases lazily, so two mistakes only
  * surface when a value is read (as a ReferenceError from `toJS`):
  * - an alias whose anchor is not defined earlier in the same document (`UNRESOLVED_ALIAS`, located at
- *   the alias itself, e.g. an anchor set in a previous `---` document);
+ *   the alias itself, e.g. an anchor set in a previous `---` document), also as a merge source (`<<: *p`);
  * - an alias bomb, refused by the `maxAliasCount` limit (`ALIAS_LIMIT`, located at the document start).
  * Anything else is reported as `READ_ERROR` on the document rather than crashing the run.
  */
@@ -14,11 +14,14 @@ export function documentReadProblem(doc: Document.Parsed, file: string, err: unk
   const message = String((err as Error)?.message ?? err).split('\n')[0].trim();
   const range = doc.range ?? [0, 0];
   const whole = { file, start: range[0], end: Math.max(range[0] + 1, range[1]) };
-  if (/^Unresolved alias/.test(message)) {
-    const alias = (aliases ?? new AliasIndex(doc)).firstUnresolved();
-    const at = alias?.range ? [alias.range[0], alias.range[1]] : undefined;
-    return { span: at ? { file, start: at[0], end: at[1] } : whole, message, code: 'UNRESOLVED_ALIAS', severity: 'error' };
+  // Checked before the message: a merge key with an unknown anchor (`<<: *p`) throws "Merge sources must be maps
+  // or map aliases", but the mistake is the alias, as kustomize says ("unknown anchor 'p' referenced").
+  const alias = /alias/i.test(message) ? (aliases ?? new AliasIndex(doc)).firstUnresolved() : undefined;
+  if (alias?.range) {
+    const span = { file, start: alias.range[0], end: Math.max(alias.range[0] + 1, alias.range[1]) };
+    return { span, message: `Unresolved alias (the anchor must be set before the alias, in the same document): ${alias.source}`, code: 'UNRESOLVED_ALIAS', severity: 'error' };
   }
+  if (/^Unresolved alias/.test(message)) return { span: whole, message, code: 'UNRESOLVED_ALIAS', severity: 'error' };
   if (/alias/i.test(message)) return { span: whole, message, code: 'ALIAS_LIMIT', severity: 'error' };
   return { span: whole, message: `could not read this document: ${message}`, code: 'READ_ERROR', severity: 'error' };
 }

@@ -28,8 +28,12 @@ import { PARSE_OPTIONS } from './parse-options';
  * The differential tests (`test/unit/event-loader.test.ts`; `test/render/event-loader-rendered.test.ts` for
  * what kustomize and Helm render) hold this composer to `yaml`'s output on every corpus, on odd YAML and on
  * thousands of generated documents.
+ *
+ * @param part for one document of a file composed on its own (the language server re-parses the edited document):
+ *   `offset`, where `text` starts in the file (every range comes out in file offsets); `followed`, another document
+ *   (its `---`) comes right after `text` in the file, which decides how `yaml` splits some trailing comment lines
  */
-export function composeFromEvents(text: string): Composed {
+export function composeFromEvents(text: string, part: { readonly offset: number; readonly followed: boolean } = { offset: 0, followed: false }): Composed {
   if (UNSUPPORTED_TEXT.test(text)) return { declined: text.includes('\uFEFF') ? 'byte order mark' : text.includes('\t') ? 'tab' : 'carriage return' };
   let events: Event[];
   try {
@@ -37,11 +41,39 @@ export function composeFromEvents(text: string): Composed {
   } catch {
     return { declined: 'syntax error' };
   }
+  let docs: YamlDocument.Parsed[];
   try {
-    return { docs: new EventComposer(text, events).documents() };
+    docs = new EventComposer(text, events, part.followed).documents();
   } catch (err) {
     if (err instanceof Declined) return { declined: err.reason };
     throw err;
+  }
+  if (part.offset) for (const doc of docs) shiftRanges(doc as unknown as EventDocument, part.offset);
+  return { docs };
+}
+
+/**
+ * Adds `offset` to every range of a composed document (the language server re-parses one document of a file as
+ * a slice of the text: its nodes must carry offsets in the whole file, as `yaml`'s Parser gives them with its
+ * `offset`). Iterative; each node is its own (the composer shares no node between two places).
+ */
+function shiftRanges(doc: EventDocument, offset: number): void {
+  const move = (r: Range): void => {
+    r[0] += offset;
+    r[1] += offset;
+    r[2] += offset;
+  };
+  move(doc.range);
+  const stack: unknown[] = [doc.contents];
+  while (stack.length) {
+    const node = stack.pop() as { range?: Range; items?: unknown[] } | EventPair;
+    if (node instanceof EventPair) {
+      stack.push(node.key, node.value);
+      continue;
+    }
+    if (!node || !node.range) continue;
+    move(node.range);
+    if (node.items) for (const item of node.items) stack.push(item);
   }
 }
 
@@ -145,7 +177,8 @@ class EventComposer {
   private gapComment = false;
   private gapCommentIndent = -1;
 
-  constructor(private readonly text: string, private readonly events: Event[]) {}
+  /** `followed`: the text is one document of a file, and another document follows it there. */
+  constructor(private readonly text: string, private readonly events: Event[], private readonly followed = false) {}
 
   documents(): YamlDocument.Parsed[] {
     const { text, events } = this;
@@ -537,7 +570,7 @@ class EventComposer {
     this.i++;
     // A document's map whose last value is empty, with comment lines after it and another document after them:
     // `yaml` gives those lines partly to the document, partly to the value (where depends on blank lines).
-    if (root && emptyBefore && value!.comment !== undefined && value!.range[2] < text.length) decline('comment after the last empty value of a document');
+    if (root && emptyBefore && value!.comment !== undefined && (value!.range[2] < text.length || this.followed)) decline('comment after the last empty value of a document');
     this.closeBlock(map, e.start, value!.range[2], indent);
     return map;
   }

@@ -1,11 +1,13 @@
-import { Document, LineCounter } from 'yaml';
+import type { Document } from 'yaml';
+import type { Span } from '../source/span';
+import { composeFromEvents } from './event-compose';
 import type { K8sObject } from '../model/objects';
 import { repoFileRole } from '../repo/repo-files';
 import { LineIndex } from '../source/line-index';
-import { loadDocument, loadFile, LoadedFile, LoadOptions, LoadProblem, PARSE_OPTIONS } from './load-file';
+import { DEFAULT_PARSER, loadDocument, loadFile, LoadedFile, LoadOptions, LoadProblem, PARSE_OPTIONS, parseFile } from './load-file';
 import { parseDocuments } from './parse-documents';
 import { jsonStream } from './json-stream';
-import { moveSpans } from './shift-spans';
+import { collectSpans, moveSpans } from './shift-spans';
 import { DISABLE_NEXT_LINE, findLineSuppressions } from './suppressions';
 
 /** One document of a file: `[start, end)` UTF-16 offsets (documents tile the file) and what was read from it. */
@@ -16,6 +18,11 @@ interface Chunk {
   readonly problems: readonly LoadProblem[];
   /** The document starts with an explicit `---` (so an edit before it cannot merge it into its predecessor). */
   readonly explicitStart: boolean;
+  /**
+   * Every span of this file in `objects` and `problems`, collected the first time the document has to move (an
+   * edit before it) and kept: moving a flat list costs far less than walking every object again on each keystroke.
+   */
+  spans?: Span[];
 }
 
 /** What an {@link IncrementalFile.update} did. */
@@ -23,6 +30,8 @@ export interface FileUpdate {
   readonly loaded: LoadedFile;
   /** `document`: one document was parsed again; `file`: the whole file; `none`: the text did not change. */
   readonly reparsed: 'none' | 'document' | 'file';
+  /** For `document`: what parsed it (js-yaml's events, or `yaml` when the event composer declined the document). */
+  readonly parser?: 'events' | 'yaml';
   /** Objects that are gone or changed (old versions) and objects that are new or changed (new versions). */
   readonly removed: readonly K8sObject[];
   readonly added: readonly K8sObject[];
@@ -66,10 +75,9 @@ export class IncrementalFile {
 
   private loadWhole(text: string): LoadedFile {
     this.chunks = undefined;
-    // Templates, repository files and JSON streams (one value per document, no `---`) are loaded whole.
-    if (text.includes('{{') || repoFileRole(this.file, text) || jsonStream(text)) return loadFile(this.file, text, this.options);
-    const counter = new LineCounter();
-    const { docs } = parseDocuments(text, PARSE_OPTIONS, { lineCounter: counter });
+    // Templates, repository files and JSON streams (one value per document, no `---` between) are loaded whole.
+    if (isTemplateLike(text) || repoFileRole(this.file, text) || jsonStream(text)) return loadFile(this.file, text, this.options);
+    const { docs, lines } = parseFile(text, this.options.parser ?? DEFAULT_PARSER);
     if (docs.length === 0 || docs.some(hasDirectives)) return loadFile(this.file, text, this.options);
     const chunks = docs.map((doc, i): Chunk => {
       const objects: K8sObject[] = [];
@@ -80,17 +88,19 @@ export class IncrementalFile {
       return { start, end, objects, problems, explicitStart: doc.directives?.docStart === true };
     });
     this.chunks = chunks;
-    return this.assemble(text, chunks, new LineIndex(counter, text.length));
+    return this.assemble(text, chunks, lines);
   }
 
   /** The fast path, or undefined when the edit is not confined to one document. */
   private updateOneDocument(text: string, alsoMove: readonly unknown[]): FileUpdate | undefined {
     const chunks = this.chunks;
     const old = this.current.text;
-    if (!chunks || text.includes('{{')) return undefined;
+    if (!chunks) return undefined;
     const prefix = commonPrefix(old, text);
     const suffix = commonSuffix(old, text, Math.min(old.length, text.length) - prefix);
     const editEnd = old.length - suffix;
+    // The old text has no template marker (else it has no chunks): a new one overlaps the edited text.
+    if (isTemplateLike(text.slice(Math.max(0, prefix - 1), text.length - suffix + 1))) return undefined;
     const k = chunkAt(chunks, prefix);
     const chunk = chunks[k];
     if (editEnd > chunk.end) return undefined;
@@ -102,9 +112,10 @@ export class IncrementalFile {
     // parse proves the boundary still holds: the next document must start right there, with its `---`.
     const markerEnd = last ? text.length : text.indexOf('\n', newEnd) + 1 || text.length;
     // Node ranges and error positions come out as offsets in the whole file.
-    const { docs } = parseDocuments(text.slice(chunk.start, markerEnd), PARSE_OPTIONS, { offset: chunk.start });
-    if (docs.length !== (last ? 1 : 2) || hasDirectives(docs[0])) return undefined;
-    if (!last && (docs[1].range[0] !== newEnd || docs[1].directives?.docStart !== true)) return undefined;
+    const composed = this.composeOne(text, chunk.start, newEnd, last ? undefined : chunks[k + 1]);
+    const docs = composed ?? parseDocuments(text.slice(chunk.start, markerEnd), PARSE_OPTIONS, { offset: chunk.start }).docs;
+    if (docs.length !== (last || composed ? 1 : 2) || hasDirectives(docs[0])) return undefined;
+    if (!last && !composed && (docs[1].range[0] !== newEnd || docs[1].directives?.docStart !== true)) return undefined;
     // Later documents must still start with their own `---` at the chunk start (a `---:` is a key, not a marker).
     if (k > 0 && (docs[0].range[0] !== chunk.start || docs[0].directives?.docStart !== true)) return undefined;
     const objects: K8sObject[] = [];
@@ -116,31 +127,61 @@ export class IncrementalFile {
     // The documents after the edit keep their results; only their offsets move (in place: copying every
     // object of a 2,000-document file on each keystroke would cost more than the parse it saves).
     const after = chunks.slice(k + 1);
-    moveSpans([...after.map((c) => c.objects), ...after.map((c) => c.problems), ...alsoMove], delta, this.file, chunk.end);
+    if (delta !== 0) for (const c of after) c.spans ??= collectSpans([c.objects, c.problems], this.file);
+    moveSpans(alsoMove, delta, this.file, chunk.end, after.map((c) => c.spans!));
     for (const c of after) next.push(delta === 0 ? c : { ...c, start: c.start + delta, end: c.end + delta });
     this.chunks = next;
     this.current = this.assemble(text, next, this.patchLines(old, text, prefix, editEnd, delta));
-    return { loaded: this.current, reparsed: 'document', removed: chunk.objects, added: objects, shift: { from: chunk.end, delta } };
+    return { loaded: this.current, reparsed: 'document', parser: composed ? 'events' : 'yaml', removed: chunk.objects, added: objects, shift: { from: chunk.end, delta } };
+  }
+
+  /**
+   * The edited document `[start, end)` of `text` composed from js-yaml's events, as loadFile reads a file, or
+   * undefined when the event composer declines it (syntax errors among others: `yaml` then parses it, with the next
+   * `---` line, see above) or `parser: 'yaml'` is set. Without an error the document cannot run past `end`: the
+   * next document's `---` (unchanged text, an explicit start) stands at the start of a line there, which ends any
+   * scalar or collection; the composer is told another document follows, for the comment lines `yaml` splits then.
+   */
+  private composeOne(text: string, start: number, end: number, next: Chunk | undefined): Document.Parsed[] | undefined {
+    if ((this.options.parser ?? DEFAULT_PARSER) !== 'events') return undefined;
+    if (next && (!next.explicitStart || text.charCodeAt(end - 1) !== 10)) return undefined;
+    return composeFromEvents(text.slice(start, end), { offset: start, followed: !!next }).docs;
   }
 
   /** The new text's line index from the old one: starts before the edit kept, inside re-scanned, after moved. */
   private patchLines(old: string, text: string, editStart: number, oldEditEnd: number, delta: number): LineIndex {
-    const lines = this.current.lines;
-    const counter = new LineCounter();
-    let line = 1;
-    for (; line <= lines.lineCount && lines.lineStart(line) <= editStart; line++) counter.addNewLine(lines.lineStart(line));
-    for (let i = text.indexOf('\n', editStart); i !== -1 && i < oldEditEnd + delta; i = text.indexOf('\n', i + 1)) counter.addNewLine(i + 1);
-    for (; line <= lines.lineCount; line++) if (lines.lineStart(line) > oldEditEnd) counter.addNewLine(lines.lineStart(line) + delta);
-    return new LineIndex(counter, text.length);
+    const starts = this.current.lines.lineStarts;
+    const out: number[] = [];
+    let line = 0;
+    for (; line < starts.length && starts[line] <= editStart; line++) out.push(starts[line]);
+    for (let i = text.indexOf('\n', editStart); i !== -1 && i < oldEditEnd + delta; i = text.indexOf('\n', i + 1)) out.push(i + 1);
+    for (; line < starts.length; line++) if (starts[line] > oldEditEnd) out.push(starts[line] + delta);
+    return LineIndex.fromStarts(out, text.length);
   }
 
   private assemble(text: string, chunks: readonly Chunk[], lines: LineIndex): LoadedFile {
-    const objects = chunks.length === 1 ? chunks[0].objects : chunks.flatMap((c) => c.objects);
-    const problems = chunks.flatMap((c) => c.problems);
+    // Loops, not flatMap: a 2,000-document file assembles its lists on every keystroke.
+    let objects: readonly K8sObject[];
+    if (chunks.length === 1) objects = chunks[0].objects;
+    else {
+      const all: K8sObject[] = [];
+      for (const c of chunks) for (const o of c.objects) all.push(o);
+      objects = all;
+    }
+    const problems: LoadProblem[] = [];
+    for (const c of chunks) for (const p of c.problems) problems.push(p);
     // Suppression comments are rare: the lexer pass runs only when the directive is in the text.
     const suppressions = text.includes(DISABLE_NEXT_LINE) ? findLineSuppressions(text, lines) : new Map();
     return { file: this.file, text, lines, objects, problems, suppressions };
   }
+}
+
+/**
+ * Texts loadFile reads as templates (Go `{{ }}`, Terraform `%{ }` / `${ }`, see repo/go-template.ts and
+ * repo/terraform-template.ts): always loaded whole, as loadFile decides from the whole text.
+ */
+function isTemplateLike(text: string): boolean {
+  return text.includes('{{') || text.includes('%{') || text.includes('${');
 }
 
 function hasDirectives(doc: Document.Parsed): boolean {

@@ -1,4 +1,4 @@
-import { Document, LineCounter, YAMLParseError } from 'yaml';
+import { Document, YAMLParseError } from 'yaml';
 import { composeFromEvents } from './event-compose';
 import { PARSE_OPTIONS } from './parse-options';
 import { LineIndex } from '../source/line-index';
@@ -35,7 +35,7 @@ export interface LoadedFile {
   readonly objects: readonly K8sObject[];
   readonly problems: readonly LoadProblem[];
   readonly suppressions: LineSuppressions;
-  /** Set for kustomization files and Helm Chart.yaml files (repository layout, issue 6). */
+  /** Set for kustomization files and Helm Chart.yaml files (they shape the repository layout: entry points, charts). */
   readonly role?: RepoFileRole;
   /** True for Go templates (Helm chart templates): not analysed and never reported as YAML errors. */
   readonly template?: boolean;
@@ -122,9 +122,10 @@ export function parseFile(text: string, parser: YamlParser): { docs: Document.Pa
     const composed = composeFromEvents(text);
     if (composed.docs?.length) return { docs: composed.docs, streamErrors: [], lines: LineIndex.of(text) };
   }
-  const counter = new LineCounter();
-  const { docs, streamErrors } = parseDocuments(text, PARSE_OPTIONS, { lineCounter: counter });
-  return { docs, streamErrors, lines: new LineIndex(counter, text.length) };
+  // Lines from the text, not from `yaml`'s LineCounter: after some syntax errors in flow collections its lexer
+  // skips blank lines, and every line number after them would be off (and differ from an edited document's).
+  const { docs, streamErrors } = parseDocuments(text, PARSE_OPTIONS);
+  return { docs, streamErrors, lines: LineIndex.of(text) };
 }
 
 /**
@@ -208,6 +209,8 @@ function readObject(reader: NodeReader, root: unknown, uid: string, docIndex: nu
   const name = nameLoc?.value ?? '';
   const resolved = reader.resolve(root);
   const read = ((resolved && reader.toJS(resolved, MAX_ALIAS_COUNT)) ?? {}) as Record<string, unknown>;
+  // Values this object takes from other objects through aliases and merge keys are reported on its own alias.
+  reader.enterObject(root);
   // A typed list's item gets the apiVersion and kind kubectl gives it.
   const raw = defaults ? { apiVersion: apiVersion.value, kind: kind.value, ...read } : read;
   const base: ObjectBase = {

@@ -5,15 +5,21 @@ import { plainJSON } from './plain-json';
 
 /** The most aliases followed while resolving one value (guards against alias loops and bombs). */
 const MAX_ALIAS_HOPS = 32;
+/** The most nodes {@link NodeReader.enterObject} maps for one object (alias bombs are refused before, by toJS). */
+const MAX_BROUGHT_NODES = 100_000;
 
 /**
  * Navigation over one `yaml` document's node tree that keeps source spans. Aliases are followed to
  * their anchors for values, while spans stay where the value is written (the alias), so a finding
  * points into the object that uses the value. Merge keys (`<<: *base`) are searched after the map's
- * own keys, as the YAML 1.1 merge convention says.
+ * own keys, as the YAML 1.1 merge convention says. A value written in another object and brought in by an alias
+ * or a merge key of an ancestor (`- <<: *p`, `ports: *ports`) gets the span of that alias, once
+ * {@link enterObject} was called for the object.
  */
 export class NodeReader {
   private index: AliasIndex | undefined;
+  /** Nodes written outside the object being read, mapped to the span of the alias in the object that brings them in. */
+  private brought: Map<unknown, Span> | undefined;
 
   constructor(readonly doc: Document.Parsed, readonly file: string) {}
 
@@ -41,8 +47,46 @@ export class NodeReader {
     return plainJSON(node, () => this.aliases, maxAliasCount, () => node.toJS(this.doc, { maxAliasCount }));
   }
 
-  /** Span of a node's value (without a trailing comment). */
+  /**
+   * Starts reading the object whose text is `root`'s: every node reached through an alias or merge key in the
+   * object (`- <<: *p`, `spec: *s`) that is written outside the object is given that alias's span by
+   * {@link span}, so a finding on the value lands on the line of the object that uses it (kubectl reads the
+   * value as if it were written there). When several aliases of the object bring the same node, the first one
+   * (in document order) is used. Costs nothing for documents without aliases.
+   */
+  enterObject(root: unknown): void {
+    this.brought = undefined;
+    const own = (root as Node | undefined)?.range;
+    if (!this.index || !own) return;
+    const brought = new Map<unknown, Span>();
+    const outside = (n: unknown): boolean => {
+      const r = (n as Node | undefined)?.range;
+      return !!r && (r[0] < own[0] || r[1] > own[1]);
+    };
+    const bring = (node: unknown, entry: Span, depth: number): void => {
+      if (depth > MAX_ALIAS_HOPS * 4 || brought.size >= MAX_BROUGHT_NODES || !node || brought.has(node)) return;
+      if (outside(node)) brought.set(node, entry);
+      const target = isAlias(node) ? this.aliases.target(node) : node;
+      if (target !== node) return bring(target, entry, depth + 1);
+      if (isMap(target)) for (const item of target.items) bring(item.value, entry, depth + 1);
+      else if (isSeq(target)) for (const item of target.items) bring(item, entry, depth + 1);
+    };
+    const walkOwn = (node: unknown, depth: number): void => {
+      if (depth > 256 || brought.size >= MAX_BROUGHT_NODES) return;
+      if (isAlias(node)) {
+        const entry = this.span(node);
+        if (entry) bring(this.aliases.target(node), entry, 0);
+      } else if (isMap(node)) for (const item of node.items) walkOwn(item.value, depth + 1);
+      else if (isSeq(node)) for (const item of node.items) walkOwn(item, depth + 1);
+    };
+    walkOwn(root, 0);
+    if (brought.size) this.brought = brought;
+  }
+
+  /** Span of a node's value (without a trailing comment); see {@link enterObject} for values brought by an alias. */
   span(node: unknown): Span | undefined {
+    const entry = this.brought?.get(node);
+    if (entry) return entry;
     const range = (node as Node | undefined)?.range;
     if (!range) return undefined;
     return { file: this.file, start: range[0], end: range[1] };

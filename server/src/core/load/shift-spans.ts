@@ -1,3 +1,4 @@
+import { PackedPaths } from '../source/packed-paths';
 import type { Span } from '../source/span';
 
 /**
@@ -20,7 +21,8 @@ export function walkSpans(value: unknown, file: string, visit: (span: Mutable<Sp
     if (v === null || typeof v !== 'object') return;
     if (Array.isArray(v)) {
       for (const item of v) walk(item);
-    } else if (v instanceof Map) {
+    } else if (v instanceof Map || v instanceof PackedPaths) {
+      // A PackedPaths makes every span object it has not made yet: from then on they are its spans.
       for (const item of v.values()) walk(item);
     } else if (!(v instanceof Set)) {
       if (isSpan(v, file)) visit(v);
@@ -31,30 +33,41 @@ export function walkSpans(value: unknown, file: string, visit: (span: Mutable<Sp
 }
 
 /**
+ * Every {@link Span} of `file` inside `roots` (as {@link walkSpans} finds them; a span reachable twice is listed
+ * twice), to move later with {@link moveSpans}' `flat` lists instead of walking the values again.
+ */
+export function collectSpans(roots: readonly unknown[], file: string): Mutable<Span>[] {
+  const out: Mutable<Span>[] = [];
+  for (const root of roots) walkSpans(root, file, (span) => out.push(span));
+  return out;
+}
+
+/**
  * Moves every {@link Span} of `file` that starts at or after `from` by `delta` UTF-16 code units, IN PLACE,
- * in all of `roots` (loader output: objects, problems; findings). Used when an edit earlier in a file moves
- * the documents after it: their parsed results (and the findings about them) are reused instead of computed
- * again, which keeps a keystroke in a 2,000-document file cheap.
+ * in all of `roots` (loader output: objects, problems; findings) and in the `flat` lists of spans (from
+ * {@link collectSpans}). Used when an edit earlier in a file moves the documents after it: their parsed results
+ * (and the findings about them) are reused instead of computed again, which keeps a keystroke in a
+ * 2,000-document file cheap.
  *
  * A span object reachable twice (an object's anchor reused as a defaulted field's span, a finding pointing
- * at an object's span) must move once. Rather than a visited set (costly for tens of thousands of spans),
- * the first pass marks moved spans by storing their new offsets bitwise-negated (always negative), the
- * second pass restores them.
+ * at an object's span, a span in a flat list and in a root) must move once. Rather than a visited set (costly
+ * for tens of thousands of spans), the first pass marks moved spans by storing their new offsets
+ * bitwise-negated (always negative), the second pass restores them.
  */
-export function moveSpans(roots: readonly unknown[], delta: number, file: string, from = 0): void {
+export function moveSpans(roots: readonly unknown[], delta: number, file: string, from = 0, flat: readonly (readonly Mutable<Span>[])[] = []): void {
   if (delta === 0) return;
-  for (const root of roots) {
-    walkSpans(root, file, (span) => {
-      if (span.start < from) return; // before the edit, or already marked in this pass (negative)
-      span.start = ~(span.start + delta);
-      span.end = ~(span.end + delta);
-    });
-  }
-  for (const root of roots) {
-    walkSpans(root, file, (span) => {
-      if (span.start >= 0) return;
-      span.start = ~span.start;
-      span.end = ~span.end;
-    });
-  }
+  const mark = (span: Mutable<Span>): void => {
+    if (span.start < from) return; // before the edit, or already marked in this pass (negative)
+    span.start = ~(span.start + delta);
+    span.end = ~(span.end + delta);
+  };
+  const restore = (span: Mutable<Span>): void => {
+    if (span.start >= 0) return;
+    span.start = ~span.start;
+    span.end = ~span.end;
+  };
+  for (const list of flat) for (const span of list) mark(span);
+  for (const root of roots) walkSpans(root, file, mark);
+  for (const list of flat) for (const span of list) restore(span);
+  for (const root of roots) walkSpans(root, file, restore);
 }

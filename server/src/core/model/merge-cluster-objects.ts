@@ -1,7 +1,7 @@
 import type { K8sObject, WorkloadObject } from './objects';
 
 /**
- * Merging live-cluster objects with workspace objects (issue 7). Pure data.
+ * Merging live-cluster objects with workspace objects. Pure data.
  *
  * - A workspace object with the same API group, kind, namespace and name replaces its cluster twin: that
  *   is what `kubectl apply` of the workspace would do (the legacy group `extensions` counts as `apps`, so

@@ -23,7 +23,7 @@ export interface ObjectBase {
   readonly name: string;
   /** Effective namespace: metadata.namespace, else the config's `namespace`, else `default`; '' for cluster-scoped kinds. */
   readonly namespace: string;
-  /** `group/kind/namespace/name`: objects with the same identity are variants of one object (issue 6). */
+  /** `group/kind/namespace/name`: objects with the same identity are variants of one object (a base and its overlay copy). */
   readonly identity: string;
   readonly file: string;
   readonly docIndex: number;

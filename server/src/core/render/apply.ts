@@ -1,10 +1,14 @@
 import type { LoadedFile } from '../load/load-file';
-import type { ClusterGroup, RenderNote, RenderState, RepoLayout } from '../repo/layout';
+import { posix } from 'node:path';
+import type { ClusterGroup, RenderNote, RenderState, RepoLayout, RepoPath } from '../repo/layout';
+import { defaultRepoPath, nearestGroups } from '../repo/layout';
 import type { Finding, Fix, RelatedLocation } from '../rules/rule';
 import { describe } from '../model/objects';
 import type { Span } from '../source/span';
 import type { RenderClusters, RenderOutcome } from './jobs';
 import { sourceOf, sourceSpanNow } from './source-map';
+
+const dirOf = (p: string): string => posix.dirname(p);
 
 /** The analysis inputs once renders are in: files for the models, adjusted cluster groups, what the render rules report. */
 export interface AppliedRenders {
@@ -22,10 +26,11 @@ export interface AppliedRenders {
  * a kustomize entry point's group (when groups come from kustomize) holds its rendered manifest instead of its raw
  * files; otherwise a render joins the groups that claim the file it comes from (its kustomization, the Argo CD
  * Application), the groups it names (`cluster:`), or every group. A kustomize group whose render failed keeps its
- * raw files. A chart rendered by default is a unit of its own (see {@link RenderClusters} `own`), and a plain file
- * that is a committed copy of a kustomize render joins only that render's group (see {@link committedRenderGroups}).
+ * raw files. A chart rendered by default is a unit of its own (see {@link RenderClusters} `own`). Where plain files
+ * go (a committed copy of a render joins only that render's group, the others the nearest groups) is decided after
+ * this, for rendered and raw groups alike (repo/layout.ts placePlainFiles).
  */
-export function applyRenders(files: readonly LoadedFile[], layout: RepoLayout, outcomes: readonly RenderOutcome[], helmUnavailable?: string, extraNotes: readonly RenderNote[] = []): AppliedRenders {
+export function applyRenders(files: readonly LoadedFile[], layout: RepoLayout, outcomes: readonly RenderOutcome[], helmUnavailable?: string, extraNotes: readonly RenderNote[] = [], repoPath: RepoPath = defaultRepoPath): AppliedRenders {
   const ok = outcomes.filter((o) => o.file);
   const failedKustomizeDirs = new Set(outcomes.filter((o) => !o.file && o.job.kind === 'kustomize').map((o) => o.job.kind === 'kustomize' ? o.job.dir : ''));
   const keepRaw = new Set<string>();
@@ -34,7 +39,7 @@ export function applyRenders(files: readonly LoadedFile[], layout: RepoLayout, o
   for (const o of ok) for (const f of o.job.consumes) if (!keepRaw.has(f)) consumed.add(f);
   const renderedFiles = ok.map((o) => o.file!);
   const modelFiles = [...files.map((f) => (consumed.has(f.file) && f.objects.length ? { ...f, objects: [] } : f)), ...renderedFiles];
-  const groups = renderGroups(files, layout, ok, consumed, keepRaw);
+  const groups = renderGroups(layout, ok, consumed, keepRaw, repoPath);
   const renderedCharts = new Set<string>();
   // A chart whose release failed is not "not rendered": its render-failed finding says why.
   for (const o of outcomes) if (o.job.kind === 'helm') renderedCharts.add(o.job.chartFile);
@@ -95,13 +100,17 @@ export function remapRenderedFinding(f: Finding, files: ReadonlyMap<string, Load
  * default charts): an upstream repository that offers a chart and kustomize overlays (or a chart repository) holds
  * alternatives, not one cluster's objects, and their host ports must not collide with each other.
  */
-function renderGroups(files: readonly LoadedFile[], layout: RepoLayout, ok: readonly RenderOutcome[], consumed: ReadonlySet<string>, keepRaw: ReadonlySet<string>): ClusterGroup[] | undefined {
+function renderGroups(layout: RepoLayout, ok: readonly RenderOutcome[], consumed: ReadonlySet<string>, keepRaw: ReadonlySet<string>, repoPath: RepoPath): ClusterGroup[] | undefined {
   const own = ok.filter((o) => o.job.clusters.type === 'own');
   let groups = layout.groups;
   if (!groups && own.length < 2) return undefined;
   const byConfig = layout.groupSource === 'config';
-  const ownGroups: ClusterGroup[] = byConfig ? [] : own.map((o) => ({ name: (o.job.clusters as { name: string }).name, files: new Set([o.file!.file]) }));
+  const ownGroups: ClusterGroup[] = byConfig ? [] : own.map((o) => {
+    const c = o.job.clusters as { name: string; file: string };
+    return { name: c.name, files: new Set([o.file!.file]), home: dirOf(repoPath(c.file)) };
+  });
   if (!groups) return ownGroups;
+  const nearest = nearestGroups(groups);
   const extra = new Map<string, Set<string>>(groups.map((g) => [g.name, new Set<string>()]));
   const replaced = new Map<string, string>(); // kustomize group name → its rendered file
   for (const o of ok) {
@@ -112,7 +121,11 @@ function renderGroups(files: readonly LoadedFile[], layout: RepoLayout, ok: read
       continue;
     }
     if (c.type === 'own' && !byConfig) continue;
-    const claimedBy = (file: string) => groups!.filter((g) => g.files.has(file));
+    // A render of a plain file (an Argo CD Application) goes where that file goes: its groups, else the nearest ones.
+    const claimedBy = (file: string) => {
+      const holding = groups!.filter((g) => g.files.has(file));
+      return holding.length ? holding : nearest(repoPath(file)).map((i) => groups![i]);
+    };
     const targets = c.type === 'named' ? groups.filter((g) => c.names.includes(g.name)) : c.type === 'of-file' || c.type === 'own' ? claimedBy(c.file) : [];
     // A render claimed by no group (or meant for all) belongs to every group, like an unclaimed file.
     for (const g of targets) extra.get(g.name)!.add(name);
@@ -121,37 +134,9 @@ function renderGroups(files: readonly LoadedFile[], layout: RepoLayout, ok: read
     const mine = replaced.get(g.name);
     const base = mine ? new Set([mine]) : new Set([...g.files].filter((f) => !consumed.has(f) || keepRaw.has(f)));
     extra.get(g.name)!.forEach((f) => base.add(f));
-    return { name: g.name, files: base };
+    // A group that kept its raw files keeps their namespaces; a rendered one holds what kustomize built.
+    const namespaces = !mine && g.namespaces ? new Map([...g.namespaces].filter(([f]) => base.has(f))) : undefined;
+    return { name: g.name, files: base, ...(g.home !== undefined ? { home: g.home } : {}), ...(namespaces?.size ? { namespaces } : {}) };
   });
-  const rendered = new Map(ok.map((o) => [o.file!.file, o.file!]));
-  return committedRenderGroups(files, [...groups, ...ownGroups], rendered);
-}
-
-/**
- * Plain files that are committed copies of a render (`make manifests` output kept next to its kustomize sources, as
- * metallb's `config/manifests/*.yaml`) join only the groups whose rendered objects include every object of the file
- * that any render holds (same API group, kind, namespace and name), instead of every group: a copy of the native
- * overlay's install must not collide with a Helm chart's or another overlay's objects. Objects no render holds (the
- * part a render left out, e.g. a remote base) go along with the rest of their file. A file that shares no workload or
- * Service with a render is not a copy of one and stays unclaimed (it belongs to every group).
- */
-function committedRenderGroups(files: readonly LoadedFile[], groups: readonly ClusterGroup[], rendered: ReadonlyMap<string, LoadedFile>): ClusterGroup[] {
-  const identities = groups.map((g) => {
-    const ids = new Set<string>();
-    for (const f of g.files) for (const o of rendered.get(f)?.objects ?? []) ids.add(o.identity);
-    return ids;
-  });
-  const anyRender = new Set(identities.flatMap((ids) => [...ids]));
-  if (anyRender.size === 0) return [...groups];
-  const added = groups.map(() => new Set<string>());
-  for (const f of files) {
-    if (f.render || !f.objects.length || groups.some((g) => g.files.has(f.file))) continue;
-    const known = f.objects.filter((o) => anyRender.has(o.identity));
-    if (!known.some((o) => o.category === 'workload' || o.category === 'service')) continue;
-    const holders = identities.flatMap((ids, i) => (known.every((o) => ids.has(o.identity)) ? [i] : []));
-    for (const i of holders) added[i].add(f.file);
-  }
-  if (added.every((a) => a.size === 0)) return [...groups];
-  // Files that join some group are no longer unclaimed, so they leave every other group.
-  return groups.map((g, i) => (added[i].size ? { name: g.name, files: new Set([...g.files, ...added[i]]) } : g));
+  return [...groups, ...ownGroups];
 }

@@ -12,6 +12,11 @@ export type RepoFileRole =
       readonly patches: readonly string[];
       /** `kind: Component`: a reusable piece that only other kustomizations pull in, never deployed on its own. */
       readonly component?: boolean;
+      /**
+       * `namespace:` (a non-empty string): kustomize's namespace transformer sets it on every namespaced object this
+       * kustomization builds, over any namespace written (see repo/kustomize-namespace.ts).
+       */
+      readonly namespace?: string;
     }
   | {
       readonly type: 'helm-chart';
@@ -49,7 +54,8 @@ export function repoFileRole(file: string, text: string): RepoFileRole | undefin
     const pathsOf = (key: string): string[] =>
       Array.isArray(v[key]) ? (v[key] as unknown[]).flatMap((p) => (typeof p === 'string' && !p.includes('\n') ? [p] : p && typeof (p as Record<string, unknown>).path === 'string' ? [(p as Record<string, string>).path] : [])) : [];
     const patches = [...pathsOf('patchesStrategicMerge'), ...pathsOf('patches'), ...pathsOf('patchesJson6902')];
-    return { type: 'kustomization', resources, patches, ...(v.kind === 'Component' ? { component: true } : {}) };
+    const namespace = typeof v.namespace === 'string' && v.namespace !== '' ? v.namespace : undefined;
+    return { type: 'kustomization', resources, patches, ...(v.kind === 'Component' ? { component: true } : {}), ...(namespace ? { namespace } : {}) };
   }
   if (name === 'Chart.yaml') {
     try {

@@ -9,6 +9,7 @@ import { verifiedEdit } from './fixes/yaml-insert';
 import { insertKeyAfter } from './fixes/insert-key';
 import { isJsonManifest } from './fixes/json-manifest';
 import { servicePortList } from './report/service-ports';
+import { servicesNamed } from '../model/views/services-named';
 
 const id = 'gateway-backend-unresolved';
 
@@ -23,7 +24,9 @@ export const gatewayBackendUnresolved: Rule = {
     '**Service port number**, not the target port. For a Service the port is required — the CRDs reject a reference',
     'without one (`Must have port for Service reference`). A port the Service does not expose makes the reference',
     'unresolvable: the route\'s `ResolvedRefs` condition turns False, and HTTP requests that would go to that backend',
-    'get a **500** (the share of its `weight` fails, the rest keeps working).',
+    'get a **500** (the share of its `weight` fails, the rest keeps working); for `TCPRoute`, `TLSRoute` and `UDPRoute`',
+    'the implementation must actively reject connection attempts to that backend. An unresolved `requestMirror`',
+    'backend is dropped: requests are served, but none is mirrored.',
     '',
     'kube-netlint checks every Service reference against the Services of the workspace, in the reference\'s',
     'namespace (`namespace`, else the route\'s) and cluster:',
@@ -40,6 +43,8 @@ export const gatewayBackendUnresolved: Rule = {
     'kubernetes-sigs/gateway-api apis/v1/object_reference_types.go (BackendObjectReference: "Port is required when the referent is a Kubernetes Service", CEL "Must have port for Service reference", v1.3)',
     'kubernetes-sigs/gateway-api apis/v1/shared_types.go (RouteConditionResolvedRefs, RouteReasonBackendNotFound, v1.3)',
     'kubernetes-sigs/gateway-api apis/v1/httproute_types.go (HTTPBackendRef: an invalid backend gets 500 responses, v1.3)',
+    'kubernetes-sigs/gateway-api apis/v1alpha2/tcproute_types.go (BackendRefs: "If unspecified or invalid … MUST actively reject connection attempts to this backend", v1.3; the same in tlsroute_types.go and udproute_types.go)',
+    'kubernetes-sigs/gateway-api apis/v1/httproute_types.go (HTTPRequestMirrorFilter.BackendRef: "If the referent cannot be found, this BackendRef is invalid and must be dropped from the Gateway", v1.3)',
     'https://gateway-api.sigs.k8s.io/reference/spec/#backendobjectreference (v1.3)',
   ],
   check(ctx) {
@@ -57,14 +62,14 @@ export const gatewayBackendUnresolved: Rule = {
 
 function checkRef({ model, files }: RuleContext, route: K8sObject, ref: RouteBackendRef): Finding | undefined {
   if (ref.portInvalid) return undefined; // the CRD schema rejects a non-integer port
-  const services = model.servicesIn(ref.namespace).filter((s) => s.name === ref.name.value);
+  const services = servicesNamed(model.servicesIn(ref.namespace), ref.name.value);
   const where = `${ref.label} of ${describe(route)}`;
   const base = { ruleId: id, object: refOf(route) } as const;
   const svc = services[0];
   if (!svc) {
     return {
       ...base, severity: 'info', span: ref.name.span, related: [], fixes: [],
-      message: `Service "${ref.name.value}" of ${where} is not in namespace ${ref.namespace} here: fine if it is deployed from elsewhere, else the reference does not resolve (ResolvedRefs False, BackendNotFound) and its requests get 500`,
+      message: `Service "${ref.name.value}" of ${where} is not in namespace ${ref.namespace} here: fine if it is deployed from elsewhere, else the reference does not resolve (ResolvedRefs False, BackendNotFound) and ${failure(route, ref)}`,
     };
   }
   const related = [{ span: svc.span, message: `${describe(svc)} has ${servicePortList(svc)}` }];
@@ -83,10 +88,24 @@ function checkRef({ model, files }: RuleContext, route: K8sObject, ref: RouteBac
   return {
     ...base, severity: 'error', span: port.span, related,
     message: targeted
-      ? `${where} names port ${port.value}, the targetPort of port ${targeted.port?.value} of ${describe(svc)}: a backendRef takes the Service port, so the reference does not resolve (ResolvedRefs False) and its requests get 500`
-      : `${where} names port ${port.value} of ${describe(svc)}, which does not expose it (it has ${servicePortList(svc)}): the reference does not resolve (ResolvedRefs False) and its requests get 500`,
+      ? `${where} names port ${port.value}, the targetPort of port ${targeted.port?.value} of ${describe(svc)}: a backendRef takes the Service port, so the reference does not resolve (ResolvedRefs False) and ${failure(route, ref)}`
+      : `${where} names port ${port.value} of ${describe(svc)}, which does not expose it (it has ${servicePortList(svc)}): the reference does not resolve (ResolvedRefs False) and ${failure(route, ref)}`,
     fixes: edit && chosen?.port ? [{ title: `Use port ${chosen.port.value} of ${describe(svc)}`, edits: [edit], ...(targeted ? { preferred: true } : {}) }] : [],
   };
+}
+
+/**
+ * What clients see of an unresolved backend, by route kind: HTTP gets a 500 (HTTPBackendRef), gRPC a failed call,
+ * and for TCPRoute, TLSRoute and UDPRoute "the underlying implementation MUST actively reject connection attempts
+ * to this backend" (gateway-api apis/v1alpha2 tcproute_types.go, tlsroute_types.go, udproute_types.go, v1.3). An
+ * unresolved requestMirror backend "must be dropped from the Gateway" (HTTPRequestMirrorFilter): requests still
+ * go to the other backends, only the copies are lost.
+ */
+function failure(route: K8sObject, ref: RouteBackendRef): string {
+  if (ref.mirror) return 'no request is mirrored';
+  if (route.kind === 'HTTPRoute') return 'its requests get 500';
+  if (route.kind === 'GRPCRoute') return 'its calls fail';
+  return 'connections to it are rejected';
 }
 
 /** Adds `port: N` to a backendRef: on the line after its `name` (block style), or after the name in `{name: web}`. */

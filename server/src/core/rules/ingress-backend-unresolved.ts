@@ -1,4 +1,5 @@
 import type { K8sObject, ServicePort } from '../model/objects';
+import { servicesNamed } from '../model/views/services-named';
 import { describe } from '../model/objects';
 import { IngressBackend, ingressBackends, isIngress } from '../model/views/ingress';
 import { ignoresServicePorts, matchBackendPort } from '../kubernetes/ingress/backend-port';
@@ -57,7 +58,7 @@ export const ingressBackendUnresolved: Rule = {
 function checkBackend({ model, files }: RuleContext, ingress: K8sObject, b: IngressBackend): Finding | undefined {
   const port = b.port;
   if (!port) return undefined; // the API server rejects a backend without a port
-  const services = model.servicesIn(ingress.namespace).filter((s) => s.name === b.service.value);
+  const services = servicesNamed(model.servicesIn(ingress.namespace), b.service.value);
   const portText = typeof port.value === 'number' ? `port ${port.value}` : `port "${port.value}"`;
   const base = { ruleId: id, object: refOf(ingress) } as const;
   if (services.length === 0) {

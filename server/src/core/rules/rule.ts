@@ -42,7 +42,7 @@ export interface Finding {
   readonly object?: ObjectRef;
   readonly related: readonly RelatedLocation[];
   readonly fixes: readonly Fix[];
-  /** The cluster groups the finding was found in, when it was not found in all of them (issue 6). */
+  /** The cluster groups the finding was found in, when it was not found in all of them. */
   readonly clusters?: readonly string[];
   /**
    * For a finding on a rendered object (kustomize / Helm output): where it is in the rendered manifest (a virtual

@@ -21,6 +21,17 @@ export class LineIndex {
     return new LineIndex(counter, text.length);
   }
 
+  /**
+   * An index over known line starts (UTF-16 offsets, first 0), e.g. an `Int32Array` received from a load worker:
+   * kept as given (4 bytes a line instead of a JS array's 8), never copied. The index is read-only afterwards.
+   */
+  static fromLineStarts(starts: ArrayLike<number>, textLength: number): LineIndex {
+    const counter = new LineCounter();
+    // LineCounter's linePos reads `this.lineStarts` by index and length only, so any array-like serves.
+    (counter as unknown as { lineStarts: ArrayLike<number> }).lineStarts = starts;
+    return new LineIndex(counter, textLength);
+  }
+
   /** 1-based line and column of `offset` (clamped to the text). */
   position(offset: number): LineColumn {
     const clamped = Math.max(0, Math.min(offset, this.textLength));
@@ -48,6 +59,18 @@ export class LineIndex {
   lineStart(line: number): number {
     const starts = this.counter.lineStarts;
     return line - 1 < starts.length ? starts[Math.max(0, line - 1)] : this.textLength;
+  }
+
+  /** Offsets where lines start (the first is 0), ascending; read-only. */
+  get lineStarts(): readonly number[] {
+    return this.counter.lineStarts;
+  }
+
+  /** An index from line starts (ascending, the first 0) of a text of `textLength` UTF-16 code units; takes `starts`. */
+  static fromStarts(starts: number[], textLength: number): LineIndex {
+    const counter = new LineCounter();
+    counter.lineStarts = starts;
+    return new LineIndex(counter, textLength);
   }
 
   get lineCount(): number {

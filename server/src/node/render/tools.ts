@@ -46,32 +46,70 @@ export function which(name: string, pathVar: string | undefined): string | undef
   return undefined;
 }
 
-const versionCache = new Map<string, Promise<string>>();
+/** What probing a renderer binary found: its version, or why it cannot render. */
+interface Probe {
+  /** As the tool prints it (`v3.17.3`); '' when it prints none. */
+  readonly version: string;
+  /** Set when the binary cannot render (`` `kubectl version --client` exited with status 3 (…) ``). */
+  readonly unusable?: string;
+}
 
-/** Reads a tool's version once per path and modification time (in a sandbox: no config, no network). */
-async function versionOf(path: string, flavour: Renderer['flavour']): Promise<string> {
+const probeCache = new Map<string, Promise<Probe>>();
+
+/** The first line of a tool's complaint, shortened for a one-line message. */
+function firstLine(text: string): string {
+  const line = text.split('\n').map((l) => l.trim()).find((l) => l) ?? '';
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
+}
+
+/** Why a probe run failed, or undefined when it exited 0. */
+function runFailure(argv: readonly string[], name: string, run: Awaited<ReturnType<typeof runTool>>): string | undefined {
+  if (run.exitCode === 0) return undefined;
+  const command = `\`${[name, ...argv].join(' ')}\``;
+  const why = firstLine(run.stderr) || firstLine(run.stdout);
+  if (run.stopped === 'spawn') return `${command} could not start${why ? ` (${why})` : ''}`;
+  if (run.stopped === 'timeout') return `${command} did not answer within 5 s`;
+  if (run.stopped === 'output-cap') return `${command} printed more than 64 KiB`;
+  return `${command} exited with status ${run.exitCode}${why ? ` (${why})` : ''}`;
+}
+
+/**
+ * Probes a renderer once per path and modification time (in a sandbox: no config, no network): `helm version
+ * --short`, `kustomize version` or `kubectl version --client` must exit 0, and a kubectl must have the `kustomize`
+ * subcommand (kubectl 1.14 or later): its version output names a Kustomize version (kubectl 1.24+), else `kubectl
+ * kustomize --help` must exit 0 (kubectl 1.14–1.23 print no Kustomize version).
+ */
+async function probe(path: string, flavour: Renderer['flavour']): Promise<Probe> {
   let mtime = 0;
   try {
     mtime = statSync(path).mtimeMs;
   } catch {
-    return '';
+    return { version: '', unusable: 'it cannot be read' };
   }
   const key = `${path}|${mtime}`;
-  let cached = versionCache.get(key);
+  let cached = probeCache.get(key);
   if (!cached) {
-    cached = (async () => {
+    cached = (async (): Promise<Probe> => {
       const sandbox = new Sandbox();
+      const name = basename(path);
+      const run = (argv: string[]) => runTool(path, argv, sandbox.env, { cwd: sandbox.dir, timeoutMs: 5000, maxOutputBytes: 65536 });
       try {
         const argv = flavour === 'helm' ? ['version', '--short'] : flavour === 'kustomize' ? ['version'] : ['version', '--client'];
-        const run = await runTool(path, argv, sandbox.env, { cwd: sandbox.dir, timeoutMs: 5000, maxOutputBytes: 65536 });
-        const text = run.stdout + run.stderr;
+        const version = await run(argv);
+        const failed = runFailure(argv, name, version);
+        if (failed) return { version: '', unusable: failed };
+        const text = version.stdout + version.stderr;
         const m = flavour === 'kubectl' ? /Kustomize Version:\s*(v?[\d.]+)/.exec(text) : /v?\d+\.\d+\.\d+/.exec(text);
-        return m ? (m[1] ?? m[0]) : '';
+        if (flavour === 'kubectl' && !m) {
+          const help = await run(['kustomize', '--help']);
+          if (runFailure(['kustomize', '--help'], name, help)) return { version: '', unusable: `it has no kustomize subcommand (kubectl 1.14 or later has one; \`${name} kustomize --help\` said ${JSON.stringify(firstLine(help.stderr) || `status ${help.exitCode}`)})` };
+        }
+        return { version: m ? (m[1] ?? m[0]) : '' };
       } finally {
         sandbox.dispose();
       }
     })();
-    versionCache.set(key, cached);
+    probeCache.set(key, cached);
   }
   return cached;
 }
@@ -81,28 +119,37 @@ async function versionOf(path: string, flavour: Renderer['flavour']): Promise<st
  * `KUBE_NETLINT_KUSTOMIZE`, or the VS Code *user* settings — never the repository's `.kube-netlint.yaml` or
  * workspace settings, since the path runs a program), else `helm` and `kustomize` on PATH, else `kubectl` on
  * PATH for `kubectl kustomize`. A binary whose file name starts with `kubectl` is run as `kubectl kustomize`.
+ * Each candidate is probed first ({@link probe}); one that cannot render is not used, and `problems` says which
+ * binary was tried and why (`kustomize: /usr/bin/kubectl (PATH) cannot render: it has no kustomize subcommand …`),
+ * so the workspace is linted raw with that reason on stderr / in the language status instead of failing every render.
  */
 export async function findRenderers(helmChoice: RendererChoice, kustomizeChoice: RendererChoice, pathVar: string | undefined, cwd: string): Promise<Renderers> {
   const problems: string[] = [];
+  const flavourOf = (path: string, what: 'helm' | 'kustomize'): Renderer['flavour'] => (what === 'helm' ? 'helm' : basename(path).startsWith('kubectl') ? 'kubectl' : 'kustomize');
   const pick = async (choice: RendererChoice, names: readonly string[], what: 'helm' | 'kustomize'): Promise<Renderer | undefined> => {
-    let path: string | undefined;
-    let source = 'PATH';
     if (choice.path) {
-      path = resolve(cwd, choice.path);
-      source = choice.source ?? 'settings';
+      const path = resolve(cwd, choice.path);
+      const source = choice.source ?? 'settings';
       if (!isExecutable(path)) {
         problems.push(`${what}: ${path} (${source}) is not an executable file`);
         return undefined;
       }
-    } else {
-      for (const name of names) if ((path = which(name, pathVar))) break;
-      if (!path) {
-        problems.push(`${what}: ${names.join(' or ')} not found on PATH`);
-        return undefined;
-      }
+      const found = await probe(path, flavourOf(path, what));
+      if (!found.unusable) return { path, flavour: flavourOf(path, what), version: found.version, source };
+      problems.push(`${what}: ${path} (${source}) cannot render: ${found.unusable}`);
+      return undefined;
     }
-    const flavour: Renderer['flavour'] = what === 'helm' ? 'helm' : basename(path).startsWith('kubectl') ? 'kubectl' : 'kustomize';
-    return { path, flavour, version: await versionOf(path, flavour), source };
+    // On PATH: the first usable one (a kustomize that cannot run leaves the choice to kubectl).
+    const unusable: string[] = [];
+    for (const name of names) {
+      const path = which(name, pathVar);
+      if (!path) continue;
+      const found = await probe(path, flavourOf(path, what));
+      if (!found.unusable) return { path, flavour: flavourOf(path, what), version: found.version, source: 'PATH' };
+      unusable.push(`${path} (PATH) cannot render: ${found.unusable}`);
+    }
+    problems.push(unusable.length ? `${what}: ${unusable.join('; ')}` : `${what}: ${names.join(' or ')} not found on PATH`);
+    return undefined;
   };
   const [helm, kustomize] = await Promise.all([pick(helmChoice, ['helm'], 'helm'), pick(kustomizeChoice, ['kustomize', 'kubectl'], 'kustomize')]);
   return { helm, kustomize, problems };

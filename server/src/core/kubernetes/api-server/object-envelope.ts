@@ -183,13 +183,14 @@ export function metadataTypeProblems(view: EnvelopeView, kind: string, version: 
   if (view.kindOf('metadata') !== 'object') return [];
   const out: EnvelopeProblem[] = [];
   const report = (span: Span | undefined, field: string, goType: string, found: JsonKind, scalar: unknown, shown = field): void => {
+    const map = goType === 'map[string]string';
     if (!span) return;
     const decode = `json: cannot unmarshal ${found} into Go struct field ObjectMeta.${field} of type ${goType}`;
     const refused = version ? `the API server refuses the ${kind} ("${kind} in version "${version}" cannot be handled as a ${kind}: ${decode}")` : `the API server refuses it ("${decode}")`;
-    const plain = found === 'bool' || found === 'number';
+    const plain = !map && (found === 'bool' || found === 'number');
     const read = plain ? ` (YAML 1.1 reads the unquoted value as ${found === 'bool' ? '' : 'the number '}${String(scalar)})` : '';
-    const fix = plain ? '; quote it' : '; give a string';
-    out.push({ span, code: 'OBJECT_METADATA_TYPE', severity: 'error', message: `${shown} is ${shapeWord(found)}, not a string${read}: ${refused}${fix}` });
+    const fix = plain ? '; quote it' : map ? '; give a mapping of key: "value" strings' : '; give a string';
+    out.push({ span, code: 'OBJECT_METADATA_TYPE', severity: 'error', message: `${shown} is ${shapeWord(found)}, not ${map ? 'a mapping of strings' : 'a string'}${read}: ${refused}${fix}` });
   };
   for (const f of METADATA_STRING_FIELDS) {
     const path = `metadata.${f}`;

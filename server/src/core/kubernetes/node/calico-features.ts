@@ -1,6 +1,6 @@
 import type { Container, K8sObject, WorkloadObject } from '../../model/objects';
 import { describe } from '../../model/objects';
-import { containerComponent } from './components';
+import { containerComponent, memoOnComponentEvidence } from './components';
 
 /** Calico features that open a port on every Calico node (see data/component-ports.ts `feature`). */
 export type CalicoFeature = 'bgp' | 'vxlan' | 'wireguard' | 'typha';
@@ -37,6 +37,9 @@ const truthy = (v: string | undefined): boolean => v !== undefined && /^(true|1|
  * https://docs.tigera.io/calico/latest/getting-started/kubernetes/requirements#network-requirements.
  */
 export function calicoFeatures(objects: readonly K8sObject[]): CalicoFeatures {
+  return calicoFeaturesMemo(objects, undefined);
+}
+const calicoFeaturesMemo = memoOnComponentEvidence((objects: readonly K8sObject[]): CalicoFeatures => {
   const votes = new Map<CalicoFeature, FeatureState[]>();
   const vote = (f: CalicoFeature, enabled: boolean, evidence: string) => votes.set(f, [...(votes.get(f) ?? []), { enabled, evidence }]);
   let calicoNode: string | undefined;
@@ -73,7 +76,7 @@ export function calicoFeatures(objects: readonly K8sObject[]): CalicoFeatures {
   const out = new Map<CalicoFeature, FeatureState>();
   for (const [f, list] of votes) out.set(f, list.find((s) => s.enabled) ?? list[0]);
   return out;
-}
+});
 
 function isTypha(c: Container): boolean {
   return /(^|\/)typha(:|@|$)/.test(c.image?.value ?? '') || c.name === 'calico-typha';

@@ -67,12 +67,60 @@ export function workloadComponents(w: WorkloadObject): ReadonlySet<ComponentId> 
 /** A component the workspace (or the config's `cni`) shows, with the evidence for messages. */
 export type PresentComponents = ReadonlyMap<ComponentId, string>;
 
+const evidenceOf = new WeakMap<readonly K8sObject[], readonly K8sObject[]>();
+
+/**
+ * The objects that can tell what components a workspace runs and how they are configured, in order: every object
+ * but Services and the workloads that run no component (pod workloads of applications). Cached per list.
+ */
+function componentEvidence(objects: readonly K8sObject[]): readonly K8sObject[] {
+  let out = evidenceOf.get(objects);
+  if (!out) {
+    out = objects.filter((o) => o.category !== 'service' && (o.category !== 'workload' || workloadComponents(o).size > 0));
+    evidenceOf.set(objects, out);
+  }
+  return out;
+}
+
+/**
+ * True when two objects read the same in everything but their source position: same identity (group, kind,
+ * namespace, name), apiVersion, category and manifest content (`raw`, from which every other field is read).
+ */
+function sameContent(a: K8sObject, b: K8sObject): boolean {
+  return a === b || (a.identity === b.identity && a.apiVersion === b.apiVersion && a.category === b.category && JSON.stringify(a.raw) === JSON.stringify(b.raw));
+}
+
+/**
+ * `compute` (a fact of the whole workspace that reads only the objects {@link componentEvidence} keeps, and
+ * answers with plain data: no object or span) memoised on those objects: the whole model and the partial models
+ * of an incremental run hold the same component and configuration objects, so after an edit the fact is not
+ * computed again for each model and rule. The last answer is kept while objects of the same content (see
+ * {@link sameContent}; re-parsing a document that only moved re-creates its objects) come back in the same order,
+ * with the same `arg`.
+ */
+export function memoOnComponentEvidence<A, R>(compute: (objects: readonly K8sObject[], arg: A) => R): (objects: readonly K8sObject[], arg: A) => R {
+  let last: { evidence: readonly K8sObject[]; arg: A; result: R } | undefined;
+  return (objects, arg) => {
+    const evidence = componentEvidence(objects);
+    if (last && last.arg === arg && last.evidence.length === evidence.length && last.evidence.every((o, i) => sameContent(o, evidence[i]))) {
+      last.evidence = evidence; // the next comparison finds the same objects
+      return last.result;
+    }
+    const result = compute(evidence, arg);
+    last = { evidence, arg, result };
+    return result;
+  };
+}
+
 /**
  * Components the workspace runs: workloads recognised by {@link containerComponent}, operator and
  * configuration objects (tigera `Installation`, `cilium-config`, `kube-flannel-cfg`, MetalLB
  * `L2Advertisement`/`IPAddressPool`/legacy `config` ConfigMap), plus the config's `cni` list.
  */
 export function presentComponents(objects: readonly K8sObject[], config: CoreConfig): PresentComponents {
+  return presentComponentsMemo(objects, config);
+}
+const presentComponentsMemo = memoOnComponentEvidence((objects: readonly K8sObject[], config: CoreConfig): PresentComponents => {
   const out = new Map<ComponentId, string>();
   const add = (id: ComponentId, evidence: string) => {
     if (!out.has(id)) out.set(id, evidence);
@@ -87,7 +135,7 @@ export function presentComponents(objects: readonly K8sObject[], config: CoreCon
     else if (obj.group === 'metallb.io') add('metallb', describe(obj));
   }
   return out;
-}
+});
 
 /** A kube-proxy replacement the workspace shows, with the evidence. */
 export interface KubeProxyReplacement {
@@ -105,6 +153,9 @@ const truthy = (v: unknown): boolean => v === true || (typeof v === 'string' && 
  * https://docs.tigera.io/calico/latest/operations/ebpf/enabling-ebpf , https://www.kube-router.io/docs/user-guide/ .
  */
 export function kubeProxyReplacement(objects: readonly K8sObject[]): KubeProxyReplacement | undefined {
+  return kubeProxyReplacementMemo(objects, undefined);
+}
+const kubeProxyReplacementMemo = memoOnComponentEvidence((objects: readonly K8sObject[]): KubeProxyReplacement | undefined => {
   for (const obj of objects) {
     const raw = obj.raw as Record<string, any>;
     if (obj.kind === 'ConfigMap' && obj.name === 'cilium-config' && truthy(raw.data?.['kube-proxy-replacement'])) return { component: 'cilium', evidence: `kube-proxy-replacement in ${describe(obj)}` };
@@ -125,7 +176,7 @@ export function kubeProxyReplacement(objects: readonly K8sObject[]): KubeProxyRe
     }
   }
   return undefined;
-}
+});
 
 const CONTROL_PLANE_ROLE_KEYS = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
 

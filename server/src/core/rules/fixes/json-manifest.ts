@@ -18,10 +18,24 @@ export function fixKeepsJson(fix: Fix, files: ReadonlyMap<string, LoadedFile>): 
   const byFile = new Map<string, TextEdit[]>();
   for (const e of fix.edits) if (isJsonManifest(e.span.file)) (byFile.get(e.span.file) ?? byFile.set(e.span.file, []).get(e.span.file)!).push(e);
   for (const [name, edits] of byFile) {
-    const text = files.get(name)?.text;
-    if (text !== undefined && !staysJson(text, applyEditsToText(text, edits))) return false;
+    const file = files.get(name);
+    if (!file) continue;
+    // One JSON value replaced by another (`30080` → `30000`, `"https"` → `"http"`) keeps JSON valid: no parse needed.
+    if (edits.every((e) => JSON_SCALAR.test(file.text.slice(e.span.start, e.span.end)) && JSON_SCALAR.test(e.newText))) continue;
+    if (wasJson(file) && !parsesAsJson(applyEditsToText(file.text, edits))) return false;
   }
   return true;
+}
+
+/** A JSON number, string, boolean or null, written as one token. */
+const JSON_SCALAR = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\\u0000-\u001f]|\\.)*"|true|false|null)$/;
+
+/** Whether a loaded file's text is valid JSON, parsed once per file (loaded files never change). */
+const jsonFiles = new WeakMap<LoadedFile, boolean>();
+function wasJson(file: LoadedFile): boolean {
+  let known = jsonFiles.get(file);
+  if (known === undefined) jsonFiles.set(file, (known = parsesAsJson(file.text)));
+  return known;
 }
 
 /** False when `before` is valid JSON and `after` is not (text that was not JSON to begin with is not judged). */

@@ -14,7 +14,7 @@ export interface CollisionSide {
 
 /**
  * True when two objects are variants of one object (same API group, kind, namespace and name, e.g.
- * a base and its overlay copy): variants never collide with each other (issue 6).
+ * a base and its overlay copy): variants never collide with each other.
  */
 export function areVariants(a: K8sObject, b: K8sObject): boolean {
   return a.identity === b.identity && a.uid !== b.uid;

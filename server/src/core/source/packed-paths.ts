@@ -1,0 +1,160 @@
+import type { Span } from './span';
+
+/**
+ * The `paths` of every object of one file in a compact form that crosses threads and the parse cache cheaply:
+ * one `Int32Array` and one string instead of a `Map` of hundreds of thousands of `{file, start, end}` objects.
+ * Entry `i` (in each object's `paths` order) is `ints[4i .. 4i+3]` = the length of the key prefix it shares
+ * with the previous entry of the same object, the length of the rest of its key (in `suffixes`, entries
+ * concatenated in order), and the UTF-16 `[start, end)` of its span. Keys come in the loader's walk order
+ * (`spec`, `spec.ports#key`, `spec.ports`, …), so the shared prefix is most of each key and `suffixes` stays
+ * short. Plain data (structured-clonable; `ints.buffer` can be transferred).
+ */
+export interface PathTable {
+  readonly ints: Int32Array;
+  readonly suffixes: string;
+}
+
+/** Where one object's entries lie in its file's {@link PathTable}: entries `[from, from + count)`. */
+export interface PathRange {
+  readonly from: number;
+  readonly count: number;
+}
+
+const INTS_PER_ENTRY = 4;
+
+/**
+ * Packs the `paths` maps of a file's objects (in order; undefined for objects without) into one
+ * {@link PathTable}, returning each object's {@link PathRange} (undefined where it had none).
+ */
+export function packPaths(maps: readonly (ReadonlyMap<string, Span> | undefined)[]): { table: PathTable; ranges: (PathRange | undefined)[] } {
+  let total = 0;
+  for (const map of maps) total += map?.size ?? 0;
+  const ints = new Int32Array(total * INTS_PER_ENTRY);
+  const parts: string[] = [];
+  const ranges: (PathRange | undefined)[] = [];
+  let entry = 0;
+  for (const map of maps) {
+    if (!map) {
+      ranges.push(undefined);
+      continue;
+    }
+    const from = entry;
+    let previous = '';
+    for (const [key, span] of map) {
+      let shared = 0;
+      const limit = Math.min(key.length, previous.length);
+      while (shared < limit && key.charCodeAt(shared) === previous.charCodeAt(shared)) shared++;
+      const at = entry * INTS_PER_ENTRY;
+      ints[at] = shared;
+      ints[at + 1] = key.length - shared;
+      ints[at + 2] = span.start;
+      ints[at + 3] = span.end;
+      parts.push(shared === 0 ? key : key.slice(shared));
+      previous = key;
+      entry++;
+    }
+    ranges.push({ from, count: entry - from });
+  }
+  return { table: { ints, suffixes: parts.join('') }, ranges };
+}
+
+type MutableSpan = { -readonly [K in keyof Span]: Span[K] };
+
+/**
+ * One object's `paths` read from a {@link PathTable}: a `ReadonlyMap<string, Span>` with the same keys,
+ * order and spans as the `Map` the loader built, but whose keys are decoded only when the object is first
+ * asked for one (most objects never are), and whose span objects are made on first use and then kept, so
+ * a span handed out is the same object every time (findings hold them; edits move them in place).
+ */
+export class PackedPaths implements ReadonlyMap<string, Span> {
+  private index: Map<string, number> | undefined;
+  private spans: (MutableSpan | undefined)[] | undefined;
+  /** Offset in `table.suffixes` where this object's first suffix starts. */
+  private readonly suffixStart: number;
+
+  /**
+   * @param file the file name every span carries
+   * @param suffixStart where this object's suffixes start in `table.suffixes` (see {@link packedPathsOfFile})
+   */
+  constructor(readonly file: string, private readonly table: PathTable, private readonly range: PathRange, suffixStart: number) {
+    this.suffixStart = suffixStart;
+  }
+
+  get size(): number {
+    return this.range.count;
+  }
+
+  get(key: string): Span | undefined {
+    const i = this.lookup().get(key);
+    return i === undefined ? undefined : this.spanAt(i);
+  }
+
+  has(key: string): boolean {
+    return this.lookup().has(key);
+  }
+
+  *keys(): MapIterator<string> {
+    yield* this.lookup().keys();
+  }
+
+  *values(): MapIterator<Span> {
+    for (const i of this.lookup().values()) yield this.spanAt(i);
+  }
+
+  *entries(): MapIterator<[string, Span]> {
+    for (const [key, i] of this.lookup()) yield [key, this.spanAt(i)];
+  }
+
+  [Symbol.iterator](): MapIterator<[string, Span]> {
+    return this.entries();
+  }
+
+  forEach(callback: (value: Span, key: string, map: ReadonlyMap<string, Span>) => void, thisArg?: unknown): void {
+    for (const [key, span] of this.entries()) callback.call(thisArg, span, key, this);
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'PackedPaths';
+  }
+
+  /** Key → entry, decoded on first use (keys are unique: they were a Map's). */
+  private lookup(): Map<string, number> {
+    if (this.index) return this.index;
+    const index = new Map<string, number>();
+    const { ints, suffixes } = this.table;
+    let at = this.suffixStart;
+    let previous = '';
+    for (let i = 0; i < this.range.count; i++) {
+      const base = (this.range.from + i) * INTS_PER_ENTRY;
+      const length = ints[base + 1];
+      const key = ints[base] === 0 ? suffixes.slice(at, at + length) : previous.slice(0, ints[base]) + suffixes.slice(at, at + length);
+      at += length;
+      index.set(key, i);
+      previous = key;
+    }
+    return (this.index = index);
+  }
+
+  private spanAt(i: number): MutableSpan {
+    const spans = (this.spans ??= new Array(this.range.count));
+    const cached = spans[i];
+    if (cached) return cached;
+    const base = (this.range.from + i) * INTS_PER_ENTRY;
+    return (spans[i] = { file: this.file, start: this.table.ints[base + 2], end: this.table.ints[base + 3] });
+  }
+}
+
+/** The {@link PackedPaths} of each range of one file's table (undefined stays undefined). */
+export function packedPathsOfFile(file: string, table: PathTable, ranges: readonly (PathRange | undefined)[]): (PackedPaths | undefined)[] {
+  const out: (PackedPaths | undefined)[] = [];
+  let suffix = 0;
+  for (const range of ranges) {
+    if (!range) {
+      out.push(undefined);
+      continue;
+    }
+    out.push(new PackedPaths(file, table, range, suffix));
+    for (let i = 0; i < range.count; i++) suffix += table.ints[(range.from + i) * INTS_PER_ENTRY + 1];
+  }
+  return out;
+}

@@ -1,0 +1,70 @@
+import { strict as assert } from 'node:assert';
+import { loadFile } from '../../server/out/core/load/load-file';
+import { lint } from '../helpers/lint';
+
+/** Findings as [object, line, column, text, related lines]. */
+const where = (files: Record<string, string>, rules: string[]): unknown[] =>
+  lint(files, { rules }).findings.map((f) => [f.object, f.line, f.column, f.text, f.related.map((r) => r.line)]);
+
+describe('values brought into an object by a merge key or an alias are reported on that object\'s own line', () => {
+  const list = (a: string[], b: string[]): string =>
+    ['apiVersion: v1', 'kind: List', 'items:', '- apiVersion: v1', '  kind: Service', '  metadata: {name: a}', '  spec:', '    type: NodePort', ...a, '- apiVersion: v1', '  kind: Service', '  metadata: {name: b}', '  spec:', '    type: NodePort', ...b, ''].join('\n');
+
+  it('a nodePort from `- <<: *p`: on the `*p` of the merging Service, related to the other one', () => {
+    const text = list(['    ports:', '    - &p {name: http, port: 80, nodePort: 30700}'], ['    ports:', '    - <<: *p', '      name: web']);
+    assert.deepEqual(where({ 'a2.yaml': text }, ['nodeport-duplicate']), [
+      ['Service default/a', 10, 43, '30700', [17]],
+      ['Service default/b', 17, 11, '*p', [10]],
+    ]);
+  });
+
+  it('a whole ports list from an alias (`ports: *ports`): on the alias', () => {
+    const text = list(['    ports: &ports', '    - {port: 80, nodePort: 30701}'], ['    ports: *ports']);
+    assert.deepEqual(where({ 'l.yaml': text }, ['nodeport-duplicate']), [
+      ['Service default/a', 10, 28, '30701', [16]],
+      ['Service default/b', 16, 12, '*ports', [10]],
+    ]);
+  });
+
+  it('a hostPort of a container merged from another Deployment\'s container', () => {
+    const deploy = (name: string, container: string[]): string[] => [
+      '- apiVersion: apps/v1', '  kind: Deployment', `  metadata: {name: ${name}}`, '  spec:', `    selector: {matchLabels: {app: ${name}}}`,
+      '    template:', `      metadata: {labels: {app: ${name}}}`, '      spec:', '        containers:', ...container,
+    ];
+    const text = ['apiVersion: v1', 'kind: List', 'items:',
+      ...deploy('a', ['        - &c {name: web, image: "nginx:1.27", ports: [{containerPort: 8080, hostPort: 31800}]}']),
+      ...deploy('b', ['        - <<: *c', '          name: other']),
+      '- {apiVersion: v1, kind: Service, metadata: {name: s}, spec: {type: NodePort, ports: [{port: 80, nodePort: 31800}]}}', ''].join('\n');
+    const found = lint({ 'd.yaml': text }, { rules: ['host-port-conflicts-nodeport'] }).findings.filter((f) => f.object?.startsWith('Deployment'));
+    assert.deepEqual(found.map((f) => [f.object, f.line, f.text]), [
+      ['Deployment default/a', 13, '31800'],
+      ['Deployment default/b', 23, '*c'],
+    ]);
+  });
+});
+
+describe('a merge key with an unknown anchor', () => {
+  const problems = (text: string, parser: 'events' | 'yaml'): unknown[] => {
+    const f = loadFile('m.yaml', text, { parser });
+    return f.problems.map((p) => [p.code, f.lines.position(p.span.start).line, f.lines.position(p.span.start).column, f.text.slice(p.span.start, p.span.end), p.message]);
+  };
+  const unresolved = 'Unresolved alias (the anchor must be set before the alias, in the same document): p';
+
+  for (const parser of ['events', 'yaml'] as const) {
+    it(`is reported as an unresolved alias on the alias (${parser} parser)`, () => {
+      const text = 'apiVersion: v1\nkind: Service\nmetadata: {name: a}\nspec:\n  ports:\n    - <<: *p\n      name: web\n      port: 80\n';
+      assert.deepEqual(problems(text, parser), [['UNRESOLVED_ALIAS', 6, 11, '*p', unresolved]]);
+    });
+
+    it(`is reported on the alias when the anchor is in a previous document (${parser} parser)`, () => {
+      const text = 'x: &p {port: 80}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: a}\nspec:\n  ports:\n    - <<: [*p]\n      name: web\n';
+      assert.deepEqual(problems(text, parser), [['UNRESOLVED_ALIAS', 8, 12, '*p', unresolved]]);
+    });
+  }
+
+  it('says so in yaml-syntax findings', () => {
+    const f = lint({ 'm.yaml': 'apiVersion: v1\nkind: Service\nmetadata: {name: a}\nspec:\n  ports:\n    - <<: *p\n      port: 80\n' }, { rules: ['yaml-syntax'] }).findings;
+    assert.deepEqual(f.map((x) => [x.line, x.column, x.text]), [[6, 11, '*p']]);
+    assert.match(f[0].message, /^Unresolved alias \(the anchor must be set before the alias, in the same document\): p/);
+  });
+});
