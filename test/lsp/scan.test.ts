@@ -95,7 +95,7 @@ describe('language server: workspace scan (open file first, progress, parse cach
     const key = (f: { ruleId: string; span: { file: string; start: number; end: number }; message: string; object?: { kind: string; namespace: string; name: string } }): string => {
       const own = f.object?.namespace ? `${f.object.kind} ${f.object.namespace}/${f.object.name}` : undefined;
       const message = own ? f.message.split(own).join(`${f.object!.kind} */${f.object!.name}`) : f.message;
-      return `${f.ruleId} ${f.span.file}:${f.span.start}-${f.span.end} ${message.replace(/ \(in clusters? [^)]*\)$/, '')}`;
+      return `${f.ruleId} ${f.span.file}:${f.span.start}-${f.span.end} ${message.replace(/ \(in (?:\d+ clusters|clusters? [^)]*)\)$/, '')}`;
     };
     const unique = (keys: string[]): string[] => [...new Set(keys)].sort();
     const alone = files.flatMap((f) => singleFileFindings(f, readFileSync(f, 'utf8'), DEFAULT_CONFIG).findings);

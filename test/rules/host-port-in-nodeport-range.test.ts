@@ -27,7 +27,7 @@ describe('host-port-in-nodeport-range', () => {
     assert.equal(findings.length, 1);
     const [f] = findings;
     assert.deepEqual([f.line, f.column, f.text, f.severity, f.object], [17, 25, '31500', 'warning', 'DaemonSet infra/agent']);
-    assert.match(f.message, /^hostPort 31500\/TCP lies in the NodePort range 30000-32767 \(default\) and no Service uses it yet: .*can be 31500/);
+    assert.equal(f.message, 'hostPort 31500/TCP lies in the NodePort range 30000-32767 (default) and no Service uses it yet: the API server may allocate 31500 to the next nodePort or healthCheckNodePort, and kube-proxy then takes it on every node; move it below 30000');
   });
 
   it('moves the hostPort to the nearest port below the range that nothing uses', () => {

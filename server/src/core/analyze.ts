@@ -3,7 +3,7 @@ import { compareFindings, lineSuppressed, runRules, RuleFailure } from './engine
 import { applyRenders, remapRenderedFinding } from './render/apply';
 import type { RenderOutcome } from './render/jobs';
 import type { RenderNote } from './repo/layout';
-import { joinNames, MESSAGE_LIST_MAX } from './rules/report/collisions';
+import { MESSAGE_LIST_MAX, MESSAGE_MAX } from './rules/report/collisions';
 import type { LoadedFile } from './load/load-file';
 import type { K8sObject } from './model/objects';
 import { buildModel, WorkspaceModel } from './model/workspace-model';
@@ -119,8 +119,23 @@ export function finishFindings(inputs: AnalysisInputs, units: readonly { readonl
     .map(({ finding, clusters }) =>
       (clusters.length === all && finding.related.length === 0) || (clusters.length === 1 && finding.rendered?.label === `rendered by ${clusters[0]}`)
         ? finding
-        : { ...finding, message: `${finding.message} (in cluster${clusters.length > 1 ? 's' : ''} ${clusters.length > MESSAGE_LIST_MAX ? joinNames(clusters) : clusters.join(', ')})`, clusters })
+        : { ...finding, message: `${finding.message} ${clusterSuffix(finding.message, clusters)}`, clusters })
     .sort(compareFindings);
+}
+
+/**
+ * `(in cluster prod)`, `(in clusters dev, prod)` (up to five names; beyond, the first five and "and N more"); when
+ * that would take the message past {@link MESSAGE_MAX}, fewer names (`(in clusters dev and 3 more)`) or only their
+ * number (`(in 4 clusters)`). The finding's `clusters` lists them all.
+ */
+function clusterSuffix(message: string, clusters: readonly string[]): string {
+  if (clusters.length === 1) return `(in cluster ${clusters[0]})`;
+  const list = (max: number): string => (clusters.length > max ? `${clusters.slice(0, max).join(', ')} and ${clusters.length - max} more` : clusters.join(', '));
+  for (const max of [MESSAGE_LIST_MAX, 2, 1]) {
+    const suffix = `(in clusters ${list(max)})`;
+    if (message.length + 1 + suffix.length <= MESSAGE_MAX) return suffix;
+  }
+  return `(in ${clusters.length} clusters)`;
 }
 
 /**

@@ -156,7 +156,7 @@ export class IncrementalFile {
     for (; line < starts.length && starts[line] <= editStart; line++) out.push(starts[line]);
     for (let i = text.indexOf('\n', editStart); i !== -1 && i < oldEditEnd + delta; i = text.indexOf('\n', i + 1)) out.push(i + 1);
     for (; line < starts.length; line++) if (starts[line] > oldEditEnd) out.push(starts[line] + delta);
-    return LineIndex.fromStarts(out, text.length);
+    return LineIndex.fromLineStarts(out, text.length);
   }
 
   private assemble(text: string, chunks: readonly Chunk[], lines: LineIndex): LoadedFile {

@@ -149,7 +149,7 @@ export function kustomizeJob(
     notes.push({
       ruleId: 'render-incomplete',
       severity: 'info',
-      message: `remote base ${r.entry} left out of the render (${label}): kustomize would fetch it over the network (HTTP or git), which kube-netlint never does, so its objects are not linted; vendor it into the repository to lint it`,
+      message: `remote base ${r.entry} left out of the render (${label}): kustomize would fetch it over the network, which kube-netlint never does, so its objects are not linted; vendor it to lint them`,
       span: r.span,
     });
   }

@@ -1,6 +1,6 @@
 import type { NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
-import { areVariants, cappedRelated, collisionSummary, joinNames, splitSides } from './report/collisions';
+import { areVariants, cappedRelated, collisionSummary, fitNames, joinNames, splitSides } from './report/collisions';
 import { allocatesNodePorts, needsHealthCheck } from '../kubernetes/api-server/validation';
 import { freeNodePort } from './fixes/free-node-port';
 import type { Finding, Fix, Rule } from './rule';
@@ -83,7 +83,7 @@ export const healthcheckNodeportDuplicate: Rule = {
         findings.push({
           ruleId: id,
           severity: 'error',
-          message: `${side.field} ${port} of ${describe(side.service)} is also ${joinNames(names, 3)}: both come from one allocator, so ${why}; pick another port`,
+          message: fitNames((max) => `${side.field} ${port} of ${describe(side.service)} is also ${joinNames(names, max)}: both come from one allocator, so ${why}; pick another port`, 3),
           span: side.span,
           object: refOf(side.service),
           related: cappedRelated(others, (o) => ({ span: o.span, message: label(o) })),

@@ -1,6 +1,6 @@
 import type { HostPortClaim, NodePortClaim } from '../model/claims';
-import { describe } from '../model/objects';
-import { cappedRelated, collisionSummary, listObjects, splitSides } from './report/collisions';
+import { describe, K8sObject } from '../model/objects';
+import { cappedRelated, collisionSummary, fitNames, joinNames, splitSides } from './report/collisions';
 import { freeNodePort } from './fixes/free-node-port';
 import { claimLabel, portPhrase } from './report/claim-labels';
 import { removeHostPortFix } from './fixes/host-port-fixes';
@@ -10,11 +10,14 @@ import { refOf } from './rule';
 
 const id = 'host-port-conflicts-nodeport';
 
-/** What happens on the node, from the host-level side's point of view. */
+/**
+ * What happens on the node, from the host-level side's point of view, and the fix. The mechanism (DNAT order,
+ * portmap versions, CVE-2019-9946, kube-proxy's port opener before v1.24) is in the rule's page.
+ */
 function consequence(c: HostPortClaim, port: number): string {
   return c.hostNetwork
-    ? `kube-proxy DNATs new connections to ${port}/${c.protocol} on every node's addresses to the Service's endpoints before the hostNetwork process sees them (and kube-proxy before v1.24 held the port open, so the process could not even bind it)`
-    : `on the pod's node both the CNI portmap hostPort rule and kube-proxy's NodePort rule match ${port}/${c.protocol}: with portmap ≥0.7.5 on kube-proxy's iptables backend the NodePort wins and the hostPort is unreachable; with portmap ≤0.7.4 or mismatched iptables backends the hostPort takes the Service's NodePort traffic on that node (CVE-2019-9946)`;
+    ? `kube-proxy sends connections to ${port}/${c.protocol} on every node to the Service's endpoints, so the hostNetwork process gets none (before v1.24 it cannot even bind); move the nodePort`
+    : `on the pod's node the CNI portmap and kube-proxy NodePort rules both match ${port}/${c.protocol}: the hostPort is unreachable, or (old portmap, mixed iptables backends) takes the NodePort's traffic; move one port`;
 }
 
 /** A host-level port (hostPort, or containerPort of a hostNetwork pod) equals some Service's nodePort. */
@@ -74,7 +77,7 @@ export const hostPortConflictsNodeport: Rule = {
         findings.push({
           ruleId: id,
           severity: 'error',
-          message: `${portPhrase(h)} is also nodePort ${port} of ${listObjects(services.map((s) => ({ object: s.service })))}: ${consequence(h, port)}`,
+          message: fitNames((max) => `${portPhrase(h)} is also nodePort ${port} of ${joinNames(uniqueNames(services.map((s) => s.service)), max)}: ${consequence(h, port)}`),
           span: h.span,
           object: refOf(h.workload),
           related: cappedRelated(services, (s) => ({ span: s.span, message: `nodePort ${port}/${s.protocol} of ${describe(s.service)}` })),
@@ -92,7 +95,7 @@ export const hostPortConflictsNodeport: Rule = {
         findings.push({
           ruleId: id,
           severity: 'error',
-          message: `nodePort ${port}/${n.protocol} is also the ${others[0].hostNetwork ? 'hostNetwork port' : 'hostPort'} of ${listObjects(others.map((o) => ({ object: o.workload })))}: ${consequence(others[0], port)}`,
+          message: fitNames((max) => `nodePort ${port}/${n.protocol} is also the ${others[0].hostNetwork ? 'hostNetwork port' : 'hostPort'} of ${joinNames(uniqueNames(others.map((o) => o.workload)), max)}: ${consequence(others[0], port)}`),
           span: n.span,
           object: refOf(n.service),
           related: cappedRelated(others, (o) => ({ span: o.span, message: claimLabel(o) })),
@@ -120,4 +123,9 @@ function nodePortFix({ model, config }: RuleContext, n: NodePortClaim, offered: 
   if (free === undefined) return [];
   offered.add(free);
   return [{ title: `Change nodePort ${n.port} to free port ${free}`, edits: [{ span: n.span, newText: String(free) }], preferred: true }];
+}
+
+/** `Service a/b` for each object, once each, in order. */
+function uniqueNames(objects: readonly K8sObject[]): string[] {
+  return [...new Set(objects.map(describe))];
 }

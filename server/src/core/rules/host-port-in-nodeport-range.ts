@@ -50,11 +50,11 @@ export const hostPortInNodeportRange: Rule = {
     for (const [port, claims] of model.hostPorts) {
       if (port < range.min || port > range.max || model.nodePorts.has(port)) continue;
       for (const c of runningClaims(claims)) {
-        const inBand = port < range.min + band ? ` (it is in the static band ${range.min}-${range.min + band - 1}, which automatic allocation uses last)` : '';
+        const inBand = port < range.min + band ? ` (less likely in the static band ${range.min}-${range.min + band - 1})` : '';
         findings.push({
           ruleId: id,
           severity: 'warning',
-          message: `${portPhrase(c)} lies in the NodePort range ${range.min}-${range.max} (${source}) and no Service uses it yet: the nodePort allocator does not know host ports, so the next automatically allocated nodePort or healthCheckNodePort can be ${port}${inBand}, and kube-proxy would then take ${port} on every node`,
+          message: `${portPhrase(c)} lies in the NodePort range ${range.min}-${range.max} (${source}) and no Service uses it yet: the API server may allocate ${port} to the next nodePort or healthCheckNodePort${inBand}, and kube-proxy then takes it on every node; move it below ${range.min}`,
           span: c.span,
           object: refOf(c.workload),
           related: [],

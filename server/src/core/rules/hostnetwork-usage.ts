@@ -35,11 +35,12 @@ export const hostnetworkUsage: Rule = {
       if (hostNetwork?.value !== true) continue;
       const ports = [...new Set(w.pod.containers.filter((c) => c.role !== 'init').flatMap((c) =>
         c.ports.filter((p) => p.containerPort).map((p) => `${p.containerPort!.value}/${p.protocol.value.toUpperCase()}`)))];
-      const what = ports.length ? `its ports (${ports.join(', ')}) are ports of the node` : 'every port it binds is a port of the node';
+      const shown = ports.length > 4 ? `${ports.slice(0, 4).join(', ')} and ${ports.length - 4} more` : ports.join(', ');
+      const what = ports.length ? `its ports (${shown}) are ports of the node` : 'every port it binds is a port of the node';
       findings.push({
         ruleId: id,
         severity: 'info',
-        message: `${describe(w)} runs in the node's network namespace (hostNetwork: true): ${what}. Kubernetes best practice: "Avoid using hostNetwork" unless the pod must see the node's network (CNI, node agents)`,
+        message: `${describe(w)} runs in the node's network namespace (hostNetwork: true): ${what}; avoid hostNetwork unless the pod must see the node's network (CNI, node agents)`,
         span: hostNetwork.span,
         object: refOf(w),
         related: [],

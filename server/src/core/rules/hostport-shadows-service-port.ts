@@ -7,7 +7,7 @@ import { runningClaims } from '../kubernetes/scheduler/host-ports';
 import { serviceProxyMode } from '../kubernetes/kube-proxy/service-proxy-mode';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
-import { cappedRelated, collisionSummary, joinNames, MESSAGE_LIST_MAX, splitSides } from './report/collisions';
+import { cappedRelated, collisionSummary, fitNames, joinNames, splitSides } from './report/collisions';
 
 const id = 'hostport-shadows-service-port';
 const RANK: Record<Severity, number> = { hint: 0, info: 1, warning: 2, error: 3 };
@@ -94,7 +94,7 @@ export const hostportShadowsServicePort: Rule = {
     '',
     'Severity depends on the kube-proxy mode (config `kubeProxyMode`, or read from the workspace; without one, a',
     "kube-router DaemonSet with its service proxy on, the default, counts as IPVS: it binds ClusterIPs to kube-dummy-if):",
-    '- IPVS: **error** when the Service is another one — the MySQL story (case s3): db-b publishes hostPort 3306, and',
+    '- IPVS: **error** when the Service is another one — the MySQL story: db-b publishes hostPort 3306, and',
     "  clients on db-b's node that connect to db-a's ClusterIP log in to db-b, the wrong database; **warning** when the",
     '  hostPort pod is itself a backend of the Service and the Service port\'s `targetPort` is the containerPort the',
     '  hostPort maps to (load balancing is bypassed from that node, the traffic still reaches the right port);',
@@ -153,11 +153,11 @@ export const hostportShadowsServicePort: Rule = {
           .map((r) => ({ ...r, severity: severityFor(mode?.value, r.relation) }))
           .sort((a, b) => ORDER[a.relation] - ORDER[b.relation]);
         const severity = rated.reduce<Severity>((s, r) => (RANK[r.severity] > RANK[s] ? r.severity : s), 'hint');
-        const names = joinNames(rated.map((r) => `${describe(r.sp.service)}${nameNote(r.relation, r.target)}`));
+        const names = rated.map((r) => `${describe(r.sp.service)}${r.relation === 'other' ? '' : ' (its own)'}`);
         findings.push({
           ruleId: id,
           severity,
-          message: `${portPhrase(h)} equals ClusterIP port ${port}/${h.protocol} of ${names}: ${effect(mode?.value, mode?.source, port, h, rated)}`,
+          message: fitNames((max) => `${portPhrase(h)} is ClusterIP port ${port} of ${joinNames(names, max)}: ${effect(mode, h, rated)}`),
           span: h.span,
           object: refOf(h.workload),
           related: cappedRelated(rated.filter((r) => r.sp.service.origin.type !== 'builtin'), (r) => ({ span: r.sp.span, message: `port ${port}/${r.sp.protocol} of ${describe(r.sp.service)}` })),
@@ -178,33 +178,33 @@ function uniqueServices(ports: readonly ServicePortClaim[]): ServicePortClaim[] 
 
 const ORDER: Record<Relation, number> = { other: 0, misrouted: 1, own: 2 };
 
-/** ` (this pod's own Service)`, or with the targetPort it resolves to when that is not the mapped containerPort. */
-function nameNote(relation: Relation, target: TargetInPod | undefined): string {
-  if (relation === 'other') return '';
-  if (relation === 'own' || !target) return ' (this pod\'s own Service)';
-  return ` (this pod's own Service, targetPort ${target.text}${target.containerPort !== undefined && target.text !== String(target.containerPort) ? ` = containerPort ${target.containerPort}` : ''})`;
+/**
+ * What goes wrong: the wrong backend (another Service); else the wrong container port (the first misrouted own
+ * Service; the others are in the related locations); else no load balancing (only its own Service, right port).
+ */
+function consequence(rated: readonly { sp: ServicePortClaim; relation: Relation; target?: TargetInPod }[]): string {
+  if (rated.some((r) => r.relation === 'other')) return 'the wrong backend';
+  const misrouted = rated.find((x) => x.relation === 'misrouted');
+  if (!misrouted) return 'bypassing load balancing';
+  const t = misrouted.target!;
+  const meant = t.containerPort === undefined
+    ? `targetPort ${t.text} (not declared for ${misrouted.sp.protocol})`
+    : t.text === String(t.containerPort) ? `targetPort ${t.text}` : `targetPort ${t.text} (containerPort ${t.containerPort})`;
+  return `not to ${meant}`;
 }
 
-/** What goes wrong: the wrong backend (another Service), the wrong container port (misrouted), or no load balancing. */
-function consequence(h: HostPortClaim, rated: readonly { sp: ServicePortClaim; relation: Relation; target?: TargetInPod }[]): string {
+/**
+ * The kube-proxy mode (and, shortly, where it was read) and what portmap does under it. The mechanism — portmap's
+ * DNAT matches every local address, and IPVS makes every ClusterIP local (kube-ipvs0) — is in the rule's page.
+ */
+function effect(mode: { value: string; source: string } | undefined, h: HostPortClaim, rated: readonly { sp: ServicePortClaim; relation: Relation; target?: TargetInPod }[]): string {
   const mapped = h.containerPort.containerPort?.value;
-  const parts: string[] = [];
-  if (rated.some((r) => r.relation === 'other')) parts.push('clients on that node reach the wrong backend');
-  for (const r of rated.filter((x) => x.relation === 'misrouted').slice(0, MESSAGE_LIST_MAX)) {
-    const meant = r.target!.containerPort === undefined
-      ? `targetPort ${r.target!.text}, which this pod does not declare (${r.sp.protocol})`
-      : r.target!.text === String(r.target!.containerPort) ? `targetPort ${r.target!.text}` : `targetPort ${r.target!.text} (containerPort ${r.target!.containerPort})`;
-    parts.push(`connections to ${describe(r.sp.service)} meant for ${meant} reach containerPort ${mapped} instead`);
-  }
-  if (parts.length === 0) return 'bypassing load balancing from that node';
-  return `so ${parts.join('; ')}`;
-}
-
-function effect(mode: string | undefined, source: string | undefined, port: number, h: HostPortClaim, rated: readonly { sp: ServicePortClaim; relation: Relation; target?: TargetInPod }[]): string {
-  const mapped = h.containerPort.containerPort?.value;
-  const to = mapped === undefined ? 'this pod' : `containerPort ${mapped} of this pod`;
-  const hijack = `the CNI portmap DNAT (--dst-type LOCAL) can catch connections from this pod's node to those ClusterIPs on ${port} and send them to ${to}, ${consequence(h, rated)}`;
-  if (mode === 'ipvs') return `under kube-proxy IPVS (${source}) every ClusterIP is a local address on each node (kube-ipvs0), so ${hijack}`;
-  if (mode) return `harmless under kube-proxy ${mode} (${source}), where ClusterIPs are not local addresses; under IPVS ${hijack}`;
-  return `the kube-proxy mode is unknown: under IPVS, where every ClusterIP is a local address, ${hijack}; under iptables or nftables it is harmless (set kubeProxyMode to be exact)`;
+  const to = mapped === undefined ? 'this pod' : `its containerPort ${mapped}`;
+  const what = consequence(rated);
+  // "--proxy-mode flag in DaemonSet kube-system/kube-proxy", "kube-router, DaemonSet kube-system/kube-router":
+  // the parenthesised detail of a source stays out.
+  const source = mode?.source.replace(/ \(.*\)$/, '').replace(/^kube-router's IPVS service proxy, /, 'kube-router, ');
+  if (mode?.value === 'ipvs') return `under IPVS (${source}) portmap sends this node's traffic for them to ${to}, ${what}; remove the hostPort`;
+  if (mode) return `harmless under kube-proxy ${mode.value} (${source}); under IPVS portmap would send this node's traffic for them to ${to}, ${what}`;
+  return `if kube-proxy uses IPVS (set kubeProxyMode), portmap sends this node's traffic for them to ${to}, ${what}; remove the hostPort`;
 }

@@ -1,6 +1,6 @@
 import { describe } from '../model/objects';
 import type { NodePortClaim } from '../model/claims';
-import { CollisionSide, listObjects, reportCollision } from './report/collisions';
+import { CollisionSide, fitNames, joinNames, reportCollision } from './report/collisions';
 import { freeNodePort } from './fixes/free-node-port';
 import type { Finding, Fix, Rule } from './rule';
 import { refOf } from './rule';
@@ -47,8 +47,8 @@ export const nodeportDuplicate: Rule = {
       for (const c of nodePortClaims) if (!perService.has(c.service.uid)) perService.set(c.service.uid, c);
       const sides: CollisionSide[] = [...perService.values()].map((c) => ({ object: c.service, span: c.span, label: `nodePort ${port} of ${describe(c.service)}` }));
       findings.push(
-        ...reportCollision(nodeportDuplicate, sides, (_side, others) =>
-          `nodePort ${port} is also claimed by ${listObjects(others)}: the nodePort allocator is cluster-wide and keys on the number only, so the API server rejects whichever Service is applied second ("provided port is already allocated")`,
+        ...reportCollision(nodeportDuplicate, sides, (_side, others) => fitNames((max) =>
+          `nodePort ${port} is also claimed by ${joinNames([...new Set(others.map((o) => describe(o.object)))], max)}: nodePorts are cluster-wide, so the API server rejects whichever Service is applied second ("provided port is already allocated"); pick another port`),
           { fixes: fix, what: `nodePort ${port}` }),
       );
       // Inside one Service: the same (protocol, nodePort) twice.

@@ -5,16 +5,12 @@ import { declaredNames, declaredNumbers, declaredPorts, findNamedPort, findNumbe
 import { rawAt } from '../model/views/raw-fields';
 import type { Finding, Fix, Rule, TextEdit } from './rule';
 import { refOf } from './rule';
-import { joinNames } from './report/collisions';
+import { fitNames, joinNames } from './report/collisions';
 import { insertKeysBefore, verifiedEdit } from './fixes/yaml-insert';
 import { PatchLookup, patchLookup } from './report/kustomize-patches';
 import { isHelmHook } from './report/helm-hooks';
 
 const id = 'service-targetport-unresolved';
-
-function listWorkloads(ws: readonly WorkloadObject[]): string {
-  return joinNames(ws.map(describe));
-}
 
 /**
  * A Service port whose targetPort the selected pod templates do not declare. Named: error when none of the
@@ -86,9 +82,9 @@ function named(svc: ServiceObject, sp: ServicePort, name: string, span: Finding[
   if (lacking.length === 0) return [];
   const all = lacking.length === selected.length;
   const portLabel = portText(sp);
-  const message = all
-    ? `targetPort "${name}" (${protocol}) of ${portLabel} in ${describe(svc)} is not declared by any container of ${listWorkloads(lacking)}${lacking.length === 1 ? ` (it declares ${declaredNames(lacking[0])})` : ''}: no Pod gets an endpoint for this port, so connections to it fail`
-    : `targetPort "${name}" (${protocol}) of ${portLabel} in ${describe(svc)} is not declared by ${listWorkloads(lacking)} (the Service also selects ${listWorkloads(selected.filter((w) => !lacking.includes(w)))}, which declares it): those Pods get no endpoint for this port`;
+  const message = fitNames((max) => (all
+    ? `targetPort "${name}" (${protocol}) of ${portLabel} in ${describe(svc)} is not declared by any container of ${joinNames(lacking.map(describe), max)}${lacking.length === 1 ? ` (it declares ${declaredNames(lacking[0], 3)})` : ''}: no Pod gets an endpoint for this port, so connections to it fail; rename the containerPort or the targetPort`
+    : `targetPort "${name}" (${protocol}) of ${portLabel} in ${describe(svc)} is not declared by ${joinNames(lacking.map(describe), max)} (the Service also selects ${joinNames([...new Set(selected.filter((w) => !lacking.includes(w)).map(describe))], max)}, which declares it): those Pods get no endpoint for this port`));
   return [{
     ruleId: id,
     severity: all ? 'error' : 'warning',
@@ -112,10 +108,10 @@ function numeric(svc: ServiceObject, sp: ServicePort, selected: readonly Workloa
   // Any selected pod template that declares the number (a sidecar too) shows the Service is meant for it.
   if (declaring.length === 0 || selected.some((w) => patches.withPatches(w).some((v) => findNumberedPort(v, number, protocol)))) return [];
   const what = written ? `targetPort ${number}/${protocol} of ${portText(sp)} in ${describe(svc)}` : `${portText(sp)} of ${describe(svc)} has no targetPort, so it sends to Pod port ${number}/${protocol}, which`;
-  const declares = declaring.length === 1 ? ` (it declares ${declaredNumbers(declaring[0])})` : '';
-  const message = written
-    ? `${what} is not a containerPort of ${listWorkloads(declaring)}${declares}: traffic goes to ${number} on the Pods and is refused unless something listens there`
-    : `${what} ${listWorkloads(declaring)} does not declare${declares}: traffic is refused unless something listens there; set targetPort`;
+  const declares = declaring.length === 1 ? ` (it declares ${declaredNumbers(declaring[0], 3)})` : '';
+  const message = fitNames((max) => (written
+    ? `${what} is not a containerPort of ${joinNames(declaring.map(describe), max)}${declares}: traffic goes to ${number} on the Pods and is refused unless something listens there`
+    : `${what} ${joinNames(declaring.map(describe), max)} does not declare${declares}: traffic is refused unless something listens there; set targetPort`));
   return [{
     ruleId: id,
     severity: 'warning',

@@ -61,16 +61,9 @@ export class LineIndex {
     return line - 1 < starts.length ? starts[Math.max(0, line - 1)] : this.textLength;
   }
 
-  /** Offsets where lines start (the first is 0), ascending; read-only. */
-  get lineStarts(): readonly number[] {
+  /** Offsets where lines start (the first is 0), ascending; read-only (an array or, from a load worker, an Int32Array). */
+  get lineStarts(): ArrayLike<number> {
     return this.counter.lineStarts;
-  }
-
-  /** An index from line starts (ascending, the first 0) of a text of `textLength` UTF-16 code units; takes `starts`. */
-  static fromStarts(starts: number[], textLength: number): LineIndex {
-    const counter = new LineCounter();
-    counter.lineStarts = starts;
-    return new LineIndex(counter, textLength);
   }
 
   get lineCount(): number {

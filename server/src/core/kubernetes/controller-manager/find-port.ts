@@ -60,14 +60,19 @@ export function resolveTargetPort(sp: ServicePort, w: WorkloadObject): number | 
   return findNamedPort(w, target, sp.protocol.value.toUpperCase())?.port.containerPort?.value;
 }
 
-/** `metrics/TCP, https/UDP` — the named ports a workload does declare, to show what is there instead. */
-export function declaredNames(w: WorkloadObject): string {
+/** `metrics/TCP, https/UDP` — the named ports a workload does declare, to show what is there instead; beyond `max`, the first `max` and "and N more". */
+export function declaredNames(w: WorkloadObject, max = Infinity): string {
   const names = servingContainers(w).flatMap((c) => c.ports.filter((p) => p.name).map((p) => `${p.name!.value}/${p.protocol.value.toUpperCase()}`));
-  return names.length ? names.join(', ') : 'no named ports';
+  return names.length ? firstOf(names, max) : 'no named ports';
 }
 
-/** `8080/TCP, 9090/TCP` — the port numbers a workload's serving containers declare. */
-export function declaredNumbers(w: WorkloadObject): string {
+/** `8080/TCP, 9090/TCP` — the port numbers a workload's serving containers declare; beyond `max`, the first `max` and "and N more". */
+export function declaredNumbers(w: WorkloadObject, max = Infinity): string {
   const numbers = [...new Set(declaredPorts(w).map((d) => `${d.port.containerPort!.value}/${d.port.protocol.value.toUpperCase()}`))];
-  return numbers.length ? numbers.join(', ') : 'no ports';
+  return numbers.length ? firstOf(numbers, max) : 'no ports';
+}
+
+/** `a, b, c`, or beyond `max` items the first `max` and `… and N more` (for messages; related locations list all). */
+function firstOf(items: readonly string[], max: number): string {
+  return items.length > max ? `${items.slice(0, max).join(', ')} and ${items.length - max} more` : items.join(', ');
 }

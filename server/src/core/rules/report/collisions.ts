@@ -57,7 +57,7 @@ export function collisionSummary(
   return [{
     ruleId: rule.id,
     severity,
-    message: `${what} is claimed by ${total} objects: the first ${total - rest.length} are reported one by one, these ${rest.length} more only here (${joinNames(rest.map((r) => r.label))}); each collides the same way`,
+    message: fitNames((max) => `${what} is claimed by ${total} objects: the first ${total - rest.length} are reported one by one, these ${rest.length} more only here (${joinNames(rest.map((r) => r.label), max)}); each collides the same way`, MESSAGE_LIST_MAX),
     span: first.span,
     ...(first.object ? { object: refOf(first.object) } : {}),
     related: cappedRelated(rest.slice(1), (r) => ({ span: r.span, message: r.label })),
@@ -104,6 +104,33 @@ export function reportCollision(
   }
   out.push(...collisionSummary(rule, rest, options.what ?? sides[0]?.label ?? 'this port', out.length + rest.length, options.severity));
   return out;
+}
+
+/**
+ * The length a finding's message should stay within, in characters (UTF-16 code units), cluster suffix included:
+ * the developers' guide asks for the fact, the consequence and the fix in at most ~300 characters, the rest
+ * belonging in the rule's page.
+ */
+export const MESSAGE_MAX = 300;
+
+/**
+ * Room kept for what the core appends to a rule's message after the rule ran: ` (in cluster prod)`,
+ * ` (rendered by overlays/prod)`.
+ */
+export const MESSAGE_SUFFIX_ROOM = 50;
+
+/**
+ * The message `render(max)` for the largest name count `max` (from `most` down to 1) whose message fits within
+ * {@link MESSAGE_MAX} less {@link MESSAGE_SUFFIX_ROOM}; when even one name does not fit, the one-name message.
+ * `render` lists at most `max` names (e.g. with {@link joinNames}`(names, max)`: the first ones and "and N more"),
+ * the related locations keeping the full list.
+ */
+export function fitNames(render: (max: number) => string, most = 2): string {
+  for (let max = most; max > 1; max--) {
+    const message = render(max);
+    if (message.length <= MESSAGE_MAX - MESSAGE_SUFFIX_ROOM) return message;
+  }
+  return render(1);
 }
 
 /** How many names a message lists before "and N more" (related locations list up to {@link MAX_COLLISION_SIDES}). */
