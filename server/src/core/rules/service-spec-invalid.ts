@@ -55,7 +55,7 @@ export const serviceSpecInvalid: Rule = {
     '- `healthCheckNodePort` unless `type: LoadBalancer` with `externalTrafficPolicy: Local`;',
     "- `loadBalancerSourceRanges` (or, when it is empty, the `service.beta.kubernetes.io/load-balancer-source-ranges`",
     "  annotation), `allocateLoadBalancerNodePorts` (`false` too) or `loadBalancerClass` on a Service whose type is not",
-    "  LoadBalancer (`Forbidden: may only be used when `type` is 'LoadBalancer'`; the API server prints the first as",
+    "  LoadBalancer (\"Forbidden: may only be used when `type` is 'LoadBalancer'\"; the API server prints the first as",
     "  `spec.LoadBalancerSourceRanges`). `loadBalancerIP` is not checked against the type and is not reported;",
     '- `externalTrafficPolicy` on a Service that is not externally accessible (NodePort, LoadBalancer, or — since',
     '  v1.29 — ClusterIP with externalIPs; older API servers reject the last case too);',
