@@ -113,7 +113,7 @@ describe('externaltrafficpolicy-local-coverage', () => {
     const [f] = findings;
     assert.deepEqual([f.line, f.text, f.severity], [8, 'Local', 'warning']);
     assert.equal(f.message, 'externalTrafficPolicy Local on Service edge/ingress, backends DaemonSet edge/ing, which runs only on nodes matching node-role=ingress: ' +
-      'kube-proxy drops traffic to nodePort 30480 on nodes without one of these pods (only nodes running them answer); run them on every node or use Cluster');
+      'kube-proxy drops traffic to nodePort 30480 on nodes without one of these pods; run them on every node or use Cluster');
     assert.deepEqual(f.related.map((r) => [r.line, r.message]), [[17, 'backend DaemonSet edge/ing (only on nodes matching node-role=ingress)']]);
     const lb = lint(svc('LoadBalancer') + daemonSet('ing', '\n      nodeSelector: {node-role: ingress}'), { rules }).findings;
     assert.deepEqual(lb.map((x) => x.severity), ['info']);

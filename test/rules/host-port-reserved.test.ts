@@ -42,7 +42,7 @@ describe('host-port-reserved', () => {
     assert.equal(findings.length, 1);
     assert.deepEqual([findings[0].severity, findings[0].line, findings[0].text], ['error', 16, '10256']);
     assert.match(findings[0].message, /hostPort 10256\/TCP of DaemonSet ns\/agent is the kube-proxy healthz port/);
-    assert.match(findings[0].message, /portmap plugin DNATs/);
+    assert.match(findings[0].message, /: CNI portmap sends that port on every node address to this pod, taking the component's traffic/);
   });
 
   it('ignores another protocol on the same number', () => {
@@ -62,11 +62,11 @@ describe('host-port-reserved', () => {
     assert.equal(alone.length, 1);
     assert.equal(alone[0].severity, 'warning');
     assert.equal(alone[0].message, 'hostPort 179/TCP of DaemonSet ns/bgp is a port commonly used by Calico BGP (BIRD) (179/TCP) and kube-router BGP (179/TCP): ' +
-      'where one of them runs, the CNI portmap plugin DNATs that port on every node address to this pod, taking the traffic meant for the component. ' +
-      'Reported as a warning because Calico and kube-router are not in the workspace (add `calico` and `kube-router` to the config\'s `cni` list if the cluster runs one of them, to make this an error).');
+      'where one of them runs, CNI portmap sends that port on every node address to this pod, taking the component\'s traffic. ' +
+      'A warning: Calico and kube-router are not in the workspace (list `calico` and `kube-router` in the config\'s `cni` to make it an error)');
     const configured = lint(pod, { rules, config: { cni: ['calico'] } }).findings;
     assert.equal(configured[0].severity, 'error');
-    assert.match(configured[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is the Calico BGP \(BIRD\) port \(179\/TCP, on every Calico node\): the CNI portmap/);
+    assert.match(configured[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is the Calico BGP \(BIRD\) port \(179\/TCP, on every Calico node\): CNI portmap sends/);
     assert.doesNotMatch(configured[0].message, /kube-router/);
     const router = lint(pod, { rules, config: { cni: ['kube-router'] } }).findings;
     assert.match(router[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is the kube-router BGP port \(179\/TCP, on every kube-router node\): /);
@@ -118,7 +118,7 @@ describe('host-port-reserved', () => {
     const bgpOnly = workload('DaemonSet', 'bgp', 'example/bgpd:1', '            - {containerPort: 179, hostPort: 179}');
     const { findings } = lint({ 'p.yaml': bgpOnly, 'c.yaml': calicoNode('[{name: CALICO_NETWORKING_BACKEND, value: vxlan}]') }, { rules });
     assert.deepEqual(findings.map((f) => f.severity), ['warning']);
-    assert.match(findings[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is a port commonly used by kube-router BGP \(179\/TCP\): where it runs, .* because kube-router is not in the workspace \(add `kube-router` to the config's `cni` list if the cluster runs it, to make this an error\)\.$/);
+    assert.match(findings[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is a port commonly used by kube-router BGP \(179\/TCP\): where it runs, .* A warning: kube-router is not in the workspace \(list `kube-router` in the config's `cni` to make it an error\)$/);
   });
 
   it('exempts the component\'s own workloads (calico-node 9099/179, kube-router 179, kube-proxy 10256)', () => {
@@ -161,7 +161,7 @@ data:
     const ports = '            - {containerPort: 6443, hostPort: 6443}';
     const deployment = lint(workload('Deployment', 'web', 'example/web:1', ports), { rules }).findings;
     assert.equal(deployment[0].severity, 'warning');
-    assert.match(deployment[0].message, /kube-apiserver port \(6443\/TCP, on control-plane nodes\).*do not tolerate the control-plane taint/);
+    assert.match(deployment[0].message, /kube-apiserver port \(6443\/TCP, on control-plane nodes\): .* A warning: only control-plane nodes open it, and these pods do not tolerate their taint/);
     const tolerating = '      tolerations:\n        - {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}\n';
     const ds = lint(workload('DaemonSet', 'web', 'example/web:1', ports, tolerating), { rules }).findings;
     assert.deepEqual([ds[0].severity, ds[0].line, ds[0].text], ['error', 17, '6443']);

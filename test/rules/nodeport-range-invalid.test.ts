@@ -54,7 +54,7 @@ describe('nodeport-range-invalid', () => {
   it('reports a kubeadm ClusterConfiguration value that is not a port range, or not a string', () => {
     const bad = lint(kubeadm('"40000-30000"'), { rules }).findings;
     assert.deepEqual(bad.map((f) => [f.line, f.text]), [[5, '40000-30000']]);
-    assert.match(bad[0].message, /^service-node-port-range in the apiServer\.extraArgs of kubeadm ClusterConfiguration: "40000-30000" must be MIN-MAX .*kubeadm writes it into the kube-apiserver flag, and kube-apiserver exits at start/);
+    assert.match(bad[0].message, /^service-node-port-range in the apiServer\.extraArgs of kubeadm ClusterConfiguration: "40000-30000" must be MIN-MAX .*: the kube-apiserver it configures exits at start; nodePorts are checked against /);
     const number = lint(kubeadm('30000'), { rules }).findings;
     assert.deepEqual(number.map((f) => [f.line, f.text]), [[5, '30000']]);
     assert.match(number[0].message, /: 30000 is a number, not a string: kubeadm refuses the ClusterConfiguration \(extraArgs values are strings; quote it\)/);

@@ -102,7 +102,7 @@ function nodePortRangeFrom(obj: K8sObject): Sourced<PortRange> | InvalidSetting 
       value = (extra as Record<string, unknown>)['service-node-port-range'];
     }
     const where = 'service-node-port-range in the apiServer.extraArgs of kubeadm ClusterConfiguration';
-    if (typeof value === 'string') return parse(value, 'kubeadm ClusterConfiguration', where, obj.paths?.get(path), 'kubeadm writes it into the kube-apiserver flag, and kube-apiserver exits at start');
+    if (typeof value === 'string') return parse(value, 'kubeadm ClusterConfiguration', where, obj.paths?.get(path), 'the kube-apiserver it configures exits at start');
     if (typeof value === 'number' || typeof value === 'boolean') {
       return { text: String(value), where, problem: `${value} is a ${typeof value}, not a string: kubeadm refuses the ClusterConfiguration (extraArgs values are strings; quote it)`, span: obj.paths?.get(path), object: obj };
     }

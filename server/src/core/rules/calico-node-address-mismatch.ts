@@ -66,13 +66,12 @@ export const calicoNodeAddressMismatch: Rule = {
       if (!calico || internal.length === 0) continue;
       if (internal.some((a) => ipv4Of(a.address.value) === calico)) continue;
       const internalText = internal.map((a) => a.address.value).join(', ');
-      const bridge = isDockerPool(calico) ? ` (${calico} is in Docker's default bridge pools 172.17.0.0/16-172.31.0.0/16: a docker0 or br-* bridge)` : '';
+      const bridge = isDockerPool(calico) ? ' (a Docker bridge address)' : '';
       const annotationSpan = node.paths?.get(`metadata.annotations.${ANNOTATION}`) ?? node.span;
       const explicit = manifest && manifest.method !== '' && !/^first-?found/i.test(manifest.method);
-      const message =
-        `${describe(node)}: Calico uses ${calico} (annotation ${ANNOTATION}: ${annotation}) but the Node's InternalIP is ${internalText}${bridge}: ` +
-        `calico-node autodetected another interface${manifest ? ` (method: ${manifest.method || 'first-found, the default'})` : ''}, so BGP peers and tunnels to this node use an address other nodes may not reach. ` +
-        advice;
+      // The annotation, the Docker pools and the BGP details are in the related location and the rule's page.
+      const picked = manifest ? `${manifest.method || 'first-found (the default)'} picked another interface` : 'calico-node autodetected another interface';
+      const message = `${describe(node)}: Calico uses ${calico}${bridge}, not its InternalIP ${internalText}: ${picked}, so BGP and tunnels to this node may fail; ${advice}`;
       const nodeRelated: RelatedLocation = { span: annotationSpan, message: `${describe(node)}: ${ANNOTATION} ${annotation}, InternalIP ${internalText}` };
       findings.push(
         manifest
@@ -97,9 +96,9 @@ function calicoVersion(objects: readonly K8sObject[]): ImageVersion | undefined 
 /** The fix to suggest: kubernetes-internal-ip exists from calico/node v3.22 on; an unknown method terminates calico-node. */
 function fixAdvice(version: ImageVersion | undefined): string {
   if (version?.known && isOlderThan(version, HAS_K8S_INTERNAL_IP)) {
-    return `Set IP_AUTODETECTION_METHOD=interface=<the NIC of the InternalIP> or cidr=<the nodes' subnet>: calico/node ${version.tag} predates kubernetes-internal-ip (v3.22), and an unknown method stops calico-node`;
+    return `set IP_AUTODETECTION_METHOD=interface=<NIC> or cidr=<subnet> (${version.tag} predates kubernetes-internal-ip)`;
   }
-  return 'Set IP_AUTODETECTION_METHOD=kubernetes-internal-ip (calico/node v3.22 or later; operator: nodeAddressAutodetectionV4.kubernetes: NodeInternalIP)';
+  return 'set IP_AUTODETECTION_METHOD=kubernetes-internal-ip (calico/node v3.22+; with the operator, nodeAddressAutodetectionV4)';
 }
 
 /** The IPv4 address of `10.0.0.5/24` or `10.0.0.5`, normalised; undefined when not IPv4. */

@@ -78,14 +78,15 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
       const total = totalPods(backends);
       // Concrete node counts when the replicas are known: N pods are on at most N nodes.
       const landing = total === 1 ? 'the one node that runs it' : total !== undefined ? `at most ${total} nodes (fewer when pods share a node)` : 'the nodes that run them';
-      const answering = total === 1 ? 'only one node answers' : total !== undefined ? `at most ${total} nodes answer` : 'only nodes running them answer';
+      // Without a pod count the drop already says it: only nodes running them answer.
+      const answering = total === 1 ? ' (only one node answers)' : total !== undefined ? ` (at most ${total} nodes answer)` : '';
       const entry = viaExternalIPs ? `its externalIPs (${svc.externalIPs.map((ip) => ip.value).join(', ')})` : nodePortsText(svc);
       const message =
         type === 'LoadBalancer'
           ? `externalTrafficPolicy Local on ${describe(svc)}, backends ${who}: the load balancer sends all traffic to ${landing}; ` +
             'run them on every node or use Cluster'
           : `externalTrafficPolicy Local on ${describe(svc)}, backends ${who}: kube-proxy drops traffic to ${entry} ` +
-            `on nodes without one of these pods (${answering}); run them on every node or use Cluster`;
+            `on nodes without one of these pods${answering}; run them on every node or use Cluster`;
       findings.push({
         ruleId: id,
         severity: type === 'LoadBalancer' ? 'info' : 'warning',

@@ -34,7 +34,7 @@ function judge(row: ComponentPort, present: PresentComponents, features: CalicoF
   }
   if (row.scope === 'control-plane') {
     if (onControlPlane) return { row, severity: 'error' };
-    return { row, severity: 'warning', why: 'the port is open on control-plane nodes only, and these pods do not tolerate the control-plane taint (they still collide where control-plane nodes are untainted, e.g. single-node clusters)' };
+    return { row, severity: 'warning', why: 'only control-plane nodes open it, and these pods do not tolerate their taint (untainted ones, e.g. single-node clusters, still collide)' };
   }
   if (!present.get(row.scope)) return { row, severity: 'warning', absent: true };
   const feature = row.feature ? features.get(row.feature) : undefined;
@@ -76,9 +76,9 @@ function finding(span: HostPortClaim['span'], obj: HostPortClaim['workload'] | N
     const scopes = [...new Set(judgements.map((j) => j.row.scope))];
     const missing = joinNames(scopes.map((s) => COMPONENT_NAMES[s]));
     message = `${what} of ${describe(obj)} is a port commonly used by ${joinNames(names)}: where ${scopes.length > 1 ? 'one of them runs' : 'it runs'}, ${consequence}. ` +
-      `Reported as a warning because ${missing} ${scopes.length > 1 ? 'are' : 'is'} not in the workspace (add ${joinNames(scopes.map((s) => `\`${s}\``))} to the config's \`cni\` list if the cluster runs ${scopes.length > 1 ? 'one of them' : 'it'}, to make this an error).`;
+      `A warning: ${missing} ${scopes.length > 1 ? 'are' : 'is'} not in the workspace (list ${joinNames(scopes.map((s) => `\`${s}\``))} in the config's \`cni\` to make it an error)`;
   } else {
-    const why = worst.severity === 'error' ? '' : ` Reported as a warning because ${worst.why}.`;
+    const why = worst.severity === 'error' ? '' : ` A warning: ${worst.why}.`;
     message = `${what} of ${describe(obj)} is ${describeRows(judgements)}: ${consequence}.${why}`;
   }
   return { ruleId: id, severity: worst.severity, message, span, object: refOf(obj), related: [], fixes: [] };
@@ -173,8 +173,8 @@ export const hostPortReserved: Rule = {
         if (judgements.length === 0) continue;
         const what = claim.containerPort.hostPort ? `hostPort ${port}/${claim.protocol}` : `containerPort ${port}/${claim.protocol} of a hostNetwork pod`;
         const consequence = claim.containerPort.hostPort && !claim.hostNetwork
-          ? 'the CNI portmap plugin DNATs that port on every node address to this pod, taking the traffic meant for the component'
-          : 'the pod shares the node\'s network namespace with the component, so whichever binds second fails with "address already in use"';
+          ? 'CNI portmap sends that port on every node address to this pod, taking the component\'s traffic'
+          : 'whichever of the pod and the component binds second fails ("address already in use")';
         findings.push(finding(claim.span, claim.workload, what, consequence, judgements));
       }
     }

@@ -39,8 +39,8 @@ export const nodeportRangeOverlapsEphemeral: Rule = {
     const lo = Math.max(min, LINUX_EPHEMERAL.min);
     const hi = Math.min(max, LINUX_EPHEMERAL.max);
     if (lo > hi) return [];
-    const advice = `reserve ${lo}-${hi} on every node with net.ipv4.ip_local_reserved_ports (or keep the range below 32768)`;
-    const base = `the NodePort range ${min}-${max} (${setting.source}) overlaps the Linux ephemeral port range ${LINUX_EPHEMERAL.min}-${LINUX_EPHEMERAL.max} in ${lo}-${hi}: an outgoing connection can get a NodePort as its source port, and its replies are then captured by kube-proxy and the connection hangs`;
+    const advice = `reserve ${lo}-${hi} in net.ipv4.ip_local_reserved_ports or keep the range below ${LINUX_EPHEMERAL.min}`;
+    const base = `the NodePort range ${min}-${max} (${setting.source}) overlaps the Linux ephemeral ports ${LINUX_EPHEMERAL.min}-${LINUX_EPHEMERAL.max} in ${lo}-${hi}: a connection whose source port is a NodePort hangs, as kube-proxy captures its replies`;
     if (setting.span) {
       // Point at the value only, not the whole `--service-node-port-range=…` word.
       const span = narrowSpan(files, setting.span, new RegExp(`(?:^|[=\\s"'])(${escapeRegExp(String(min))}\\s*[-+]\\s*\\d+)`));
