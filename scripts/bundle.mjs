@@ -29,6 +29,16 @@ const yamlBrowserBuild = {
   },
 };
 
+// jsonc-parser's CommonJS entry is a UMD wrapper whose require() calls esbuild cannot follow; its ES module build
+// (same version, same code) bundles normally.
+const jsoncParser = join(dirname(createRequire(import.meta.url).resolve('jsonc-parser')), '..', 'esm', 'main.js');
+const jsoncParserEsm = {
+  name: 'jsonc-parser-esm-build',
+  setup(b) {
+    b.onResolve({ filter: /^jsonc-parser$/ }, () => ({ path: jsoncParser }));
+  },
+};
+
 await Promise.all(
   entries.map((e) =>
     build({
@@ -39,7 +49,7 @@ await Promise.all(
       target: e.browser ? 'chrome120' : 'node20',
       format: e.browser ? 'iife' : 'cjs',
       external: e.out === 'dist/kube-client.js' ? ['vscode'] : ['vscode', '@kubernetes/client-node'],
-      plugins: [yamlBrowserBuild],
+      plugins: [yamlBrowserBuild, jsoncParserEsm],
       // Maps next to the bundles for debugging, without a sourceMappingURL comment: the packages do not ship them.
       sourcemap: 'external',
       // client-node is minified (3.5 MB instead of 14.5 MB) so the .vsix stays small; it is third-party code.

@@ -184,4 +184,32 @@ describe('service-spec-invalid', () => {
     assert.deepEqual(check('  ports:\n    - {name: metrics, port: 9090, targetPort: metrics, appProtocol: http}'), []);
     assert.deepEqual(lint('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {a: b}', { rules }).findings, []);
   });
+
+  it('forbids LoadBalancer-only fields on other types: loadBalancerSourceRanges (or its annotation), allocateLoadBalancerNodePorts, loadBalancerClass', () => {
+    const fs = check('  type: NodePort\n  loadBalancerSourceRanges: [10.0.0.0/8]\n  allocateLoadBalancerNodePorts: false\n  loadBalancerClass: example.com/lb\n  loadBalancerIP: 10.0.0.9\n  ports: [{port: 80}]');
+    assert.deepEqual(fs.map((f) => [f.line, f.column, f.text]), [[8, 29, '[10.0.0.0/8]'], [9, 34, 'false'], [10, 22, 'example.com/lb']]);
+    assert.deepEqual(fs.map((f) => f.message), [
+      'loadBalancerSourceRanges on a NodePort Service: the API server rejects Service shop/web with "spec.LoadBalancerSourceRanges: Forbidden: may only be used when `type` is \'LoadBalancer\'"; remove it or set type: LoadBalancer',
+      'allocateLoadBalancerNodePorts on a NodePort Service: the API server rejects Service shop/web with "spec.allocateLoadBalancerNodePorts: Forbidden: may only be used when `type` is \'LoadBalancer\'"; remove it or set type: LoadBalancer',
+      'loadBalancerClass on a NodePort Service: the API server rejects Service shop/web with "spec.loadBalancerClass: Forbidden: may only be used when `type` is \'LoadBalancer\'"; remove it or set type: LoadBalancer',
+    ]);
+    // type not written: ClusterIP; the annotation counts only when the field is empty.
+    const annotated = lint('apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  annotations: {service.beta.kubernetes.io/load-balancer-source-ranges: "10.0.0.0/8"}\nspec:\n  ports: [{port: 80}]\n', { rules }).findings;
+    assert.deepEqual(annotated.map((f) => [f.line, f.text, f.message]), [[5, 'service.beta.kubernetes.io/load-balancer-source-ranges', 'load-balancer-source-ranges annotation on a Service without type (ClusterIP): the API server rejects Service default/web with "metadata.annotations[service.beta.kubernetes.io/load-balancer-source-ranges]: Forbidden: may only be used when `type` is \'LoadBalancer\'"; remove it or set type: LoadBalancer']]);
+    for (const f of [...fs, ...annotated]) assert.ok(f.message.length <= 300, `${f.message.length}`);
+  });
+
+  it('allows the LoadBalancer-only fields on a LoadBalancer, empty or null ones anywhere, and loadBalancerIP on any type', () => {
+    assert.deepEqual(check('  type: LoadBalancer\n  loadBalancerSourceRanges: [10.0.0.0/8]\n  allocateLoadBalancerNodePorts: false\n  loadBalancerClass: example.com/lb\n  ports: [{port: 80}]'), []);
+    assert.deepEqual(check('  type: ClusterIP\n  loadBalancerSourceRanges: []\n  allocateLoadBalancerNodePorts: null\n  loadBalancerClass: ~\n  loadBalancerIP: 10.0.0.9\n  ports: [{port: 80}]'), []);
+    assert.deepEqual(check('  type: ExternalName\n  externalName: db.example.com\n  loadBalancerIP: 10.0.0.9'), []);
+    // A kustomize patch that does not write type may patch a LoadBalancer.
+    const files = {
+      'base/svc.yaml': svc('  type: LoadBalancer\n  ports: [{port: 80}]'),
+      'base/kustomization.yaml': 'resources: [svc.yaml]\n',
+      'prod/kustomization.yaml': 'resources: [../base]\npatches: [{path: patch.yaml}]\n',
+      'prod/patch.yaml': svc('  loadBalancerSourceRanges: [10.0.0.0/8]\n  allocateLoadBalancerNodePorts: false'),
+    };
+    assert.deepEqual(lint(files, { rules }).findings, []);
+  });
 });

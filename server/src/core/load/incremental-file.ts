@@ -6,6 +6,7 @@ import { repoFileRole } from '../repo/repo-files';
 import { LineIndex } from '../source/line-index';
 import { DEFAULT_PARSER, loadDocument, loadFile, LoadedFile, LoadOptions, LoadProblem, PARSE_OPTIONS, parseFile } from './load-file';
 import { parseDocuments } from './parse-documents';
+import { jsonStream } from './json-stream';
 import { collectSpans, moveSpans } from './shift-spans';
 import { DISABLE_NEXT_LINE, findLineSuppressions } from './suppressions';
 
@@ -74,7 +75,8 @@ export class IncrementalFile {
 
   private loadWhole(text: string): LoadedFile {
     this.chunks = undefined;
-    if (isTemplateLike(text) || repoFileRole(this.file, text)) return loadFile(this.file, text, this.options);
+    // Templates, repository files and JSON streams (one value per document, no `---` between) are loaded whole.
+    if (isTemplateLike(text) || repoFileRole(this.file, text) || jsonStream(text)) return loadFile(this.file, text, this.options);
     const { docs, lines } = parseFile(text, this.options.parser ?? DEFAULT_PARSER);
     if (docs.length === 0 || docs.some(hasDirectives)) return loadFile(this.file, text, this.options);
     const chunks = docs.map((doc, i): Chunk => {

@@ -12,6 +12,7 @@ import { findLineSuppressions, LineSuppressions } from './suppressions';
 import { collapseRepeatedErrors, documentReadProblem } from './document-error';
 import { ListDefaults, notAnObject, readEnvelope } from './envelope-view';
 import { parseDocuments } from './parse-documents';
+import { jsonStream, parseJsonStream } from './json-stream';
 import { looksLikeGoTemplate } from '../repo/go-template';
 import { statedProxyMode, terraformTemplateAt } from '../repo/terraform-template';
 import { RepoFileRole, repoFileRole } from '../repo/repo-files';
@@ -110,10 +111,13 @@ export function loadFile(file: string, text: string, options: LoadOptions = {}):
 }
 
 /**
- * The documents of a file, its stream errors and line index: from js-yaml's events when `parser` is `events`
- * and the composer takes the text, else from `yaml`.
+ * The documents of a file, its stream errors and line index: value by value for a stream of JSON objects (see
+ * {@link jsonStream}), else from js-yaml's events when `parser` is `events` and the composer takes the text, else
+ * from `yaml`.
  */
 export function parseFile(text: string, parser: YamlParser): { docs: Document.Parsed[]; streamErrors: readonly YAMLParseError[]; lines: LineIndex } {
+  const stream = jsonStream(text);
+  if (stream) return parseJsonStream(text, stream);
   if (parser === 'events') {
     const composed = composeFromEvents(text);
     if (composed.docs?.length) return { docs: composed.docs, streamErrors: [], lines: LineIndex.of(text) };

@@ -9,6 +9,7 @@ import { externalipPortConflict } from './externalip-port-conflict';
 import { externalipUsage } from './externalip-usage';
 import { hostPortReserved } from './host-port-reserved';
 import { ingressBackendUnresolved } from './ingress-backend-unresolved';
+import { ingressSpecInvalid } from './ingress-spec-invalid';
 import { hostPortConflictsHealthcheckNodeport } from './host-port-conflicts-healthcheck-nodeport';
 import { hostPortConflictsNodeport } from './host-port-conflicts-nodeport';
 import { hostPortInNodeportRange } from './host-port-in-nodeport-range';
@@ -26,6 +27,7 @@ import { internaltrafficpolicyLocalCoverage } from './internaltrafficpolicy-loca
 import { kubeProxyIpvsNodeportInterfaces } from './kube-proxy-ipvs-nodeport-interfaces';
 import { kubeProxyIpvsStrictArp } from './kube-proxy-ipvs-strict-arp';
 import { networkpolicyPortUnresolved } from './networkpolicy-port-unresolved';
+import { networkpolicySpecInvalid } from './networkpolicy-spec-invalid';
 import { nodeportDuplicate } from './nodeport-duplicate';
 import { objectInvalid } from './object-invalid';
 import { nodeportRangeInvalid } from './nodeport-range-invalid';
@@ -57,6 +59,7 @@ export const allRules: readonly Rule[] = [
   externalipUsage,
   hostPortReserved,
   ingressBackendUnresolved,
+  ingressSpecInvalid,
   hostPortConflictsHealthcheckNodeport,
   hostPortConflictsNodeport,
   hostPortInNodeportRange,
@@ -74,6 +77,7 @@ export const allRules: readonly Rule[] = [
   kubeProxyIpvsNodeportInterfaces,
   kubeProxyIpvsStrictArp,
   networkpolicyPortUnresolved,
+  networkpolicySpecInvalid,
   nodeportDuplicate,
   objectInvalid,
   nodeportRangeInvalid,

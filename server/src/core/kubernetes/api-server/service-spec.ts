@@ -120,6 +120,36 @@ export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map
   return out;
 }
 
+/** The annotation older Services used instead of `spec.loadBalancerSourceRanges` (comma-separated CIDRs). */
+export const SOURCE_RANGES_ANNOTATION = 'service.beta.kubernetes.io/load-balancer-source-ranges';
+
+/**
+ * Fields ValidateService forbids unless `type` is LoadBalancer: `loadBalancerSourceRanges` (non-empty; the API
+ * prints the path as `spec.LoadBalancerSourceRanges`) or, when the field is empty, its annotation;
+ * `allocateLoadBalancerNodePorts` (any value, `false` too); `loadBalancerClass` (validateLoadBalancerClassField).
+ * `loadBalancerIP` is not checked against the type by the API server and is not reported. Sources: kubernetes
+ * pkg/apis/core/validation/validation.go (ValidateService, validateLoadBalancerClassField, v1.33).
+ */
+function loadBalancerOnlyFields(svc: ServiceObject, spec: Raw): SpecProblem[] {
+  const out: SpecProblem[] = [];
+  const type = svc.typeWritten ? `a ${svc.type.value} Service` : 'a Service without type (ClusterIP)';
+  const forbid = (field: string, span: Span | undefined, path: string): void => {
+    if (!span) return;
+    out.push({ span, message: rejects(`${field} on ${type}`, path, "Forbidden: may only be used when `type` is 'LoadBalancer'") + '; remove it or set type: LoadBalancer' });
+  };
+  const ranges = spec.loadBalancerSourceRanges;
+  const annotations = isObject(svc.raw.metadata) && isObject(svc.raw.metadata.annotations) ? svc.raw.metadata.annotations : {};
+  if (Array.isArray(ranges) && ranges.length > 0) forbid('loadBalancerSourceRanges', svc.fieldSpans.get('loadBalancerSourceRanges'), 'spec.LoadBalancerSourceRanges');
+  else if (SOURCE_RANGES_ANNOTATION in annotations) {
+    const key = `metadata.annotations.${SOURCE_RANGES_ANNOTATION}`;
+    forbid('load-balancer-source-ranges annotation', svc.paths?.get(`${key}#key`) ?? svc.paths?.get(key), `metadata.annotations[${SOURCE_RANGES_ANNOTATION}]`);
+  }
+  for (const field of ['allocateLoadBalancerNodePorts', 'loadBalancerClass']) {
+    if (spec[field] !== undefined && spec[field] !== null) forbid(field, svc.fieldSpans.get(field), `spec.${field}`);
+  }
+  return out;
+}
+
 /** A fix lower-casing a name when that alone makes it valid (`HTTP` → `http`). */
 export function lowerCaseFix(loc: Located<string>, errors: (s: string) => string[]): Fix[] {
   const lower = loc.value.toLowerCase();
@@ -186,6 +216,7 @@ export function checkServiceFields(svc: ServiceObject, partial = false, written?
       });
     }
   });
+  if (typeKnown && svc.type.value !== 'LoadBalancer' && (svc.typeWritten || !partial)) out.push(...loadBalancerOnlyFields(svc, spec));
   const headless = svc.clusterIP?.value === 'None';
   if (headless && svc.clusterIP && (svc.type.value === 'NodePort' || svc.type.value === 'LoadBalancer')) {
     // A NodePort / LoadBalancer Service needs a ClusterIP for kube-proxy to forward its node ports to.

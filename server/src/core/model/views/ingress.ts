@@ -41,13 +41,17 @@ export const ingressBackends = cachedView((obj: K8sObject): readonly IngressBack
   asArray(spec.rules).forEach((rule, r) => {
     const host = asString(asRecord(rule).host);
     asArray(asRecord(asRecord(rule).http).paths).forEach((p, i) => {
-      const path = asString(asRecord(p).path);
-      const where = [host ? `host ${host}` : '', path ? `path ${path}` : ''].filter(Boolean).join(' ');
-      push(out, obj, `spec.rules.${r}.http.paths.${i}.backend`, where ? `backend of ${where}` : `backend of rule #${r}`);
+      push(out, obj, `spec.rules.${r}.http.paths.${i}.backend`, backendLabel(host, asString(asRecord(p).path), r));
     });
   });
   return out;
 });
+
+/** How messages name a rule path's backend: `backend of host shop.example.com path /api`, else `backend of rule #0`. */
+export function backendLabel(host: string | undefined, path: string | undefined, rule: number): string {
+  const where = [host ? `host ${host}` : '', path ? `path ${path}` : ''].filter(Boolean).join(' ');
+  return where ? `backend of ${where}` : `backend of rule #${rule}`;
+}
 
 function push(out: IngressBackend[], obj: K8sObject, path: string, label: string): void {
   const v1 = locatedAt(obj, `${path}.service.name`, isName);

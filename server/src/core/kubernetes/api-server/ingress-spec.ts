@@ -1,0 +1,143 @@
+import type { Span } from '../../source/span';
+import type { K8sObject } from '../../model/objects';
+import { describe } from '../../model/objects';
+import { backendLabel } from '../../model/views/ingress';
+import { rawAt, spanAt } from '../../model/views/raw-fields';
+import { jsonType, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
+import { portNameErrors, portNumErrors } from './validation';
+import { int32Failure, isInt32, writtenNumber } from './json-numbers';
+
+type Raw = Record<string, unknown>;
+const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isSet = (v: unknown): boolean => v !== undefined && v !== null;
+
+/** One backend to check: where it is in `raw` (dotted), in the API's error paths (indexed), in the Go decoder's paths. */
+interface BackendSite {
+  readonly value: unknown;
+  readonly path: string;
+  readonly api: string;
+  readonly go: string;
+  /** The decoder's struct and field for the backend itself, e.g. `HTTPIngressPath.spec.rules.http.paths.backend`. */
+  readonly holder: string;
+  readonly label: string;
+}
+
+/**
+ * The backends of a networking.k8s.io/v1 Ingress (`spec.defaultBackend`, every `spec.rules[].http.paths[].backend`)
+ * that the API server refuses, at the value concerned, quoting its error:
+ *
+ * - decoding (the whole object is refused): a backend, `service` or `service.port` that is not a mapping,
+ *   `service.port.number` that is not an int32 (`number: "80"`), `service.name` or `service.port.name` that is not
+ *   a string;
+ * - validateIngressBackend: both `resource` and `service`, or neither (a path's backend is required); a service
+ *   without `name`; both `service.port.name` and `service.port.number`, or neither (`number: 0` is "not set"); a
+ *   port number outside 1–65535; a port name that is not an IANA_SVC_NAME.
+ *
+ * In a kustomize patch (`partial`) a missing name, port or backend is not reported: the base may have it.
+ * The Service name's format (DNS-1035 label) and `resource` references are not checked. Sources: kubernetes
+ * pkg/apis/networking/validation/validation.go (ValidateIngressSpec, validateHTTPIngressPath, validateIngressBackend,
+ * v1.33); staging/src/k8s.io/api/networking/v1/types.go (IngressBackend, IngressServiceBackend,
+ * ServiceBackendPort: name string, number int32), v1.33.
+ */
+export function ingressBackendProblems(ingress: K8sObject, written?: WrittenText, partial = false): SpecProblem[] {
+  const spec = rawAt(ingress.raw, 'spec');
+  if (!isObject(spec)) return [];
+  const sites: BackendSite[] = [];
+  if (isSet(spec.defaultBackend)) {
+    sites.push({ value: spec.defaultBackend, path: 'spec.defaultBackend', api: 'spec.defaultBackend', go: 'spec.defaultBackend', holder: 'IngressSpec.spec.defaultBackend', label: 'default backend' });
+  }
+  (Array.isArray(spec.rules) ? spec.rules : []).forEach((rule, r) => {
+    const http = isObject(rule) ? rule.http : undefined;
+    const paths = isObject(http) && Array.isArray(http.paths) ? http.paths : [];
+    paths.forEach((p, i) => {
+      if (!isObject(p)) return;
+      const host = isObject(rule) && typeof rule.host === 'string' ? rule.host : undefined;
+      sites.push({
+        value: p.backend,
+        path: `spec.rules.${r}.http.paths.${i}.backend`,
+        api: `spec.rules[${r}].http.paths[${i}].backend`,
+        go: 'spec.rules.http.paths.backend',
+        holder: 'HTTPIngressPath.spec.rules.http.paths.backend',
+        label: backendLabel(host, typeof p.path === 'string' ? p.path : undefined, r),
+      });
+    });
+  });
+  return sites.flatMap((site) => backendProblems(ingress, site, written, partial));
+}
+
+/** `partial`: a kustomize patch, merged into its base, so a missing name, port or backend may come from there. */
+function backendProblems(ingress: K8sObject, site: BackendSite, written: WrittenText | undefined, partial: boolean): SpecProblem[] {
+  const who = describe(ingress);
+  const span = (sub = ''): Span => spanAt(ingress, sub ? `${site.path}.${sub}` : site.path);
+  const rejects = (what: string, path: string, detail: string, fix: string): string => `${site.label} ${what}: the API server rejects ${who} with "${path}: ${detail}"; ${fix}`;
+  const decode = (at: Span, what: string, error: string, fix = ''): SpecProblem => ({ span: at, message: `${what}: the API server cannot decode ${who} ("${error}")${fix}` });
+  const backend = site.value;
+  if (isSet(backend) && !isObject(backend)) {
+    return [decode(span(), `${site.label} is a ${jsonType(backend)}, not a mapping with service`, `json: cannot unmarshal ${jsonType(backend)} into Go struct field ${site.holder} of type v1.IngressBackend`)];
+  }
+  const b = isObject(backend) ? backend : {};
+  const hasService = isSet(b.service);
+  const hasResource = isSet(b.resource);
+  if (hasService && hasResource) {
+    return [{ span: span(), message: rejects('sets both service and resource', site.api, 'Invalid value: "": cannot set both resource and service backends', 'keep one') }];
+  }
+  if (!hasService) {
+    return hasResource || partial ? [] : [{ span: span(), message: rejects('has neither service nor resource', site.api, 'Invalid value: "": resource or service backend is required', 'add service (name and port)') }];
+  }
+  if (!isObject(b.service)) {
+    return [decode(span('service'), `service of the ${site.label} is a ${jsonType(b.service)}, not a mapping with name and port`, `json: cannot unmarshal ${jsonType(b.service)} into Go struct field IngressBackend.${site.go}.service of type v1.IngressServiceBackend`)];
+  }
+  const service = b.service;
+  const portValue = service.port;
+  if (isSet(portValue) && !isObject(portValue)) {
+    return [decode(span('service.port'), `service.port of the ${site.label} is a ${jsonType(portValue)}, not a mapping with number or name`, `json: cannot unmarshal ${jsonType(portValue)} into Go struct field IngressServiceBackend.${site.go}.service.port of type v1.ServiceBackendPort`, typeof portValue === 'number' ? `; write port: {number: ${portValue}}` : typeof portValue === 'string' ? `; write port: {name: ${portValue}}` : '')];
+  }
+  const port = isObject(portValue) ? portValue : {};
+  const goPort = `ServiceBackendPort.${site.go}.service.port`;
+  const decoding: SpecProblem[] = [];
+  if (isSet(service.name) && typeof service.name !== 'string') {
+    decoding.push(decode(span('service.name'), `service.name ${JSON.stringify(service.name)} is not a string`, `json: cannot unmarshal ${jsonType(service.name)} into Go struct field IngressServiceBackend.${site.go}.service.name of type string`, '; quote it'));
+  }
+  if (isSet(port.name) && typeof port.name !== 'string') {
+    decoding.push(decode(span('service.port.name'), `service.port.name ${JSON.stringify(port.name)} is not a string`, `json: cannot unmarshal ${jsonType(port.name)} into Go struct field ${goPort}.name of type string`, typeof port.name === 'number' ? '; write it as service.port.number' : '; quote it'));
+  }
+  const number = port.number;
+  if (isSet(number) && !isInt32(number)) {
+    const at = span('service.port.number');
+    if (typeof number === 'number') {
+      const failure = int32Failure(number, `${goPort}.number`)!;
+      const by = failure.by === 'kubectl' ? 'kubectl cannot convert the manifest' : `the API server cannot decode ${who}`;
+      decoding.push({ span: at, message: `service.port.number ${writtenNumber(number, written?.(at))} ${failure.what}: ${by} ("${failure.error}")` });
+    } else {
+      const quoted = typeof number === 'string' && /^\d+$/.test(number);
+      const problem = decode(at, `service.port.number ${JSON.stringify(number)} is not an integer`, `json: cannot unmarshal ${jsonType(number, true)} into Go struct field ${goPort}.number of type int32`, quoted ? '; remove the quotes' : typeof number === 'string' ? '; a port name goes in service.port.name' : '');
+      decoding.push(quoted ? { ...problem, fixes: [{ title: `Change service.port.number "${number}" to ${Number(number)}`, edits: [{ span: at, newText: String(Number(number)) }], preferred: true }] } : problem);
+    }
+  }
+  if (decoding.length) return decoding;
+
+  const out: SpecProblem[] = [];
+  if ((typeof service.name !== 'string' || service.name === '') && !partial) {
+    out.push({ span: span('service'), message: rejects('names no Service', `${site.api}.service.name`, 'Required value', 'add service.name') });
+  }
+  const name = typeof port.name === 'string' && port.name !== '' ? port.name : undefined;
+  const num = typeof number === 'number' && number !== 0 ? number : undefined;
+  if (name !== undefined && num !== undefined) {
+    out.push({ span: span('service.port'), message: rejects(`sets both service.port.name "${name}" and service.port.number ${num}`, site.api, 'Invalid value: "": cannot set both port name & port number', 'keep one') });
+  } else if (name !== undefined) {
+    const loc = { value: name, span: span('service.port.name') };
+    const fixes = lowerCaseFix(loc, portNameErrors);
+    for (const detail of portNameErrors(name)) {
+      out.push({
+        span: loc.span,
+        message: rejects(`names port "${name}", not a valid port name (IANA_SVC_NAME)`, `${site.api}.service.port.name`, `Invalid value: "${name}": ${detail}`, fixes.length ? `write "${name.toLowerCase()}"` : /^\d+$/.test(name) ? 'write it as service.port.number' : "use the Service port's name"),
+        fixes,
+      });
+    }
+  } else if (num !== undefined) {
+    for (const detail of portNumErrors(num)) out.push({ span: span('service.port.number'), message: rejects(`names port ${num}, not a port number`, `${site.api}.service.port.number`, `Invalid value: ${num}: ${detail}`, 'use 1-65535') });
+  } else if (!partial) {
+    out.push({ span: span(isSet(portValue) ? 'service.port' : 'service'), message: rejects('has no service.port', site.api, 'Required value: port name or number is required', 'add service.port.number or service.port.name') });
+  }
+  return out;
+}

@@ -1,0 +1,138 @@
+import type { Span } from '../../source/span';
+import type { K8sObject } from '../../model/objects';
+import { describe } from '../../model/objects';
+import { rawAt, spanAt } from '../../model/views/raw-fields';
+import { caseFix, jsonType, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
+import { portNameErrors, portNumErrors, supportedValues } from './validation';
+import { int32Failure, isInt32, writtenNumber } from './json-numbers';
+
+/** NetworkPolicyPort `protocol` values, in the order the API server lists them (not sorted, unlike a Service's). */
+export const POLICY_PROTOCOLS: readonly string[] = ['TCP', 'UDP', 'SCTP'];
+
+type Raw = Record<string, unknown>;
+const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isSet = (v: unknown): boolean => v !== undefined && v !== null;
+
+/**
+ * Every `spec.ingress[].ports[]` and `spec.egress[].ports[]` entry of a networking.k8s.io/v1 NetworkPolicy that
+ * the API server refuses, at the value concerned, quoting its error. Two stages, as in the API server:
+ *
+ * - decoding (the whole object is refused): a `ports` that is not a list or an entry that is not a mapping, an
+ *   `endPort` that is not an int32 (`endPort: "8100"`), a `protocol` that is not a string, a `port` that is neither
+ *   a number nor a string (IntOrString);
+ * - ValidateNetworkPolicyPort: `protocol` not exactly `TCP`, `UDP` or `SCTP` (case-sensitive); a numeric `port` or
+ *   an `endPort` outside 1–65535; `endPort` below `port`; `endPort` with a named `port` or without `port`; a named
+ *   `port` that is not an IANA_SVC_NAME (a quoted number such as `"8080"` is a name, and an invalid one).
+ *
+ * The endPort-below-port error is quoted without its value: up to v1.35 the API server prints `port`'s value there,
+ * from v1.36 `endPort`'s (kubernetes/kubernetes PR #137960). Sources: kubernetes
+ * pkg/apis/networking/validation/validation.go (ValidateNetworkPolicySpec, ValidateNetworkPolicyPort, v1.33–v1.36);
+ * staging/src/k8s.io/api/networking/v1/types.go (NetworkPolicyPort: protocol *v1.Protocol, port *IntOrString,
+ * endPort *int32); staging/src/k8s.io/apimachinery/pkg/util/intstr/intstr.go (UnmarshalJSON: a quoted value is a
+ * string, anything else is decoded as an int32).
+ */
+export function networkPolicyPortProblems(policy: K8sObject, written?: WrittenText): SpecProblem[] {
+  const who = describe(policy);
+  const spec = rawAt(policy.raw, 'spec');
+  if (!isObject(spec)) return [];
+  const out: SpecProblem[] = [];
+  for (const direction of ['ingress', 'egress'] as const) {
+    const rules = spec[direction];
+    if (!Array.isArray(rules)) continue;
+    const ruleStruct = direction === 'ingress' ? 'NetworkPolicyIngressRule' : 'NetworkPolicyEgressRule';
+    rules.forEach((rule, r) => {
+      if (!isObject(rule) || !isSet(rule.ports)) return;
+      const listPath = `spec.${direction}.${r}.ports`;
+      if (!Array.isArray(rule.ports)) {
+        out.push(decodeError(spanAt(policy, listPath), `ports of ${direction} rule #${r} is a ${jsonType(rule.ports)}, not a list`, who, `json: cannot unmarshal ${jsonType(rule.ports)} into Go struct field ${ruleStruct}.spec.${direction}.ports of type []v1.NetworkPolicyPort`));
+        return;
+      }
+      rule.ports.forEach((entry, i) => {
+        const at = `${listPath}.${i}`;
+        const api = `spec.${direction}[${r}].ports[${i}]`;
+        if (entry === null) return; // decodes to an empty entry: every port of TCP
+        if (!isObject(entry)) {
+          out.push(decodeError(spanAt(policy, at), `port entry #${i} of ${direction} rule #${r} is a ${jsonType(entry)}, not a mapping with protocol, port, endPort`, who, `json: cannot unmarshal ${jsonType(entry)} into Go struct field ${ruleStruct}.spec.${direction}.ports of type v1.NetworkPolicyPort`));
+          return;
+        }
+        out.push(...portEntryProblems(policy, entry, at, api, `NetworkPolicyPort.spec.${direction}.ports`, who, written));
+      });
+    });
+  }
+  return out;
+}
+
+/** One entry: decode errors first (they refuse the whole object, so validation messages would never be seen). */
+function portEntryProblems(policy: K8sObject, entry: Raw, at: string, api: string, goStruct: string, who: string, written?: WrittenText): SpecProblem[] {
+  const span = (key: string): Span => spanAt(policy, `${at}.${key}`);
+  const { protocol, port, endPort } = entry;
+  const decode: SpecProblem[] = [];
+  if (isSet(protocol) && typeof protocol !== 'string') {
+    decode.push(decodeError(span('protocol'), `protocol ${JSON.stringify(protocol)} is not a string`, who, `json: cannot unmarshal ${jsonType(protocol)} into Go struct field ${goStruct}.protocol of type v1.Protocol`, '; quote it'));
+  }
+  if (isSet(port) && typeof port !== 'string' && !isInt32(port)) {
+    // IntOrString decodes anything unquoted as an int32, with the plain decoder's error (no field path).
+    decode.push(typeof port === 'number'
+      ? numberError(span('port'), 'port', port, who, `json: cannot unmarshal number ${String(port)} into Go value of type int32`, written)
+      : decodeError(span('port'), `port ${JSON.stringify(port)} is neither a port number nor a port name`, who, `json: cannot unmarshal ${jsonType(port)} into Go value of type int32`));
+  }
+  if (isSet(endPort) && !isInt32(endPort)) {
+    if (typeof endPort === 'number') {
+      decode.push(numberError(span('endPort'), 'endPort', endPort, who, int32Failure(endPort, `${goStruct}.endPort`)!.error, written));
+    } else {
+      const quoted = typeof endPort === 'string' && /^\d+$/.test(endPort);
+      const d = decodeError(span('endPort'), `endPort ${JSON.stringify(endPort)} is not an integer`, who, `json: cannot unmarshal ${jsonType(endPort, true)} into Go struct field ${goStruct}.endPort of type int32`, quoted ? '; remove the quotes' : '');
+      decode.push(quoted ? { ...d, fixes: [{ title: `Change endPort "${endPort}" to ${Number(endPort)}`, edits: [{ span: d.span, newText: String(Number(endPort)) }], preferred: true }] } : d);
+    }
+  }
+  if (decode.length) return decode;
+
+  const out: SpecProblem[] = [];
+  const rejects = (what: string, field: string, detail: string): string => `${what}: the API server rejects ${who} with "${api}.${field}: ${detail}"`;
+  if (typeof protocol === 'string' && !POLICY_PROTOCOLS.includes(protocol)) {
+    const loc = { value: protocol, span: span('protocol') };
+    const fixes = caseFix(loc, POLICY_PROTOCOLS, 'protocol');
+    const fix = fixes.length ? `; write ${fixes[0].edits[0].newText}` : '; use TCP, UDP or SCTP';
+    out.push({
+      span: loc.span,
+      message: rejects(`protocol "${protocol}" is not TCP, UDP or SCTP (case-sensitive)`, 'protocol', `Unsupported value: "${protocol}": supported values: ${supportedValues(POLICY_PROTOCOLS)}`) + fix,
+      fixes,
+    });
+  }
+  const hasEnd = typeof endPort === 'number';
+  if (typeof port === 'number') {
+    for (const detail of portNumErrors(port)) out.push({ span: span('port'), message: rejects(`port ${port} is not a port number`, 'port', `Invalid value: ${port}: ${detail}`) + '; use 1-65535' });
+    if (hasEnd && endPort < port) {
+      out.push({ span: span('endPort'), message: rejects(`endPort ${endPort} is below port ${port}, so the range ${port}-${endPort} is empty`, 'endPort', 'Invalid value: …: must be greater than or equal to `port`') + '; port is the first port of the range, endPort the last' });
+    }
+    if (hasEnd) for (const detail of portNumErrors(endPort)) out.push({ span: span('endPort'), message: rejects(`endPort ${endPort} is not a port number`, 'endPort', `Invalid value: ${endPort}: ${detail}`) + '; use 1-65535' });
+  } else if (typeof port === 'string') {
+    if (hasEnd) {
+      out.push({ span: span('endPort'), message: rejects(`endPort ${endPort} is set with the named port "${port}" (a range needs numbers)`, 'endPort', `Invalid value: ${endPort}: may not be specified when \`port\` is non-numeric`) + '; remove endPort or write port as a number' });
+    }
+    const quoted = /^\d+$/.test(port);
+    const hint = quoted ? ' (a quoted number is a port name; remove the quotes)' : '';
+    const loc = { value: port, span: span('port') };
+    const fixes = quoted ? [{ title: `Change port "${port}" to the number ${Number(port)}`, edits: [{ span: loc.span, newText: String(Number(port)) }], preferred: true }] : lowerCaseFix(loc, portNameErrors);
+    const fix = quoted ? '' : fixes.length ? `; write "${port.toLowerCase()}"` : "; use a container port's name";
+    for (const detail of portNameErrors(port)) {
+      out.push({ span: loc.span, message: rejects(`port "${port}" is not a valid port name (IANA_SVC_NAME)${hint}`, 'port', `Invalid value: "${port}": ${detail}`) + fix, fixes });
+    }
+  } else if (hasEnd) {
+    out.push({ span: span('endPort'), message: rejects(`endPort ${endPort} is set without port`, 'endPort', `Invalid value: ${endPort}: may not be specified when \`port\` is not specified`) + '; add port (the first port of the range)' });
+  }
+  return out;
+}
+
+function decodeError(span: Span, what: string, who: string, error: string, fix = ''): SpecProblem {
+  return { span, message: `${what}: the API server cannot decode ${who} ("${error}")${fix}` };
+}
+
+/** A number that is not an int32: `.inf` / `.nan` stop kubectl's YAML-to-JSON conversion, others the decoder. */
+function numberError(span: Span, field: string, value: number, who: string, decoderError: string, written?: WrittenText): SpecProblem {
+  const failure = int32Failure(value, '')!;
+  const shown = `${field} ${writtenNumber(value, written?.(span))} ${failure.what}`;
+  return failure.by === 'kubectl'
+    ? { span, message: `${shown}: kubectl cannot convert the manifest ("${failure.error}")` }
+    : { span, message: `${shown}: the API server cannot decode ${who} ("${decoderError}")` };
+}

@@ -1,0 +1,54 @@
+import type { Span } from '../source/span';
+import { isIngress } from '../model/views/ingress';
+import { ingressBackendProblems } from '../kubernetes/api-server/ingress-spec';
+import type { Finding, Rule } from './rule';
+import { refOf } from './rule';
+
+const id = 'ingress-spec-invalid';
+
+/** Ingress (networking.k8s.io/v1) backends the API server's decoder or validateIngressBackend rejects (see explanation). */
+export const ingressSpecInvalid: Rule = {
+  id,
+  title: 'Ingress backend the API server rejects',
+  severity: 'error',
+  explanation: [
+    'The API server validates every Ingress before storing it; `kubectl apply` fails with `The Ingress "x" is invalid: …`',
+    'and none of its routes reach the controller. This rule reports, at the offending backend of a networking.k8s.io/v1',
+    'Ingress (`spec.defaultBackend` and every `spec.rules[].http.paths[].backend`) and quoting the API server:',
+    '',
+    '- both `service.port.name` and `service.port.number` (`cannot set both port name & port number`), or neither',
+    '  (`Required value: port name or number is required`; `number: 0` counts as not set);',
+    '- a `service.port.number` outside 1–65535, or a `service.port.name` that is not an IANA service name (at most 15',
+    '  characters, a-z 0-9 and `-`, at least one letter);',
+    '- a backend with both `service` and `resource`, or with neither (a path\'s backend is required), and a `service`',
+    '  without `name` (`Required value`);',
+    '- values of the wrong type, which the decoder refuses before validation: `number: "80"` (`json: cannot unmarshal',
+    '  string into Go struct field ServiceBackendPort.spec.rules.http.paths.backend.service.port.number of type',
+    '  int32`; a quick fix removes the quotes), a `name` that is not a string, a `service.port` written as a number',
+    '  (`port: 80`) instead of a mapping.',
+    '',
+    'Ingresses in kustomize patch files are partial on purpose: there, a missing Service name, port or backend (the',
+    'base may have it) is not reported.',
+    '',
+    'Whether the Service and its port exist is `ingress-backend-unresolved`\'s concern. The old v1beta1 versions (not',
+    'served since v1.22), the Service name\'s format and `resource` backends are not checked. Live cluster objects are',
+    'skipped (the API server already accepted them).',
+  ].join('\n'),
+  sources: [
+    'kubernetes pkg/apis/networking/validation/validation.go (ValidateIngressSpec, validateHTTPIngressPath, validateIngressBackend, v1.33)',
+    'kubernetes staging/src/k8s.io/api/networking/v1/types.go (IngressBackend, IngressServiceBackend, ServiceBackendPort, v1.33)',
+    'kubernetes staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go (IsValidPortNum, IsValidPortName, v1.33)',
+  ],
+  check({ model, files, layout }) {
+    const findings: Finding[] = [];
+    const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
+    const written = (span: Span): string | undefined => files?.get(span.file)?.text.slice(span.start, span.end);
+    for (const obj of model.objects) {
+      if (!isIngress(obj) || obj.apiVersion !== 'networking.k8s.io/v1' || obj.origin.type !== 'file') continue;
+      for (const p of ingressBackendProblems(obj, written, patches.has(obj.file))) {
+        findings.push({ ruleId: id, severity: 'error', message: p.message, span: p.span, object: refOf(obj), related: p.related ?? [], fixes: p.fixes ?? [] });
+      }
+    }
+    return findings;
+  },
+};

@@ -1,0 +1,55 @@
+import type { Span } from '../source/span';
+import { isNetworkPolicy } from '../model/views/network-policy';
+import { networkPolicyPortProblems } from '../kubernetes/api-server/network-policy-spec';
+import type { Finding, Rule } from './rule';
+import { refOf } from './rule';
+
+const id = 'networkpolicy-spec-invalid';
+
+/** NetworkPolicy port entries the API server's decoder or ValidateNetworkPolicyPort rejects (see explanation). */
+export const networkpolicySpecInvalid: Rule = {
+  id,
+  title: 'NetworkPolicy port the API server rejects',
+  severity: 'error',
+  explanation: [
+    'The API server validates every NetworkPolicy before storing it; `kubectl apply` fails with',
+    '`The NetworkPolicy "x" is invalid: …` and the policy — every rule of it — is never enforced. This rule reports, at',
+    'the offending value of each `spec.ingress[].ports[]` and `spec.egress[].ports[]` entry and quoting the API server:',
+    '',
+    '- a `protocol` other than `TCP`, `UDP` or `SCTP`: the values are case-sensitive, so `tcp` is rejected',
+    '  (`Unsupported value: "tcp": supported values: "TCP", "UDP", "SCTP"`; a quick fix corrects the case);',
+    '- a numeric `port` or an `endPort` outside 1–65535 (`must be between 1 and 65535, inclusive`);',
+    '- an `endPort` below `port` ("must be greater than or equal to `port`"). The error\'s value is shown as "…":',
+    '  API servers up to v1.35 print the `port` there, v1.36 and later the `endPort`;',
+    '- an `endPort` with a named `port` ("may not be specified when `port` is non-numeric") — a range needs numbers —',
+    '  or without any `port` ("may not be specified when `port` is not specified");',
+    '- a named `port` that is not an IANA service name (at most 15 characters, a-z 0-9 and `-`, at least one letter,',
+    '  no `--`, no `-` at either end). A quoted number such as `port: "8080"` is a *name* to the API and fails with',
+    '  `must contain at least one letter (a-z)`; a quick fix removes the quotes;',
+    '- values of the wrong type, which the decoder refuses before validation (`json: cannot unmarshal string into Go',
+    '  struct field NetworkPolicyPort.spec.ingress.ports.endPort of type int32`): a quoted `endPort` (a quick fix',
+    '  removes the quotes), a `protocol` that is not a string, a `port` that is a boolean or not an integer, a `ports`',
+    '  that is not a list or an entry that is not a mapping.',
+    '',
+    'Whether a valid port matches any pod is `networkpolicy-port-unresolved`\'s concern. Live cluster objects are',
+    'skipped (the API server already accepted them).',
+  ].join('\n'),
+  sources: [
+    'kubernetes pkg/apis/networking/validation/validation.go (ValidateNetworkPolicySpec, ValidateNetworkPolicyPort, v1.33)',
+    'https://github.com/kubernetes/kubernetes/pull/137960 (the endPort error prints endPort\'s value instead of port\'s, v1.36)',
+    'kubernetes staging/src/k8s.io/api/networking/v1/types.go (NetworkPolicyPort: protocol, port IntOrString, endPort int32, v1.33)',
+    'kubernetes staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go (IsValidPortNum, IsValidPortName, v1.33)',
+    'kubernetes staging/src/k8s.io/apimachinery/pkg/util/intstr/intstr.go (IntOrString.UnmarshalJSON, v1.33)',
+  ],
+  check({ model, files }) {
+    const findings: Finding[] = [];
+    const written = (span: Span): string | undefined => files?.get(span.file)?.text.slice(span.start, span.end);
+    for (const obj of model.objects) {
+      if (!isNetworkPolicy(obj) || obj.apiVersion !== 'networking.k8s.io/v1' || obj.origin.type !== 'file') continue;
+      for (const p of networkPolicyPortProblems(obj, written)) {
+        findings.push({ ruleId: id, severity: 'error', message: p.message, span: p.span, object: refOf(obj), related: p.related ?? [], fixes: p.fixes ?? [] });
+      }
+    }
+    return findings;
+  },
+};

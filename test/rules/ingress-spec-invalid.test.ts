@@ -1,0 +1,80 @@
+import { strict as assert } from 'node:assert';
+import { applyEdits, dedent, lint } from '../helpers/lint';
+
+const rules = ['ingress-spec-invalid'];
+// The first path's backend is on line 9 (line 10 with a defaultBackend line).
+const ingress = (backends: string[], extra = '', apiVersion = 'networking.k8s.io/v1') => `
+apiVersion: ${apiVersion}
+kind: Ingress
+metadata: {name: web, namespace: shop}
+spec:
+${extra}  rules:
+    - host: shop.example.com
+      http:
+        paths:
+${backends.map((b, i) => `          - {path: /p${i}, pathType: Prefix, backend: ${b}}\n`).join('')}`;
+const check = (backends: string[], extra = '') => lint(ingress(backends, extra), { rules }).findings;
+const WHO = 'Ingress shop/web';
+
+describe('ingress-spec-invalid', () => {
+  it('reports both port name and number, no port, and a quoted number, as validateIngressBackend and the decoder do', () => {
+    const fs = check(['{service: {name: web, port: {number: 80, name: http}}}', '{service: {name: web}}', '{service: {name: web, port: {number: "80"}}}']);
+    assert.deepEqual(fs.map((f) => [f.line, f.column, f.text, f.severity, f.object]), [
+      [9, 80, '{number: 80, name: http}', 'error', WHO],
+      [10, 62, '{name: web}', 'error', WHO],
+      [11, 89, '"80"', 'error', WHO],
+    ]);
+    assert.deepEqual(fs.map((f) => f.message), [
+      `backend of host shop.example.com path /p0 sets both service.port.name "http" and service.port.number 80: the API server rejects ${WHO} with "spec.rules[0].http.paths[0].backend: Invalid value: "": cannot set both port name & port number"; keep one`,
+      `backend of host shop.example.com path /p1 has no service.port: the API server rejects ${WHO} with "spec.rules[0].http.paths[1].backend: Required value: port name or number is required"; add service.port.number or service.port.name`,
+      `service.port.number "80" is not an integer: the API server cannot decode ${WHO} ("json: cannot unmarshal string into Go struct field ServiceBackendPort.spec.rules.http.paths.backend.service.port.number of type int32"); remove the quotes`,
+    ]);
+    for (const f of fs) assert.ok(f.message.length <= 300, `${f.message.length}: ${f.message}`);
+    const text = dedent(ingress(['{service: {name: web, port: {number: "80"}}}']));
+    const [quoted] = lint(text, { rules }).findings;
+    assert.deepEqual(quoted.fixes.map((x) => x.title), ['Change service.port.number "80" to 80']);
+    const fixed = applyEdits(text, quoted.fixes[0].edits);
+    assert.match(fixed, /port: \{number: 80\}/);
+    assert.deepEqual(lint(fixed, { rules }).findings, []);
+  });
+
+  it('reports the default backend, invalid numbers and names, missing service name, and service + resource', () => {
+    const fs = check(
+      ['{service: {name: web, port: {number: 70000}}}', '{service: {name: web, port: {name: HTTP}}}', '{service: {port: {number: 80}}}', '{service: {name: web, port: {number: 80}}, resource: {kind: Bucket, name: b}}', '{}'],
+      '  defaultBackend: {service: {name: web, port: {number: 0}}}\n',
+    );
+    assert.deepEqual(fs.map((f) => [f.line, f.text]), [[5, '{number: 0}'], [10, '70000'], [11, 'HTTP'], [11, 'HTTP'], [12, '{port: {number: 80}}'], [13, '{service: {name: web, port: {number: 80}}, resource: {kind: Bucket, name: b}}'], [14, '{}']]);
+    assert.deepEqual(fs.map((f) => f.message.split(' with ')[1]), [
+      '"spec.defaultBackend: Required value: port name or number is required"; add service.port.number or service.port.name',
+      '"spec.rules[0].http.paths[0].backend.service.port.number: Invalid value: 70000: must be between 1 and 65535, inclusive"; use 1-65535',
+      '"spec.rules[0].http.paths[1].backend.service.port.name: Invalid value: "HTTP": must contain at least one letter (a-z)"; write "http"',
+      '"spec.rules[0].http.paths[1].backend.service.port.name: Invalid value: "HTTP": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)"; write "http"',
+      '"spec.rules[0].http.paths[2].backend.service.name: Required value"; add service.name',
+      '"spec.rules[0].http.paths[3].backend: Invalid value: "": cannot set both resource and service backends"; keep one',
+      '"spec.rules[0].http.paths[4].backend: Invalid value: "": resource or service backend is required"; add service (name and port)',
+    ]);
+    assert.ok(fs[0].message.startsWith('default backend has no service.port: '));
+    assert.deepEqual(fs[2].fixes.map((x) => x.edits[0].newText), ['http']);
+  });
+
+  it('reports wrongly typed backends the decoder refuses: port written as a number, a numeric port name', () => {
+    const fs = check(['{service: {name: web, port: 80}}', '{service: {name: web, port: {name: 8080}}}']);
+    assert.deepEqual(fs.map((f) => [f.line, f.text, f.message]), [
+      [9, '80', `service.port of the backend of host shop.example.com path /p0 is a number, not a mapping with number or name: the API server cannot decode ${WHO} ("json: cannot unmarshal number into Go struct field IngressServiceBackend.spec.rules.http.paths.backend.service.port of type v1.ServiceBackendPort"); write port: {number: 80}`],
+      [10, '8080', `service.port.name 8080 is not a string: the API server cannot decode ${WHO} ("json: cannot unmarshal number into Go struct field ServiceBackendPort.spec.rules.http.paths.backend.service.port.name of type string"); write it as service.port.number`],
+    ]);
+  });
+
+  it('stays silent on valid backends, resource backends, old API versions, and missing parts in kustomize patches', () => {
+    assert.deepEqual(check(['{service: {name: web, port: {number: 80}}}', '{service: {name: web, port: {name: http}}}', '{service: {name: web, port: {number: 0o120, name: ""}}}', '{resource: {apiGroup: k8s.example.com, kind: Bucket, name: b}}'], '  defaultBackend: {service: {name: web, port: {name: http}}}\n'), []);
+    assert.deepEqual(lint(ingress(['{serviceName: web, servicePort: 80}'], '', 'networking.k8s.io/v1beta1'), { rules }).findings, []);
+    assert.deepEqual(lint(ingress(['{serviceName: web, servicePort: http}'], '', 'extensions/v1beta1'), { rules }).findings, []);
+    const files = {
+      'base/ing.yaml': ingress(['{service: {name: web, port: {number: 80}}}']),
+      'base/kustomization.yaml': 'resources: [ing.yaml]\n',
+      'prod/kustomization.yaml': 'resources: [../base]\npatches: [{path: patch.yaml}]\n',
+      'prod/patch.yaml': ingress(['{service: {port: {number: 8080}}}', '{service: {name: web}}']),
+    };
+    assert.deepEqual(lint(files, { rules }).findings.filter((f) => f.file === 'prod/patch.yaml'), []);
+  });
+});
