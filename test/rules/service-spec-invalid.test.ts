@@ -68,6 +68,15 @@ describe('service-spec-invalid', () => {
     assert.ok(fs[0].message.includes('spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive'));
   });
 
+  it('names a port entry that is not a mapping in plain words (a list, a string)', () => {
+    const fs = check('  ports:\n    - [x]\n    - "80"');
+    assert.deepEqual(fs.map((f) => [f.line, f.message.split(':')[0]]), [
+      [8, 'port entry #0 is a list, not a mapping with port, targetPort, …'],
+      [9, 'port entry #1 is a string, not a mapping with port, targetPort, …'],
+    ]);
+    assert.match(fs[0].message, /\("json: cannot unmarshal array into Go struct field ServiceSpec\.spec\.ports of type v1\.ServicePort"\)$/);
+  });
+
   it('flags values that are not integers (quoted or words), which the loader leaves out of the model', () => {
     const fs = check('  type: NodePort\n  ports:\n    - name: a\n      port: "80"\n      nodePort: "30080"\n    - name: b\n      port: 81\n      nodePort: abc\n      targetPort: 8080.5');
     assert.deepEqual(fs.map((f) => [f.line, f.text]), [[10, '"80"'], [11, '"30080"'], [14, 'abc'], [15, '8080.5']]);

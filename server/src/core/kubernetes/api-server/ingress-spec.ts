@@ -3,7 +3,7 @@ import type { K8sObject } from '../../model/objects';
 import { describe } from '../../model/objects';
 import { backendLabel } from '../../model/views/ingress';
 import { rawAt, spanAt } from '../../model/views/raw-fields';
-import { jsonType, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
+import { jsonKindWords, jsonType, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { portNameErrors, portNumErrors } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
 
@@ -73,7 +73,7 @@ function backendProblems(ingress: K8sObject, site: BackendSite, written: Written
   const decode = (at: Span, what: string, error: string, fix = ''): SpecProblem => ({ span: at, message: `${what}: the API server cannot decode ${who} ("${error}")${fix}` });
   const backend = site.value;
   if (isSet(backend) && !isObject(backend)) {
-    return [decode(span(), `${site.label} is a ${jsonType(backend)}, not a mapping with service`, `json: cannot unmarshal ${jsonType(backend)} into Go struct field ${site.holder} of type v1.IngressBackend`)];
+    return [decode(span(), `${site.label} is ${jsonKindWords(backend)}, not a mapping with service`, `json: cannot unmarshal ${jsonType(backend)} into Go struct field ${site.holder} of type v1.IngressBackend`)];
   }
   const b = isObject(backend) ? backend : {};
   const hasService = isSet(b.service);
@@ -85,12 +85,12 @@ function backendProblems(ingress: K8sObject, site: BackendSite, written: Written
     return hasResource || partial ? [] : [{ span: span(), message: rejects('has neither service nor resource', site.api, 'Invalid value: "": resource or service backend is required', 'add service (name and port)') }];
   }
   if (!isObject(b.service)) {
-    return [decode(span('service'), `service of the ${site.label} is a ${jsonType(b.service)}, not a mapping with name and port`, `json: cannot unmarshal ${jsonType(b.service)} into Go struct field IngressBackend.${site.go}.service of type v1.IngressServiceBackend`)];
+    return [decode(span('service'), `service of the ${site.label} is ${jsonKindWords(b.service)}, not a mapping with name and port`, `json: cannot unmarshal ${jsonType(b.service)} into Go struct field IngressBackend.${site.go}.service of type v1.IngressServiceBackend`)];
   }
   const service = b.service;
   const portValue = service.port;
   if (isSet(portValue) && !isObject(portValue)) {
-    return [decode(span('service.port'), `service.port of the ${site.label} is a ${jsonType(portValue)}, not a mapping with number or name`, `json: cannot unmarshal ${jsonType(portValue)} into Go struct field IngressServiceBackend.${site.go}.service.port of type v1.ServiceBackendPort`, typeof portValue === 'number' ? `; write port: {number: ${portValue}}` : typeof portValue === 'string' ? `; write port: {name: ${portValue}}` : '')];
+    return [decode(span('service.port'), `service.port of the ${site.label} is ${jsonKindWords(portValue)}, not a mapping with number or name`, `json: cannot unmarshal ${jsonType(portValue)} into Go struct field IngressServiceBackend.${site.go}.service.port of type v1.ServiceBackendPort`, typeof portValue === 'number' ? `; write port: {number: ${portValue}}` : typeof portValue === 'string' ? `; write port: {name: ${portValue}}` : '')];
   }
   const port = isObject(portValue) ? portValue : {};
   const goPort = `ServiceBackendPort.${site.go}.service.port`;

@@ -2,7 +2,7 @@ import type { Span } from '../../source/span';
 import type { K8sObject } from '../../model/objects';
 import { describe } from '../../model/objects';
 import { rawAt, spanAt } from '../../model/views/raw-fields';
-import { caseFix, jsonType, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
+import { caseFix, jsonKindWords, jsonType, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { portNameErrors, portNumErrors, supportedValues } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
 
@@ -44,7 +44,7 @@ export function networkPolicyPortProblems(policy: K8sObject, written?: WrittenTe
       if (!isObject(rule) || !isSet(rule.ports)) return;
       const listPath = `spec.${direction}.${r}.ports`;
       if (!Array.isArray(rule.ports)) {
-        out.push(decodeError(spanAt(policy, listPath), `ports of ${direction} rule #${r} is a ${jsonType(rule.ports)}, not a list`, who, `json: cannot unmarshal ${jsonType(rule.ports)} into Go struct field ${ruleStruct}.spec.${direction}.ports of type []v1.NetworkPolicyPort`));
+        out.push(decodeError(spanAt(policy, listPath), `ports of ${direction} rule #${r} is ${jsonKindWords(rule.ports)}, not a list`, who, `json: cannot unmarshal ${jsonType(rule.ports)} into Go struct field ${ruleStruct}.spec.${direction}.ports of type []v1.NetworkPolicyPort`));
         return;
       }
       rule.ports.forEach((entry, i) => {
@@ -52,7 +52,7 @@ export function networkPolicyPortProblems(policy: K8sObject, written?: WrittenTe
         const api = `spec.${direction}[${r}].ports[${i}]`;
         if (entry === null) return; // decodes to an empty entry: every port of TCP
         if (!isObject(entry)) {
-          out.push(decodeError(spanAt(policy, at), `port entry #${i} of ${direction} rule #${r} is a ${jsonType(entry)}, not a mapping with protocol, port, endPort`, who, `json: cannot unmarshal ${jsonType(entry)} into Go struct field ${ruleStruct}.spec.${direction}.ports of type v1.NetworkPolicyPort`));
+          out.push(decodeError(spanAt(policy, at), `port entry #${i} of ${direction} rule #${r} is ${jsonKindWords(entry)}, not a mapping with protocol, port, endPort`, who, `json: cannot unmarshal ${jsonType(entry)} into Go struct field ${ruleStruct}.spec.${direction}.ports of type v1.NetworkPolicyPort`));
           return;
         }
         out.push(...portEntryProblems(policy, entry, at, api, `NetworkPolicyPort.spec.${direction}.ports`, who, written));

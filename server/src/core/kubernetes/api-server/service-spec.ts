@@ -27,6 +27,10 @@ const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null &
 export const jsonType = (v: unknown, intTarget = false): string =>
   typeof v === 'number' ? (intTarget ? `number ${v}` : 'number') : typeof v === 'boolean' ? 'bool' : Array.isArray(v) ? 'array' : typeof v === 'string' ? 'string' : v === null ? 'null' : 'object';
 
+/** The JSON kind of a value in plain English for messages: `a string`, `a number`, `a boolean`, `a list`, `a mapping`, `null`. */
+export const jsonKindWords = (v: unknown): string =>
+  typeof v === 'number' ? 'a number' : typeof v === 'boolean' ? 'a boolean' : Array.isArray(v) ? 'a list' : typeof v === 'string' ? 'a string' : v === null ? 'null' : 'a mapping';
+
 /** The API's wording: `<what>: the API server rejects Service ns/name with "<path>: <detail>"`. */
 const rejects = (what: string, path: string, detail: string): string => `${what}: the API server rejects ${SERVICE} with "${path}: ${detail}"`;
 
@@ -85,7 +89,7 @@ export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map
     return [{ span: sp.span, message: rejects(`port entry #${sp.index} is empty`, `${path}.port`, 'Invalid value: 0: must be between 1 and 65535, inclusive') }];
   }
   if (!isObject(raw)) {
-    return [{ span: sp.span, message: `port entry #${sp.index} is a ${jsonType(raw)}, not a mapping with port, targetPort, …: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(raw)} into Go struct field ServiceSpec.spec.ports of type v1.ServicePort")` }];
+    return [{ span: sp.span, message: `port entry #${sp.index} is ${jsonKindWords(raw)}, not a mapping with port, targetPort, …: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(raw)} into Go struct field ServiceSpec.spec.ports of type v1.ServicePort")` }];
   }
   const span = (key: string): Span | undefined => svc.fieldSpans.get(`ports.${sp.index}.${key}`);
   const out: SpecProblem[] = [];
