@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, Node, Scalar, YAMLMap } from 'yaml';
 import { parseDocuments } from '../core/load/parse-documents';
-import { DISABLE_NEXT_LINE, disableDirectiveRules, IGNORE_ANNOTATION } from '../core/engine/suppress';
+import { directiveIds, DISABLE_NEXT_LINE, IGNORE_ANNOTATION } from '../core/engine/suppress';
 import { ignoreListHas } from '../core/engine/run-rules';
 
 /** A text edit on one file: the text in `[start, end)` (UTF-16 offsets) becomes `newText`. */
@@ -112,11 +112,11 @@ export function ignoreLineEdit(text: string, offset: number, ruleId: string): Of
   if (lineStart > 0) {
     const prevStart = text.lastIndexOf('\n', lineStart - 2) + 1;
     const prev = text.slice(prevStart, lineStart - 1).replace(/\r$/, '');
-    const ids = disableDirectiveRules(prev);
+    const ids = directiveIds(prev);
     if (ids) {
-      if (!ids.length || ids.includes(ruleId) || ids.includes('*')) return undefined;
-      const reason = prev.search(/\s--(\s|$)/); // the id goes before a ` -- reason`, not into it
-      const end = prevStart + (reason >= 0 ? reason : prev.trimEnd().length);
+      if (!ids.length || ids.some((d) => d.id === ruleId || d.id === '*')) return undefined;
+      const last = ids[ids.length - 1];
+      const end = prevStart + last.at + last.id.length; // after the last id: before a ` -- reason`, not into it
       return { start: end, end, newText: ` ${ruleId}` };
     }
   }

@@ -90,5 +90,10 @@ export function lineSuppressed(f: Finding, files: ReadonlyMap<string, LoadedFile
 
 /** `"rule-a, rule-b"` or `"*"` / `"all"`. */
 export function ignoreListHas(list: string, ruleId: string): boolean {
-  return list.split(/[\s,]+/).some((id) => id === ruleId || id === '*' || id === 'all');
+  return ignoreListIds(list).some((id) => id === ruleId || id === '*' || id === 'all');
+}
+
+/** The entries of a `kube-netlint.io/ignore` annotation value (comma or space separated; `*` and `all` stand for every rule). */
+export function ignoreListIds(list: string): string[] {
+  return list.split(/[\s,]+/).filter(Boolean);
 }

@@ -13,28 +13,46 @@ export type LineSuppressions = ReadonlyMap<number, ReadonlySet<string>>;
 // Lexer control tokens that do not correspond to source characters.
 const MARKERS = new Set(['\x02', '\x18', '\x1f']);
 
+/** A rule id written in a disable directive, with its offset in the comment's text. */
+export interface DirectiveId {
+  readonly id: string;
+  readonly at: number;
+}
+
 /**
- * The rule ids of a `# kube-netlint-disable-next-line rule-a, rule-b -- reason` comment (empty: every rule), or
- * undefined when `comment` (a comment's text, `#` included) is not that directive.
+ * The rule ids of a `# kube-netlint-disable-next-line rule-a, rule-b -- reason` comment with their offsets in
+ * `comment` (empty: every rule), or undefined when `comment` (a comment's text, `#` included) is not that
+ * directive. As in eslint, ` -- ` starts a free-text reason, which names no rule.
  */
+export function directiveIds(comment: string): DirectiveId[] | undefined {
+  const hash = comment.search(/\S/);
+  if (comment[hash] !== '#') return undefined;
+  const name = hash + 1 + comment.slice(hash + 1).search(/\S|$/);
+  if (!comment.startsWith(DISABLE_NEXT_LINE, name)) return undefined;
+  const from = name + DISABLE_NEXT_LINE.length;
+  if (from < comment.length && !/\s/.test(comment[from])) return undefined; // `kube-netlint-disable-next-lines` is another word
+  const out: DirectiveId[] = [];
+  const word = /[^\s,]+/g;
+  word.lastIndex = from;
+  for (let m = word.exec(comment); m; m = word.exec(comment)) {
+    const end = m.index + 2;
+    if (m[0] === '--' && /\s/.test(comment[m.index - 1]) && (end === comment.length || /\s/.test(comment[end]))) break; // the reason
+    out.push({ id: m[0], at: m.index });
+  }
+  return out;
+}
+
+/** The rule ids of a disable directive comment (empty: every rule), or undefined when it is not one; see {@link directiveIds}. */
 export function disableDirectiveRules(comment: string): string[] | undefined {
-  const text = comment.trim();
-  if (!text.startsWith('#')) return undefined;
-  const body = text.slice(1).trim();
-  if (!body.startsWith(DISABLE_NEXT_LINE)) return undefined;
-  const rest = body.slice(DISABLE_NEXT_LINE.length);
-  if (rest && !/^\s/.test(rest)) return undefined; // `kube-netlint-disable-next-lines` is another word
-  // As in eslint, ` -- ` starts a free-text reason: `# kube-netlint-disable-next-line hostport-usage -- node agent`.
-  const reason = rest.search(/(^|\s)--(\s|$)/);
-  return (reason < 0 ? rest : rest.slice(0, reason)).split(/[\s,]+/).filter(Boolean);
+  return directiveIds(comment)?.map((d) => d.id);
 }
 
 /** One `# kube-netlint-disable-next-line` comment: its offset in the text, its text (`#` included) and the rule ids it names. */
 export interface DisableDirective {
   readonly start: number;
   readonly comment: string;
-  /** Empty: every rule. */
-  readonly ruleIds: readonly string[];
+  /** The rule ids with their offsets in `comment`; empty: every rule. */
+  readonly ids: readonly DirectiveId[];
 }
 
 /**
@@ -48,8 +66,8 @@ export function disableDirectives(text: string): DisableDirective[] {
   for (const token of new Lexer().lex(text)) {
     if (MARKERS.has(token)) continue;
     if (CST.tokenType(token) === 'comment') {
-      const ids = disableDirectiveRules(token);
-      if (ids) out.push({ start: offset, comment: token, ruleIds: ids });
+      const ids = directiveIds(token);
+      if (ids) out.push({ start: offset, comment: token, ids });
     }
     offset += token.length;
   }
@@ -61,7 +79,7 @@ export function findLineSuppressions(text: string, lines: LineIndex): LineSuppre
   for (const d of disableDirectives(text)) {
     const target = lines.position(d.start).line + 1;
     const set = out.get(target) ?? new Set<string>();
-    for (const id of d.ruleIds.length ? d.ruleIds : ['*']) set.add(id);
+    for (const id of d.ids.length ? d.ids.map((i) => i.id) : ['*']) set.add(id);
     out.set(target, set);
   }
   return out;

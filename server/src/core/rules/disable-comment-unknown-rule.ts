@@ -1,4 +1,5 @@
 import { IGNORE_ANNOTATION } from '../engine/suppress';
+import { ignoreListIds } from '../engine/run-rules';
 import { DISABLE_NEXT_LINE, disableDirectives } from '../load/suppressions';
 import { spanAt } from '../model/views/raw-fields';
 import type { Span } from '../source/span';
@@ -31,7 +32,7 @@ export function disableCommentUnknownRule(knownIds: () => ReadonlySet<string>): 
       for (const file of files?.values() ?? []) {
         if (file.suppressions.size === 0 || ![...file.suppressions.values()].some((ids) => [...ids].some((id) => id !== '*' && !known.has(id)))) continue;
         for (const d of disableDirectives(file.text)) {
-          for (const { id, at } of idsIn(d.comment, d.comment.indexOf(DISABLE_NEXT_LINE) + DISABLE_NEXT_LINE.length)) {
+          for (const { id, at } of d.ids) {
             if (known.has(id)) continue;
             out.push(finding(id, { file: file.file, start: d.start + at, end: d.start + at + id.length }, 'comment', known));
           }
@@ -40,7 +41,7 @@ export function disableCommentUnknownRule(knownIds: () => ReadonlySet<string>): 
       for (const obj of model.objects) {
         const list = obj.annotations[IGNORE_ANNOTATION];
         if (list === undefined) continue;
-        const unknown = list.split(/[\s,]+/).filter((id) => id && id !== '*' && id !== 'all' && !known.has(id));
+        const unknown = ignoreListIds(list).filter((id) => id !== '*' && id !== 'all' && !known.has(id));
         if (!unknown.length) continue;
         const value = spanAt(obj, `metadata.annotations.${IGNORE_ANNOTATION}`);
         const text = files?.get(value.file)?.text.slice(value.start, value.end);
@@ -67,18 +68,6 @@ function finding(id: string, span: Span, where: 'comment' | 'annotation', known:
     related: [],
     fixes,
   };
-}
-
-/** The rule ids of a directive comment with their offsets in it, from `from` (after the directive) up to a ` -- ` reason. */
-function idsIn(comment: string, from: number): { id: string; at: number }[] {
-  const out: { id: string; at: number }[] = [];
-  const word = /[^\s,]+/g;
-  word.lastIndex = from;
-  for (let m = word.exec(comment); m; m = word.exec(comment)) {
-    if (m[0] === '--') break;
-    out.push({ id: m[0], at: m.index });
-  }
-  return out;
 }
 
 /** Where `id` stands as a whole word (between separators) in `text`, when exactly once; else -1. */
