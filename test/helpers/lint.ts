@@ -4,6 +4,7 @@ import { loadFile } from '../../server/out/core/load/load-file';
 import { regionOf } from '../../server/out/core/output/resolve';
 import { allRules } from '../../server/out/core/rules/index';
 import type { Finding } from '../../server/out/core/rules/rule';
+import { recordMessages } from './seen-messages';
 
 /** A finding with 1-based positions, for exact assertions in tests. */
 export interface TestFinding {
@@ -32,6 +33,7 @@ export function lint(files: Record<string, string> | string, options: { config?:
   const config: CoreConfig = { ...DEFAULT_CONFIG, ...options.config };
   const loaded = Object.entries(map).map(([name, text]) => loadFile(name, dedent(text), { defaultNamespace: config.namespace }));
   const analysis = analyze(loaded, config);
+  recordMessages(analysis.findings);
   const findings = analysis.findings
     .filter((f) => !options.rules || options.rules.includes(f.ruleId))
     .map((f) => {

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
+import { recordMessages } from './seen-messages';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'bin', 'kube-netlint.js');
@@ -44,6 +45,7 @@ export function lintRendered(cwd: string, args: string[], path = `${renderBin()}
   } catch {
     throw new Error(`kube-netlint printed no JSON (exit ${r.status}): ${r.stdout}\n${r.stderr}`);
   }
+  recordMessages(findings);
   return { code: r.status ?? -1, findings, stderr: r.stderr };
 }
 

@@ -31,7 +31,7 @@ describe('calico-node-address-mismatch', () => {
     assert.equal(findings.length, 1);
     const [f] = findings;
     assert.deepEqual([f.file, f.line, f.column, f.text, f.severity, f.object], ['nodes.yaml', 6, 36, '172.18.0.1/16', 'warning', 'Node node-2']);
-    assert.equal(f.message, 'Node node-2: Calico uses 172.18.0.1 (a Docker bridge address), not its InternalIP 10.0.0.12: calico-node autodetected another interface, so BGP and tunnels to this node may fail; set IP_AUTODETECTION_METHOD=kubernetes-internal-ip (calico/node v3.22+; with the operator, nodeAddressAutodetectionV4)');
+    assert.equal(f.message, 'Node node-2: Calico uses 172.18.0.1 (a Docker bridge address), not its InternalIP 10.0.0.12: calico-node autodetected another interface, so BGP and tunnels to this node may fail; set IP_AUTODETECTION_METHOD=kubernetes-internal-ip (calico/node v3.22+; operator: nodeAddressAutodetectionV4)');
   });
 
   it('reports on the calico-node IP_AUTODETECTION_METHOD value when the DaemonSet is in the workspace, naming the Node', () => {
@@ -45,7 +45,7 @@ describe('calico-node-address-mismatch', () => {
     assert.equal(findings.length, 1);
     const [f] = findings;
     assert.deepEqual([f.file, f.line, f.text, f.severity, f.object], ['calico.yaml', 17, 'first-found', 'warning', 'DaemonSet kube-system/calico-node']);
-    assert.equal(f.message, 'Node node-2: Calico uses 192.168.122.1, not its InternalIP 10.0.0.12: first-found picked another interface, so BGP and tunnels to this node may fail; set IP_AUTODETECTION_METHOD=kubernetes-internal-ip (calico/node v3.22+; with the operator, nodeAddressAutodetectionV4)');
+    assert.equal(f.message, 'Node node-2: Calico uses 192.168.122.1, not its InternalIP 10.0.0.12: first-found picked another interface, so BGP and tunnels to this node may fail; set IP_AUTODETECTION_METHOD=kubernetes-internal-ip (calico/node v3.22+; operator: nodeAddressAutodetectionV4)');
     assert.doesNotMatch(f.message, /Docker/);
     assert.deepEqual(f.related.map((r) => [r.file, r.line]), [['nodes.yaml', 6]]);
   });

@@ -24,7 +24,7 @@ describe('externalip-port-conflict', () => {
     assert.deepEqual(conflicts.map((f) => [f.file, f.text, f.object]), [['a.yaml', '"010.0.0.1"', 'Service team-a/zeros'], ['c.yaml', '10.0.0.1', 'Service team-c/plain']]);
     const [zeros] = findings.filter((f) => f.ruleId === 'service-spec-invalid');
     assert.deepEqual([zeros.file, zeros.line, zeros.severity], ['a.yaml', 8, 'warning']);
-    assert.equal(zeros.message, 'externalIP "010.0.0.1" has leading zeros: up to v1.35 the API server reads it as 10.0.0.1 and warns ("spec.externalIPs[0]: non-standard IP address "010.0.0.1" will be considered invalid in a future Kubernetes release: use "10.0.0.1""); from v1.36 it rejects new Services ("must not have leading 0s"); write 10.0.0.1');
+    assert.equal(zeros.message, 'externalIP "010.0.0.1" has leading zeros: up to v1.35 the API server reads it as 10.0.0.1 and warns ("spec.externalIPs[0]: non-standard IP address"); from v1.36 it rejects new Services ("must not have leading 0s"); write 10.0.0.1');
     assert.deepEqual(zeros.fixes[0].edits.map((e) => e.newText), ['10.0.0.1']);
   });
 

@@ -59,7 +59,7 @@ describe('externaltrafficpolicy-local-coverage', () => {
     assert.equal(findings.length, 1);
     const [f] = findings;
     assert.deepEqual([f.line, f.column, f.text, f.severity, f.object], [8, 26, 'Local', 'warning', 'Service edge/ingress']);
-    assert.equal(f.message, 'externalTrafficPolicy Local on Service edge/ingress, backends Deployment edge/ingress (2 replicas), not a DaemonSet: kube-proxy drops traffic to nodePort 30480 on nodes without one of these pods (at most 2 nodes answer); run them on every node or use Cluster');
+    assert.equal(f.message, 'externalTrafficPolicy Local on Service edge/ingress, backends Deployment edge/ingress (2 replicas), not a DaemonSet: kube-proxy drops traffic to nodePort 30480 on nodes without such a pod (at most 2 nodes answer); run them on every node or use Cluster');
     assert.deepEqual(f.related.map((r) => [r.line, r.message]), [[20, 'backend Deployment edge/ingress (2 replicas)']]);
   });
 
@@ -113,7 +113,7 @@ describe('externaltrafficpolicy-local-coverage', () => {
     const [f] = findings;
     assert.deepEqual([f.line, f.text, f.severity], [8, 'Local', 'warning']);
     assert.equal(f.message, 'externalTrafficPolicy Local on Service edge/ingress, backends DaemonSet edge/ing, which runs only on nodes matching node-role=ingress: ' +
-      'kube-proxy drops traffic to nodePort 30480 on nodes without one of these pods; run them on every node or use Cluster');
+      'kube-proxy drops traffic to nodePort 30480 on nodes without such a pod; run them on every node or use Cluster');
     assert.deepEqual(f.related.map((r) => [r.line, r.message]), [[17, 'backend DaemonSet edge/ing (only on nodes matching node-role=ingress)']]);
     const lb = lint(svc('LoadBalancer') + daemonSet('ing', '\n      nodeSelector: {node-role: ingress}'), { rules }).findings;
     assert.deepEqual(lb.map((x) => x.severity), ['info']);

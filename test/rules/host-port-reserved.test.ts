@@ -33,7 +33,7 @@ describe('host-port-reserved', () => {
     assert.equal(findings.length, 1);
     const f = findings[0];
     assert.deepEqual([f.severity, f.line, f.column, f.text, f.object], ['error', 17, 30, '10250', 'Deployment ns/op']);
-    assert.match(f.message, /^containerPort 10250\/TCP of a hostNetwork pod of Deployment ns\/op is the kubelet API port \(10250\/TCP, on every node\)/);
+    assert.match(f.message, /^hostNetwork containerPort 10250\/TCP of Deployment ns\/op is the kubelet API port on every node: the second to bind fails/);
     assert.match(f.message, /address already in use/);
   });
 
@@ -42,7 +42,7 @@ describe('host-port-reserved', () => {
     assert.equal(findings.length, 1);
     assert.deepEqual([findings[0].severity, findings[0].line, findings[0].text], ['error', 16, '10256']);
     assert.match(findings[0].message, /hostPort 10256\/TCP of DaemonSet ns\/agent is the kube-proxy healthz port/);
-    assert.match(findings[0].message, /: CNI portmap sends that port on every node address to this pod, taking the component's traffic/);
+    assert.match(findings[0].message, /: CNI portmap takes the component's traffic on every node address\.$/);
   });
 
   it('ignores another protocol on the same number', () => {
@@ -61,20 +61,20 @@ describe('host-port-reserved', () => {
     const alone = lint(pod, { rules }).findings;
     assert.equal(alone.length, 1);
     assert.equal(alone[0].severity, 'warning');
-    assert.equal(alone[0].message, 'hostPort 179/TCP of DaemonSet ns/bgp is a port commonly used by Calico BGP (BIRD) (179/TCP) and kube-router BGP (179/TCP): ' +
-      'where one of them runs, CNI portmap sends that port on every node address to this pod, taking the component\'s traffic. ' +
-      'A warning: Calico and kube-router are not in the workspace (list `calico` and `kube-router` in the config\'s `cni` to make it an error)');
+    assert.equal(alone[0].message, 'hostPort 179/TCP of DaemonSet ns/bgp is a port commonly used by Calico BGP (BIRD) and kube-router BGP: ' +
+      'where one of them runs, CNI portmap takes the component\'s traffic on every node address. ' +
+      'A warning: neither is in the workspace (add `calico` and `kube-router` to the config\'s `cni` for an error)');
     const configured = lint(pod, { rules, config: { cni: ['calico'] } }).findings;
     assert.equal(configured[0].severity, 'error');
-    assert.match(configured[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is the Calico BGP \(BIRD\) port \(179\/TCP, on every Calico node\): CNI portmap sends/);
+    assert.match(configured[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is the Calico BGP \(BIRD\) port on every Calico node: CNI portmap takes/);
     assert.doesNotMatch(configured[0].message, /kube-router/);
     const router = lint(pod, { rules, config: { cni: ['kube-router'] } }).findings;
-    assert.match(router[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is the kube-router BGP port \(179\/TCP, on every kube-router node\): /);
+    assert.match(router[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is the kube-router BGP port on every kube-router node: /);
     assert.doesNotMatch(router[0].message, /Calico/);
     const calicoNode = workload('DaemonSet', 'calico-node', 'docker.io/calico/node:v3.26.1', '            - {containerPort: 9099}', '      hostNetwork: true\n', 'calico-node');
     const withManifest = lint({ 'bgp.yaml': pod, 'calico.yaml': calicoNode }, { rules }).findings;
     assert.deepEqual(withManifest.map((f) => [f.file, f.severity]), [['bgp.yaml', 'error']]);
-    assert.match(withManifest[0].message, /the Calico BGP \(BIRD\) port \(179\/TCP, on every Calico node; CALICO_NETWORKING_BACKEND=bird \(the default\) in DaemonSet ns\/calico-node\): /);
+    assert.match(withManifest[0].message, /the Calico BGP \(BIRD\) port on every Calico node \(CALICO_NETWORKING_BACKEND=bird \(the default\) in DaemonSet ns\/calico-node\): /);
   });
 
   it('frees Calico ports whose feature the calico-node environment turns off (literal or configMapKeyRef)', () => {
@@ -83,7 +83,7 @@ describe('host-port-reserved', () => {
     assert.deepEqual(vxlanBackend.map((f) => [f.line, f.text, f.severity]), [[15, '179', 'warning'], [16, '4789', 'error']]);
     assert.match(vxlanBackend[0].message, /commonly used by kube-router BGP/);
     assert.doesNotMatch(vxlanBackend[0].message, /Calico/);
-    assert.match(vxlanBackend[1].message, /^hostPort 4789\/UDP of DaemonSet ns\/ports is the Calico VXLAN port \(4789\/UDP, on every Calico node; CALICO_NETWORKING_BACKEND=vxlan in DaemonSet ns\/calico-node\): /);
+    assert.match(vxlanBackend[1].message, /^hostPort 4789\/UDP of DaemonSet ns\/ports is the Calico VXLAN port on every Calico node \(CALICO_NETWORKING_BACKEND=vxlan in DaemonSet ns\/calico-node\): /);
     const ref = '[{name: CALICO_NETWORKING_BACKEND, valueFrom: {configMapKeyRef: {name: calico-config, key: calico_backend}}}]';
     const cm = (backend: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: calico-config, namespace: ns}\ndata: {calico_backend: "${backend}"}\n`;
     assert.deepEqual(lint({ 'p.yaml': hostPorts, 'c.yaml': calicoNode(ref), 'cm.yaml': cm('none') }, { rules }).findings.map((f) => [f.text, f.severity]), [['179', 'warning']]);
@@ -100,7 +100,7 @@ describe('host-port-reserved', () => {
     const typha = workload('Deployment', 'calico-typha', 'docker.io/calico/typha:v3.26.1', '            - {containerPort: 5473}', '      hostNetwork: true\n', 'calico-typha');
     const withTypha = lint({ 'p.yaml': hostPorts, 'c.yaml': calicoNode('[]'), 't.yaml': typha }, { rules }).findings;
     assert.deepEqual(withTypha.map((f) => f.text), ['179', '5473']);
-    assert.match(withTypha[1].message, /the Calico Typha port \(5473\/TCP, on the nodes running calico-typha; Deployment ns\/calico-typha\)/);
+    assert.match(withTypha[1].message, /the Calico Typha port on the nodes running calico-typha \(Deployment ns\/calico-typha\)/);
   });
 
   it('reads the operator Installation: bgp Disabled, ipPools encapsulation, Typha always', () => {
@@ -111,14 +111,14 @@ describe('host-port-reserved', () => {
     assert.deepEqual(texts('{bgp: Enabled, ipPools: [{cidr: 10.244.0.0/16, encapsulation: IPIPCrossSubnet}]}'), ['179 error', '5473 error']);
     assert.deepEqual(texts('{ipPools: [{cidr: 10.244.0.0/16, encapsulation: VXLANCrossSubnet}]}'), ['179 error', '4789 error', '5473 error']);
     const vx = lint({ 'p.yaml': hostPorts, 'i.yaml': installation('{bgp: Disabled, ipPools: [{cidr: 10.244.0.0/16, encapsulation: VXLAN}]}') }, { rules }).findings;
-    assert.match(vx[1].message, /\(4789\/UDP, on every Calico node; ipPools encapsulation VXLAN in Installation default\)/);
+    assert.match(vx[1].message, /VXLAN port on every Calico node \(ipPools encapsulation VXLAN in Installation default\)/);
   });
 
   it('names only absent components, as "commonly used by", when Calico is deployed with BGP off', () => {
     const bgpOnly = workload('DaemonSet', 'bgp', 'example/bgpd:1', '            - {containerPort: 179, hostPort: 179}');
     const { findings } = lint({ 'p.yaml': bgpOnly, 'c.yaml': calicoNode('[{name: CALICO_NETWORKING_BACKEND, value: vxlan}]') }, { rules });
     assert.deepEqual(findings.map((f) => f.severity), ['warning']);
-    assert.match(findings[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is a port commonly used by kube-router BGP \(179\/TCP\): where it runs, .* A warning: kube-router is not in the workspace \(list `kube-router` in the config's `cni` to make it an error\)$/);
+    assert.match(findings[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is a port commonly used by kube-router BGP: where it runs, .* A warning: kube-router is not in the workspace \(add `kube-router` to the config's `cni` for an error\)$/);
   });
 
   it('exempts the component\'s own workloads (calico-node 9099/179, kube-router 179, kube-proxy 10256)', () => {
@@ -141,7 +141,7 @@ data:
     const { findings } = lint({ 'a.yaml': workload('DaemonSet', 'agent', 'example/agent:2', '            - {containerPort: 10256, hostPort: 10256}'), 'cilium.yaml': cm }, { rules });
     assert.equal(findings.length, 1);
     assert.equal(findings[0].severity, 'warning');
-    assert.match(findings[0].message, /kube-proxy replacement \(kube-proxy-replacement in ConfigMap kube-system\/cilium-config\)/);
+    assert.match(findings[0].message, /A warning: kube-proxy may be replaced \(kube-proxy-replacement in ConfigMap kube-system\/cilium-config\)\.$/);
   });
 
   it('recognises Calico eBPF and kube-router\'s service proxy as kube-proxy replacements', () => {
@@ -161,7 +161,7 @@ data:
     const ports = '            - {containerPort: 6443, hostPort: 6443}';
     const deployment = lint(workload('Deployment', 'web', 'example/web:1', ports), { rules }).findings;
     assert.equal(deployment[0].severity, 'warning');
-    assert.match(deployment[0].message, /kube-apiserver port \(6443\/TCP, on control-plane nodes\): .* A warning: only control-plane nodes open it, and these pods do not tolerate their taint/);
+    assert.match(deployment[0].message, /kube-apiserver port on control-plane nodes: .* A warning: only control-plane nodes open it and these pods do not tolerate their taint \(untainted ones still collide\)\.$/);
     const tolerating = '      tolerations:\n        - {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}\n';
     const ds = lint(workload('DaemonSet', 'web', 'example/web:1', ports, tolerating), { rules }).findings;
     assert.deepEqual([ds[0].severity, ds[0].line, ds[0].text], ['error', 17, '6443']);

@@ -46,21 +46,23 @@ describe('ingress-spec-invalid', () => {
     assert.deepEqual(fs.map((f) => [f.line, f.text]), [[5, '{number: 0}'], [10, '70000'], [11, 'HTTP'], [11, 'HTTP'], [12, '{port: {number: 80}}'], [13, '{service: {name: web, port: {number: 80}}, resource: {kind: Bucket, name: b}}'], [14, '{}']]);
     assert.deepEqual(fs.map((f) => f.message.split(' with ')[1]), [
       '"spec.defaultBackend: Required value: port name or number is required"; add service.port.number or service.port.name',
-      '"spec.rules[0].http.paths[0].backend.service.port.number: Invalid value: 70000: must be between 1 and 65535, inclusive"; use 1-65535',
-      '"spec.rules[0].http.paths[1].backend.service.port.name: Invalid value: "HTTP": must contain at least one letter (a-z)"; write "http"',
-      '"spec.rules[0].http.paths[1].backend.service.port.name: Invalid value: "HTTP": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)"; write "http"',
-      '"spec.rules[0].http.paths[2].backend.service.name: Required value"; add service.name',
+      '"service.port.number: Invalid value: 70000: must be between 1 and 65535, inclusive"; use 1-65535',
+      '"service.port.name: Invalid value: "HTTP": must contain at least one letter (a-z)"; write "http"',
+      '"service.port.name: Invalid value: "HTTP": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)"; write "http"',
+      '"service.name: Required value"; add service.name',
       '"spec.rules[0].http.paths[3].backend: Invalid value: "": cannot set both resource and service backends"; keep one',
       '"spec.rules[0].http.paths[4].backend: Invalid value: "": resource or service backend is required"; add service (name and port)',
     ]);
     assert.ok(fs[0].message.startsWith('default backend has no service.port: '));
+    // The quoted field path is the backend's own part: the message names the host and path.
+    assert.ok(fs[2].message.startsWith('backend of host shop.example.com path /p1 names port "HTTP", not a valid port name (IANA_SVC_NAME): '), fs[2].message);
     assert.deepEqual(fs[2].fixes.map((x) => x.edits[0].newText), ['http']);
   });
 
   it('reports wrongly typed backends the decoder refuses: port written as a number, a numeric port name', () => {
     const fs = check(['{service: {name: web, port: 80}}', '{service: {name: web, port: {name: 8080}}}']);
     assert.deepEqual(fs.map((f) => [f.line, f.text, f.message]), [
-      [9, '80', `service.port of the backend of host shop.example.com path /p0 is a number, not a mapping with number or name: the API server cannot decode ${WHO} ("json: cannot unmarshal number into Go struct field IngressServiceBackend.spec.rules.http.paths.backend.service.port of type v1.ServiceBackendPort"); write port: {number: 80}`],
+      [9, '80', `service.port of the backend of host shop.example.com path /p0 is a number, not a mapping: the API server cannot decode ${WHO} ("json: cannot unmarshal number into Go struct field IngressServiceBackend.….service.port of type v1.ServiceBackendPort"); write port: {number: 80}`],
       [10, '8080', `service.port.name 8080 is not a string: the API server cannot decode ${WHO} ("json: cannot unmarshal number into Go struct field ServiceBackendPort.spec.rules.http.paths.backend.service.port.name of type string"); write it as service.port.number`],
     ]);
   });

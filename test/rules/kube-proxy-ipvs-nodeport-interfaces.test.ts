@@ -36,7 +36,7 @@ describe('kube-proxy-ipvs-nodeport-interfaces', () => {
     assert.equal(findings.length, 1);
     const f = findings[0];
     assert.deepEqual([f.severity, f.line, f.column, f.text, f.object], ['warning', 14, 18, 'registry.example.com/kube-proxy:v1.9.11', 'DaemonSet kube-system/kube-proxy']);
-    assert.equal(f.message, 'kube-proxy v1.9.11 (DaemonSet kube-system/kube-proxy) runs in IPVS mode (its --proxy-mode): before v1.10.0 IPVS serves NodePorts only on eth* interfaces, so NodePort Services do not answer on nodes whose NICs are ens*, enp*, bond*…; upgrade kube-proxy to v1.10+ or rename the interfaces to eth*');
+    assert.equal(f.message, 'kube-proxy v1.9.11 (DaemonSet kube-system/kube-proxy) runs in IPVS mode (its --proxy-mode): before v1.10.0 IPVS serves NodePorts only on eth* interfaces, so NodePorts do not answer on nodes whose NICs are ens*, enp*, bond*…; upgrade kube-proxy to v1.10+ or rename the NICs eth*');
   });
 
   it('takes the mode from the kube-proxy ConfigMap and recognises hyperkube', () => {

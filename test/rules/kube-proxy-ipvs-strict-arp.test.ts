@@ -68,7 +68,7 @@ ${config.split('\n').map((l) => `          ${l}`).join('\n')}
     assert.equal(findings.length, 1);
     const f = findings[0];
     assert.deepEqual([f.severity, f.file, f.line, f.column, f.text], ['warning', 'kp.yaml', 5, 14, 'false']);
-    assert.equal(f.message, 'kube-proxy runs in IPVS mode (KubeProxyConfiguration) and strictARP is false (KubeProxyConfiguration), with MetalLB (speaker DaemonSet metallb-system/speaker): every node answers ARP for LoadBalancer IPs on kube-ipvs0, so traffic flips between nodes; set ipvs.strictARP: true');
+    assert.equal(f.message, 'kube-proxy runs in IPVS mode and strictARP is false (KubeProxyConfiguration), with MetalLB (speaker DaemonSet metallb-system/speaker): every node answers ARP for LoadBalancer IPs on kube-ipvs0, so traffic flips between nodes; set ipvs.strictARP: true');
     assert.deepEqual(f.related.map((r) => [r.file, r.line]), [['metallb.yaml', 3]]);
     const fixed = applyEdits(dedent(kpc('false')), f.fixes[0].edits);
     assert.ok(fixed.includes('  strictARP: true'));

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { mapKustomizeOutput } from '../../server/out/core/render/kustomize-map';
 import { loadFile } from '../../server/out/core/load/load-file';
+import { recordMessages } from '../helpers/seen-messages';
 
 // mapKustomizeOutput on a fixed kustomize output (the real build runs in test/render/render-cli.test.ts).
 const base = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n    - port: 80\n      nodePort: 30080\n';
@@ -23,6 +24,7 @@ describe('kustomize-patch-no-effect', () => {
 
   it('warns on the patch value that is not in the rendered object', () => {
     const { notes } = mapKustomizeOutput({ job, output: output(30080), originPath, files: files(patch), repoPath: (f) => f });
+    recordMessages(notes);
     assert.deepEqual(notes.map((n) => [n.ruleId, n.severity, n.span.file, n.span.start]), [['kustomize-patch-no-effect', 'warning', 'prod/np.yaml', patch.indexOf('30081')]]);
     assert.equal(notes[0].message, 'patch np.yaml changes nothing in Service default/web (rendered by prod): nodePort: 30081 is not in the rendered object');
   });
@@ -38,6 +40,7 @@ describe('kustomize-patch-no-effect', () => {
   it('warns when every value the patch sets is already in the base', () => {
     const same = patch.replace('30081', '30080');
     const { notes } = mapKustomizeOutput({ job, output: output(30080), originPath, files: files(same), repoPath: (f) => f });
+    recordMessages(notes);
     assert.deepEqual(notes.map((n) => n.message), ['patch np.yaml changes nothing (rendered by prod): every value it sets is already in the object it patches']);
   });
 });

@@ -39,25 +39,25 @@ describe('nodeport-range-invalid', () => {
   it('reports a kube-apiserver flag value it cannot parse at the value, and says which range is used instead', () => {
     const { findings } = lint(apiserver('20000-garbage'), { rules });
     assert.deepEqual(findings.map((f) => [f.severity, f.line, f.column, f.text, f.object]), [['error', 11, 37, '20000-garbage', 'Pod kube-system/kube-apiserver']]);
-    assert.equal(findings[0].message, '--service-node-port-range in Pod kube-system/kube-apiserver: "20000-garbage" is not a port range like 30000-32767 (or 30000+2767, or one port): kube-apiserver exits at start; nodePorts are checked against 30000-32767 (the Kubernetes default) instead. Write MIN-MAX, e.g. 30000-32767');
+    assert.equal(findings[0].message, '--service-node-port-range in Pod kube-system/kube-apiserver: "20000-garbage" is not a port range like 30000-32767 (or 30000+2767, or one port): kube-apiserver exits at start; write MIN-MAX, e.g. 30000-32767 (nodePorts are checked against the default 30000-32767 until then)');
     assert.ok(findings[0].message.length <= 300, `${findings[0].message.length} characters`);
   });
 
   it('reports an end below the start and a port above 65535, and uses the range of the config or of another object instead', () => {
     const { findings } = lint({ 'a.yaml': apiserver('32767-30000'), 'b.yaml': kubeadm('"20000-22767"') }, { rules });
     assert.deepEqual(findings.map((f) => [f.file, f.line, f.text]), [['a.yaml', 11, '32767-30000']]);
-    assert.match(findings[0].message, /"32767-30000" must be MIN-MAX with 1 <= MIN <= MAX <= 65535: .*checked against 20000-22767 \(kubeadm ClusterConfiguration\) instead/);
+    assert.match(findings[0].message, /"32767-30000" must be MIN-MAX with 1 <= MIN <= MAX <= 65535: kube-apiserver exits at start; write MIN-MAX, e.g. 30000-32767 \(nodePorts are checked against 20000-22767 \(kubeadm ClusterConfiguration\) until then\)$/);
     const config = lint(apiserver('30000-70000'), { rules, config: { nodePortRange: { min: 30000, max: 40000 } } }).findings;
-    assert.match(config[0].message, /"30000-70000" must be MIN-MAX .*checked against 30000-40000 \(config\) instead/);
+    assert.match(config[0].message, /"30000-70000" must be MIN-MAX .*checked against 30000-40000 \(config\) until then\)$/);
   });
 
   it('reports a kubeadm ClusterConfiguration value that is not a port range, or not a string', () => {
     const bad = lint(kubeadm('"40000-30000"'), { rules }).findings;
     assert.deepEqual(bad.map((f) => [f.line, f.text]), [[5, '40000-30000']]);
-    assert.match(bad[0].message, /^service-node-port-range in the apiServer\.extraArgs of kubeadm ClusterConfiguration: "40000-30000" must be MIN-MAX .*: the kube-apiserver it configures exits at start; nodePorts are checked against /);
+    assert.match(bad[0].message, /^service-node-port-range in kubeadm ClusterConfiguration apiServer\.extraArgs: "40000-30000" must be MIN-MAX .*: its kube-apiserver exits at start; write MIN-MAX, e\.g\. 30000-32767 \(nodePorts are checked against /);
     const number = lint(kubeadm('30000'), { rules }).findings;
     assert.deepEqual(number.map((f) => [f.line, f.text]), [[5, '30000']]);
-    assert.match(number[0].message, /: 30000 is a number, not a string: kubeadm refuses the ClusterConfiguration \(extraArgs values are strings; quote it\)/);
+    assert.match(number[0].message, /: 30000 is a number, not a string: kubeadm refuses the ClusterConfiguration \(extraArgs values are strings\); quote it \(nodePorts are checked against the default 30000-32767 until then\)$/);
     const list = lint('apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\napiServer:\n  extraArgs:\n    - {name: service-node-port-range, value: "30000-"}\n', { rules }).findings;
     assert.deepEqual(list.map((f) => [f.line, f.text]), [[5, '30000-']]);
   });

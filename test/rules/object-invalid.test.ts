@@ -56,8 +56,8 @@ describe('object-invalid', () => {
       ['object-invalid', 4, '"nope"'],
       ['object-invalid', 8, '[a, b]'],
     ], 'no "ClusterIP Service has no ports", no nodeport-duplicate with the undecodable Service');
-    assert.equal(findings[0].message, 'spec is a string, not a mapping: the API server refuses the Service ("Service in version "v1" cannot be handled as a Service: json: cannot unmarshal string into Go struct field Service.spec of type v1.ServiceSpec")');
-    assert.equal(findings[1].message, 'metadata is a list, not a mapping: the API server refuses the Service ("Service in version "v1" cannot be handled as a Service: json: cannot unmarshal array into Go struct field Service.metadata of type v1.ObjectMeta")');
+    assert.equal(findings[0].message, 'spec is a string, not a mapping: the API server refuses the Service ("json: cannot unmarshal string into Go struct field Service.spec of type v1.ServiceSpec")');
+    assert.equal(findings[1].message, 'metadata is a list, not a mapping: the API server refuses the Service ("json: cannot unmarshal array into Go struct field Service.metadata of type v1.ObjectMeta")');
     assert.deepEqual(analysis.model.services.filter((s) => s.origin.type === 'file').map((s) => s.name), ['other']);
   });
 
@@ -97,8 +97,8 @@ describe('object-invalid', () => {
     const { findings, analysis } = lint(text);
     const invalid = findings.filter((f) => f.ruleId === 'object-invalid');
     assert.deepEqual(invalid.map((f) => [f.line, f.column, f.text, f.severity]), [[8, 32, 'on', 'error'], [13, 18, '0123', 'error'], [13, 35, 'n', 'error']]);
-    assert.equal(invalid[0].message, 'metadata.namespace is a boolean, not a string (YAML 1.1 reads the unquoted value as true): the API server refuses the Service ("Service in version "v1" cannot be handled as a Service: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.namespace of type string"); quote it');
-    assert.equal(invalid[1].message, 'metadata.name is a number, not a string (YAML 1.1 reads the unquoted value as the number 83): the API server refuses the NetworkPolicy ("NetworkPolicy in version "v1" cannot be handled as a NetworkPolicy: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string"); quote it');
+    assert.equal(invalid[0].message, 'metadata.namespace is a boolean, not a string (YAML 1.1 reads the unquoted value as true): the API server refuses the Service ("json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.namespace of type string"); quote it');
+    assert.equal(invalid[1].message, 'metadata.name is a number, not a string (YAML 1.1 reads the unquoted value as the number 83): the API server refuses the NetworkPolicy ("json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string"); quote it');
     assert.match(invalid[2].message, /^metadata\.namespace is a boolean, not a string \(YAML 1\.1 reads the unquoted value as false\)/);
     // The quick fix quotes the value as written; the fixed text has no such finding and Service on/g collides with on/f.
     assert.deepEqual(invalid.map((f) => f.fixes.map((x) => [x.title, x.edits[0].newText])), [[['Quote "on"', '"on"']], [['Quote "0123"', '"0123"']], [['Quote "n"', '"n"']]]);
@@ -149,8 +149,8 @@ describe('object-invalid', () => {
       metadata: {name: s, labels: [x], annotations: on}
     `);
     assert.deepEqual(fs.map((f) => [f.line, f.text, f.message]), [
-      [3, '[x]', 'metadata.labels is a list, not a mapping of strings: the API server refuses the Service ("Service in version "v1" cannot be handled as a Service: json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string"); give a mapping of key: "value" strings'],
-      [3, 'on', 'metadata.annotations is a boolean, not a mapping of strings: the API server refuses the Service ("Service in version "v1" cannot be handled as a Service: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.annotations of type map[string]string"); give a mapping of key: "value" strings'],
+      [3, '[x]', 'metadata.labels is a list, not a mapping of strings: the API server refuses the Service ("json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string"); give a mapping of key: "value" strings'],
+      [3, 'on', 'metadata.annotations is a boolean, not a mapping of strings: the API server refuses the Service ("json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.annotations of type map[string]string"); give a mapping of key: "value" strings'],
     ]);
   });
 

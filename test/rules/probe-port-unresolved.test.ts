@@ -58,7 +58,7 @@ describe('probe-port-unresolved', () => {
     const text = deployment('          livenessProbe:\n            httpGet: {port: admin}', '[]', sidecar);
     const { findings } = lint({ 'd.yaml': text }, { rules });
     assert.equal(findings.length, 1);
-    assert.equal(findings[0].message, 'livenessProbe port "admin" of container "web" in Deployment shop/web is not one of its ports (it declares none) ("admin" is a port of container "proxy", but probes see only their own container\'s ports): the kubelet logs "probe errored" every period and discards the result: liveness never restarts the container');
+    assert.equal(findings[0].message, 'livenessProbe port "admin" of container "web" in Deployment shop/web is not one of its ports (it declares none): the kubelet logs "probe errored" every period and discards the result: liveness never restarts the container; use container "proxy"\'s number 9901 (names resolve per container)');
     assert.deepEqual(findings[0].related.map((r) => [r.line, r.message]), [[19, 'port "admin" of container "proxy"']]);
     assert.deepEqual(findings[0].fixes.map((x) => [x.title, x.preferred]), [['Probe port 9901 (the number of "admin" in its container)', true]]);
     assert.match(applyEdits(dedent(text), findings[0].fixes[0].edits), /httpGet: \{port: 9901\}/);

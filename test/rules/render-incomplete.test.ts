@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { isRemoteReference } from '../../server/out/core/render/remote';
 import { indexKustomizations, kustomizeJob } from '../../server/out/core/render/plan';
 import { loadFile } from '../../server/out/core/load/load-file';
+import { recordMessages } from '../helpers/seen-messages';
 
 describe('render-incomplete', () => {
   it('knows the remote forms kustomize fetches (HTTP, git, scp-like, scheme-less hosts) and local paths', () => {
@@ -16,6 +17,7 @@ describe('render-incomplete', () => {
     const index = indexKustomizations([k, b], (f) => f);
     const job = kustomizeJob('prod', k.file, index, () => false, new Map(), 'default', 'rendered by prod', { type: 'all' });
     assert.deepEqual([...job.drop], [['prod/kustomization.yaml', ['https://github.com/org/repo/base?ref=v1']]]);
+    recordMessages(job.notes);
     assert.deepEqual(job.notes.map((n) => [n.ruleId, n.severity, k.lines.position(n.span.start).line]), [['render-incomplete', 'info', 2], ['render-incomplete', 'info', 5]]);
     assert.match(job.notes[1].message, /^helmCharts entry redis left out of the render \(rendered by prod\): the chart is not vendored/);
     assert.equal(job.enableHelm, false);

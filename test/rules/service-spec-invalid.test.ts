@@ -34,7 +34,15 @@ describe('service-spec-invalid', () => {
   it('flags port names that are not DNS-1123 labels, with a lower-case fix when that is enough', () => {
     const fs = check('  ports:\n    - {name: HTTP, port: 80}\n    - {name: grpc_web, port: 81}');
     assert.deepEqual(fs.map((f) => [f.line, f.text]), [[8, 'HTTP'], [9, 'grpc_web']]);
-    assert.ok(fs[0].message.includes('spec.ports[0].name: Invalid value: "HTTP": a lowercase RFC 1123 label must consist of lower case alphanumeric characters'));
+    // The API server's message quotes its whole regex: the finding names the rule in words (the rule page quotes it).
+    assert.equal(fs[0].message, 'port name "HTTP" is not a DNS-1123 label (lowercase letters, digits and \'-\', starting and ending with a letter or digit): the API server rejects Service shop/web with "spec.ports[0].name: Invalid value: "HTTP""; rename it, e.g. "http"');
+    assert.equal(fs[1].message, 'port name "grpc_web" is not a DNS-1123 label (lowercase letters, digits and \'-\', starting and ending with a letter or digit): the API server rejects Service shop/web with "spec.ports[1].name: Invalid value: "grpc_web""; rename it, e.g. "grpc-web"');
+    assert.ok(fs.every((f) => !f.message.includes('regex')), 'no regex in the message');
+    // Nothing of the name is a label character: no suggestion.
+    assert.match(check('  ports:\n    - {name: "__", port: 80}')[0].message, /Invalid value: "__""; rename it$/);
+    // Over 63 characters: the API's length message is short and quoted as it is.
+    const long = 'a'.repeat(64);
+    assert.deepEqual(check(`  ports:\n    - {name: ${long}, port: 80}`).map((f) => f.message.split(' with ')[1]), [`"spec.ports[0].name: Invalid value: "${long}": must be no more than 63 characters"`]);
     assert.equal(fs[0].fixes[0].title, 'Change "HTTP" to "http"');
     assert.deepEqual(fs[1].fixes, []);
     // Longer than 15 is fine for a Service port name (DNS-1123, 63), unlike container port names.

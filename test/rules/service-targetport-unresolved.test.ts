@@ -40,7 +40,7 @@ describe('service-targetport-unresolved', () => {
     assert.equal(findings.length, 1);
     const f = findings[0];
     assert.deepEqual([f.file, f.line, f.column, f.text, f.severity, f.object], ['svc.yaml', 10, 19, 'https', 'error', 'Service app/api']);
-    assert.equal(f.message, 'targetPort "https" (TCP) of port "web" in Service app/api is not declared by any container of Deployment app/api (it declares metrics/TCP): no Pod gets an endpoint for it, so connections fail; rename the containerPort or targetPort to match');
+    assert.equal(f.message, 'targetPort "https" (TCP) of port "web" in Service app/api is not declared by any container of Deployment app/api (it declares metrics/TCP): no Pod gets an endpoint for it, so connections fail; rename one of them to match');
     assert.deepEqual(f.related.map((r) => [r.file, r.line, r.message]), [['deploy.yaml', 4, 'Deployment app/api declares metrics/TCP']]);
   });
 

@@ -7,12 +7,14 @@ import { allRules } from '../../server/out/core/rules/index';
 import { parseConfigText } from '../../server/out/node/config-file';
 import { readManifestFile } from '../../server/out/node/read-file';
 import { JsonFinding, lintRendered } from '../helpers/render';
+import { seenMessages } from '../helpers/seen-messages';
 import { sharedDir } from '../helpers/shared';
 
 // The developers' guide: a message is the fact, the consequence and the fix in at most ~300 characters; the
 // details belong in the rule's page. This holds every registered rule to it — the cluster suffix ("(in clusters
 // …)") included — over every input the project has: examples/, the test fixtures, the field cases, the real
-// corpus, and the GitOps corpus as written and as helm and kustomize render it.
+// corpus, the GitOps corpus as written and as helm and kustomize render it, and the inputs of every test that
+// lints (the rule tests above all; a root hook below, once all test files have run).
 const MAX = 300;
 const RULES = allRules.map((r) => r.id);
 
@@ -29,6 +31,14 @@ const NOT_TRIGGERED: readonly string[] = [
   'nodeport-range-invalid', 'nodeport-range-overlaps-ephemeral', 'object-invalid', 'pod-spec-invalid', 'probe-port-unresolved',
   'render-failed', 'service-spec-invalid', 'servicemonitor-port-unresolved', 'yaml-syntax',
 ];
+
+/**
+ * Messages over {@link MAX} among those the tests linted (recorded by test/helpers/lint.ts and render.ts), as
+ * `rule (length) message`.
+ */
+function tooLongSeen(): string[] {
+  return seenMessages().filter((m) => m.message.length > MAX).map((m) => `${m.ruleId} (${m.message.length}) ${m.message}`).sort();
+}
 
 /** The .yaml/.yml files below a folder, sorted. */
 function manifests(dir: string): string[] {
@@ -137,4 +147,16 @@ describe(`every rule's messages stay within ${MAX} characters`, function () {
     assert.deepEqual([...fired].filter((id) => !RULES.includes(id)), [], 'findings of unregistered rules');
     assert.deepEqual(RULES.filter((id) => !fired.has(id)), NOT_TRIGGERED);
   });
+});
+
+// A root hook: it runs after every test file of the run, so it sees the messages of the rule tests' own inputs
+// (test/rules/*: each rule's positive and negative cases) and of every other test that lints through the helpers.
+// Run alone (this file only), nothing was recorded and there is nothing to bound.
+after('every message the tests\' inputs produced stays within 300 characters, for every rule', () => {
+  const seen = seenMessages();
+  if (seen.length === 0) return;
+  assert.deepEqual(tooLongSeen(), []);
+  // The rules the corpora do not trigger are bounded here: each must fire on its own tests' inputs.
+  const fired = new Set(seen.map((m) => m.ruleId));
+  assert.deepEqual(NOT_TRIGGERED.filter((id) => !fired.has(id)), [], 'rules whose messages no input bounds');
 });

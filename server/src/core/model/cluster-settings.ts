@@ -27,6 +27,8 @@ export interface InvalidSetting {
   readonly where: string;
   /** What is wrong and what the component does with it. */
   readonly problem: string;
+  /** How to write it instead: `write MIN-MAX, e.g. 30000-32767`, `quote it`. */
+  readonly fix: string;
   /** The value's span (a flag: the command word holding it). */
   readonly span?: Span;
   readonly object: K8sObject;
@@ -81,7 +83,7 @@ function nodePortRangeFrom(obj: K8sObject): Sourced<PortRange> | InvalidSetting 
     try {
       return { value: parsePortRange(text), source, span };
     } catch (err) {
-      return { text, where, problem: `${(err as Error).message}: ${consequence}`, span, object: obj };
+      return { text, where, problem: `${(err as Error).message}: ${consequence}`, fix: 'write MIN-MAX, e.g. 30000-32767', span, object: obj };
     }
   };
   if (obj.category === 'workload' && obj.pod.containers.some((c) => /kube-apiserver/.test(c.name + (c.image?.value ?? '')))) {
@@ -101,10 +103,10 @@ function nodePortRangeFrom(obj: K8sObject): Sourced<PortRange> | InvalidSetting 
     } else if (extra && typeof extra === 'object') {
       value = (extra as Record<string, unknown>)['service-node-port-range'];
     }
-    const where = 'service-node-port-range in the apiServer.extraArgs of kubeadm ClusterConfiguration';
-    if (typeof value === 'string') return parse(value, 'kubeadm ClusterConfiguration', where, obj.paths?.get(path), 'the kube-apiserver it configures exits at start');
+    const where = 'service-node-port-range in kubeadm ClusterConfiguration apiServer.extraArgs';
+    if (typeof value === 'string') return parse(value, 'kubeadm ClusterConfiguration', where, obj.paths?.get(path), 'its kube-apiserver exits at start');
     if (typeof value === 'number' || typeof value === 'boolean') {
-      return { text: String(value), where, problem: `${value} is a ${typeof value}, not a string: kubeadm refuses the ClusterConfiguration (extraArgs values are strings; quote it)`, span: obj.paths?.get(path), object: obj };
+      return { text: String(value), where, problem: `${value} is a ${typeof value}, not a string: kubeadm refuses the ClusterConfiguration (extraArgs values are strings)`, fix: 'quote it', span: obj.paths?.get(path), object: obj };
     }
   }
   return undefined;

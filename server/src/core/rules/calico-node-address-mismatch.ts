@@ -98,7 +98,7 @@ function fixAdvice(version: ImageVersion | undefined): string {
   if (version?.known && isOlderThan(version, HAS_K8S_INTERNAL_IP)) {
     return `set IP_AUTODETECTION_METHOD=interface=<NIC> or cidr=<subnet> (${version.tag} predates kubernetes-internal-ip)`;
   }
-  return 'set IP_AUTODETECTION_METHOD=kubernetes-internal-ip (calico/node v3.22+; with the operator, nodeAddressAutodetectionV4)';
+  return 'set IP_AUTODETECTION_METHOD=kubernetes-internal-ip (calico/node v3.22+; operator: nodeAddressAutodetectionV4)';
 }
 
 /** The IPv4 address of `10.0.0.5/24` or `10.0.0.5`, normalised; undefined when not IPv4. */

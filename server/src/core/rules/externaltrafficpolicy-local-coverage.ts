@@ -86,7 +86,7 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
           ? `externalTrafficPolicy Local on ${describe(svc)}, backends ${who}: the load balancer sends all traffic to ${landing}; ` +
             'run them on every node or use Cluster'
           : `externalTrafficPolicy Local on ${describe(svc)}, backends ${who}: kube-proxy drops traffic to ${entry} ` +
-            `on nodes without one of these pods${answering}; run them on every node or use Cluster`;
+            `on nodes without such a pod${answering}; run them on every node or use Cluster`;
       findings.push({
         ruleId: id,
         severity: type === 'LoadBalancer' ? 'info' : 'warning',

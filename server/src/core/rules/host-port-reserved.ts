@@ -29,12 +29,12 @@ interface Judgement {
  */
 function judge(row: ComponentPort, present: PresentComponents, features: CalicoFeatures, replacement: KubeProxyReplacement | undefined, onControlPlane: boolean | 'nodePort'): Judgement | undefined {
   if (row.scope === 'every-node') {
-    if (row.owner === 'kube-proxy' && replacement) return { row, severity: 'warning', why: `the workspace shows a kube-proxy replacement (${replacement.evidence}), so kube-proxy may not run` };
+    if (row.owner === 'kube-proxy' && replacement) return { row, severity: 'warning', why: `kube-proxy may be replaced (${replacement.evidence})` };
     return { row, severity: 'error' };
   }
   if (row.scope === 'control-plane') {
     if (onControlPlane) return { row, severity: 'error' };
-    return { row, severity: 'warning', why: 'only control-plane nodes open it, and these pods do not tolerate their taint (untainted ones, e.g. single-node clusters, still collide)' };
+    return { row, severity: 'warning', why: 'only control-plane nodes open it and these pods do not tolerate their taint (untainted ones still collide)' };
   }
   if (!present.get(row.scope)) return { row, severity: 'warning', absent: true };
   const feature = row.feature ? features.get(row.feature) : undefined;
@@ -58,11 +58,14 @@ function rangeText(row: ComponentPort): string {
   return `${row.min === row.max ? `${row.min}` : `${row.min}-${row.max}`}/${row.protocol}`;
 }
 
+/** ` (2379-2380/TCP)` for a row spanning several ports; nothing for one port (the message names it already). */
+const rowRange = (row: ComponentPort): string => (row.min === row.max ? '' : ` (${rangeText(row)})`);
+
 function describeRows(judgements: readonly Judgement[]): string {
   return judgements.map((j) => {
     const where = j.row.scope === 'every-node' ? 'on every node' : j.row.scope === 'control-plane' ? 'on control-plane nodes'
       : j.row.feature === 'typha' ? 'on the nodes running calico-typha' : `on every ${COMPONENT_NAMES[j.row.scope]} node`;
-    return `the ${j.row.component} port (${rangeText(j.row)}, ${where}${j.evidence ? `; ${j.evidence}` : ''})`;
+    return `the ${j.row.component} port${rowRange(j.row)} ${where}${j.evidence ? ` (${j.evidence})` : ''}`;
   }).join(' and ');
 }
 
@@ -72,11 +75,11 @@ function finding(span: HostPortClaim['span'], obj: HostPortClaim['workload'] | N
   let message: string;
   if (worst.absent) {
     // Only components the workspace does not show use the port: name them as common users, at warning level.
-    const names = [...new Set(judgements.map((j) => `${j.row.component} (${rangeText(j.row)})`))];
+    const names = [...new Set(judgements.map((j) => `${j.row.component}${rowRange(j.row)}`))];
     const scopes = [...new Set(judgements.map((j) => j.row.scope))];
     const missing = joinNames(scopes.map((s) => COMPONENT_NAMES[s]));
     message = `${what} of ${describe(obj)} is a port commonly used by ${joinNames(names)}: where ${scopes.length > 1 ? 'one of them runs' : 'it runs'}, ${consequence}. ` +
-      `A warning: ${missing} ${scopes.length > 1 ? 'are' : 'is'} not in the workspace (list ${joinNames(scopes.map((s) => `\`${s}\``))} in the config's \`cni\` to make it an error)`;
+      `A warning: ${scopes.length === 1 ? `${missing} is not` : scopes.length === 2 ? 'neither is' : 'none of them is'} in the workspace (add ${joinNames(scopes.map((s) => `\`${s}\``))} to the config's \`cni\` for an error)`;
   } else {
     const why = worst.severity === 'error' ? '' : ` A warning: ${worst.why}.`;
     message = `${what} of ${describe(obj)} is ${describeRows(judgements)}: ${consequence}.${why}`;
@@ -171,10 +174,10 @@ export const hostPortReserved: Rule = {
         const onCp = runsOnControlPlane(claim.workload);
         const judgements = reported(relevant.flatMap((r) => judge(r, present, features, replacement, onCp) ?? []));
         if (judgements.length === 0) continue;
-        const what = claim.containerPort.hostPort ? `hostPort ${port}/${claim.protocol}` : `containerPort ${port}/${claim.protocol} of a hostNetwork pod`;
+        const what = claim.containerPort.hostPort ? `hostPort ${port}/${claim.protocol}` : `hostNetwork containerPort ${port}/${claim.protocol}`;
         const consequence = claim.containerPort.hostPort && !claim.hostNetwork
-          ? 'CNI portmap sends that port on every node address to this pod, taking the component\'s traffic'
-          : 'whichever of the pod and the component binds second fails ("address already in use")';
+          ? 'CNI portmap takes the component\'s traffic on every node address'
+          : 'the second to bind fails ("address already in use")';
         findings.push(finding(claim.span, claim.workload, what, consequence, judgements));
       }
     }

@@ -50,9 +50,9 @@ export const hostnetworkHostportMismatch: Rule = {
             ruleId: id,
             severity: 'error',
             message:
-              `hostPort ${p.hostPort.value} differs from containerPort ${cp} in container "${c.name}" of ${describe(w)}, which has hostNetwork: true: ` +
-              `the API server rejects it ("hostPort: Invalid value: ${p.hostPort.value}: must match \`containerPort\` when \`hostNetwork\` is true"); ` +
-              `with hostNetwork the process binds node port ${cp} directly, there is no mapping`,
+              `hostPort ${p.hostPort.value} differs from containerPort ${cp} in container "${c.name}" of ${describe(w)} (hostNetwork: true): ` +
+              `the API server rejects it ("must match \`containerPort\` when \`hostNetwork\` is true"), as there is no port mapping; ` +
+              `set hostPort to ${cp} or remove it`,
             span: p.hostPort.span,
             object: refOf(w),
             related: [

@@ -42,7 +42,7 @@ export const kubeProxyIpvsNodeportInterfaces: Rule = {
       findings.push({
         ruleId: id,
         severity: 'warning',
-        message: `kube-proxy ${version.tag} (${describe(w)}) runs in IPVS mode (${mode.source}): before v1.10.0 IPVS serves NodePorts only on eth* interfaces, so NodePort Services do not answer on nodes whose NICs are ens*, enp*, bond*…; upgrade kube-proxy to v1.10+ or rename the interfaces to eth*`,
+        message: `kube-proxy ${version.tag} (${describe(w)}) runs in IPVS mode (${mode.source}): before v1.10.0 IPVS serves NodePorts only on eth* interfaces, so NodePorts do not answer on nodes whose NICs are ens*, enp*, bond*…; upgrade kube-proxy to v1.10+ or rename the NICs eth*`,
         span: c.image.span,
         object: refOf(w),
         related: [],

@@ -42,11 +42,13 @@ export const kubeProxyIpvsStrictArp: Rule = {
     const span = strict?.span
       ? narrowSpan(files, strict.span, /strictARP["']?\s*:\s*(false)\b|--ipvs-strict-arp=(false)/)
       : mode.span ? narrowSpan(files, mode.span, /(?:^|\s|["'{,])mode["']?\s*:\s*["']?(ipvs)\b|--proxy-mode[=\s]+["']?(ipvs)\b/) : mlb.span;
-    const setting = strict ? `strictARP is false (${strict.source})` : 'strictARP is unset (false)';
+    // One source for both (the same KubeProxyConfiguration or ConfigMap) is named once.
+    const sameSource = strict && (strict.source === mode.source || strict.source.startsWith(`${mode.source} (`));
+    const setting = !strict ? `(${mode.source}) and strictARP is unset (false)` : sameSource ? `and strictARP is false (${strict.source})` : `(${mode.source}) and strictARP is false (${strict.source})`;
     const finding: Finding = {
       ruleId: id,
       severity: 'warning',
-      message: `kube-proxy runs in IPVS mode (${mode.source}) and ${setting}, with MetalLB${mlb.layer2 ? ' in layer 2 mode' : ''} (${mlb.evidence.replace(/^MetalLB /, '')}): every node answers ARP for LoadBalancer IPs on kube-ipvs0, so traffic flips between nodes; set ipvs.strictARP: true`,
+      message: `kube-proxy runs in IPVS mode ${setting}, with MetalLB${mlb.layer2 ? ' in layer 2 mode' : ''} (${mlb.evidence.replace(/^MetalLB /, '')}): every node answers ARP for LoadBalancer IPs on kube-ipvs0, so traffic flips between nodes; set ipvs.strictARP: true`,
       span,
       related: [{ span: mlb.span, message: mlb.evidence }],
       fixes: [],

@@ -34,14 +34,14 @@ export const nodeportRangeInvalid: Rule = {
   ],
   check({ model, files }) {
     const range = model.settings.nodePortRange;
-    const used = `${range.value.min}-${range.value.max} (${range.source === 'default' ? 'the Kubernetes default' : range.source})`;
+    const used = range.source === 'default' ? `the default ${range.value.min}-${range.value.max}` : `${range.value.min}-${range.value.max} (${range.source})`;
     const findings: Finding[] = [];
     for (const bad of model.settings.invalidNodePortRanges ?? []) {
       const span = bad.span && narrowSpan(files, bad.span, new RegExp(`(?:^|[=\\s"'])(${escapeRegExp(bad.text)})(?:$|[\\s"'])`));
       findings.push({
         ruleId: id,
         severity: 'error',
-        message: `${bad.where}: ${bad.problem}; nodePorts are checked against ${used} instead. Write MIN-MAX, e.g. 30000-32767`,
+        message: `${bad.where}: ${bad.problem}; ${bad.fix} (nodePorts are checked against ${used} until then)`,
         span: span ?? bad.object.span,
         object: refOf(bad.object),
         related: [],

@@ -39,8 +39,8 @@ export const nodeportRangeOverlapsEphemeral: Rule = {
     const lo = Math.max(min, LINUX_EPHEMERAL.min);
     const hi = Math.min(max, LINUX_EPHEMERAL.max);
     if (lo > hi) return [];
-    const advice = `reserve ${lo}-${hi} in net.ipv4.ip_local_reserved_ports or keep the range below ${LINUX_EPHEMERAL.min}`;
-    const base = `the NodePort range ${min}-${max} (${setting.source}) overlaps the Linux ephemeral ports ${LINUX_EPHEMERAL.min}-${LINUX_EPHEMERAL.max} in ${lo}-${hi}: a connection whose source port is a NodePort hangs, as kube-proxy captures its replies`;
+    const advice = `reserve them in net.ipv4.ip_local_reserved_ports or keep the range below ${LINUX_EPHEMERAL.min}`;
+    const base = `the NodePort range ${min}-${max} (${setting.source}) overlaps the Linux ephemeral ports ${LINUX_EPHEMERAL.min}-${LINUX_EPHEMERAL.max}: connections from source ports in ${lo}-${hi} hang (kube-proxy takes the replies)`;
     if (setting.span) {
       // Point at the value only, not the whole `--service-node-port-range=…` word.
       const span = narrowSpan(files, setting.span, new RegExp(`(?:^|[=\\s"'])(${escapeRegExp(String(min))}\\s*[-+]\\s*\\d+)`));
@@ -51,7 +51,7 @@ export const nodeportRangeOverlapsEphemeral: Rule = {
       if (port < lo || port > hi) continue;
       for (const claim of claims) {
         if (claim.service.origin.type === 'builtin') continue;
-        findings.push({ ruleId: id, severity: 'warning', message: `${claim.field} ${port} lies in the overlap: ${base}; ${advice}`, span: claim.span, object: refOf(claim.service), related: [], fixes: [] });
+        findings.push({ ruleId: id, severity: 'warning', message: `${claim.field} ${port} is in the overlap: ${base}; ${advice}`, span: claim.span, object: refOf(claim.service), related: [], fixes: [] });
       }
     }
     return findings;

@@ -60,11 +60,12 @@ export const probePortUnresolved: Rule = {
         if (own.some((p) => p.name?.value === name) || findProbePort(h.container, name)) continue;
         const elsewhere = w.pod.containers.filter((c) => c !== h.container && c.role !== 'init').flatMap((c) => c.ports.filter((p) => p.name?.value === name && p.containerPort).map((p) => ({ c, p })));
         const declared = own.filter((p) => p.containerPort).map((p) => (p.name ? `${p.name.value} (${p.containerPort!.value})` : String(p.containerPort!.value)));
-        const other = elsewhere.length ? ` ("${name}" is a port of container "${elsewhere[0].c.name}", but probes see only their own container's ports)` : '';
+        // The fix a probe can use: another container's port by number (probes connect to the Pod IP).
+        const other = elsewhere.length ? `; use container "${elsewhere[0].c.name}"'s number ${elsewhere[0].p.containerPort!.value} (names resolve per container)` : '';
         findings.push({
           ruleId: id,
           severity: 'error',
-          message: `${handlerLabel(h)} port "${name}" of container "${h.container.name}" in ${describe(w)} is not one of its ports (${declared.length ? `it declares ${declared.join(', ')}` : 'it declares none'})${other}: ${unresolvedConsequence(h.handler)}`,
+          message: `${handlerLabel(h)} port "${name}" of container "${h.container.name}" in ${describe(w)} is not one of its ports (${declared.length ? `it declares ${declared.join(', ')}` : 'it declares none'}): ${unresolvedConsequence(h.handler)}${other}`,
           span: h.port.span,
           object: refOf(w),
           related: elsewhere.map(({ c, p }) => ({ span: p.name!.span, message: `port "${name}" of container "${c.name}"` })),

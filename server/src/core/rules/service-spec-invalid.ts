@@ -2,6 +2,7 @@ import type { Span } from '../source/span';
 import { describe, ServiceObject } from '../model/objects';
 import { checkServiceFields, checkServicePort, SERVICE, SpecProblem } from '../kubernetes/api-server/service-spec';
 import { checkServiceShapes } from '../kubernetes/api-server/service-shape';
+import { DNS1123_LABEL_ERROR } from '../kubernetes/api-server/validation';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 
@@ -40,7 +41,8 @@ export const serviceSpecInvalid: Rule = {
     '- the same (protocol, port) twice (`Duplicate value`); the same number for TCP and UDP is fine;',
     '- a missing port name when the Service has more than one port (`Required value`), or a name used twice;',
     '- port names that are not DNS-1123 labels (lowercase letters, digits and `-`, at most 63) — Service port names',
-    '  follow DNS-1123, not the IANA_SVC_NAME rule of container port names;',
+    '  follow DNS-1123, not the IANA_SVC_NAME rule of container port names. The message names the rule in words and',
+    '  suggests a close valid label; the API server itself answers "Invalid value: "grpc_web": ' + DNS1123_LABEL_ERROR + '";',
     '- named targetPorts that are not IANA_SVC_NAMEs (at most 15 characters, a-z 0-9 and `-`, at least one letter,',
     '  no `--`, no `-` at either end) — a quoted number such as `targetPort: "8080"` is a *name*, and an invalid one;',
     '- port and targetPort numbers outside 1–65535 (nodePorts out of range: `nodeport-out-of-range`);',
@@ -63,7 +65,9 @@ export const serviceSpecInvalid: Rule = {
     '  `tcp`, `Nodeport`, `local` are rejected; a quick fix corrects the case);',
     '- externalIPs that are not IP addresses, or are unspecified, loopback, link-local or link-local multicast;',
     '- (warning) an IPv4 externalIP with leading zeros (`010.0.0.1`): up to v1.35 read as decimal 10.0.0.1 with an API',
-    '  warning, rejected from v1.36 (StrictIPCIDRValidation) with `must not have leading 0s`; other rules compare it as',
+    '  warning ("spec.externalIPs[0]: non-standard IP address "010.0.0.1" will be considered invalid in a future',
+    '  Kubernetes release: use "10.0.0.1""), rejected from v1.36 (StrictIPCIDRValidation) with "must not have leading',
+    '  0s"; other rules compare it as',
     '  10.0.0.1, as the API server does;',
     '- a Service without ports (unless headless or ExternalName).',
     '',

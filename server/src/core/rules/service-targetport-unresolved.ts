@@ -83,7 +83,7 @@ function named(svc: ServiceObject, sp: ServicePort, name: string, span: Finding[
   const all = lacking.length === selected.length;
   const portLabel = portText(sp);
   const message = fitNames((max) => (all
-    ? `targetPort "${name}" (${protocol}) of ${portLabel} in ${describe(svc)} is not declared by any container of ${joinNames(lacking.map(describe), max)}${lacking.length === 1 ? ` (it declares ${declaredNames(lacking[0], 3)})` : ''}: no Pod gets an endpoint for it, so connections fail; rename the containerPort or targetPort to match`
+    ? `targetPort "${name}" (${protocol}) of ${portLabel} in ${describe(svc)} is not declared by any container of ${joinNames(lacking.map(describe), max)}${lacking.length === 1 ? ` (it declares ${declaredNames(lacking[0], 3)})` : ''}: no Pod gets an endpoint for it, so connections fail; rename one of them to match`
     : `targetPort "${name}" (${protocol}) of ${portLabel} in ${describe(svc)} is not declared by ${joinNames(lacking.map(describe), max)} (the Service also selects ${joinNames([...new Set(selected.filter((w) => !lacking.includes(w)).map(describe))], max)}, which declares it): those Pods get no endpoint for this port`));
   return [{
     ruleId: id,

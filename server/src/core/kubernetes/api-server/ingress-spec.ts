@@ -69,7 +69,9 @@ export function ingressBackendProblems(ingress: K8sObject, written?: WrittenText
 function backendProblems(ingress: K8sObject, site: BackendSite, written: WrittenText | undefined, partial: boolean): SpecProblem[] {
   const who = describe(ingress);
   const span = (sub = ''): Span => spanAt(ingress, sub ? `${site.path}.${sub}` : site.path);
-  const rejects = (what: string, path: string, detail: string, fix: string): string => `${site.label} ${what}: the API server rejects ${who} with "${path}: ${detail}"; ${fix}`;
+  // The quoted path is the field's own part (`service.port.name`, not `spec.rules[0].http.paths[1].backend.…`): the
+  // label names the host and path already.
+  const rejects = (what: string, path: string, detail: string, fix: string): string => `${site.label} ${what}: the API server rejects ${who} with "${path.slice(path.indexOf('.service.') + 1 || 0)}: ${detail}"; ${fix}`;
   const decode = (at: Span, what: string, error: string, fix = ''): SpecProblem => ({ span: at, message: `${what}: the API server cannot decode ${who} ("${error}")${fix}` });
   const backend = site.value;
   if (isSet(backend) && !isObject(backend)) {
@@ -90,7 +92,10 @@ function backendProblems(ingress: K8sObject, site: BackendSite, written: Written
   const service = b.service;
   const portValue = service.port;
   if (isSet(portValue) && !isObject(portValue)) {
-    return [decode(span('service.port'), `service.port of the ${site.label} is ${jsonKindWords(portValue)}, not a mapping with number or name`, `json: cannot unmarshal ${jsonType(portValue)} into Go struct field IngressServiceBackend.${site.go}.service.port of type v1.ServiceBackendPort`, typeof portValue === 'number' ? `; write port: {number: ${portValue}}` : typeof portValue === 'string' ? `; write port: {name: ${portValue}}` : '')];
+    // The fix shows the mapping's form, and the decoder's field path (spec.rules.http.paths.backend…) is elided:
+    // the message names the host and path already, and stays within the ~300 characters of the guide.
+    const form = typeof portValue === 'number' ? `; write port: {number: ${portValue}}` : typeof portValue === 'string' ? `; write port: {name: ${portValue}}` : '';
+    return [decode(span('service.port'), `service.port of the ${site.label} is ${jsonKindWords(portValue)}, not a mapping${form ? '' : ' with number or name'}`, `json: cannot unmarshal ${jsonType(portValue)} into Go struct field IngressServiceBackend.….service.port of type v1.ServiceBackendPort`, form)];
   }
   const port = isObject(portValue) ? portValue : {};
   const goPort = `ServiceBackendPort.${site.go}.service.port`;

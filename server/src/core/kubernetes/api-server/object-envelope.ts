@@ -142,7 +142,7 @@ export function checkObjectEnvelope(view: EnvelopeView): EnvelopeResult {
   problems.push(...metadataTypeProblems(view, kind, known ? versionOf(apiVersion) : undefined));
   if (!known) return { verdict: problems.length ? 'reject' : 'object', problems };
   const cannotDecode = (field: string, goType: string, found: JsonKind): string =>
-    `${field} is ${shapeWord(found)}, not a mapping: the API server refuses the ${kind} ("${kind} in version "${versionOf(apiVersion)}" cannot be handled as a ${kind}: json: cannot unmarshal ${found} into Go struct field ${kind}.${field} of type ${goType}")`;
+    `${field} is ${shapeWord(found)}, not a mapping: the API server refuses the ${kind} ("json: cannot unmarshal ${found} into Go struct field ${kind}.${field} of type ${goType}")`;
   const metadata = view.kindOf('metadata');
   if (metadata !== undefined && metadata !== 'null' && metadata !== 'object') {
     add('metadata', 'OBJECT_DECODE', cannotDecode('metadata', 'v1.ObjectMeta', metadata));
@@ -176,7 +176,7 @@ const MAX_MAP_VALUES = 20;
  * type string` (sigs.k8s.io/yaml YAMLToJSON, go-yaml v2 resolve.go; sigs.k8s.io/json, wrapped by
  * apiserver/pkg/endpoints/handlers/rest.go transformDecodeError for built-in kinds; custom resources fail the
  * same ObjectMeta decoding). `null` decodes to an empty string and is not reported.
- * @param version the built-in kind's API version, for the API server's wrapper text; undefined for other kinds
+ * @param version the built-in kind's API version (the message then names the kind); undefined for other kinds
  * @returns one `OBJECT_METADATA_TYPE` error per wrong value (at most {@link MAX_MAP_VALUES} per labels/annotations map)
  */
 export function metadataTypeProblems(view: EnvelopeView, kind: string, version: string | undefined): EnvelopeProblem[] {
@@ -186,7 +186,8 @@ export function metadataTypeProblems(view: EnvelopeView, kind: string, version: 
     const map = goType === 'map[string]string';
     if (!span) return;
     const decode = `json: cannot unmarshal ${found} into Go struct field ObjectMeta.${field} of type ${goType}`;
-    const refused = version ? `the API server refuses the ${kind} ("${kind} in version "${version}" cannot be handled as a ${kind}: ${decode}")` : `the API server refuses it ("${decode}")`;
+    // The API server's wrapper (`<Kind> in version "<v>" cannot be handled as a <Kind>: `) is in the rule's page.
+    const refused = version ? `the API server refuses the ${kind} ("${decode}")` : `the API server refuses it ("${decode}")`;
     const plain = !map && (found === 'bool' || found === 'number');
     const read = plain ? ` (YAML 1.1 reads the unquoted value as ${found === 'bool' ? '' : 'the number '}${String(scalar)})` : '';
     const fix = plain ? '; quote it' : map ? '; give a mapping of key: "value" strings' : '; give a string';

@@ -2,7 +2,7 @@ import type { Located, Span } from '../../source/span';
 import type { ServiceObject, ServicePort } from '../../model/objects';
 import type { Fix, RelatedLocation } from '../../rules/rule';
 import {
-  dns1123LabelErrors, externalIpErrors, leadingZerosIp, externallyAccessible, needsHealthCheck, PORT_PROTOCOLS, portNameErrors,
+  DNS1123_LABEL_ERROR, DNS1123_LABEL_WORDS, dns1123LabelErrors, dns1123LabelLike, externalIpErrors, leadingZerosIp, externallyAccessible, needsHealthCheck, PORT_PROTOCOLS, portNameErrors,
   portNumErrors, SERVICE_TYPES, supportedValues, TRAFFIC_POLICIES,
 } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
@@ -101,7 +101,11 @@ export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map
     out.push({ span: sp.port?.span ?? sp.span, message: rejects(`port #${sp.index} has no name, but a Service with more than one port must name each`, `${path}.name`, 'Required value') });
   } else if (portName && sp.name) {
     for (const detail of dns1123LabelErrors(portName)) {
-      out.push({ span: sp.name.span, message: rejects(`port name "${portName}" is not a DNS-1123 label`, `${path}.name`, `Invalid value: "${portName}": ${detail}`), fixes: lowerCaseFix(sp.name, dns1123LabelErrors) });
+      // The regex message is named in words (the rule page quotes it whole): it alone is over 200 characters.
+      const message = detail === DNS1123_LABEL_ERROR
+        ? rejects(`port name "${portName}" is not a DNS-1123 label (${DNS1123_LABEL_WORDS})`, `${path}.name`, `Invalid value: "${portName}"`) + renameHint(portName)
+        : rejects(`port name "${portName}" is not a DNS-1123 label`, `${path}.name`, `Invalid value: "${portName}": ${detail}`);
+      out.push({ span: sp.name.span, message, fixes: lowerCaseFix(sp.name, dns1123LabelErrors) });
     }
     const first = names.get(portName);
     if (first) out.push({ span: sp.name.span, message: rejects(`port name "${portName}" is used twice in this Service`, `${path}.name`, `Duplicate value: "${portName}"`), related: [{ span: first, message: `first port named "${portName}"` }] });
@@ -153,6 +157,12 @@ function loadBalancerOnlyFields(svc: ServiceObject, spec: Raw): SpecProblem[] {
   }
   return out;
 }
+
+/** `; rename it, e.g. "grpc-web"` for a port name that is not a DNS-1123 label, when a close valid label exists. */
+const renameHint = (name: string): string => {
+  const like = dns1123LabelLike(name);
+  return like ? `; rename it, e.g. "${like}"` : '; rename it';
+};
 
 /** A fix lower-casing a name when that alone makes it valid (`HTTP` → `http`). */
 export function lowerCaseFix(loc: Located<string>, errors: (s: string) => string[]): Fix[] {
@@ -215,7 +225,7 @@ export function checkServiceFields(svc: ServiceObject, partial = false, written?
       out.push({
         span: ip.span,
         warning: true,
-        message: `externalIP "${ip.value}" has leading zeros: up to v1.35 the API server reads it as ${standard} and warns ("spec.externalIPs[${i}]: non-standard IP address "${ip.value}" will be considered invalid in a future Kubernetes release: use "${standard}""); from v1.36 it rejects new Services ("must not have leading 0s"); write ${standard}`,
+        message: `externalIP "${ip.value}" has leading zeros: up to v1.35 the API server reads it as ${standard} and warns ("spec.externalIPs[${i}]: non-standard IP address"); from v1.36 it rejects new Services ("must not have leading 0s"); write ${standard}`,
         fixes: [{ title: `Change externalIP "${ip.value}" to ${standard}`, edits: [{ span: ip.span, newText: standard }], preferred: true }],
       });
     }

@@ -40,16 +40,32 @@ export function portNameErrors(name: string): string[] {
   return errors;
 }
 
-/** IsDNS1123Label: the rule for Service port names (not IANA_SVC_NAME). */
+/**
+ * The API server's message for a name that is not a lowercase RFC 1123 label (IsDNS1123Label's
+ * RegexError). It quotes the whole regex, so findings name the rule in words
+ * ({@link DNS1123_LABEL_WORDS}) and the rule page quotes this text.
+ */
+export const DNS1123_LABEL_ERROR =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+
+/** The RFC 1123 label rule in words, for messages: what {@link DNS1123_LABEL_ERROR} says without the regex. */
+export const DNS1123_LABEL_WORDS = "lowercase letters, digits and '-', starting and ending with a letter or digit";
+
+/** IsDNS1123Label: the rule for Service port names (not IANA_SVC_NAME); the API's messages, empty when valid. */
 export function dns1123LabelErrors(name: string): string[] {
   const errors: string[] = [];
   if (name.length > 63) errors.push('must be no more than 63 characters');
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name)) {
-    errors.push(
-      "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
-    );
-  }
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name)) errors.push(DNS1123_LABEL_ERROR);
   return errors;
+}
+
+/**
+ * A valid RFC 1123 label close to `name` (lower-cased, every other character a `-`, no `-` at either end, at most
+ * 63 characters), to suggest in messages; undefined when nothing of the name is left (`__`).
+ */
+export function dns1123LabelLike(name: string): string | undefined {
+  const label = name.toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 63).replace(/^-+|-+$/g, '');
+  return label && dns1123LabelErrors(label).length === 0 ? label : undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { HostPortClaim, hostPortClaims } from '../../model/claims';
-import type { WorkloadObject } from '../../model/objects';
+import { describe, WorkloadObject } from '../../model/objects';
 import type { Finding } from '../rule';
 import { refOf } from '../rule';
 import { claimLabel, portPhrase } from './claim-labels';
@@ -30,13 +30,13 @@ export function duplicatesInPod(w: WorkloadObject, ruleId: string): Finding[] {
       const defaulted = !later.containerPort.hostPort;
       const consequence = exact
         ? defaulted
-          ? `the API server defaults hostPort to containerPort on the Pods of this hostNetwork template and then rejects each Pod ("Duplicate value: \\"${later.protocol}/${rawHostIP(later)}/${later.port}\\"")`
-          : `the API server rejects the object ("Duplicate value: \\"${later.protocol}/${rawHostIP(later)}/${later.port}\\"")`
+          ? `with hostNetwork the API server defaults hostPort to containerPort and rejects each Pod ("Duplicate value: \\"${later.protocol}/${rawHostIP(later)}/${later.port}\\""); give one a different port`
+          : `the API server rejects the object ("Duplicate value: \\"${later.protocol}/${rawHostIP(later)}/${later.port}\\""); give one a different port`
         : `the API server accepts it with the warning "dangerously ambiguous port definition", and only one of the two entries can receive the traffic`;
       findings.push({
         ruleId,
         severity: exact ? 'error' : 'warning',
-        message: `${portPhrase(later)} is claimed twice in the pod template (also by ${claimLabel(earlier)}): ${consequence}`,
+        message: `${portPhrase(later)} is claimed twice in the pod template of ${describe(w)} (also by container ${earlier.container.name}): ${consequence}`,
         span: later.span,
         object: refOf(w),
         related: [{ span: earlier.span, message: `first claim: ${claimLabel(earlier)}` }],
