@@ -17,6 +17,13 @@ const check = (backends: string[], extra = '') => lint(ingress(backends, extra),
 const WHO = 'Ingress shop/web';
 
 describe('ingress-spec-invalid', () => {
+  it('says to remove a !!str tag from service.port.number, and the fix removes it', () => {
+    const text = dedent(ingress(['{service: {name: web, port: {number: !!str 80}}}']));
+    const [f] = lint(text, { rules }).findings;
+    assert.match(f.message, /^service\.port\.number "80" is not an integer: .* of type int32"\); remove the `!!str` tag$/);
+    assert.match(applyEdits(text, f.fixes[0].edits), /port: \{number: 80\}\}/);
+  });
+
   it('reports both port name and number, no port, and a quoted number, as validateIngressBackend and the decoder do', () => {
     const fs = check(['{service: {name: web, port: {number: 80, name: http}}}', '{service: {name: web}}', '{service: {name: web, port: {number: "80"}}}']);
     assert.deepEqual(fs.map((f) => [f.line, f.column, f.text, f.severity, f.object]), [

@@ -53,6 +53,16 @@ describe('networkpolicy-spec-invalid', () => {
     assert.deepEqual(lint(fixed, { rules }).findings.map((f) => f.line), [9, 10, 13, 13]);
   });
 
+  it('says to remove a !!str tag from port and endPort, and the fixes remove it', () => {
+    const text = '  ingress:\n    - ports:\n        - {port: 53, endPort: !!str 60}\n        - {port: !!str 8080}';
+    const fs = check(text);
+    assert.deepEqual(fs.map((f) => [f.line, f.text]), [[8, '60'], [9, '8080']]);
+    assert.match(fs[0].message, /^endPort "60" is not an integer: .* of type int32"\); remove the `!!str` tag$/);
+    assert.match(fs[1].message, /^port "8080" is not a valid port name \(IANA_SVC_NAME\) \(a `!!str` number is a port name; remove the `!!str` tag\): /);
+    const fixed = applyEdits(dedent(policy(text)), [...fs[0].fixes[0].edits, ...fs[1].fixes[0].edits]);
+    assert.match(fixed, /- \{port: 53, endPort: 60\}\n {8}- \{port: 8080\}/);
+  });
+
   it('reports values the decoder refuses before validation: a quoted endPort, a numeric protocol, a boolean port, a port list that is not a list', () => {
     const fs = check('  ingress:\n    - ports:\n        - {port: 53, endPort: "60"}\n        - {protocol: 6, port: 80}\n        - {port: true}\n        - {port: 80.5}\n        - 8080\n    - ports: 443');
     assert.deepEqual(fs.map((f) => [f.line, f.text]), [[8, '"60"'], [9, '6'], [10, 'true'], [11, '80.5'], [12, '8080'], [13, '443']]);

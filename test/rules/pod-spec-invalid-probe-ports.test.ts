@@ -31,6 +31,19 @@ describe('pod-spec-invalid: probe and lifecycle-hook ports', () => {
     assert.deepEqual(lint({ 'p.yaml': fixed }, { rules }).findings, []);
   });
 
+  it('says to remove a !!str tag from a probe port, and the fix writes the plain number', () => {
+    const text = pod('      readinessProbe:\n        httpGet: {path: /, port: !!str 8080}\n      livenessProbe:\n        grpc: {port: !!str 9090}');
+    const fs = lint({ 'p.yaml': text }, { rules }).findings;
+    assert.deepEqual(fs.map((f) => [f.line, f.text]), [[13, '8080'], [15, '9090']]);
+    assert.equal(fs[0].message, 'readinessProbe port "8080" of container "web" is a `!!str` number, which the API reads as a port name: the API server rejects Pod shop/web with "spec.containers[0].readinessProbe.httpGet.port: Invalid value: "8080": must contain at least one letter (a-z)"; remove the `!!str` tag');
+    assert.match(fs[1].message, /of type int32"\); remove the `!!str` tag$/);
+    const fixed = applyEdits(dedent(text), [...fs[0].fixes[0].edits, ...fs[1].fixes[0].edits]);
+    assert.match(fixed, /httpGet: \{path: \/, port: 8080\}\n {6}livenessProbe:\n {8}grpc: \{port: 9090\}/);
+    assert.deepEqual(lint({ 'p.yaml': fixed }, { rules }).findings, []);
+    // An anchored value is not rewritten (its aliases would change too).
+    assert.deepEqual(lint({ 'p.yaml': pod('      readinessProbe:\n        httpGet: {path: /, port: &p !!str 8080}') }, { rules }).findings[0].fixes, []);
+  });
+
   it('rejects invalid names, out-of-range numbers and string grpc ports, for hooks too', () => {
     const probes = [
       '      livenessProbe:\n        tcpSocket: {port: HTTP}',

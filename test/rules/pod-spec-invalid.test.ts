@@ -82,6 +82,18 @@ describe('pod-spec-invalid', () => {
     ]);
   });
 
+  it('says to remove a !!str tag, not quotes, from replicas, hostNetwork and hostPort, and the fixes remove the tag', () => {
+    const tagged = deployment.replace('replicas: "3"', 'replicas: !!str 3').replace('hostNetwork: "true"', 'hostNetwork: !!str true').replace('hostPort: "9100"', 'hostPort: !!str 9100');
+    const fs = check(tagged);
+    assert.deepEqual(where(fs), [[7, 19, '3', 'error'], [12, 26, 'true', 'error'], [18, 31, '9100', 'error'], [19, 30, 'abc', 'error']]);
+    assert.deepEqual(fs.slice(0, 3).map((f) => f.message.split('"); ')[1]), ['remove the `!!str` tag', 'remove the `!!str` tag', 'remove the `!!str` tag']);
+    const fixed = applyEdits(dedent(tagged), fs.slice(0, 3).map((f) => f.fixes[0].edits[0]));
+    assert.match(fixed, /\n {2}replicas: 3 {17}# line 7\n/);
+    assert.match(fixed, /\n {6}hostNetwork: true {7}# line 12\n/);
+    assert.match(fixed, /\n {14}hostPort: 9100  # line 18\n/);
+    assert.deepEqual(check(fixed).map((f) => f.text), ['abc'], 'only the containerPort word is left');
+  });
+
   it('reports wrongly typed replicas, hostNetwork, hostPort and containerPort of a Deployment with the decoder\'s message', () => {
     const fs = check(deployment);
     assert.deepEqual(where(fs), [

@@ -96,6 +96,19 @@ describe('service-spec-invalid', () => {
     assert.ok(hc[0].message.includes('ServiceSpec.spec.healthCheckNodePort'));
   });
 
+  it('says to remove a !!str tag (not quotes) from a number on every integer field, and the fix removes the tag', () => {
+    const text = svc('  type: LoadBalancer\n  externalTrafficPolicy: Local\n  healthCheckNodePort: !!str 31000\n  ports:\n    - name: a\n      port: !!str 80\n      nodePort: !!str 30556\n      targetPort: !!str 8080');
+    const fs = lint(text, { rules }).findings;
+    assert.deepEqual(fs.map((f) => [f.line, f.text]), [[9, '31000'], [12, '80'], [13, '30556'], [14, '8080']]);
+    assert.equal(fs[2].message, 'nodePort "30556" is not an integer: the API server cannot decode Service shop/web ("json: cannot unmarshal string into Go struct field ServicePort.spec.ports.nodePort of type int32"); remove the `!!str` tag');
+    assert.ok(fs.slice(0, 2).every((f) => f.message.endsWith('; remove the `!!str` tag')), fs[0].message);
+    assert.match(fs[3].message, /^targetPort "8080" is not a valid port name \(IANA_SVC_NAME\) \(a `!!str` number is a port name; remove the `!!str` tag\): /);
+    assert.ok(fs.every((f) => !f.message.includes('quotes')));
+    assert.match(applyEdits(dedent(text), fs[3].fixes[0].edits), /\n {6}targetPort: 8080$/);
+    // Quoted and tagged: both go.
+    assert.match(check('  ports:\n    - {port: 80, targetPort: !!str "8080"}')[0].message, /\(a `!!str` number is a port name; remove the `!!str` tag and the quotes\)/);
+  });
+
   it('shows odd numbers as written and quotes the tool that refuses them (.inf, beyond int32); !!float 30081 is 30081', () => {
     const fs = check('  type: NodePort\n  ports:\n    - name: a\n      port: 80\n      nodePort: .inf\n    - name: b\n      port: 81\n      nodePort: 123456789012345678901234567890\n    - name: c\n      port: 82\n      nodePort: !!float 30081');
     assert.deepEqual(fs.map((f) => [f.line, f.text, f.message]), [

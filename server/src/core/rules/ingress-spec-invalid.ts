@@ -43,9 +43,10 @@ export const ingressSpecInvalid: Rule = {
     const findings: Finding[] = [];
     const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
     const written = (span: Span): string | undefined => files?.get(span.file)?.text.slice(span.start, span.end);
+    const source = (span: Span): string | undefined => files?.get(span.file)?.text;
     for (const obj of model.objects) {
       if (!isIngress(obj) || obj.apiVersion !== 'networking.k8s.io/v1' || obj.origin.type !== 'file') continue;
-      for (const p of ingressBackendProblems(obj, written, patches.has(obj.file))) {
+      for (const p of ingressBackendProblems(obj, written, patches.has(obj.file), source)) {
         findings.push({ ruleId: id, severity: 'error', message: p.message, span: p.span, object: refOf(obj), related: p.related ?? [], fixes: p.fixes ?? [] });
       }
     }

@@ -44,9 +44,10 @@ export const networkpolicySpecInvalid: Rule = {
   check({ model, files }) {
     const findings: Finding[] = [];
     const written = (span: Span): string | undefined => files?.get(span.file)?.text.slice(span.start, span.end);
+    const source = (span: Span): string | undefined => files?.get(span.file)?.text;
     for (const obj of model.objects) {
       if (!isNetworkPolicy(obj) || obj.apiVersion !== 'networking.k8s.io/v1' || obj.origin.type !== 'file') continue;
-      for (const p of networkPolicyPortProblems(obj, written)) {
+      for (const p of networkPolicyPortProblems(obj, written, source)) {
         findings.push({ ruleId: id, severity: 'error', message: p.message, span: p.span, object: refOf(obj), related: p.related ?? [], fixes: p.fixes ?? [] });
       }
     }

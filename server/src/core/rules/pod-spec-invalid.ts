@@ -71,6 +71,7 @@ export const podSpecInvalid: Rule = {
     const findings: Finding[] = [];
     const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
     const written = (span: Span): string | undefined => files?.get(span.file)?.text.slice(span.start, span.end);
+    const source = (span: Span): string | undefined => files?.get(span.file)?.text;
     const unquote = (span: Span, value: string, title: string): Fix[] => {
       const edit = replaceScalarEdit(files, span, value, String(Number(value)));
       return edit ? [{ title, edits: [edit], preferred: true }] : [];
@@ -78,7 +79,7 @@ export const podSpecInvalid: Rule = {
     for (const w of model.workloads) {
       // Live cluster objects were already accepted by the API server (as service-spec-invalid does).
       if (w.origin.type !== 'file') continue;
-      const problems: PodSpecProblem[] = [...decodeProblems(w, written), ...containerPortProblems(w, patches.has(w.file)), ...handlerPortProblems(w, unquote)];
+      const problems: PodSpecProblem[] = [...decodeProblems(w, written, source), ...containerPortProblems(w, patches.has(w.file)), ...handlerPortProblems(w, unquote, source)];
       // Only these kinds have spec.replicas; elsewhere it is an unknown field the API server drops.
       const replicas = REPLICA_KINDS.has(w.kind) ? w.replicas : undefined;
       if (replicas && replicas.value < 0) {

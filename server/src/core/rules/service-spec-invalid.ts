@@ -86,12 +86,13 @@ export const serviceSpecInvalid: Rule = {
     const findings: Finding[] = [];
     const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
     const written = (span: Span): string | undefined => files?.get(span.file)?.text.slice(span.start, span.end);
+    const source = (span: Span): string | undefined => files?.get(span.file)?.text;
     for (const svc of model.services) {
       // Built-in and live (cluster) Services have passed the API server's validation already.
       if (svc.origin.type !== 'file') continue;
       const partial = patches.has(svc.file);
       const names = new Map<string, Span>();
-      const problems = [...checkServiceShapes(svc), ...checkServiceFields(svc, partial, written), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names, partial, written)), ...duplicatePorts(svc)];
+      const problems = [...checkServiceShapes(svc), ...checkServiceFields(svc, partial, written, source), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names, partial, written, source)), ...duplicatePorts(svc)];
       for (const p of problems) {
         findings.push({
           ruleId: id,

@@ -6,6 +6,7 @@ import { rawAt, spanAt } from '../../model/views/raw-fields';
 import { jsonKindWords, jsonType, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { portNameErrors, portNumErrors } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
+import { FileText, stringNumberAt, unstringHint, unstringSpan } from '../../source/string-number';
 
 type Raw = Record<string, unknown>;
 const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -39,7 +40,7 @@ interface BackendSite {
  * v1.33); staging/src/k8s.io/api/networking/v1/types.go (IngressBackend, IngressServiceBackend,
  * ServiceBackendPort: name string, number int32), v1.33.
  */
-export function ingressBackendProblems(ingress: K8sObject, written?: WrittenText, partial = false): SpecProblem[] {
+export function ingressBackendProblems(ingress: K8sObject, written?: WrittenText, partial = false, source?: FileText): SpecProblem[] {
   const spec = rawAt(ingress.raw, 'spec');
   if (!isObject(spec)) return [];
   const sites: BackendSite[] = [];
@@ -62,11 +63,11 @@ export function ingressBackendProblems(ingress: K8sObject, written?: WrittenText
       });
     });
   });
-  return sites.flatMap((site) => backendProblems(ingress, site, written, partial));
+  return sites.flatMap((site) => backendProblems(ingress, site, written, partial, source));
 }
 
 /** `partial`: a kustomize patch, merged into its base, so a missing name, port or backend may come from there. */
-function backendProblems(ingress: K8sObject, site: BackendSite, written: WrittenText | undefined, partial: boolean): SpecProblem[] {
+function backendProblems(ingress: K8sObject, site: BackendSite, written: WrittenText | undefined, partial: boolean, source?: FileText): SpecProblem[] {
   const who = describe(ingress);
   const span = (sub = ''): Span => spanAt(ingress, sub ? `${site.path}.${sub}` : site.path);
   // The quoted path is the field's own part (`service.port.name`, not `spec.rules[0].http.paths[1].backend.…`): the
@@ -115,8 +116,9 @@ function backendProblems(ingress: K8sObject, site: BackendSite, written: Written
       decoding.push({ span: at, message: `service.port.number ${writtenNumber(number, written?.(at))} ${failure.what}: ${by} ("${failure.error}")` });
     } else {
       const quoted = typeof number === 'string' && /^\d+$/.test(number);
-      const problem = decode(at, `service.port.number ${JSON.stringify(number)} is not an integer`, `json: cannot unmarshal ${jsonType(number, true)} into Go struct field ${goPort}.number of type int32`, quoted ? '; remove the quotes' : typeof number === 'string' ? '; a port name goes in service.port.name' : '');
-      decoding.push(quoted ? { ...problem, fixes: [{ title: `Change service.port.number "${number}" to ${Number(number)}`, edits: [{ span: at, newText: String(Number(number)) }], preferred: true }] } : problem);
+      const asString = quoted ? stringNumberAt(source, at) ?? { quoted: true, start: at.start } : undefined;
+      const problem = decode(at, `service.port.number ${JSON.stringify(number)} is not an integer`, `json: cannot unmarshal ${jsonType(number, true)} into Go struct field ${goPort}.number of type int32`, asString ? `; ${unstringHint(asString)}` : typeof number === 'string' ? '; a port name goes in service.port.name' : '');
+      decoding.push(asString ? { ...problem, fixes: [{ title: `Change service.port.number "${number}" to ${Number(number)}`, edits: [{ span: unstringSpan(asString, at), newText: String(Number(number)) }], preferred: true }] } : problem);
     }
   }
   if (decoding.length) return decoding;

@@ -5,6 +5,7 @@ import { rawAt, spanAt } from '../../model/views/raw-fields';
 import { caseFix, jsonKindWords, jsonType, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { portNameErrors, portNumErrors, supportedValues } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
+import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 
 /** NetworkPolicyPort `protocol` values, in the order the API server lists them (not sorted, unlike a Service's). */
 export const POLICY_PROTOCOLS: readonly string[] = ['TCP', 'UDP', 'SCTP'];
@@ -31,7 +32,7 @@ const isSet = (v: unknown): boolean => v !== undefined && v !== null;
  * endPort *int32); staging/src/k8s.io/apimachinery/pkg/util/intstr/intstr.go (UnmarshalJSON: a quoted value is a
  * string, anything else is decoded as an int32).
  */
-export function networkPolicyPortProblems(policy: K8sObject, written?: WrittenText): SpecProblem[] {
+export function networkPolicyPortProblems(policy: K8sObject, written?: WrittenText, source?: FileText): SpecProblem[] {
   const who = describe(policy);
   const spec = rawAt(policy.raw, 'spec');
   if (!isObject(spec)) return [];
@@ -55,7 +56,7 @@ export function networkPolicyPortProblems(policy: K8sObject, written?: WrittenTe
           out.push(decodeError(spanAt(policy, at), `port entry #${i} of ${direction} rule #${r} is ${jsonKindWords(entry)}, not a mapping with protocol, port, endPort`, who, `json: cannot unmarshal ${jsonType(entry)} into Go struct field ${ruleStruct}.spec.${direction}.ports of type v1.NetworkPolicyPort`));
           return;
         }
-        out.push(...portEntryProblems(policy, entry, at, api, `NetworkPolicyPort.spec.${direction}.ports`, who, written));
+        out.push(...portEntryProblems(policy, entry, at, api, `NetworkPolicyPort.spec.${direction}.ports`, who, written, source));
       });
     });
   }
@@ -63,7 +64,7 @@ export function networkPolicyPortProblems(policy: K8sObject, written?: WrittenTe
 }
 
 /** One entry: decode errors first (they refuse the whole object, so validation messages would never be seen). */
-function portEntryProblems(policy: K8sObject, entry: Raw, at: string, api: string, goStruct: string, who: string, written?: WrittenText): SpecProblem[] {
+function portEntryProblems(policy: K8sObject, entry: Raw, at: string, api: string, goStruct: string, who: string, written?: WrittenText, source?: FileText): SpecProblem[] {
   const span = (key: string): Span => spanAt(policy, `${at}.${key}`);
   const { protocol, port, endPort } = entry;
   const decode: SpecProblem[] = [];
@@ -81,8 +82,9 @@ function portEntryProblems(policy: K8sObject, entry: Raw, at: string, api: strin
       decode.push(numberError(span('endPort'), 'endPort', endPort, who, int32Failure(endPort, `${goStruct}.endPort`)!.error, written));
     } else {
       const quoted = typeof endPort === 'string' && /^\d+$/.test(endPort);
-      const d = decodeError(span('endPort'), `endPort ${JSON.stringify(endPort)} is not an integer`, who, `json: cannot unmarshal ${jsonType(endPort, true)} into Go struct field ${goStruct}.endPort of type int32`, quoted ? '; remove the quotes' : '');
-      decode.push(quoted ? { ...d, fixes: [{ title: `Change endPort "${endPort}" to ${Number(endPort)}`, edits: [{ span: d.span, newText: String(Number(endPort)) }], preferred: true }] } : d);
+      const asString = quoted ? stringNumberAt(source, span('endPort')) : undefined;
+      const d = decodeError(span('endPort'), `endPort ${JSON.stringify(endPort)} is not an integer`, who, `json: cannot unmarshal ${jsonType(endPort, true)} into Go struct field ${goStruct}.endPort of type int32`, quoted ? `; ${unstringHint(asString ?? { quoted: true, start: 0 })}` : '');
+      decode.push(quoted ? { ...d, fixes: [{ title: `Change endPort "${endPort}" to ${Number(endPort)}`, edits: [{ span: unstringSpan(asString, d.span), newText: String(Number(endPort)) }], preferred: true }] } : d);
     }
   }
   if (decode.length) return decode;
@@ -111,9 +113,10 @@ function portEntryProblems(policy: K8sObject, entry: Raw, at: string, api: strin
       out.push({ span: span('endPort'), message: rejects(`endPort ${endPort} is set with the named port "${port}" (a range needs numbers)`, 'endPort', `Invalid value: ${endPort}: may not be specified when \`port\` is non-numeric`) + '; remove endPort or write port as a number' });
     }
     const quoted = /^\d+$/.test(port);
-    const hint = quoted ? ' (a quoted number is a port name; remove the quotes)' : '';
     const loc = { value: port, span: span('port') };
-    const fixes = quoted ? [{ title: `Change port "${port}" to the number ${Number(port)}`, edits: [{ span: loc.span, newText: String(Number(port)) }], preferred: true }] : lowerCaseFix(loc, portNameErrors);
+    const asString = quoted ? stringNumberAt(source, loc.span) ?? { quoted: true, start: loc.span.start } : undefined;
+    const hint = asString ? ` (${stringNumberWords(asString)} is a port name; ${unstringHint(asString)})` : '';
+    const fixes = quoted ? [{ title: `Change port "${port}" to the number ${Number(port)}`, edits: [{ span: unstringSpan(asString, loc.span), newText: String(Number(port)) }], preferred: true }] : lowerCaseFix(loc, portNameErrors);
     const fix = quoted ? '' : fixes.length ? `; write "${port.toLowerCase()}"` : "; use a container port's name";
     for (const detail of portNameErrors(port)) {
       out.push({ span: loc.span, message: rejects(`port "${port}" is not a valid port name (IANA_SVC_NAME)${hint}`, 'port', `Invalid value: "${port}": ${detail}`) + fix, fixes });

@@ -5,6 +5,7 @@ import { handlerLabel, handlerPorts } from '../../model/views/container-handlers
 import { parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, supportedValues } from './validation';
 import { caseFix, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { int32Failure, writtenNumber } from './json-numbers';
+import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 
 /** A {@link SpecProblem} that is only an API warning (the object is stored) rather than a rejection. */
 export interface PodSpecProblem extends SpecProblem {
@@ -45,7 +46,7 @@ function unquoted(f: InvalidField): string | undefined {
  * before validation runs, e.g. `json: cannot unmarshal string into Go struct field
  * ContainerPort.spec.template.spec.containers.ports.hostPort of type int32` (the field path without indices).
  */
-export function decodeProblems(w: WorkloadObject, written?: WrittenText): PodSpecProblem[] {
+export function decodeProblems(w: WorkloadObject, written?: WrittenText, source?: FileText): PodSpecProblem[] {
   return (w.invalidFields ?? []).map((f) => {
     if (f.found === 'number' && typeof f.value === 'number' && f.goType === 'int32') {
       const failure = int32Failure(f.value, `${f.goStruct}.${f.path.replace(/\[\d+\]/g, '')}`);
@@ -57,12 +58,13 @@ export function decodeProblems(w: WorkloadObject, written?: WrittenText): PodSpe
     const shown = f.value === undefined ? '' : ` ${typeof f.value === 'string' ? JSON.stringify(f.value) : String(f.value)}`;
     const fixText = unquoted(f);
     const goField = `${f.goStruct}.${f.path.replace(/\[\d+\]/g, '')}`;
+    const asString = fixText !== undefined ? stringNumberAt(source, f.span) : undefined;
     const fixes: Fix[] = fixText !== undefined && f.editable
-      ? [{ title: `Change ${label(f.path)} ${JSON.stringify(f.value)} to ${fixText}`, edits: [{ span: f.span, newText: fixText }], preferred: true }]
+      ? [{ title: `Change ${label(f.path)} ${JSON.stringify(f.value)} to ${fixText}`, edits: [{ span: unstringSpan(asString, f.span), newText: fixText }], preferred: true }]
       : [];
     return {
       span: f.span,
-      message: `${label(f.path)}${shown} is ${FOUND[f.found]}, not ${EXPECTED[f.goType] ?? f.goType}: the API server cannot decode ${describe(w)} ("json: cannot unmarshal ${goValue(f)} into Go struct field ${goField} of type ${f.goType}")${fixText !== undefined ? '; remove the quotes' : ''}`,
+      message: `${label(f.path)}${shown} is ${FOUND[f.found]}, not ${EXPECTED[f.goType] ?? f.goType}: the API server cannot decode ${describe(w)} ("json: cannot unmarshal ${goValue(f)} into Go struct field ${goField} of type ${f.goType}")${fixText !== undefined ? `; ${unstringHint(asString ?? { quoted: true, start: f.span.start })}` : ''}`,
       fixes,
     };
   });
@@ -148,7 +150,7 @@ function hostIpProblems(w: WorkloadObject, c: Container, p: Container['ports'][n
  * @param unquote builds the fix that writes a quoted number at `span` as the number (empty when the text
  *   there cannot be edited safely)
  */
-export function handlerPortProblems(w: WorkloadObject, unquote: (span: Span, value: string, title: string) => Fix[] = () => []): PodSpecProblem[] {
+export function handlerPortProblems(w: WorkloadObject, unquote: (span: Span, value: string, title: string) => Fix[] = () => [], source?: FileText): PodSpecProblem[] {
   const out: PodSpecProblem[] = [];
   for (const h of handlerPorts(w)) {
     const c = h.container;
@@ -162,20 +164,22 @@ export function handlerPortProblems(w: WorkloadObject, unquote: (span: Span, val
       continue;
     }
     const quotedNumber = /^\d+$/.test(value);
+    const asString = quotedNumber ? stringNumberAt(source, h.port.span) ?? { quoted: true, start: h.port.span.start } : undefined;
+    const unstring = asString ? `; ${unstringHint(asString)}` : '';
     if (h.action === 'grpc') {
       out.push({
         span: h.port.span,
-        message: `${what} is a string, not an integer (grpc.port takes no names): the API server cannot decode ${describe(w)} ("json: cannot unmarshal string into Go struct field GRPCAction.${path.replace(/\[\d+\]/g, '')} of type int32")${quotedNumber ? '; remove the quotes' : ''}`,
+        message: `${what} is a string, not an integer (grpc.port takes no names): the API server cannot decode ${describe(w)} ("json: cannot unmarshal string into Go struct field GRPCAction.${path.replace(/\[\d+\]/g, '')} of type int32")${unstring}`,
         fixes: quotedNumber ? unquote(h.port.span, value, `Change the ${handlerLabel(h)} port ${JSON.stringify(value)} to ${Number(value)}`) : [],
       });
       continue;
     }
     const errors = portNameErrors(value);
     if (!errors.length) continue;
-    const lead = quotedNumber ? `${what} is a quoted number, which the API reads as a port name` : `${what} is not a valid port name (IANA_SVC_NAME)`;
+    const lead = asString ? `${what} is ${stringNumberWords(asString)}, which the API reads as a port name` : `${what} is not a valid port name (IANA_SVC_NAME)`;
     out.push({
       span: h.port.span,
-      message: `${lead}: the API server rejects ${describe(w)} with "${path}: Invalid value: "${value}": ${errors[0]}"${quotedNumber ? '; remove the quotes' : ''}`,
+      message: `${lead}: the API server rejects ${describe(w)} with "${path}: Invalid value: "${value}": ${errors[0]}"${unstring}`,
       fixes: quotedNumber ? unquote(h.port.span, value, `Change the ${handlerLabel(h)} port ${JSON.stringify(value)} to ${Number(value)}`) : [],
     });
   }

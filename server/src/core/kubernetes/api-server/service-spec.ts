@@ -6,6 +6,7 @@ import {
   portNumErrors, SERVICE_TYPES, supportedValues, TRAFFIC_POLICIES,
 } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
+import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 
 /** One thing the API server would reject in a Service, located at the value it concerns. */
 export interface SpecProblem {
@@ -54,7 +55,7 @@ function unsupported(loc: Located<string>, allowed: readonly string[], field: st
  * the loader leaves them out of the typed fields, so they are found in `raw` and located with `fieldSpans`.
  * The API server's decoder refuses the whole object before validation runs.
  */
-function notAnInteger(value: unknown, span: Span | undefined, goField: string, field: string, written?: WrittenText): SpecProblem[] {
+function notAnInteger(value: unknown, span: Span | undefined, goField: string, field: string, written?: WrittenText, source?: FileText): SpecProblem[] {
   if (value === undefined || value === null || isInt32(value) || !span) return [];
   if (typeof value === 'number') {
     const failure = int32Failure(value, goField)!;
@@ -63,7 +64,7 @@ function notAnInteger(value: unknown, span: Span | undefined, goField: string, f
   }
   return [{
     span,
-    message: `${field} ${JSON.stringify(value)} is not an integer: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(value, true)} into Go struct field ${goField} of type int32")${typeof value === 'string' && /^\d+$/.test(value) ? '; remove the quotes' : ''}`,
+    message: `${field} ${JSON.stringify(value)} is not an integer: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(value, true)} into Go struct field ${goField} of type int32")${typeof value === 'string' && /^\d+$/.test(value) ? `; ${unstringHint(stringNumberAt(source, span))}` : ''}`,
   }];
 }
 
@@ -80,7 +81,7 @@ export function notAString(value: unknown, span: Span | undefined, goField: stri
  * Checks of one `spec.ports[i]` entry; `names` collects the port names seen so far. `partial` (a kustomize
  * patch) skips the checks of fields that must be present, since a patch writes only what it changes.
  */
-export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map<string, Span>, partial = false, written?: WrittenText): SpecProblem[] {
+export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map<string, Span>, partial = false, written?: WrittenText, source?: FileText): SpecProblem[] {
   const rawItem = (svc.raw.spec as Raw | undefined)?.ports as unknown[] | undefined;
   const raw = rawItem?.[sp.index];
   const path = `spec.ports[${sp.index}]`;
@@ -116,11 +117,11 @@ export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map
   } else if ((raw.port === undefined || raw.port === null) && !partial) {
     out.push({ span: sp.span, message: rejects(`port #${sp.index} has no port number`, `${path}.port`, 'Invalid value: 0: must be between 1 and 65535, inclusive') });
   }
-  out.push(...notAnInteger(raw.port, span('port'), 'ServicePort.spec.ports.port', 'port', written));
+  out.push(...notAnInteger(raw.port, span('port'), 'ServicePort.spec.ports.port', 'port', written, source));
   if (typeof raw.protocol === 'string' && !PORT_PROTOCOLS.includes(sp.protocol.value)) out.push(unsupported(sp.protocol, PORT_PROTOCOLS, 'protocol', `${path}.protocol`));
   out.push(...notAString(raw.protocol, span('protocol'), 'ServicePort.spec.ports.protocol', 'v1.Protocol', 'protocol'));
-  out.push(...checkTargetPort(raw.targetPort, sp, span('targetPort'), path));
-  out.push(...notAnInteger(raw.nodePort, span('nodePort'), 'ServicePort.spec.ports.nodePort', 'nodePort', written));
+  out.push(...checkTargetPort(raw.targetPort, sp, span('targetPort'), path, source));
+  out.push(...notAnInteger(raw.nodePort, span('nodePort'), 'ServicePort.spec.ports.nodePort', 'nodePort', written, source));
   if (sp.nodePort && svc.type.value === 'ClusterIP' && (svc.typeWritten || !partial)) {
     const why = svc.typeWritten ? '' : ' (type is not written and defaults to ClusterIP; add type: NodePort)';
     out.push({ span: sp.nodePort.span, message: rejects(`nodePort ${sp.nodePort.value} is set on a ClusterIP Service${why}`, `${path}.nodePort`, "Forbidden: may not be used when `type` is 'ClusterIP'") });
@@ -171,24 +172,25 @@ export function lowerCaseFix(loc: Located<string>, errors: (s: string) => string
 }
 
 /** targetPort: an integer 1–65535 or an IANA_SVC_NAME; 0 and "" mean "same as port" (SetDefaults_Service). */
-function checkTargetPort(value: unknown, sp: ServicePort, span: Span | undefined, path: string): SpecProblem[] {
+function checkTargetPort(value: unknown, sp: ServicePort, span: Span | undefined, path: string, source?: FileText): SpecProblem[] {
   if (value === undefined || value === null || value === 0 || value === '' || !span) return [];
   if (typeof value === 'number' && Number.isInteger(value)) {
     return portNumErrors(value).map((detail) => ({ span, message: rejects(`targetPort ${value} is not a port number`, `${path}.targetPort`, `Invalid value: ${value}: ${detail}`) }));
   }
   if (typeof value === 'string') {
-    const hint = /^\d+$/.test(value) ? ' (a quoted number is a port name; remove the quotes)' : '';
+    const asString = /^\d+$/.test(value) ? stringNumberAt(source, span) ?? { quoted: true, start: span.start } : undefined;
+    const hint = asString ? ` (${stringNumberWords(asString)} is a port name; ${unstringHint(asString)})` : '';
     return portNameErrors(value).map((detail) => ({
       span,
       message: rejects(`targetPort "${value}" is not a valid port name (IANA_SVC_NAME)${hint}`, `${path}.targetPort`, `Invalid value: "${value}": ${detail}`),
-      fixes: hint && sp.targetPort ? [{ title: `Change targetPort "${value}" to the number ${value}`, edits: [{ span, newText: String(Number(value)) }], preferred: true }] : lowerCaseFix({ value, span }, portNameErrors),
+      fixes: asString && sp.targetPort ? [{ title: `Change targetPort "${value}" to the number ${value}`, edits: [{ span: unstringSpan(asString, span), newText: String(Number(value)) }], preferred: true }] : lowerCaseFix({ value, span }, portNameErrors),
     }));
   }
   return [{ span, message: `targetPort ${JSON.stringify(value)} is neither a port number nor a port name: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(value, true)} into Go value of type int32")` }];
 }
 
 /** Checks of the Service-level fields: type, traffic policies, healthCheckNodePort, externalIPs, ports (`partial`: see {@link checkServicePort}). */
-export function checkServiceFields(svc: ServiceObject, partial = false, written?: WrittenText): SpecProblem[] {
+export function checkServiceFields(svc: ServiceObject, partial = false, written?: WrittenText, source?: FileText): SpecProblem[] {
   const out: SpecProblem[] = [];
   const spec = (svc.raw.spec ?? {}) as Raw;
   if (svc.typeWritten && !SERVICE_TYPES.includes(svc.type.value)) out.push(unsupported(svc.type, SERVICE_TYPES, 'type', 'spec.type'));
@@ -206,7 +208,7 @@ export function checkServiceFields(svc: ServiceObject, partial = false, written?
   }
   const itp = svc.internalTrafficPolicy;
   if (itp && !TRAFFIC_POLICIES.includes(itp.value)) out.push(unsupported(itp, TRAFFIC_POLICIES, 'internalTrafficPolicy', 'spec.internalTrafficPolicy'));
-  out.push(...notAnInteger(spec.healthCheckNodePort, svc.fieldSpans.get('healthCheckNodePort'), 'ServiceSpec.spec.healthCheckNodePort', 'healthCheckNodePort', written));
+  out.push(...notAnInteger(spec.healthCheckNodePort, svc.fieldSpans.get('healthCheckNodePort'), 'ServiceSpec.spec.healthCheckNodePort', 'healthCheckNodePort', written, source));
   const hc = svc.healthCheckNodePort;
   if (hc && typeKnown) {
     if (!needsHealthCheck(svc)) {

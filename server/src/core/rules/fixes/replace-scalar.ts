@@ -2,6 +2,7 @@ import type { LoadedFile } from '../../load/load-file';
 import type { Span } from '../../source/span';
 import type { TextEdit } from '../rule';
 import { isJsonManifest } from './json-manifest';
+import { stringNumber, unstringSpan } from '../../source/string-number';
 
 /**
  * An edit replacing the scalar at `span` with `newText`, only when the text there is the scalar `current`
@@ -20,6 +21,10 @@ export function replaceScalarEdit(files: ReadonlyMap<string, LoadedFile> | undef
   // `&name value`: the anchor is written just before the scalar on its line.
   const before = file.text.slice(file.text.lastIndexOf('\n', span.start - 1) + 1, span.start);
   if (/&[^\s,[\]{}]+\s+$/.test(before)) return undefined;
+  // An integer replaces a tagged scalar together with its tag: `!!str 8080` must become 8080, not `!!str 8080`.
+  const spelled = stringNumber(file.text, span);
+  if (spelled?.anchored) return undefined;
+  if (/^-?\d+$/.test(newText)) return { span: unstringSpan(spelled, span), newText };
   return { span, newText: inQuotesOf(text, newText, isJsonManifest(span.file)) };
 }
 
