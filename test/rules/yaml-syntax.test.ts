@@ -2,6 +2,43 @@ import { strict as assert } from 'node:assert';
 import { lint } from '../helpers/lint';
 
 describe('yaml-syntax', () => {
+  // What kubectl v1.32 / kustomize v5.5 print for a file with a directive (go-yaml v2 reads each `---` part alone).
+  const svc = (name: string, nodePort: number) => `apiVersion: v1\nkind: Service\nmetadata: {name: ${name}, namespace: x}\nspec:\n  type: NodePort\n  ports: [{port: 80, nodePort: ${nodePort}}]\n`;
+  const ids = (text: string) => lint({ 'd.yaml': text }).findings.map((f) => [f.ruleId, f.line, f.column, f.text, f.severity]);
+
+  it('reports a %YAML or %TAG directive, which kubectl and kustomize refuse, and reads none of the objects after it', () => {
+    for (const [directive, error] of [
+      ['%YAML 1.2', 'found incompatible YAML document'],
+      ['%YAML 1.1', 'did not find expected <document start>'],
+      ['%TAG !e! tag:example.com,2000:', 'did not find expected <document start>'],
+      ['%FOO bar', 'found unknown directive name'],
+    ]) {
+      const text = `${directive}\n---\n${svc('a', 30080)}---\n${svc('b', 30080)}`;
+      const { findings, analysis } = lint({ 'd.yaml': text });
+      assert.deepEqual(findings.map((f) => [f.ruleId, f.line, f.column, f.text, f.severity]), [['yaml-syntax', 1, 1, directive, 'error']], directive);
+      assert.equal(findings[0].message, `${directive.split(' ')[0]} directive: kubectl and kustomize refuse it ("yaml: ${error}"), so kubectl apply reads none of this file and kustomize builds nothing; delete the line (they read YAML 1.1 anyway)`);
+      assert.deepEqual(analysis.model.services.filter((s) => s.origin.type === 'file'), [], 'no object of the file is analysed');
+    }
+  });
+
+  it('keeps the documents before a directive, which kubectl still reads, and drops the rest', () => {
+    const text = `${svc('a', 30080)}---\n${svc('b', 30080)}...\n%YAML 1.2\n---\n${svc('c', 30080)}`;
+    assert.deepEqual(ids(text), [
+      ['nodeport-duplicate', 6, 32, '30080', 'error'],
+      ['nodeport-duplicate', 13, 32, '30080', 'error'],
+      ['yaml-syntax', 15, 1, '%YAML 1.2', 'error'],
+    ]);
+    assert.match(lint({ 'd.yaml': text }).findings[2].message, /, so kubectl apply reads only the 2 documents before it and kustomize builds nothing; /);
+  });
+
+  it('stays silent on a % that is not a directive: in a scalar, a comment, a block scalar', () => {
+    const text = `# %YAML 1.2 in a comment\n${svc('a', 30080).replace('namespace: x}', 'namespace: x, annotations: {v: "%YAML 1.2"}}')}`;
+    assert.deepEqual(ids(text), []);
+    assert.equal(lint({ 'd.yaml': text }).analysis.model.services.filter((s) => s.origin.type === 'file').length, 1);
+    const block = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: x}\ndata:\n  f: |\n    %YAML 1.2\n    ---\n';
+    assert.deepEqual(ids(block), []);
+  });
+
   it('reports a syntax error at its position and still analyses the other documents', () => {
     const text = [
       'apiVersion: v1',

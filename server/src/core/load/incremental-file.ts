@@ -186,7 +186,8 @@ function isTemplateLike(text: string): boolean {
 
 function hasDirectives(doc: Document.Parsed): boolean {
   const d = doc.directives as unknown as { yaml?: { explicit?: boolean }; tags?: Record<string, string> } | undefined;
-  return !!d && (d.yaml?.explicit === true || Object.keys(d.tags ?? {}).length > 1);
+  // An unknown directive (`%FOO`) is only a warning of `yaml`'s; loadFile reports every directive.
+  return (!!d && (d.yaml?.explicit === true || Object.keys(d.tags ?? {}).length > 1)) || doc.warnings.some((w) => w.code === 'BAD_DIRECTIVE');
 }
 
 /** Index of the chunk holding `offset` (binary search; chunks tile the text). */

@@ -1,4 +1,5 @@
 import { Document, YAMLParseError } from 'yaml';
+import { directiveProblem, streamDirectives } from './directives';
 import { composeFromEvents } from './event-compose';
 import { PARSE_OPTIONS } from './parse-options';
 import { LineIndex } from '../source/line-index';
@@ -106,7 +107,14 @@ export function loadFile(file: string, text: string, options: LoadOptions = {}):
   }
   // An empty stream (no documents) may still have errors of its own.
   for (const e of streamErrors) problems.push({ span: { file, start: e.pos[0], end: e.pos[1] }, message: e.message, code: e.code, severity: 'error' });
-  list.forEach((doc, docIndex) => loadDocument(doc, docIndex, file, options, objects, problems));
+  // kubectl stops at the first document with a `%` directive (see load/directives.ts): that document and the
+  // later ones never reach the cluster, so only the documents before it are read.
+  const directives = streamDirectives(text);
+  for (const d of directives) problems.push(directiveProblem(file, d));
+  const readable = directives.length ? directives[0].docIndex : list.length;
+  list.forEach((doc, docIndex) => {
+    if (docIndex < readable) loadDocument(doc, docIndex, file, options, objects, problems);
+  });
   return { file, text, lines, objects, problems, suppressions: findLineSuppressions(text, lines), ...(role ? { role } : {}) };
 }
 
