@@ -138,6 +138,29 @@ items:
     assert.deepEqual(c.nodes.scope, { kind: 'none', reason: c.inactive });
   });
 
+  it('shows externalIPs the API server rejects as taking no port, and leaves them out of the band usage', () => {
+    const [map] = maps({
+      'a.yaml': service('a', 'x', '\n  externalIPs: [127.0.0.1, 0.0.0.0, not-an-ip, 192.0.2.9]\n  ports: [{name: a, port: 30010}, {name: b, port: 30020}]'),
+      'b.yaml': service('b', 'x', '\n  externalIPs: [127.0.0.1]\n  ports: [{name: a, port: 30030}]'),
+      'c.yaml': service('c', 'x', '\n  ports: [{port: 80, nodePort: 30040}]'),
+    });
+    const ips = (port: number) => map.rows.find((r) => r.port === port)!.claims.map((c) => [c.address, c.inactive ?? null, c.nodes.scope.kind]);
+    assert.deepEqual(ips(30010), [
+      ['127.0.0.1', 'the API server rejects externalIP "127.0.0.1" (may not be in the loopback range (127.0.0.0/8, ::1/128))', 'none'],
+      ['0.0.0.0', 'the API server rejects externalIP "0.0.0.0" (may not be unspecified (0.0.0.0))', 'none'],
+      ['not-an-ip', 'the API server rejects externalIP "not-an-ip" (must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff))', 'none'],
+      ['192.0.2.9', null, 'every-node'],
+    ]);
+    // 30010 and 30020 are taken by 192.0.2.9; 30030 (only 127.0.0.1) and 30040 (a nodePort on a ClusterIP Service) by nothing.
+    const [stat] = map.bands;
+    assert.deepEqual([stat.used, stat.allocated, stat.free], [2, 0, 84]);
+    assert.deepEqual(stat.freeIntervals, [{ min: 30000, max: 30009 }, { min: 30011, max: 30019 }, { min: 30021, max: 30085 }]);
+    // The rules agree: no conflict between two Services on a rejected address.
+    const { findings } = lint({ 'a.yaml': service('a', 'x', '\n  externalIPs: [127.0.0.1]\n  ports: [{port: 80}]'), 'b.yaml': service('b', 'x', '\n  externalIPs: [127.0.0.1]\n  ports: [{port: 80}]') });
+    assert.deepEqual(findings.filter((f) => f.ruleId === 'externalip-port-conflict'), []);
+    assert.deepEqual(findings.filter((f) => f.ruleId === 'service-spec-invalid').map((f) => f.file), ['a.yaml', 'b.yaml']);
+  });
+
   it('splits the NodePort range into the static and dynamic bands of KEP-3668 with fill and free intervals', () => {
     assert.deepEqual(nodePortBands({ min: 30000, max: 32767 }), [{ band: 'static', min: 30000, max: 30085 }, { band: 'dynamic', min: 30086, max: 32767 }]);
     assert.deepEqual(nodePortBands({ min: 30000, max: 30015 }), [{ band: 'dynamic', min: 30000, max: 30015 }]);

@@ -1,5 +1,5 @@
 import type { CoreConfig } from '../config/config';
-import { allocatesNodePorts, needsHealthCheck } from '../kubernetes/api-server/validation';
+import { allocatesNodePorts, externalIpErrors, needsHealthCheck } from '../kubernetes/api-server/validation';
 import { calicoFeatures } from '../kubernetes/node/calico-features';
 import { ComponentPort, COMPONENT_PORTS } from '../kubernetes/node/component-ports';
 import { ComponentId, kubeProxyReplacement, presentComponents, workloadComponents } from '../kubernetes/node/components';
@@ -105,7 +105,7 @@ function collect(model: WorkspaceModel, config: CoreConfig): NodeClaim[] {
   }
   for (const claims of model.externalIPs.values()) {
     for (const c of claims) {
-      out.push({ kind: 'externalIP', port: c.port, protocol: c.protocol, object: c.service, span: c.span, address: c.address, portName: c.servicePort.name?.value });
+      out.push({ kind: 'externalIP', port: c.port, protocol: c.protocol, object: c.service, span: c.span, address: c.address, portName: c.servicePort.name?.value, inactive: externalIpInactive(c.address) });
     }
   }
   for (const w of model.workloads) {
@@ -118,6 +118,16 @@ function collect(model: WorkspaceModel, config: CoreConfig): NodeClaim[] {
 function nodePortInactive(svc: ServiceObject): string | undefined {
   if (allocatesNodePorts(svc)) return undefined;
   return `Service type ${svc.type.value}: no nodePort is allocated (the API server rejects a nodePort on this type)`;
+}
+
+/**
+ * Why an externalIPs entry takes no port: the API server rejects the Service (not an IP; unspecified, loopback,
+ * link-local or link-local multicast — ValidateNonSpecialIP, kubernetes pkg/apis/core/validation/validation.go,
+ * v1.33), so kube-proxy never programs it. A leading-zero IPv4 address is accepted (a warning up to v1.35).
+ */
+function externalIpInactive(address: string): string | undefined {
+  const errors = externalIpErrors(address);
+  return errors.length ? `the API server rejects externalIP "${address}" (${errors[0]})` : undefined;
 }
 
 function healthCheckInactive(svc: ServiceObject): string | undefined {

@@ -57,7 +57,10 @@ export interface PortRow {
 /** How full one band of the NodePort range is. Ports are integers, intervals inclusive. */
 export interface BandUsage extends NodePortBand {
   readonly size: number;
-  /** Port numbers of the band with at least one claim (of any kind, not only nodePorts). */
+  /**
+   * Port numbers of the band with at least one claim that takes the port (of any kind, not only nodePorts); a port
+   * whose claims the API server all rejects or ignores (NODES `none: …`) is free.
+   */
   readonly used: number;
   /** Port numbers of the band held in the NodePort allocator (written nodePorts and healthCheckNodePorts that take a port). */
   readonly allocated: number;
@@ -115,7 +118,7 @@ export function buildPortMap(model: WorkspaceModel, config: CoreConfig, findings
     group,
     range,
     rows: rows.map((r) => ({ ...r, collision: worst(r.claims.flatMap((c) => c.collisions.map((x) => x.severity))) })),
-    bands: bandUsage(model, config, rows),
+    bands: bandUsage(rows, range.value),
     automatic: automaticAllocations(model),
   };
 }
@@ -250,10 +253,12 @@ function markCollisions(rows: readonly { port: number; claims: (PortMapClaim & {
   }
 }
 
-function bandUsage(model: WorkspaceModel, config: CoreConfig, rows: readonly { port: number; claims: readonly PortMapClaim[] }[]): BandUsage[] {
-  const taken = claimedPorts(model, config);
+function bandUsage(rows: readonly { port: number; claims: readonly PortMapClaim[] }[], range: PortRange): BandUsage[] {
+  // Only claims that take their port count: an inactive one (rejected externalIP, nodePort on a ClusterIP Service…)
+  // never reaches a node. The quick fixes still avoid every written number (claimedPorts).
+  const taken = new Set(rows.filter((r) => r.claims.some((c) => !c.inactive)).map((r) => r.port));
   const allocatedPorts = new Set(rows.filter((r) => r.claims.some((c) => (c.kind === 'nodePort' || c.kind === 'healthCheckNodePort') && !c.inactive)).map((r) => r.port));
-  return nodePortBands(model.settings.nodePortRange.value).map((b) => {
+  return nodePortBands(range).map((b) => {
     const freeIntervals: PortRange[] = [];
     let used = 0;
     let allocated = 0;

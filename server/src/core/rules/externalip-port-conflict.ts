@@ -1,4 +1,5 @@
 import { describe } from '../model/objects';
+import { externalIpErrors } from '../kubernetes/api-server/validation';
 import { addressKey } from './externalip-is-node-ip';
 import { CollisionSide, listObjects, reportCollision } from './report/collisions';
 import type { Finding, Rule } from './rule';
@@ -17,7 +18,8 @@ export const externalipPortConflict: Rule = {
     're-synced. Nothing reports the conflict at apply time.',
     '',
     'The finding is reported on each side (the externalIPs entry), naming the other Service. Variants of one Service',
-    '(the same object in a base and an overlay) do not conflict.',
+    '(the same object in a base and an overlay) do not conflict. Addresses the API server rejects (not an IP, `0.0.0.0`,',
+    'loopback, link-local: reported by `service-spec-invalid`) are left out: kube-proxy never programs them.',
     '',
     'Fix: give one Service another port or another address — or, better, a LoadBalancer Service, whose addresses are',
     'allocated without conflicts.',
@@ -33,6 +35,8 @@ export const externalipPortConflict: Rule = {
     for (const [port, claims] of model.externalIPs) {
       const seen = new Set<string>();
       for (const c of claims) {
+        // An address the API server rejects (service-spec-invalid reports it) is never programmed by kube-proxy.
+        if (externalIpErrors(c.address).length) continue;
         const key = `${addressKey(c.address)}|${port}|${c.protocol}`;
         // One side per externalIPs entry, whatever number of Service ports share the number.
         const side = `${key}|${c.service.uid}|${c.span.start}`;
