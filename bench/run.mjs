@@ -2,13 +2,7 @@
 // run.mjs — `npm run bench`: kube-netlint side by side with the parse baseline and the peers, in ONE run
 // (absolute times drift on shared machines; the targets are ratios within a run).
 //
-//   node bench/run.mjs [--reps 3] [--edits 20] [--no-large] [--peers] [--install-peers] [--monokle]
-//                      [--only startup|cli|cache|hostile|open-first|lsp|render|render-lsp] [--out .bench/results.json]
-//
-//   --no-large       skip the 10,000-file corpus (CLI vs baselines, peak RSS, open-first in the editor)
-//   --peers          yaml-language-server on the 2,000-document file (needs bench/node_modules: --install-peers)
-//   --monokle        @monokle/validation over the medium corpus, once (about 100 s)
-//   --install-peers  `npm install` in bench/ first (benchmark-only dependencies, never the product's)
+//   node bench/run.mjs [options]   — `node bench/run.mjs --help` lists them (OPTIONS below)
 //
 // Corpora are generated once by bench/gen-corpus.mjs (a copy of shared/bench/gen-corpus.mjs) into .bench/
 // (git-ignored). Every measured command is a fresh process; repetitions alternate between the tools.
@@ -16,17 +10,70 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { checkFindings } from './lib/check-findings.mjs';
 import { middleLine, startSession } from './lib/lsp-session.mjs';
 import { renderLspSection, renderSection } from './lib/render-bench.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const args = process.argv.slice(2);
-const arg = (n, d) => (args.includes(n) ? args[args.indexOf(n) + 1] : d);
-const has = (n) => args.includes(n);
-const reps = Number(arg('--reps', 3));
-const nEdits = Number(arg('--edits', 20));
+
+// ---------------------------------------------------------------- options
+// The one list of options: parsed strictly (an unknown flag or a missing value is an error, exit 2, before anything
+// runs — a mistyped flag must not start a full benchmark) and printed by --help. A flag used below but not listed
+// here throws when read, so a new option cannot slip past the list.
+const SECTIONS = ['startup', 'cli', 'cache', 'hostile', 'open-first', 'lsp', 'render', 'render-lsp'];
+const OPTIONS = {
+  reps: { type: 'string', value: 'N', help: 'repetitions of each timed command (default 3)' },
+  edits: { type: 'string', value: 'N', help: 'edits timed in the language server (default 20)' },
+  only: { type: 'string', value: 'SECTION', help: `run one section: ${SECTIONS.join(', ')}` },
+  out: { type: 'string', value: 'FILE', help: 'where the results go (default .bench/results.json)' },
+  'no-large': { type: 'boolean', help: 'skip the 10,000-file corpus (CLI vs baselines, peak RSS, open-first in the editor)' },
+  peers: { type: 'boolean', help: 'yaml-language-server on the 2,000-document file (needs bench/node_modules: --install-peers)' },
+  monokle: { type: 'boolean', help: '@monokle/validation over the medium corpus, once (about 100 s)' },
+  'install-peers': { type: 'boolean', help: '`npm install` in bench/ first (benchmark-only dependencies, never the product\'s)' },
+  build: { type: 'boolean', help: 'run `npm run build` first (also done when dist/ is missing)' },
+  help: { type: 'boolean', short: 'h', help: 'print this help and exit' },
+};
+const usage = () => [
+  'usage: node bench/run.mjs [options]   (npm run bench -- [options])',
+  '',
+  'kube-netlint side by side with the parse baseline and the peers, in one run; results in .bench/results.json.',
+  '',
+  ...Object.entries(OPTIONS).map(([name, o]) => `  ${`--${name}${o.value ? ` ${o.value}` : ''}${o.short ? `, -${o.short}` : ''}`.padEnd(20)} ${o.help}`),
+  '',
+].join('\n');
+let parsed;
+try {
+  parsed = parseArgs({ args: process.argv.slice(2), options: Object.fromEntries(Object.entries(OPTIONS).map(([n, o]) => [n, { type: o.type, ...(o.short ? { short: o.short } : {}) }])), strict: true, allowPositionals: false }).values;
+} catch (err) {
+  process.stderr.write(`bench/run.mjs: ${err.message}\n\n${usage()}`);
+  process.exit(2);
+}
+if (parsed.help) {
+  process.stdout.write(usage());
+  process.exit(0);
+}
+/** Exits 2 with `message` (a bad option value), before anything runs. */
+const badOption = (message) => {
+  process.stderr.write(`bench/run.mjs: ${message}\n\n${usage()}`);
+  process.exit(2);
+};
+const declared = (n) => {
+  const name = n.replace(/^--/, '');
+  if (!(name in OPTIONS)) throw new Error(`bench/run.mjs reads option ${n}, which OPTIONS does not list`);
+  return name;
+};
+const arg = (n, d) => parsed[declared(n)] ?? d;
+const has = (n) => parsed[declared(n)] === true;
+const count = (n, d) => {
+  const text = arg(n, String(d));
+  if (!/^[1-9]\d*$/.test(text)) badOption(`${n} takes a positive integer, not "${text}"`);
+  return Number(text);
+};
+const reps = count('--reps', 3);
+const nEdits = count('--edits', 20);
 const only = arg('--only');
+if (only !== undefined && !SECTIONS.includes(only)) badOption(`--only takes one of ${SECTIONS.join(', ')}, not "${only}"`);
 const outFile = path.resolve(root, arg('--out', '.bench/results.json'));
 const benchDir = path.join(root, '.bench');
 const node = process.execPath;
