@@ -33,7 +33,7 @@ describe('host-port-reserved', () => {
     assert.equal(findings.length, 1);
     const f = findings[0];
     assert.deepEqual([f.severity, f.line, f.column, f.text, f.object], ['error', 17, 30, '10250', 'Deployment ns/op']);
-    assert.match(f.message, /^hostNetwork containerPort 10250\/TCP of Deployment ns\/op is the kubelet API port on every node: the second to bind fails/);
+    assert.match(f.message, /^hostNetwork containerPort 10250\/TCP of Deployment ns\/op is the kubelet API port on every node: the later bind fails/);
     assert.match(f.message, /address already in use/);
   });
 
@@ -61,9 +61,9 @@ describe('host-port-reserved', () => {
     const alone = lint(pod, { rules }).findings;
     assert.equal(alone.length, 1);
     assert.equal(alone[0].severity, 'warning');
-    assert.equal(alone[0].message, 'hostPort 179/TCP of DaemonSet ns/bgp is a port commonly used by Calico BGP (BIRD) and kube-router BGP: ' +
+    assert.equal(alone[0].message, 'hostPort 179/TCP of DaemonSet ns/bgp is commonly used by Calico BGP (BIRD) and kube-router BGP: ' +
       'where one of them runs, CNI portmap takes the component\'s traffic on every node address. ' +
-      'A warning: neither is in the workspace (add `calico` and `kube-router` to the config\'s `cni` for an error)');
+      'A warning: neither is in the workspace (config `cni: [calico, kube-router]` for an error)');
     const configured = lint(pod, { rules, config: { cni: ['calico'] } }).findings;
     assert.equal(configured[0].severity, 'error');
     assert.match(configured[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is the Calico BGP \(BIRD\) port on every Calico node: CNI portmap takes/);
@@ -118,7 +118,7 @@ describe('host-port-reserved', () => {
     const bgpOnly = workload('DaemonSet', 'bgp', 'example/bgpd:1', '            - {containerPort: 179, hostPort: 179}');
     const { findings } = lint({ 'p.yaml': bgpOnly, 'c.yaml': calicoNode('[{name: CALICO_NETWORKING_BACKEND, value: vxlan}]') }, { rules });
     assert.deepEqual(findings.map((f) => f.severity), ['warning']);
-    assert.match(findings[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is a port commonly used by kube-router BGP: where it runs, .* A warning: kube-router is not in the workspace \(add `kube-router` to the config's `cni` for an error\)$/);
+    assert.match(findings[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is commonly used by kube-router BGP: where it runs, .* A warning: kube-router is not in the workspace \(config `cni: \[kube-router\]` for an error\)$/);
   });
 
   it('exempts the component\'s own workloads (calico-node 9099/179, kube-router 179, kube-proxy 10256)', () => {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { analyze } from '../../server/out/core/analyze';
 import { CoreConfig, DEFAULT_CONFIG } from '../../server/out/core/config/config';
 import { allRules } from '../../server/out/core/rules/index';
@@ -156,7 +156,10 @@ after('every message the tests\' inputs produced stays within 300 characters, fo
   const seen = seenMessages();
   if (seen.length === 0) return;
   assert.deepEqual(tooLongSeen(), []);
-  // The rules the corpora do not trigger are bounded here: each must fire on its own tests' inputs.
+  // The rules the corpora do not trigger are bounded here: each must fire on its own tests' inputs (checked for the
+  // rules whose test files this run loaded, so a run of a few files does not fail for the others).
   const fired = new Set(seen.map((m) => m.ruleId));
-  assert.deepEqual(NOT_TRIGGERED.filter((id) => !fired.has(id)), [], 'rules whose messages no input bounds');
+  const ruleTests = Object.keys(require.cache).filter((p) => basename(dirname(p)) === 'rules' && p.endsWith('.test.js')).map((p) => basename(p, '.test.js'));
+  const tested = (id: string) => ruleTests.some((t) => t === id || t.startsWith(`${id}-`));
+  assert.deepEqual(NOT_TRIGGERED.filter((id) => tested(id) && !fired.has(id)), [], 'rules whose messages no input bounds');
 });

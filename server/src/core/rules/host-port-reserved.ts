@@ -78,8 +78,8 @@ function finding(span: HostPortClaim['span'], obj: HostPortClaim['workload'] | N
     const names = [...new Set(judgements.map((j) => `${j.row.component}${rowRange(j.row)}`))];
     const scopes = [...new Set(judgements.map((j) => j.row.scope))];
     const missing = joinNames(scopes.map((s) => COMPONENT_NAMES[s]));
-    message = `${what} of ${describe(obj)} is a port commonly used by ${joinNames(names)}: where ${scopes.length > 1 ? 'one of them runs' : 'it runs'}, ${consequence}. ` +
-      `A warning: ${scopes.length === 1 ? `${missing} is not` : scopes.length === 2 ? 'neither is' : 'none of them is'} in the workspace (add ${joinNames(scopes.map((s) => `\`${s}\``))} to the config's \`cni\` for an error)`;
+    message = `${what} of ${describe(obj)} is commonly used by ${joinNames(names)}: where ${scopes.length > 1 ? 'one of them runs' : 'it runs'}, ${consequence}. ` +
+      `A warning: ${scopes.length === 1 ? `${missing} is not` : scopes.length === 2 ? 'neither is' : 'none of them is'} in the workspace (config \`cni: [${scopes.join(', ')}]\` for an error)`;
   } else {
     const why = worst.severity === 'error' ? '' : ` A warning: ${worst.why}.`;
     message = `${what} of ${describe(obj)} is ${describeRows(judgements)}: ${consequence}.${why}`;
@@ -177,7 +177,7 @@ export const hostPortReserved: Rule = {
         const what = claim.containerPort.hostPort ? `hostPort ${port}/${claim.protocol}` : `hostNetwork containerPort ${port}/${claim.protocol}`;
         const consequence = claim.containerPort.hostPort && !claim.hostNetwork
           ? 'CNI portmap takes the component\'s traffic on every node address'
-          : 'the second to bind fails ("address already in use")';
+          : 'the later bind fails ("address already in use")';
         findings.push(finding(claim.span, claim.workload, what, consequence, judgements));
       }
     }

@@ -2,7 +2,7 @@ import type { Span } from '../source/span';
 import { describe, ServiceObject } from '../model/objects';
 import { checkServiceFields, checkServicePort, SERVICE, SpecProblem } from '../kubernetes/api-server/service-spec';
 import { checkServiceShapes } from '../kubernetes/api-server/service-shape';
-import { DNS1123_LABEL_ERROR } from '../kubernetes/api-server/validation';
+import { DNS1123_LABEL_ERROR, DNS1123_LABEL_REGEX } from '../kubernetes/api-server/validation';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 
@@ -42,7 +42,9 @@ export const serviceSpecInvalid: Rule = {
     '- a missing port name when the Service has more than one port (`Required value`), or a name used twice;',
     '- port names that are not DNS-1123 labels (lowercase letters, digits and `-`, at most 63) — Service port names',
     '  follow DNS-1123, not the IANA_SVC_NAME rule of container port names. The message names the rule in words and',
-    '  suggests a close valid label; the API server itself answers "Invalid value: "grpc_web": ' + DNS1123_LABEL_ERROR + '";',
+    // The regex goes in a code span: as plain text its brackets and parentheses read as a Markdown link.
+    '  suggests a close valid label; the API server itself answers "Invalid value: "grpc_web": ' +
+      DNS1123_LABEL_ERROR.replace(` '${DNS1123_LABEL_REGEX}'`, ' …') + '" (the regex: `' + DNS1123_LABEL_REGEX + '`);',
     '- named targetPorts that are not IANA_SVC_NAMEs (at most 15 characters, a-z 0-9 and `-`, at least one letter,',
     '  no `--`, no `-` at either end) — a quoted number such as `targetPort: "8080"` is a *name*, and an invalid one;',
     '- port and targetPort numbers outside 1–65535 (nodePorts out of range: `nodeport-out-of-range`);',

@@ -48,6 +48,9 @@ export function portNameErrors(name: string): string[] {
 export const DNS1123_LABEL_ERROR =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 
+/** The regex {@link DNS1123_LABEL_ERROR} quotes (without its quotes). */
+export const DNS1123_LABEL_REGEX = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+
 /** The RFC 1123 label rule in words, for messages: what {@link DNS1123_LABEL_ERROR} says without the regex. */
 export const DNS1123_LABEL_WORDS = "lowercase letters, digits and '-', starting and ending with a letter or digit";
 
