@@ -4,17 +4,19 @@
  * `kubeNetlint.render.kustomizePath` in the user settings (the real helm and kubectl of
  * test/render/install-renderers.sh) renders a kustomize overlay; the user sees the collision on the patch line in
  * Problems, follows its related-information link to the rendered manifest, and gets a read-only document with
- * the squiggle on the rendered field.
+ * the squiggle on the rendered field. Problems lists each rendered finding once, on the source line: the view's own
+ * copy is drawn as a decoration (squiggle and hover), not as a second Problems entry.
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { lintRendered } from '../helpers/render';
 import { CodeServer, installExtension, QUIET_SETTINGS, startCodeServer } from './code-server';
 import { screenshotSteps } from './logs';
 import { BrowserContext, launchBrowser, Page } from './playwright';
 import { repoRoot, vsixPath } from './vsix';
-import { openFromExplorer, problemsRows, STEP_TIMEOUT_MS, until } from './workbench';
+import { editorToken, openFromExplorer, problemsRows, STEP_TIMEOUT_MS, until } from './workbench';
 
 const OUT = path.join(repoRoot, 'test-results', 'e2e-render');
 const svc = (name: string, nodePort: number) =>
@@ -32,6 +34,8 @@ describe('VS Code workbench rendering a kustomize overlay', function () {
   let server: CodeServer | undefined;
   let browser: BrowserContext | undefined;
   let page: Page;
+  /** The CLI's findings of the workspace (on the files the user edits) that Problems lists: all but hints. */
+  let sourceFindings: number;
 
   before(async function () {
     this.timeout(180_000);
@@ -46,6 +50,8 @@ describe('VS Code workbench rendering a kustomize overlay', function () {
     const install = spawnSync('bash', [path.join(repoRoot, 'test/render/install-renderers.sh')], { encoding: 'utf8' });
     assert.equal(install.status, 0, install.stderr);
     const bin = install.stdout.trim().split('\n').pop()!;
+    process.env.KUBE_NETLINT_RENDER_BIN = bin;
+    sourceFindings = lintRendered(workspace, ['.']).findings.filter((f) => f.severity !== 'hint').length;
     installExtension(vsixPath(), runDir);
     server = await startCodeServer(runDir, workspace, {
       ...QUIET_SETTINGS,
@@ -74,6 +80,7 @@ describe('VS Code workbench rendering a kustomize overlay', function () {
       return text.some((r) => r.includes('nodePort 30090 is also claimed by Service default/api') && r.includes('(Service default/web, rendered by prod)') && r.includes('[Ln 9, Col 17]')) ? text : undefined;
     });
     assert.ok(rows.some((r) => r.includes('in the rendered manifest (rendered by prod)')), rows.join('\n'));
+    await assertProblemsCountIsSourceFindings();
   }, 'problems'));
 
   it('opens the rendered manifest from the related-information link as a read-only document with the squiggle on the rendered field', () => withLogs(async () => {
@@ -84,11 +91,29 @@ describe('VS Code workbench rendering a kustomize overlay', function () {
     // Re-serialised by kustomize: the rendered Service web with the patch's nodePort, and the squiggle on that line.
     const line = editor.locator('.view-line', { hasText: 'nodePort: 30090' }).first();
     await line.waitFor({ timeout: STEP_TIMEOUT_MS });
-    await until('an error squiggle in the rendered manifest', async () => ((await editor.locator('.squiggly-error').count()) > 0 ? true : undefined));
+    // The squiggle is a decoration in the error colour (the view's finding is kept out of Problems), with the
+    // finding in its hover.
+    await until('a wavy error underline on the rendered nodePort', async () => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const styles = await line.locator('span').evaluateAll((els) => els.map((e) => (globalThis as any).getComputedStyle(e)).map((c) => `${c.textDecorationLine} ${c.textDecorationStyle}`));
+      return styles.some((x: string) => /underline/.test(x) && /wavy/.test(x)) ? true : undefined;
+    });
+    await editorToken(page, 'nodePort: 30090', '30090').hover({ timeout: STEP_TIMEOUT_MS });
+    await until('the finding in the hover of the rendered field', async () => ((await page.locator('.monaco-hover', { hasText: 'nodePort 30090 is also claimed by Service default/api' }).count()) > 0 ? true : undefined));
+    await assertProblemsCountIsSourceFindings();
     // Read-only: typing changes nothing (VS Code says it cannot edit a read-only editor).
     await line.click();
     await page.keyboard.type('x');
     await until('the read-only message', async () => ((await page.locator('.monaco-editor-overlaymessage', { hasText: /read-only/i }).count()) > 0 ? true : undefined));
     assert.equal(await editor.locator('.view-line', { hasText: 'x' }).filter({ hasText: 'nodePort: 30090x' }).count(), 0);
   }, 'rendered-view'));
+
+  /** Problems lists as many findings (rows with the kube-netlint(rule) code) as the CLI finds on the source files. */
+  async function assertProblemsCountIsSourceFindings(): Promise<void> {
+    let last: string[] = [];
+    await until(`Problems to list the ${sourceFindings} source findings`, async () => {
+      last = await (await problemsRows(page)).allInnerTexts();
+      return last.filter((r) => /kube-netlint\(/.test(r)).length === sourceFindings ? true : undefined;
+    }).catch((err: Error) => { throw new Error(`${err.message}; Problems showed:\n${last.join('\n')}`); });
+  }
 });
