@@ -71,6 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     } finally {
       restarting = false;
     }
+    renderedFindings.clear(); // the new server publishes every view's findings again
     await start();
   };
 

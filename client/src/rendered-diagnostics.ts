@@ -1,35 +1,46 @@
 import * as vscode from 'vscode';
 import type { HandleDiagnosticsSignature } from 'vscode-languageclient/node';
 import { RENDER_URI_SCHEME } from '../../server/src/protocol/render-messages';
-
-/** Squiggle colour (a theme colour's CSS variable), CSS line style and overview-ruler colour of each severity. */
-const STYLES: Record<vscode.DiagnosticSeverity, { readonly css: string; readonly line: string; readonly ruler?: string }> = {
-  [vscode.DiagnosticSeverity.Error]: { css: '--vscode-editorError-foreground', line: 'wavy', ruler: 'editorOverviewRuler.errorForeground' },
-  [vscode.DiagnosticSeverity.Warning]: { css: '--vscode-editorWarning-foreground', line: 'wavy', ruler: 'editorOverviewRuler.warningForeground' },
-  [vscode.DiagnosticSeverity.Information]: { css: '--vscode-editorInfo-foreground', line: 'wavy', ruler: 'editorOverviewRuler.infoForeground' },
-  [vscode.DiagnosticSeverity.Hint]: { css: '--vscode-editorHint-foreground', line: 'dotted' },
-};
+import { ViewCopies } from './view-copies';
 
 /**
- * The findings of the read-only views of rendered manifests (`kube-netlint-rendered:` documents), drawn as editor
- * decorations instead of diagnostics. The server publishes each rendered finding twice: on the source line the
- * user edits and in the view. VS Code lists every diagnostic of its DiagnosticCollection in the Problems panel
- * and offers extensions no way to keep one out of it (microsoft/vscode#44141, #52128), so as diagnostics each
- * rendered finding was listed twice. The client middleware therefore keeps the view's diagnostics out of the
- * collection (Problems lists the source-line one only) and draws them in the view as a squiggle in the severity's
- * colour, with the message, rule and severity in the hover, and a mark in the overview ruler. Other LSP clients
- * (Neovim) still get them as ordinary diagnostics: the server is unchanged.
+ * Squiggle colour (a theme colour's CSS variable) and overview-ruler colour of each severity a copy is drawn in
+ * (hints stay diagnostics: Problems never lists them).
+ */
+const STYLES: ReadonlyMap<vscode.DiagnosticSeverity, { readonly css: string; readonly ruler: string }> = new Map([
+  [vscode.DiagnosticSeverity.Error, { css: '--vscode-editorError-foreground', ruler: 'editorOverviewRuler.errorForeground' }],
+  [vscode.DiagnosticSeverity.Warning, { css: '--vscode-editorWarning-foreground', ruler: 'editorOverviewRuler.warningForeground' }],
+  [vscode.DiagnosticSeverity.Information, { css: '--vscode-editorInfo-foreground', ruler: 'editorOverviewRuler.infoForeground' }],
+]);
+
+/**
+ * The findings of the read-only views of rendered manifests (`kube-netlint-rendered:` documents) that Problems
+ * already lists on a source line, drawn as editor decorations instead of diagnostics. The server publishes each
+ * rendered finding twice: on the source line the user edits and in the view. VS Code lists every diagnostic of its
+ * DiagnosticCollection in the Problems panel and offers extensions no way to keep one out of it
+ * (microsoft/vscode#44141, #52128), so as diagnostics each rendered finding was listed twice. The client middleware
+ * therefore keeps those copies out of the collection and draws them in the view as an underline in the severity's
+ * colour (wavy), with the message, severity and rule in the hover, and a mark in the overview
+ * ruler. A view's finding that no source diagnostic links to (a rendered field with no source line) stays a
+ * diagnostic: it is listed once, in the view (view-copies.ts decides). Hints pass through too: Problems never lists
+ * them. Other LSP clients (Neovim) get every view finding as a diagnostic: the server is unchanged.
  */
 export class RenderedViewDiagnostics implements vscode.Disposable {
-  private readonly byUri = new Map<string, vscode.Diagnostic[]>();
+  private readonly copies = new ViewCopies<vscode.Diagnostic>((uri) => uri.startsWith(`${RENDER_URI_SCHEME}:`));
+  /** View URI → what was last handed to the collection (keys), to skip handing it the same list again. */
+  private readonly listedKeys = new Map<string, string>();
+  private readonly viewUris = new Map<string, vscode.Uri>();
   private readonly types = new Map<vscode.DiagnosticSeverity, vscode.TextEditorDecorationType>();
   private readonly disposables: vscode.Disposable[] = [];
+  /** The collection's setter (the middleware's `next`), kept to re-split a view when a source file's links change. */
+  private show?: HandleDiagnosticsSignature;
 
   constructor() {
-    for (const [severity, style] of Object.entries(STYLES)) {
-      this.types.set(Number(severity) as vscode.DiagnosticSeverity, vscode.window.createTextEditorDecorationType({
-        textDecoration: `underline ${style.line} var(${style.css})`,
-        ...(style.ruler ? { overviewRulerColor: new vscode.ThemeColor(style.ruler), overviewRulerLane: vscode.OverviewRulerLane.Right } : {}),
+    for (const [severity, style] of STYLES) {
+      this.types.set(severity, vscode.window.createTextEditorDecorationType({
+        textDecoration: `underline wavy var(${style.css})`,
+        overviewRulerColor: new vscode.ThemeColor(style.ruler),
+        overviewRulerLane: vscode.OverviewRulerLane.Right,
         rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
       }));
     }
@@ -37,33 +48,69 @@ export class RenderedViewDiagnostics implements vscode.Disposable {
   }
 
   /**
-   * Client middleware (`handleDiagnostics`): diagnostics of a rendered view are kept (and drawn) here, and the
-   * collection gets none for that URI; every other URI passes through to `next` unchanged.
+   * Client middleware (`handleDiagnostics`): a view's copies of source-line findings are kept (and drawn) here and
+   * the rest of its diagnostics go to `next`; every other URI passes through to `next` unchanged, and re-splits
+   * the views its diagnostics linked to before or link to now.
    */
   readonly handleDiagnostics = (uri: vscode.Uri, diagnostics: vscode.Diagnostic[], next: HandleDiagnosticsSignature): void => {
-    if (uri.scheme !== RENDER_URI_SCHEME) return next(uri, diagnostics);
-    if (diagnostics.length) this.byUri.set(uri.toString(), diagnostics);
-    else this.byUri.delete(uri.toString());
-    next(uri, []);
-    for (const editor of vscode.window.visibleTextEditors) if (editor.document.uri.toString() === uri.toString()) this.draw(editor);
+    this.show = next;
+    const affected = this.copies.update(uri.toString(), diagnostics);
+    if (uri.scheme !== RENDER_URI_SCHEME) {
+      next(uri, diagnostics);
+      for (const view of affected) this.refresh(view, false);
+      return;
+    }
+    this.viewUris.set(uri.toString(), uri);
+    this.refresh(uri.toString(), true);
   };
 
-  /** The diagnostics drawn in the view of `uri` (for tests and commands). */
-  diagnosticsOf(uri: vscode.Uri): readonly vscode.Diagnostic[] {
-    return this.byUri.get(uri.toString()) ?? [];
+  /** Forgets every view's findings and clears the drawn ones (before the language server restarts). */
+  clear(): void {
+    this.copies.clear();
+    this.listedKeys.clear();
+    this.viewUris.clear();
+    for (const editor of vscode.window.visibleTextEditors) this.draw(editor);
+  }
+
+  /** The view's diagnostics that stay diagnostics (hints among them) and the copies drawn as decorations. */
+  private splitOf(view: string): { listed: vscode.Diagnostic[]; drawn: vscode.Diagnostic[] } {
+    const { listed, drawn } = this.copies.split(view);
+    const isHint = (d: vscode.Diagnostic): boolean => d.severity === vscode.DiagnosticSeverity.Hint;
+    return { listed: [...listed, ...drawn.filter(isHint)], drawn: drawn.filter((d) => !isHint(d)) };
+  }
+
+  private drawnOf(view: string): vscode.Diagnostic[] {
+    return this.splitOf(view).drawn;
+  }
+
+  /** Hands the view's listed diagnostics to the collection (when `force`d or changed) and redraws its editors. */
+  private refresh(view: string, force: boolean): void {
+    const uri = this.viewUris.get(view);
+    if (!uri) return;
+    const { listed, drawn } = this.splitOf(view);
+    const keys = listed.map((d) => `${d.range.start.line}:${d.range.start.character}:${d.severity}:${d.message}`).join('\u0000');
+    if (force || this.listedKeys.get(view) !== keys) this.show?.(uri, listed);
+    if (listed.length || drawn.length) this.listedKeys.set(view, keys);
+    else {
+      this.listedKeys.delete(view);
+      this.viewUris.delete(view);
+    }
+    for (const editor of vscode.window.visibleTextEditors) if (editor.document.uri.toString() === view) this.draw(editor);
   }
 
   private draw(editor: vscode.TextEditor): void {
     if (editor.document.uri.scheme !== RENDER_URI_SCHEME) return;
-    const diagnostics = this.byUri.get(editor.document.uri.toString()) ?? [];
+    const drawn = this.drawnOf(editor.document.uri.toString());
     for (const [severity, type] of this.types) {
-      editor.setDecorations(type, diagnostics.filter((d) => d.severity === severity).map((d) => ({ range: visibleRange(editor.document, d.range), hoverMessage: hover(d) })));
+      editor.setDecorations(type, drawn.filter((d) => d.severity === severity).map((d) => ({ range: visibleRange(editor.document, d.range), hoverMessage: hover(d) })));
     }
   }
 
   dispose(): void {
     this.disposables.forEach((d) => d.dispose());
-    this.byUri.clear();
+    this.copies.clear();
+    this.listedKeys.clear();
+    this.viewUris.clear();
   }
 }
 

@@ -16,7 +16,7 @@ import { CodeServer, installExtension, QUIET_SETTINGS, startCodeServer } from '.
 import { screenshotSteps } from './logs';
 import { BrowserContext, launchBrowser, Page } from './playwright';
 import { repoRoot, vsixPath } from './vsix';
-import { editorToken, openFromExplorer, problemsRows, STEP_TIMEOUT_MS, until } from './workbench';
+import { openFromExplorer, problemsRows, STEP_TIMEOUT_MS, until, visibleHoverText } from './workbench';
 
 const OUT = path.join(repoRoot, 'test-results', 'e2e-render');
 const svc = (name: string, nodePort: number) =>
@@ -51,7 +51,12 @@ describe('VS Code workbench rendering a kustomize overlay', function () {
     assert.equal(install.status, 0, install.stderr);
     const bin = install.stdout.trim().split('\n').pop()!;
     process.env.KUBE_NETLINT_RENDER_BIN = bin;
-    sourceFindings = lintRendered(workspace, ['.']).findings.filter((f) => f.severity !== 'hint').length;
+    // What Problems must list: the CLI's findings on the files the user edits (Problems never lists hints). Both
+    // nodeport-duplicate findings of the overlay map back to source lines (none stays on the rendered manifest only).
+    const cli = lintRendered(workspace, ['.']).findings.filter((f) => f.severity !== 'hint');
+    sourceFindings = cli.filter((f) => !f.file.startsWith('render:')).length;
+    assert.deepEqual(cli.map((f) => `${f.ruleId} ${f.file}:${f.line}`).sort(), ['nodeport-duplicate prod/api.yaml:11', 'nodeport-duplicate prod/np.yaml:9']);
+    assert.equal(sourceFindings, 2);
     installExtension(vsixPath(), runDir);
     server = await startCodeServer(runDir, workspace, {
       ...QUIET_SETTINGS,
@@ -88,18 +93,45 @@ describe('VS Code workbench rendering a kustomize overlay', function () {
     await link.click();
     await page.locator('.tab.active', { hasText: 'kustomize:prod.yaml' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
     const editor = page.locator('.editor-group-container.active .monaco-editor').first();
-    // Re-serialised by kustomize: the rendered Service web with the patch's nodePort, and the squiggle on that line.
+    // Re-serialised by kustomize: the rendered Services api and web, both with nodePort 30090 (web's from the patch).
     const line = editor.locator('.view-line', { hasText: 'nodePort: 30090' }).first();
     await line.waitFor({ timeout: STEP_TIMEOUT_MS });
-    // The squiggle is a decoration in the error colour (the view's finding is kept out of Problems), with the
-    // finding in its hover.
-    await until('a wavy error underline on the rendered nodePort', async () => {
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const styles = await line.locator('span').evaluateAll((els) => els.map((e) => (globalThis as any).getComputedStyle(e)).map((c) => `${c.textDecorationLine} ${c.textDecorationStyle}`));
-      return styles.some((x: string) => /underline/.test(x) && /wavy/.test(x)) ? true : undefined;
+    // The view's findings are decorations, not diagnostics (Problems lists them on the source lines): a wavy
+    // underline in the theme's error colour on each rendered nodePort, none of VS Code's own squiggles, and the
+    // finding in the hover of each.
+    const tokens = editor.locator('.view-line', { hasText: 'nodePort: 30090' });
+    await until('a wavy underline in the error colour on both rendered nodePorts', async () => {
+      if ((await tokens.count()) !== 2) return undefined;
+      for (let i = 0; i < 2; i++) {
+        const underlined = await tokens.nth(i).locator('span > span').evaluateAll((els) => els.filter((e) => {
+          // eslint-disable-next-line @typescript-eslint/no-explicit-any
+          const g = globalThis as any;
+          const probe = g.document.createElement('span');
+          probe.style.color = 'var(--vscode-editorError-foreground)';
+          e.parentElement.appendChild(probe);
+          const error = g.getComputedStyle(probe).color;
+          probe.remove();
+          const c = g.getComputedStyle(e);
+          return c.textDecorationLine.includes('underline') && c.textDecorationStyle === 'wavy' && c.textDecorationColor === error;
+        }).map((e) => e.textContent));
+        if (underlined.join('') !== '30090') return undefined;
+      }
+      return true;
     });
-    await editorToken(page, 'nodePort: 30090', '30090').hover({ timeout: STEP_TIMEOUT_MS });
-    await until('the finding in the hover of the rendered field', async () => ((await page.locator('.monaco-hover', { hasText: 'nodePort 30090 is also claimed by Service default/api' }).count()) > 0 ? true : undefined));
+    assert.equal(await editor.locator('.squiggly-error, .squiggly-warning, .squiggly-info').count(), 0, 'a diagnostic squiggle in the rendered view');
+    const hovers: string[] = [];
+    const shown = page.locator('.monaco-editor .monaco-hover', { hasText: 'nodePort 30090 is also claimed by Service default/' }).first();
+    for (let i = 0; i < 2; i++) {
+      // Away from the editor first, so the second hover is not the first one still shown.
+      await page.mouse.move(5, 5);
+      await shown.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
+      await tokens.nth(i).locator('span > span:text-is("30090")').first().hover({ timeout: STEP_TIMEOUT_MS });
+      hovers.push(await visibleHoverText(page, 'nodePort 30090 is also claimed by Service default/'));
+    }
+    // One per rendered Service (kustomize orders them), each naming the other, with severity and rule.
+    assert.deepEqual(hovers.map((h) => h.replace(/\s+/g, ' ')).map((h) => /claimed by (Service default\/\w+).*\((Service default\/\w+), rendered by [^)]*\) error · kube-netlint\(nodeport-duplicate\)/.exec(h)?.slice(1).join(' in ')).sort(),
+      ['Service default/api in Service default/web', 'Service default/web in Service default/api'], hovers.join('\n---\n'));
+    await page.mouse.move(5, 5);
     await assertProblemsCountIsSourceFindings();
     // Read-only: typing changes nothing (VS Code says it cannot edit a read-only editor).
     await line.click();
@@ -108,12 +140,21 @@ describe('VS Code workbench rendering a kustomize overlay', function () {
     assert.equal(await editor.locator('.view-line', { hasText: 'x' }).filter({ hasText: 'nodePort: 30090x' }).count(), 0);
   }, 'rendered-view'));
 
-  /** Problems lists as many findings (rows with the kube-netlint(rule) code) as the CLI finds on the source files. */
+  /**
+   * Problems lists exactly the CLI's findings on the source files: as many marker rows (rows with a severity icon;
+   * related-information rows have none), and the same total in the Problems tab's badge (errors, warnings and infos
+   * of every URI, the rendered view's included).
+   */
   async function assertProblemsCountIsSourceFindings(): Promise<void> {
     let last: string[] = [];
+    let counts = '';
     await until(`Problems to list the ${sourceFindings} source findings`, async () => {
-      last = await (await problemsRows(page)).allInnerTexts();
-      return last.filter((r) => /kube-netlint\(/.test(r)).length === sourceFindings ? true : undefined;
-    }).catch((err: Error) => { throw new Error(`${err.message}; Problems showed:\n${last.join('\n')}`); });
+      const rows = await problemsRows(page);
+      last = await rows.allInnerTexts();
+      const markers = await page.locator('.markers-panel .monaco-list-row .marker-icon').count();
+      const badge = (await page.locator('.part.panel .composite-bar .action-item', { hasText: /problems/i }).locator('.badge-content').first().innerText().catch(() => '')).trim();
+      counts = `${markers} marker rows, badge ${JSON.stringify(badge)}`;
+      return markers === sourceFindings && badge === String(sourceFindings) ? true : undefined;
+    }).catch((err: Error) => { throw new Error(`${err.message}; saw ${counts}; Problems showed:\n${last.join('\n')}`); });
   }
 });
