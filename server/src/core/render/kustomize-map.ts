@@ -6,6 +6,7 @@ import { describe } from '../model/objects';
 import type { Span } from '../source/span';
 import type { KustomizeJob } from './jobs';
 import { RENDER_FILE_PREFIX } from './jobs';
+import { inlineSentinelAt, KustomizeSentinelPlan } from './kustomize-sentinels';
 import { HelmChartEntry, Kustomization, KustomizePatch, PatchTarget, readKustomization, TransformerField } from './kustomization';
 import { Attribution, MappedNode, RenderSourceMap, sortNodes, sourceTextsOf } from './source-map';
 import { at, child, groupOf, identityOf, keyNode, matchItem, parsedDocuments, scalarText, spanOf, TreePath, walkTree } from './tree-walk';
@@ -20,6 +21,8 @@ export interface KustomizeMapInput {
   /** Source files by name as loaded. */
   readonly files: ReadonlyMap<string, LoadedFile>;
   readonly repoPath: RepoPath;
+  /** Output of the same build with sentinel numbers in `helmCharts` valuesInline (see kustomize-sentinels.ts), when it ran and succeeded. */
+  readonly sentinel?: { readonly output: string; readonly plan: KustomizeSentinelPlan };
 }
 
 const ORIGIN = 'config.kubernetes.io/origin';
@@ -54,7 +57,8 @@ const pathKey = (path: TreePath): string => path.join('\u0000');
  * document is found by kind and name (prefixes/suffixes undone); then the rendered object is compared with it
  * field by field, and a field that differs is credited to the patch (strategic-merge or JSON 6902) or builtin
  * transformer (`namespace`, `namePrefix`/`nameSuffix`, `images`, `replicas`, labels) of the kustomizations on the
- * way from the entry point that sets it — kustomize's `transformations` annotation lists every transformer on
+ * way from the entry point that sets it; a field of an inflated chart's object that the sentinel build shows fed by
+ * a `helmCharts` valuesInline number points at that key's value — kustomize's `transformations` annotation lists every transformer on
  * every object, changed or not, so it is not used. The annotations kube-netlint asked for are removed from the
  * output. Also finds patches that change nothing (`kustomize-patch-no-effect`).
  */
@@ -129,6 +133,17 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
     return chain.length ? chain : [job.dir];
   };
 
+  // The sentinel build's objects, by identity (and by position, for a name that a probed number changed).
+  const sentinelDocs = input.sentinel ? (parseAllDocuments(input.sentinel.output, { ...PARSE_OPTIONS, uniqueKeys: false }) as Document.Parsed[]) : [];
+  const sentinelRoots = (Array.isArray(sentinelDocs) ? sentinelDocs : []).map((d) => d.contents).filter((c) => c !== null);
+  const sentinelById = new Map<string, unknown>();
+  for (const r of sentinelRoots) sentinelById.set(identityKey(r), r);
+  const sentinelFor = (root: unknown, i: number): unknown => {
+    const byId = sentinelById.get(identityKey(root));
+    if (byId !== undefined || sentinelRoots.length !== docs.length) return byId;
+    return identityOf(sentinelRoots[i]).kind === identityOf(root).kind ? sentinelRoots[i] : undefined;
+  };
+
   // 3. Map every rendered document.
   const nodes: MappedNode[] = [];
   const documents: RenderSourceMap['documents'][number][] = [];
@@ -161,6 +176,7 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
     // A value of an inflated chart's object that exactly one valuesInline leaf holds came from that leaf.
     const inlineOwners = new Map<string, Span | null>();
     for (const v of chartEntry?.inlineValues ?? []) if (v.text.length >= 2) inlineOwners.set(v.text, inlineOwners.has(v.text) ? null : v.span);
+    const sentinelRoot = chartEntry && input.sentinel ? sentinelFor(root, i) : undefined;
     documents.push({ start: range[0], end: range[2], fallback });
     const sourceNameValue = sourceRoot ? identityOf(sourceRoot).name : undefined;
     // Patches that apply to this object, in the order kustomize applies them (innermost kustomization first).
@@ -189,10 +205,13 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
       const rendered = scalarText(node);
       const srcNode = isKey ? keyNode(sourceAt.get(pathKey(path.slice(0, -1))), String(path[path.length - 1])) : sourceAt.get(pathKey(path));
       let mapped: { source: Span; via: Attribution } | undefined;
+      // Proved by the sentinel build (a patch that overrides the value shows in both builds, so it wins there).
+      const inline = !isKey && rendered !== undefined && sentinelRoot !== undefined ? inlineSentinelAt(input.sentinel!.plan, sentinelRoot, path, rendered) : undefined;
       // A patch names its target and list items by the same values as the base: those point at the base.
       const identifying = isKey || isIdentityPath(path);
       const fromPatch = identifying && srcNode !== undefined ? undefined : [...(entries.get(key) ?? [])].reverse().find((e) => rendered === undefined || scalarText(e.node) === rendered);
-      if (fromPatch) mapped = { source: fromPatch.span, via: 'patch' };
+      if (inline) mapped = { source: inline.span, via: 'values' };
+      else if (fromPatch) mapped = { source: fromPatch.span, via: 'patch' };
       else if (srcNode !== undefined && (isKey || rendered === undefined || scalarText(srcNode) === rendered)) {
         const s = spanOf(source!.file, srcNode);
         if (s) mapped = { source: s, via: 'literal' };
@@ -256,6 +275,12 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
   }
   const map: RenderSourceMap = { nodes: sortNodes(nodes), documents };
   return { file: { ...loaded, render: { jobId: job.id, label: job.label, map, sourceTexts: sourceTextsOf(map, files) } }, notes };
+}
+
+/** An object's identity in a build's output: group, kind, namespace and name. */
+function identityKey(root: unknown): string {
+  const id = identityOf(root);
+  return `${groupOf(id.apiVersion)}/${id.kind ?? ''}/${id.namespace ?? ''}/${id.name ?? ''}`;
 }
 
 /** Reads one patch entry's documents (a file, or inline text mapped back into the kustomization). */
