@@ -51,6 +51,9 @@ interface PatchEntry {
 
 const pathKey = (path: TreePath): string => path.join('\u0000');
 
+/** At most this many ways up from a base to the entry point are compared (a deep diamond of overlays). */
+const MAX_CHAINS = 64;
+
 /**
  * Turns a kustomize build into a loaded manifest whose every field points back at the line the user edits: the
  * origin annotation names each object's source file (kustomize api/resource/origin.go, v5.4); the source
@@ -97,8 +100,8 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
     loadedByPath.set(repoPath(f.file), f.file);
     if (f.role?.type === 'kustomization') kustomizations.set(posix.dirname(repoPath(f.file)), { file: f.file, k: readKustomization(f.file, f.text) });
   }
-  const parent = new Map<string, string>();
-  const owner = new Map<string, string>();
+  const parents = new Map<string, string[]>(); // kustomization dir → the kustomizations that list it, in build order
+  const owners = new Map<string, string[]>(); // resource file → the kustomizations that list it
   const components = new Map<string, string[]>();
   const order: string[] = [];
   const queue = [job.dir];
@@ -113,12 +116,12 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
         const target = posix.normalize(posix.join(dir, r.value)).replace(/\/$/, '');
         if (kustomizations.has(target)) {
           if (isComponent) components.set(dir, [...(components.get(dir) ?? []), target]);
-          else if (!parent.has(target) && target !== job.dir) parent.set(target, dir);
+          else if (target !== job.dir && !parents.get(target)?.includes(dir)) parents.set(target, [...(parents.get(target) ?? []), dir]);
           if (!seen.has(target)) {
             seen.add(target);
             queue.push(target);
           }
-        } else if (!owner.has(target)) owner.set(target, dir);
+        } else if (!owners.get(target)?.includes(dir)) owners.set(target, [...(owners.get(target) ?? []), dir]);
       }
     }
   }
@@ -127,10 +130,38 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
     const entry = kustomizations.get(dir);
     if (entry) patchInfos.set(dir, entry.k.patches.map((p) => patchInfo(p, entry.file, dir, files, loadedByPath)).filter((p): p is PatchInfo => !!p));
   }
-  const chainOf = (dir: string | undefined): string[] => {
-    const chain: string[] = [];
-    for (let d = dir; d !== undefined && !chain.includes(d); d = parent.get(d)) chain.push(d);
-    return chain.length ? chain : [job.dir];
+  // Every way up from a kustomization to the entry point (innermost first): a base that two overlays list is built
+  // once along each, so its objects come out twice (a copy per overlay), each with that overlay's transformers.
+  const chainsOf = (dirs: readonly string[]): string[][] => {
+    const out: string[][] = [];
+    const up = (chain: string[]): void => {
+      if (out.length >= MAX_CHAINS) return;
+      const above = (parents.get(chain[chain.length - 1]) ?? []).filter((d) => !chain.includes(d));
+      if (above.length === 0) out.push(chain);
+      for (const d of above) up([...chain, d]);
+    };
+    for (const d of dirs) up([d]);
+    return out.length ? out : [[job.dir]];
+  };
+  /** The chain whose namespace and prefix/suffix transformers turn the source name into the rendered object's, else the first. */
+  const chainFor = (chains: readonly string[][], sourceRoot: unknown, id: ReturnType<typeof identityOf>): string[] => {
+    if (chains.length === 1 || sourceRoot === undefined) return chains[0];
+    const source = identityOf(sourceRoot);
+    return (
+      chains.find((chain) => {
+        let name = source.name ?? '';
+        let namespace: string | undefined;
+        for (const d of chain) {
+          for (const t of kustomizations.get(d)?.k.transformers ?? []) {
+            if (t.key === 'namePrefix') name = `${t.value ?? ''}${name}`;
+            else if (t.key === 'nameSuffix') name = `${name}${t.value ?? ''}`;
+            else if (t.key === 'namespace') namespace = t.value;
+          }
+        }
+        // Kinds the prefix transformer skips (Namespace, CRDs) keep the source name: only the namespace tells then.
+        return (name === id.name || id.name === source.name) && (namespace === undefined || id.namespace === undefined || namespace === id.namespace);
+      }) ?? chains[0]
+    );
   };
 
   // The sentinel build's objects, by identity (and by position, for a name that a probed number changed).
@@ -159,7 +190,8 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
     const sourceName = originRepo !== undefined ? loadedByPath.get(originRepo) : undefined;
     const source = sourceName ? files.get(sourceName) : undefined;
     const sourceRoot = source ? findSourceDocument(source, id) : undefined;
-    const chain = chainOf(originRepo !== undefined ? owner.get(originRepo) : configuredIn !== undefined ? posix.dirname(configuredIn) : undefined);
+    const listedBy = originRepo !== undefined ? owners.get(originRepo) : configuredIn !== undefined ? [posix.dirname(configuredIn)] : undefined;
+    const chain = chainFor(chainsOf(listedBy ?? []), sourceRoot, id);
     const chainFields = chain.flatMap((d) => kustomizations.get(d)?.k.transformers ?? []).reverse(); // outermost first
     const fields = [...(job.overlayFields ?? []), ...chainFields];
     // A generated object (configMapGenerator …) points at its generator entry.
