@@ -1,11 +1,9 @@
-import { readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { deserialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { loadFile, type LoadedFile, type LoadOptions } from '../core/load/load-file';
-import { contentHash, type ParseCache, serializeForCache } from './parse-cache';
-import { decodeManifest, readManifestFile } from './read-file';
+import { cacheEntryToFile, contentHash, type ParseCache, serializeForCache } from './parse-cache';
+import { decodeManifest, readManifestFile, readRegularFile } from './read-file';
 import { deserializeLoadedFile, serializeLoadedFile, type LoadRequest, type LoadResponse, type SerializedLoadedFile } from './serialized-file';
 
 /** A file to load: its path on disk and the name findings show for it. */
@@ -118,7 +116,7 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
           const miss = batch[i];
           if (file instanceof Uint8Array) {
             // Loaded from the text sent (cache misses): the bytes are both the answer and the cache entry.
-            results[miss.index] = deserializeLoadedFile({ ...(deserialize(file) as Omit<SerializedLoadedFile, 'text'>), text: miss.text! });
+            results[miss.index] = cacheEntryToFile(file, miss.text!);
             store(miss, file);
           } else results[miss.index] = deserializeLoadedFile(file);
         });
@@ -138,14 +136,19 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
 }
 
 /**
- * The text of a file for a cache lookup, or undefined when it is not manifest text within the size limit
- * (those files are loaded as usual, which reports why they are skipped).
+ * The text of a file for a cache lookup and its {@link contentHash}, or undefined when it is not a regular file of
+ * manifest text within the size limit (those files are loaded as usual, which reports why they are skipped).
  */
 function cachedText(path: string, maxBytes = Infinity): { text: string; hash: string } | undefined {
   try {
-    if (maxBytes > 0 && statSync(path).size > maxBytes) return undefined;
-    const decoded = decodeManifest(readFileSync(path));
-    return 'text' in decoded ? { text: decoded.text, hash: contentHash(decoded.text) } : undefined;
+    const read = readRegularFile(path, maxBytes);
+    if (!('bytes' in read)) return undefined;
+    const { bytes } = read;
+    const decoded = decodeManifest(bytes);
+    if (!('text' in decoded)) return undefined;
+    // The hash of the text's UTF-8 is the hash of the bytes read, unless decoding dropped a byte order mark.
+    const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    return { text: decoded.text, hash: contentHash(bom ? decoded.text : bytes) };
   } catch {
     return undefined;
   }

@@ -3,6 +3,7 @@ import { walkSpans } from '../core/load/shift-spans';
 import type { K8sObject } from '../core/model/objects';
 import { packedPathsOfFile, packPaths, type PathRange, type PathTable } from '../core/source/packed-paths';
 import { LineIndex } from '../core/source/line-index';
+import { type SpanTable, untableSpans } from './span-table';
 
 /** An object as it crosses a thread boundary: its `paths` are entries of the file's {@link PathTable}. */
 export type SerializedObject = Omit<K8sObject, 'paths'> & { readonly paths?: PathRange };
@@ -18,6 +19,8 @@ export interface SerializedLoadedFile extends Omit<LoadedFile, 'lines' | 'object
   readonly pathTable: PathTable;
   /** UTF-16 offsets where lines start (first is 0). */
   readonly lineStarts: Int32Array;
+  /** Set in a parse-cache entry: the spans of `objects` and `problems` are in this table (see node/span-table.ts). */
+  readonly spanTable?: SpanTable;
 }
 
 /**
@@ -58,7 +61,7 @@ export function transferables(file: SerializedLoadedFile): ArrayBuffer[] {
 
 /**
  * Makes `file` cheap to clone or v8-serialize, IN PLACE (the loaded file it came from shares its spans: use it
- * on a file that is handed over and dropped, as the load workers do, or see {@link withNamesDropped}): every
+ * on a file that is handed over and dropped, as the load workers do): every
  * span of the file's own objects and problems gets `''` for its file name, which the receiver sets back to one
  * shared string ({@link deserializeLoadedFile}). A clone or serialization writes and allocates every string
  * again per occurrence, so the name would otherwise be copied once per span.
@@ -70,29 +73,21 @@ export function dropSpanNames(file: SerializedLoadedFile): SerializedLoadedFile 
   return file;
 }
 
-/** Runs `use` on `file` with its spans' names dropped ({@link dropSpanNames}), then puts them back. */
-export function withNamesDropped<T>(file: SerializedLoadedFile, use: (file: SerializedLoadedFile) => T): T {
-  dropSpanNames(file);
-  try {
-    return use(file);
-  } finally {
-    walkSpans([file.objects, file.problems], '', (span) => {
-      span.file = file.file;
-    });
-  }
-}
-
 /**
- * Rebuilds a {@link LoadedFile} received from a worker or read from the cache (made by {@link dropSpanNames}):
- * every span of the file's own gets the file's name back (one string for them all), and `paths` become
- * `PackedPaths` over the file's table (keys decoded when first asked for).
+ * Rebuilds a {@link LoadedFile} received from a worker (made by {@link dropSpanNames}) or read from the cache
+ * (with a {@link SpanTable}): every span of the file's own gets the file's name back (one string for them all),
+ * and `paths` become `PackedPaths` over the file's table (keys decoded when first asked for).
+ * @throws Error for a span table that does not fit the values (a damaged cache entry)
  */
 export function deserializeLoadedFile(file: SerializedLoadedFile): LoadedFile {
-  const { lineStarts, pathTable, objects: serialized, ...rest } = file;
+  const { lineStarts, pathTable, objects: serialized, spanTable, ...rest } = file;
   const name = file.file;
-  walkSpans([serialized, rest.problems], '', (span) => {
-    span.file = name;
-  });
+  if (spanTable) untableSpans([serialized, rest.problems], spanTable, name);
+  else {
+    walkSpans([serialized, rest.problems], '', (span) => {
+      span.file = name;
+    });
+  }
   const paths = packedPathsOfFile(name, pathTable, serialized.map((o) => o.paths));
   const objects = serialized.map((o, i): K8sObject => {
     const own = paths[i];
