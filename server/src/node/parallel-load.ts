@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { loadFile, type LoadedFile, type LoadOptions } from '../core/load/load-file';
 import { contentHash, type ParseCache, serializeForCache } from './parse-cache';
 import { decodeManifest, readManifestFile } from './read-file';
+import { StringPool } from '../core/source/string-pool';
 import { deserializeLoadedFile, serializeLoadedFile, type LoadRequest, type LoadResponse, type SerializedLoadedFile } from './serialized-file';
 
 /** A file to load: its path on disk and the name findings show for it. */
@@ -89,6 +90,8 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
     }
     return results;
   }
+  // One pool for the whole load: most repeated strings (`TCP`, label keys, env var names) repeat across files.
+  const pool = new StringPool();
   const batches: Miss[][] = [];
   for (let i = 0; i < misses.length; i += BATCH_SIZE) batches.push(misses.slice(i, i + BATCH_SIZE));
   let next = 0;
@@ -118,9 +121,9 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
           const miss = batch[i];
           if (file instanceof Uint8Array) {
             // Loaded from the text sent (cache misses): the bytes are both the answer and the cache entry.
-            results[miss.index] = deserializeLoadedFile({ ...(deserialize(file) as Omit<SerializedLoadedFile, 'text'>), text: miss.text! });
+            results[miss.index] = deserializeLoadedFile({ ...(deserialize(file) as Omit<SerializedLoadedFile, 'text'>), text: miss.text! }, pool);
             store(miss, file);
-          } else results[miss.index] = deserializeLoadedFile(file);
+          } else results[miss.index] = deserializeLoadedFile(file, pool);
         });
         progress(batch.length);
         send();
