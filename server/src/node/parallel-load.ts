@@ -7,6 +7,7 @@ import { loadFile, type LoadedFile, type LoadOptions } from '../core/load/load-f
 import { contentHash, type ParseCache, serializeForCache } from './parse-cache';
 import { decodeManifest, readManifestFile } from './read-file';
 import { StringPool } from '../core/source/string-pool';
+import { withCompactText } from './compact-text';
 import { deserializeLoadedFile, serializeLoadedFile, type LoadRequest, type LoadResponse, type SerializedLoadedFile } from './serialized-file';
 
 /** A file to load: its path on disk and the name findings show for it. */
@@ -22,6 +23,11 @@ export interface ParallelLoadOptions extends LoadOptions {
    * in it (the caller saves it). Results are the same with or without it.
    */
   readonly cache?: ParseCache;
+  /**
+   * Keep the texts of the files the workers load deflated, read back when asked for ({@link withCompactText}):
+   * for a command-line run, where few readers need a text; a language server reads them on every edit.
+   */
+  readonly compactTexts?: boolean;
   /** Called as files finish loading (cached files count at once), with how many of `files` are done. */
   readonly onProgress?: (done: number, total: number) => void;
 }
@@ -50,7 +56,7 @@ interface Miss {
  * Never rejects for bad files (they become `file-skipped` problems); rejects only if a worker crashes.
  */
 export async function loadFiles(files: readonly FileToLoad[], options: ParallelLoadOptions = {}): Promise<LoadedFile[]> {
-  const { workers: requested, cache, onProgress, ...loadOptions } = options;
+  const { workers: requested, cache, onProgress, compactTexts, ...loadOptions } = options;
   const namespace = loadOptions.defaultNamespace ?? '';
   const results: LoadedFile[] = new Array(files.length);
   let done = 0;
@@ -124,6 +130,7 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
             results[miss.index] = deserializeLoadedFile({ ...(deserialize(file) as Omit<SerializedLoadedFile, 'text'>), text: miss.text! }, pool);
             store(miss, file);
           } else results[miss.index] = deserializeLoadedFile(file, pool);
+          if (compactTexts) results[miss.index] = withCompactText(results[miss.index]);
         });
         progress(batch.length);
         send();
