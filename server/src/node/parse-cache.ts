@@ -5,6 +5,7 @@ import { deserialize, serialize } from 'node:v8';
 import type { LoadedFile } from '../core/load/load-file';
 import { deserializeLoadedFile, type SerializedLoadedFile } from './serialized-file';
 import { tableSpans } from './span-table';
+import type { StringPool } from '../core/source/string-pool';
 
 /**
  * Bumped whenever what the loader produces changes shape or content for the same text (a new field of
@@ -175,13 +176,14 @@ function readEntries(bytes: Buffer, version: string): Map<string, Entry> | undef
 }
 
 /**
- * The loaded file of a cache entry's bytes and the text it was loaded from.
+ * The loaded file of a cache entry's bytes and the text it was loaded from (its strings `pool`'s, see
+ * deserializeLoadedFile).
  * @throws Error when the bytes are not an entry (the caller loads the file again)
  */
-export function cacheEntryToFile(data: Uint8Array, text: string): LoadedFile {
+export function cacheEntryToFile(data: Uint8Array, text: string, pool?: StringPool): LoadedFile {
   const stored = deserialize(data) as Omit<SerializedLoadedFile, 'text'>;
   if (!stored || typeof stored !== 'object' || !Array.isArray(stored.objects)) throw new Error('not a cache entry');
-  return deserializeLoadedFile({ ...stored, text });
+  return deserializeLoadedFile({ ...stored, text }, pool);
 }
 
 /**
