@@ -9,7 +9,7 @@ import { deserializeLoadedFile, type SerializedLoadedFile, withNamesDropped } fr
  * Bumped whenever what the loader produces changes shape or content for the same text (a new field of
  * the typed objects, a fixed span): old caches are then ignored, never misread.
  */
-export const LOADER_FORMAT = 3;
+export const LOADER_FORMAT = 4;
 
 /** The cache file name inside a cache folder (`--cache-location DIR/`, the editor's storage folder). */
 export const CACHE_FILE_NAME = '.kube-netlintcache';

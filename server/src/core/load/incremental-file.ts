@@ -8,7 +8,7 @@ import { DEFAULT_PARSER, loadDocument, loadFile, LoadedFile, LoadOptions, LoadPr
 import { parseDocuments } from './parse-documents';
 import { jsonStream } from './json-stream';
 import { collectSpans, moveSpans } from './shift-spans';
-import { DISABLE_NEXT_LINE, findLineSuppressions } from './suppressions';
+import { findLineSuppressions, mayHoldDirective } from './suppressions';
 
 /** One document of a file: `[start, end)` UTF-16 offsets (documents tile the file) and what was read from it. */
 interface Chunk {
@@ -171,7 +171,7 @@ export class IncrementalFile {
     const problems: LoadProblem[] = [];
     for (const c of chunks) for (const p of c.problems) problems.push(p);
     // Suppression comments are rare: the lexer pass runs only when the directive is in the text.
-    const suppressions = text.includes(DISABLE_NEXT_LINE) ? findLineSuppressions(text, lines) : new Map();
+    const suppressions = mayHoldDirective(text) ? findLineSuppressions(text, lines) : new Map();
     return { file: this.file, text, lines, objects, problems, suppressions };
   }
 }
