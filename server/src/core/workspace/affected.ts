@@ -87,7 +87,7 @@ export function affectedObjects(
   if (changedWorkloads.length) {
     for (const svc of after.services) {
       if (!svc.selector || Object.keys(svc.selector).length === 0 || out.has(svc)) continue;
-      if (changedWorkloads.some((w) => w.namespace !== svc.namespace && selectorMatches(svc.selector, w.pod.labels)) && after.selectedWorkloads(svc).length === 0) out.add(svc);
+      if (changedWorkloads.some((w) => w.namespace !== svc.namespace && selectorMatches(svc.selector, w)) && after.selectedWorkloads(svc).length === 0) out.add(svc);
     }
   }
   const identities = new Set([...removed, ...added].map((o) => o.identity));
