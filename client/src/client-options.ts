@@ -23,7 +23,8 @@ export function serverOptions(context: vscode.ExtensionContext): ServerOptions {
  * server (workspace/configuration, section `kubeNetlint`, per folder). The server is told whether the
  * workspace is trusted: in Restricted Mode it only analyses files. `cacheFolder` (the extension's storage
  * folder) is where the server keeps its parse cache. `handleDiagnostics` sees every published diagnostic first
- * (the cluster view holds back those of cluster objects' views that are not open).
+ * (rendered views' findings become decorations, not Problems entries; the cluster view holds back those of cluster
+ * objects' views that are not open).
  */
 export function clientOptions(outputChannel: vscode.OutputChannel, cacheFolder?: string, handleDiagnostics?: Middleware['handleDiagnostics']): LanguageClientOptions {
   const initializationOptions: InitializationOptions = { workspaceTrusted: vscode.workspace.isTrusted, watchesFiles: true, showRuleDocumentationCommand: true, portMapView: true, ...(cacheFolder ? { cacheFolder } : {}) };

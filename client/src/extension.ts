@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { LanguageClient, State } from 'vscode-languageclient/node';
+import type { Middleware } from 'vscode-languageclient/node';
 import type { StatusParams } from '../../server/src/protocol/messages';
 import { CLIENT_ID, CLIENT_NAME, clientOptions, serverOptions } from './client-options';
 import { ClusterView } from './cluster-view';
@@ -7,6 +8,7 @@ import { PortsPanel } from './ports/ports-panel';
 import { registerCommands } from './commands';
 import { registerRuleDocs } from './rule-docs';
 import { RenderView } from './render-view';
+import { RenderedViewDiagnostics } from './rendered-diagnostics';
 import { StatusItem } from './status-item';
 
 let client: LanguageClient | undefined;
@@ -22,11 +24,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const cluster = new ClusterView(); // live cluster: view, status, Refresh Cluster
   const render = new RenderView(); // helm / kustomize: status, renderer paths, read-only rendered manifests
   const ports = new PortsPanel(context.extensionUri, (line) => outputChannel.appendLine(line)); // "kube-netlint: Show Node Ports"
-  context.subscriptions.push(outputChannel, status, cluster, render, ports);
+  const renderedFindings = new RenderedViewDiagnostics(); // rendered views: squiggles as decorations, not in Problems
+  context.subscriptions.push(outputChannel, status, cluster, render, ports, renderedFindings);
+  const handleDiagnostics: Middleware['handleDiagnostics'] = (uri, diagnostics, next) =>
+    renderedFindings.handleDiagnostics(uri, diagnostics, (u, d) => cluster.handleDiagnostics(u, d, next));
 
   const start = async (): Promise<void> => {
     status.starting();
-    client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(context), clientOptions(outputChannel, (context.storageUri ?? context.globalStorageUri)?.fsPath, cluster.handleDiagnostics));
+    client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(context), clientOptions(outputChannel, (context.storageUri ?? context.globalStorageUri)?.fsPath, handleDiagnostics));
     client.onNotification(StatusItem.method, (params: StatusParams) => {
       status.update(params);
       render.update(params);
@@ -66,6 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     } finally {
       restarting = false;
     }
+    renderedFindings.clear(); // the new server publishes every view's findings again
     await start();
   };
 

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { JsonFinding, lintRendered, runRendered, writeTree } from '../helpers/render';
 
@@ -63,6 +63,45 @@ describe('rendered sources: helmCharts, left-out entries, multi-document templat
         ['nodeport-duplicate', 'c/kustomization.yaml', 4, 5, 'Service default/ingress-controller'],
         ['nodeport-duplicate', 'c/svc.yaml', 4, 53, 'Service default/svc-c'],
       ]);
+    });
+  });
+
+  describe('helmCharts valuesInline keys that hold the same number', () => {
+    // A Service nodePort and a container hostPort of the chart, both fed by valuesInline with the same value.
+    const appChart = chart('app', '0.1.0', 'service:\n  nodePort: 30000\nhostPort: 8080\n');
+    appChart['templates/svc.yaml'] = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}-svc\nspec:\n  type: NodePort\n  selector: {app: web}\n  ports:\n    - port: 80\n      targetPort: 8080\n      nodePort: {{ .Values.service.nodePort }}\n';
+    appChart['templates/deploy.yaml'] =
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}-web\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.27\n          ports:\n            - containerPort: 8080\n              hostPort: {{ .Values.hostPort }}\n';
+    const other = 'apiVersion: v1\nkind: Service\nmetadata: {name: other}\nspec: {type: NodePort, selector: {app: web}, ports: [{port: 80, targetPort: 8080, nodePort: 30401}]}\n';
+    const k = (before = ''): string => `resources:\n  - other.yaml\nhelmCharts:\n${before}  - name: app\n    releaseName: app\n    valuesInline:\n      service: {nodePort: 30401}\n      hostPort: 30401\n`;
+    const rows = (r: { findings: JsonFinding[] }, rule: string): unknown[] =>
+      (r.findings as Finding[]).filter((f) => f.ruleId === rule).map((f) => [...row(f), f.related.map((x) => `${x.file}:${x.line}`).join(' ')]);
+
+    it('puts each finding on the valuesInline key that feeds the field (proved by a sentinel build), and leaves the kustomization as written', () => {
+      const dir = tree({ 'kustomization.yaml': k(), 'other.yaml': other, ...under('charts/app', appChart) });
+      const r = lintRendered(dir, ['.']);
+      assert.deepEqual(rows(r, 'nodeport-duplicate'), [
+        ['nodeport-duplicate', 'kustomization.yaml', 7, 27, 'Service default/app-svc', 'other.yaml:4'],
+        ['nodeport-duplicate', 'other.yaml', 4, 93, 'Service default/other', 'kustomization.yaml:7'],
+      ]);
+      assert.deepEqual(rows(r, 'host-port-conflicts-nodeport'), [
+        ['host-port-conflicts-nodeport', 'kustomization.yaml', 7, 27, 'Service default/app-svc', 'kustomization.yaml:8'],
+        ['host-port-conflicts-nodeport', 'kustomization.yaml', 8, 17, 'Deployment default/app-web', 'kustomization.yaml:7 other.yaml:4'],
+        ['host-port-conflicts-nodeport', 'other.yaml', 4, 93, 'Service default/other', 'kustomization.yaml:8'],
+      ]);
+      assert.equal(readFileSync(`${dir}/kustomization.yaml`, 'utf8'), k());
+      assert.deepEqual(readdirSync(dir).sort(), ['charts', 'kustomization.yaml', 'other.yaml']);
+    });
+
+    it('maps them the same when the build runs on a copy (an unvendored helmCharts entry left out)', () => {
+      const missing = '  - name: missing\n    repo: https://charts.example.com\n    version: 1.0.0\n';
+      const r = lintRendered(tree({ 'kustomization.yaml': k(missing), 'other.yaml': other, ...under('charts/app', appChart) }), ['.']);
+      assert.deepEqual(rows(r, 'host-port-conflicts-nodeport').map((x) => (x as unknown[]).slice(1, 4)), [
+        ['kustomization.yaml', 10, 27],
+        ['kustomization.yaml', 11, 17],
+        ['other.yaml', 4, 93],
+      ]);
+      assert.deepEqual(rows(r, 'render-incomplete').map((x) => (x as unknown[]).slice(1, 3)), [['kustomization.yaml', 4]]);
     });
   });
 

@@ -134,9 +134,9 @@ function renderGroups(layout: RepoLayout, ok: readonly RenderOutcome[], consumed
     const mine = replaced.get(g.name);
     const base = mine ? new Set([mine]) : new Set([...g.files].filter((f) => !consumed.has(f) || keepRaw.has(f)));
     extra.get(g.name)!.forEach((f) => base.add(f));
-    // A group that kept its raw files keeps their namespaces; a rendered one holds what kustomize built.
-    const namespaces = !mine && g.namespaces ? new Map([...g.namespaces].filter(([f]) => base.has(f))) : undefined;
-    return { name: g.name, files: base, ...(g.home !== undefined ? { home: g.home } : {}), ...(namespaces?.size ? { namespaces } : {}) };
+    // A group that kept its raw files keeps their views (namespace, prefixes); a rendered one holds what kustomize built.
+    const views = !mine && g.views ? new Map([...g.views].filter(([f]) => base.has(f))) : undefined;
+    return { name: g.name, files: base, ...(g.home !== undefined ? { home: g.home } : {}), ...(views?.size ? { views } : {}) };
   });
   return [...groups, ...ownGroups];
 }

@@ -121,8 +121,22 @@ const SENTINEL_BASE = 47_000;
 const SMALLEST_PROBED = 16;
 
 /** True for a value {@link sentinelPlan} replaces by a sentinel (an integer above 16 and below 1e6). */
-function probed(value: unknown): boolean {
+export function probed(value: unknown): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value > SMALLEST_PROBED && value < 1e6;
+}
+
+/**
+ * Hands out distinct sentinel numbers (from 47000 up, below 1e6 while fewer than ~950k are taken) that occur in no
+ * 4–6 digit run of `avoid` (the template and values texts), so a literal in a template is never taken for a sentinel.
+ */
+export function sentinelNumbers(avoid: string): () => number {
+  const taken = new Set<number>();
+  for (const m of avoid.matchAll(/\d{4,6}/g)) taken.add(Number(m[0]));
+  let next = SENTINEL_BASE;
+  return () => {
+    while (taken.has(next)) next++;
+    return next++;
+  };
 }
 
 /**
@@ -190,13 +204,7 @@ export interface SentinelPlan {
  * are skipped, so a literal in a template is never mistaken for a sentinel.
  */
 export function sentinelPlan(leaves: ReadonlyMap<string, ValueLeaf>, setKeys: ReadonlySet<string>, avoid: string): SentinelPlan | undefined {
-  const taken = new Set<number>();
-  for (const m of avoid.matchAll(/\d{4,6}/g)) taken.add(Number(m[0]));
-  let next = SENTINEL_BASE;
-  const fresh = (): number => {
-    while (taken.has(next)) next++;
-    return next++;
-  };
+  const fresh = sentinelNumbers(avoid);
   const keyOfSentinel = new Map<number, string>();
   const tree: Record<string, unknown> = {};
   const set: string[] = [];

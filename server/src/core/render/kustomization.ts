@@ -31,6 +31,8 @@ export interface TransformerField {
   readonly key: 'namespace' | 'namePrefix' | 'nameSuffix' | 'images' | 'replicas' | 'labels' | 'commonLabels' | 'commonAnnotations';
   /** For `images`: the image name; for `replicas`: the object name; for labels: the label key. */
   readonly name?: string;
+  /** For `namespace`, `namePrefix`, `nameSuffix`: the value written. */
+  readonly value?: string;
   readonly span: Span;
 }
 
@@ -129,7 +131,7 @@ export function readKustomization(file: string, text: string): Kustomization {
   const transformers: TransformerField[] = [];
   for (const key of ['namespace', 'namePrefix', 'nameSuffix'] as const) {
     const node = root.get(key, true);
-    if (isScalar(node) && node.value !== null && String(node.value) !== '') transformers.push({ key, span: spanOf(file, node)! });
+    if (isScalar(node) && node.value !== null && String(node.value) !== '') transformers.push({ key, value: String(node.value), span: spanOf(file, node)! });
   }
   const listEntries = (key: 'images' | 'replicas', nameKey: string): void => {
     const seq = root.get(key, true);

@@ -6,6 +6,7 @@ import { describe } from '../model/objects';
 import type { Span } from '../source/span';
 import type { KustomizeJob } from './jobs';
 import { RENDER_FILE_PREFIX } from './jobs';
+import { inlineSentinelAt, KustomizeSentinelPlan } from './kustomize-sentinels';
 import { HelmChartEntry, Kustomization, KustomizePatch, PatchTarget, readKustomization, TransformerField } from './kustomization';
 import { Attribution, MappedNode, RenderSourceMap, sortNodes, sourceTextsOf } from './source-map';
 import { at, child, groupOf, identityOf, keyNode, matchItem, parsedDocuments, scalarText, spanOf, TreePath, walkTree } from './tree-walk';
@@ -20,6 +21,8 @@ export interface KustomizeMapInput {
   /** Source files by name as loaded. */
   readonly files: ReadonlyMap<string, LoadedFile>;
   readonly repoPath: RepoPath;
+  /** Output of the same build with sentinel numbers in `helmCharts` valuesInline (see kustomize-sentinels.ts), when it ran and succeeded. */
+  readonly sentinel?: { readonly output: string; readonly plan: KustomizeSentinelPlan };
 }
 
 const ORIGIN = 'config.kubernetes.io/origin';
@@ -48,13 +51,17 @@ interface PatchEntry {
 
 const pathKey = (path: TreePath): string => path.join('\u0000');
 
+/** At most this many ways up from a base to the entry point are compared (a deep diamond of overlays). */
+const MAX_CHAINS = 64;
+
 /**
  * Turns a kustomize build into a loaded manifest whose every field points back at the line the user edits: the
  * origin annotation names each object's source file (kustomize api/resource/origin.go, v5.4); the source
  * document is found by kind and name (prefixes/suffixes undone); then the rendered object is compared with it
  * field by field, and a field that differs is credited to the patch (strategic-merge or JSON 6902) or builtin
  * transformer (`namespace`, `namePrefix`/`nameSuffix`, `images`, `replicas`, labels) of the kustomizations on the
- * way from the entry point that sets it — kustomize's `transformations` annotation lists every transformer on
+ * way from the entry point that sets it; a field of an inflated chart's object that the sentinel build shows fed by
+ * a `helmCharts` valuesInline number points at that key's value — kustomize's `transformations` annotation lists every transformer on
  * every object, changed or not, so it is not used. The annotations kube-netlint asked for are removed from the
  * output. Also finds patches that change nothing (`kustomize-patch-no-effect`).
  */
@@ -93,8 +100,8 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
     loadedByPath.set(repoPath(f.file), f.file);
     if (f.role?.type === 'kustomization') kustomizations.set(posix.dirname(repoPath(f.file)), { file: f.file, k: readKustomization(f.file, f.text) });
   }
-  const parent = new Map<string, string>();
-  const owner = new Map<string, string>();
+  const parents = new Map<string, string[]>(); // kustomization dir → the kustomizations that list it, in build order
+  const owners = new Map<string, string[]>(); // resource file → the kustomizations that list it
   const components = new Map<string, string[]>();
   const order: string[] = [];
   const queue = [job.dir];
@@ -109,12 +116,12 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
         const target = posix.normalize(posix.join(dir, r.value)).replace(/\/$/, '');
         if (kustomizations.has(target)) {
           if (isComponent) components.set(dir, [...(components.get(dir) ?? []), target]);
-          else if (!parent.has(target) && target !== job.dir) parent.set(target, dir);
+          else if (target !== job.dir && !parents.get(target)?.includes(dir)) parents.set(target, [...(parents.get(target) ?? []), dir]);
           if (!seen.has(target)) {
             seen.add(target);
             queue.push(target);
           }
-        } else if (!owner.has(target)) owner.set(target, dir);
+        } else if (!owners.get(target)?.includes(dir)) owners.set(target, [...(owners.get(target) ?? []), dir]);
       }
     }
   }
@@ -123,10 +130,49 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
     const entry = kustomizations.get(dir);
     if (entry) patchInfos.set(dir, entry.k.patches.map((p) => patchInfo(p, entry.file, dir, files, loadedByPath)).filter((p): p is PatchInfo => !!p));
   }
-  const chainOf = (dir: string | undefined): string[] => {
-    const chain: string[] = [];
-    for (let d = dir; d !== undefined && !chain.includes(d); d = parent.get(d)) chain.push(d);
-    return chain.length ? chain : [job.dir];
+  // Every way up from a kustomization to the entry point (innermost first): a base that two overlays list is built
+  // once along each, so its objects come out twice (a copy per overlay), each with that overlay's transformers.
+  const chainsOf = (dirs: readonly string[]): string[][] => {
+    const out: string[][] = [];
+    const up = (chain: string[]): void => {
+      if (out.length >= MAX_CHAINS) return;
+      const above = (parents.get(chain[chain.length - 1]) ?? []).filter((d) => !chain.includes(d));
+      if (above.length === 0) out.push(chain);
+      for (const d of above) up([...chain, d]);
+    };
+    for (const d of dirs) up([d]);
+    return out.length ? out : [[job.dir]];
+  };
+  /** The chain whose namespace and prefix/suffix transformers turn the source name into the rendered object's, else the first. */
+  const chainFor = (chains: readonly string[][], sourceRoot: unknown, id: ReturnType<typeof identityOf>): string[] => {
+    if (chains.length === 1 || sourceRoot === undefined) return chains[0];
+    const source = identityOf(sourceRoot);
+    return (
+      chains.find((chain) => {
+        let name = source.name ?? '';
+        let namespace: string | undefined;
+        for (const d of chain) {
+          for (const t of kustomizations.get(d)?.k.transformers ?? []) {
+            if (t.key === 'namePrefix') name = `${t.value ?? ''}${name}`;
+            else if (t.key === 'nameSuffix') name = `${name}${t.value ?? ''}`;
+            else if (t.key === 'namespace') namespace = t.value;
+          }
+        }
+        // Kinds the prefix transformer skips (Namespace, CRDs) keep the source name: only the namespace tells then.
+        return (name === id.name || id.name === source.name) && (namespace === undefined || id.namespace === undefined || namespace === id.namespace);
+      }) ?? chains[0]
+    );
+  };
+
+  // The sentinel build's objects, by identity (and by position, for a name that a probed number changed).
+  const sentinelDocs = input.sentinel ? (parseAllDocuments(input.sentinel.output, { ...PARSE_OPTIONS, uniqueKeys: false }) as Document.Parsed[]) : [];
+  const sentinelRoots = (Array.isArray(sentinelDocs) ? sentinelDocs : []).map((d) => d.contents).filter((c) => c !== null);
+  const sentinelById = new Map<string, unknown>();
+  for (const r of sentinelRoots) sentinelById.set(identityKey(r), r);
+  const sentinelFor = (root: unknown, i: number): unknown => {
+    const byId = sentinelById.get(identityKey(root));
+    if (byId !== undefined || sentinelRoots.length !== docs.length) return byId;
+    return identityOf(sentinelRoots[i]).kind === identityOf(root).kind ? sentinelRoots[i] : undefined;
   };
 
   // 3. Map every rendered document.
@@ -144,7 +190,8 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
     const sourceName = originRepo !== undefined ? loadedByPath.get(originRepo) : undefined;
     const source = sourceName ? files.get(sourceName) : undefined;
     const sourceRoot = source ? findSourceDocument(source, id) : undefined;
-    const chain = chainOf(originRepo !== undefined ? owner.get(originRepo) : configuredIn !== undefined ? posix.dirname(configuredIn) : undefined);
+    const listedBy = originRepo !== undefined ? owners.get(originRepo) : configuredIn !== undefined ? [posix.dirname(configuredIn)] : undefined;
+    const chain = chainFor(chainsOf(listedBy ?? []), sourceRoot, id);
     const chainFields = chain.flatMap((d) => kustomizations.get(d)?.k.transformers ?? []).reverse(); // outermost first
     const fields = [...(job.overlayFields ?? []), ...chainFields];
     // A generated object (configMapGenerator …) points at its generator entry.
@@ -161,6 +208,7 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
     // A value of an inflated chart's object that exactly one valuesInline leaf holds came from that leaf.
     const inlineOwners = new Map<string, Span | null>();
     for (const v of chartEntry?.inlineValues ?? []) if (v.text.length >= 2) inlineOwners.set(v.text, inlineOwners.has(v.text) ? null : v.span);
+    const sentinelRoot = chartEntry && input.sentinel ? sentinelFor(root, i) : undefined;
     documents.push({ start: range[0], end: range[2], fallback });
     const sourceNameValue = sourceRoot ? identityOf(sourceRoot).name : undefined;
     // Patches that apply to this object, in the order kustomize applies them (innermost kustomization first).
@@ -189,10 +237,13 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
       const rendered = scalarText(node);
       const srcNode = isKey ? keyNode(sourceAt.get(pathKey(path.slice(0, -1))), String(path[path.length - 1])) : sourceAt.get(pathKey(path));
       let mapped: { source: Span; via: Attribution } | undefined;
+      // Proved by the sentinel build (a patch that overrides the value shows in both builds, so it wins there).
+      const inline = !isKey && rendered !== undefined && sentinelRoot !== undefined ? inlineSentinelAt(input.sentinel!.plan, sentinelRoot, path, rendered) : undefined;
       // A patch names its target and list items by the same values as the base: those point at the base.
       const identifying = isKey || isIdentityPath(path);
       const fromPatch = identifying && srcNode !== undefined ? undefined : [...(entries.get(key) ?? [])].reverse().find((e) => rendered === undefined || scalarText(e.node) === rendered);
-      if (fromPatch) mapped = { source: fromPatch.span, via: 'patch' };
+      if (inline) mapped = { source: inline.span, via: 'values' };
+      else if (fromPatch) mapped = { source: fromPatch.span, via: 'patch' };
       else if (srcNode !== undefined && (isKey || rendered === undefined || scalarText(srcNode) === rendered)) {
         const s = spanOf(source!.file, srcNode);
         if (s) mapped = { source: s, via: 'literal' };
@@ -256,6 +307,12 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
   }
   const map: RenderSourceMap = { nodes: sortNodes(nodes), documents };
   return { file: { ...loaded, render: { jobId: job.id, label: job.label, map, sourceTexts: sourceTextsOf(map, files) } }, notes };
+}
+
+/** An object's identity in a build's output: group, kind, namespace and name. */
+function identityKey(root: unknown): string {
+  const id = identityOf(root);
+  return `${groupOf(id.apiVersion)}/${id.kind ?? ''}/${id.namespace ?? ''}/${id.name ?? ''}`;
 }
 
 /** Reads one patch entry's documents (a file, or inline text mapped back into the kustomization). */

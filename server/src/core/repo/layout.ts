@@ -6,7 +6,7 @@ import type { LoadedFile } from '../load/load-file';
 import { templateFile } from '../load/load-file';
 import type { K8sObject } from '../model/objects';
 import { committedCopyGroups } from './committed-copies';
-import { fileInNamespace, inNamespace } from './kustomize-namespace';
+import { fileAsBuilt, isIdentityView, KustomizeView, objectsAsBuilt, viewKey } from './kustomize-view';
 
 /** One cluster's files. Files that no group claims belong to every group (see {@link placePlainFiles}). */
 export interface ClusterGroup {
@@ -18,10 +18,11 @@ export interface ClusterGroup {
    */
   readonly home?: string;
   /**
-   * Raw files whose objects kustomize's namespace transformer moves, in this cluster: file (as loaded) → the
-   * namespace its namespaced objects get (see repo/kustomize-namespace.ts). Rendered groups need none.
+   * Raw files whose objects kustomize's namespace and prefix/suffix transformers change, in this cluster: file (as
+   * loaded) → each way the entry point builds it, one copy of its objects per view (see repo/kustomize-view.ts).
+   * Rendered groups need none.
    */
-  readonly namespaces?: ReadonlyMap<string, string>;
+  readonly views?: ReadonlyMap<string, readonly KustomizeView[]>;
 }
 
 /** A Helm chart found in the workspace and its template files. */
@@ -50,11 +51,12 @@ export interface KustomizeEntry {
   /** Files reachable through resources/bases/components and patches, as loaded (what it reads, recursively). */
   readonly members: ReadonlySet<string>;
   /**
-   * Members whose namespaced objects kustomize moves to another namespace: file → the `namespace:` of the outermost
-   * kustomization on the way from this entry point to the file that sets one (each level's namespace transformer
-   * rewrites everything below it). A file reached along several paths takes the first one's, in `resources` order.
+   * Members whose objects kustomize's namespace and prefix/suffix transformers change: file → one view per distinct
+   * way the paths from this entry point to the file build it (the `namespace:` of the outermost kustomization that
+   * sets one, the prefixes and suffixes of every level, the Service references they rewrite). A file reached along
+   * two paths that build it differently (two overlays in different namespaces) has two views, two copies.
    */
-  readonly namespaces: ReadonlyMap<string, string>;
+  readonly views: ReadonlyMap<string, readonly KustomizeView[]>;
   /**
    * Set when the entry reaches a reference cycle (kustomize refuses to build it): the kustomizations of the cycle in
    * reference order, the first repeated at the end (`a → b → a`).
@@ -113,8 +115,8 @@ const dirOf = (p: string): string => posix.dirname(p);
  * and cluster groups — from `clusters:` in the config (picomatch globs against repo paths), else from
  * kustomize entry points (kustomizations that no other kustomization references, and referenced ones whose
  * output is committed as a plain file; each becomes a group named after its directory, its {@link ClusterGroup.home},
- * with every file reachable through `resources`/`bases`/`components`, its patch files, and the namespace its
- * namespace transformer gives each of them). Files no group claims are placed later, once renders are in
+ * with every file reachable through `resources`/`bases`/`components`, its patch files, and how its namespace and
+ * prefix/suffix transformers build each of them). Files no group claims are placed later, once renders are in
  * ({@link placePlainFiles}: committed copies to their entry point, the rest to the nearest groups). Pure: works on
  * file names, parsed kustomizations and the files' objects only.
  */
@@ -158,7 +160,7 @@ export function computeLayout(files: readonly LoadedFile[], config: CoreConfig, 
     });
     return { groups, groupSource: 'config', charts, patchFiles, kustomizeEntries };
   }
-  const groups = kustomizeEntries.map((e): ClusterGroup => ({ name: e.dir, files: e.members, home: e.dir, ...(e.namespaces.size ? { namespaces: e.namespaces } : {}) }));
+  const groups = kustomizeEntries.map((e): ClusterGroup => ({ name: e.dir, files: e.members, home: e.dir, ...(e.views.size ? { views: e.views } : {}) }));
   return groups.length ? { groups, groupSource: 'kustomize', charts, patchFiles, kustomizeEntries } : { groupSource: 'none', charts, patchFiles, kustomizeEntries };
 }
 
@@ -168,47 +170,55 @@ export function computeLayout(files: readonly LoadedFile[], config: CoreConfig, 
  * every cluster), marked with the cycle. Components and CRD-only kustomizations are left out.
  */
 function findKustomizeEntries(files: readonly LoadedFile[], repoPath: RepoPath, paths: ReadonlyMap<string, string>): KustomizeEntry[] {
-  const kustomizations = new Map<string, { file: LoadedFile; resources: string[]; patches: string[]; component: boolean; namespace?: string }>(); // dir → resolved repo paths
+  const kustomizations = new Map<string, KustomizationNode>(); // dir → resolved repo paths
   for (const f of files) {
     if (f.role?.type !== 'kustomization') continue;
     const dir = dirOf(repoPath(f.file));
     const resolve = (r: string): string => posix.normalize(posix.join(dir, r)).replace(/\/$/, '');
-    kustomizations.set(dir, { file: f, resources: f.role.resources.map(resolve), patches: f.role.patches.map(resolve), component: !!f.role.component, namespace: f.role.namespace });
+    const { namespace, namePrefix, nameSuffix } = f.role;
+    kustomizations.set(dir, { file: f, resources: f.role.resources.map(resolve), patches: f.role.patches.map(resolve), component: !!f.role.component, namespace, namePrefix, nameSuffix });
   }
   if (kustomizations.size === 0) return [];
   const referenced = new Set<string>();
   for (const k of kustomizations.values()) for (const r of k.resources) if (kustomizations.has(r)) referenced.add(r);
-  const reach = (entry: string): { members: Set<string>; namespaces: Map<string, string>; cycle?: { dir: string; file: string }[] } => {
+  const fileOf = new Map(files.map((f) => [f.file, f]));
+  const reach = (entry: string): Reach => {
     const members = new Set<string>();
-    const namespaces = new Map<string, string>();
-    const state = new Map<string, 'open' | 'done'>();
+    const viewsOf = new Map<string, Map<string, KustomizeView>>(); // file → view key → view
+    const open = new Set<string>();
+    const done = new Set<string>(); // folder and view key
     let cycle: { dir: string; file: string }[] | undefined;
     const stack: string[] = [];
-    // `outer`: the namespace a kustomization above this one sets (it overrides this one's).
-    const visit = (dir: string, outer: string | undefined): void => {
-      if (state.get(dir) === 'open') {
+    // `outer`: how the kustomizations above this one transform what it builds (the outermost namespace wins).
+    const visit = (dir: string, outer: KustomizeView): void => {
+      if (open.has(dir)) {
         cycle ??= [...stack.slice(stack.indexOf(dir)), dir].map((d) => ({ dir: d, file: kustomizations.get(d)!.file.file }));
         return;
       }
-      if (state.has(dir)) return;
-      state.set(dir, 'open');
-      stack.push(dir);
       const k = kustomizations.get(dir)!;
-      const namespace = outer ?? k.namespace;
+      const namespace = outer.namespace ?? k.namespace;
+      const view: KustomizeView = { ...(namespace !== undefined ? { namespace } : {}), namePrefix: outer.namePrefix + (k.namePrefix ?? ''), nameSuffix: (k.nameSuffix ?? '') + outer.nameSuffix };
+      const key = `${dir}\u0000${viewKey(view)}`;
+      if (done.has(key)) return;
+      done.add(key);
+      open.add(dir);
+      stack.push(dir);
       for (const p of [...k.resources, ...k.patches]) {
-        if (kustomizations.has(p)) visit(p, namespace);
-        else if (paths.has(p) && !members.has(paths.get(p)!)) {
-          members.add(paths.get(p)!);
-          if (namespace) namespaces.set(paths.get(p)!, namespace);
+        if (kustomizations.has(p)) visit(p, view);
+        else if (paths.has(p)) {
+          const file = paths.get(p)!;
+          members.add(file);
+          let views = viewsOf.get(file);
+          if (!views) viewsOf.set(file, (views = new Map()));
+          views.set(viewKey(view), view);
         }
       }
       stack.pop();
-      state.set(dir, 'done');
+      open.delete(dir);
     };
-    visit(entry, undefined);
-    return { members, namespaces, cycle };
+    visit(entry, { namePrefix: '', nameSuffix: '' });
+    return { members, views: withServiceReferences(viewsOf, fileOf), cycle };
   };
-  const fileOf = new Map(files.map((f) => [f.file, f]));
   const crdOnly = (members: ReadonlySet<string>): boolean => {
     const objects = [...members].flatMap((m) => fileOf.get(m)?.objects ?? []);
     return objects.length > 0 && objects.every((o) => o.kind === 'CustomResourceDefinition');
@@ -219,10 +229,10 @@ function findKustomizeEntries(files: readonly LoadedFile[], repoPath: RepoPath, 
   for (const dir of dirs) {
     const k = kustomizations.get(dir)!;
     if (referenced.has(dir) || k.component) continue;
-    const { members, namespaces, cycle } = reach(dir);
+    const { members, views, cycle } = reach(dir);
     members.forEach((m) => inEntry.add(m));
     if (crdOnly(members)) continue;
-    entries.push({ dir, file: k.file.file, members, namespaces, ...(cycle ? { cycle } : {}) });
+    entries.push({ dir, file: k.file.file, members, views, ...(cycle ? { cycle } : {}) });
   }
   // A cycle that nothing outside references: each of its kustomizations is "referenced", so none was an entry.
   const inCycle = new Set<string>();
@@ -230,14 +240,77 @@ function findKustomizeEntries(files: readonly LoadedFile[], repoPath: RepoPath, 
   for (const dir of dirs) {
     const k = kustomizations.get(dir)!;
     if (inCycle.has(dir) || k.component || !referenced.has(dir)) continue;
-    const { members, namespaces, cycle } = reach(dir);
+    const { members, views, cycle } = reach(dir);
     if (!cycle || [...members].some((m) => inEntry.has(m))) continue;
     cycle.forEach((c) => inCycle.add(c.dir));
     members.forEach((m) => inEntry.add(m));
-    entries.push({ dir, file: k.file.file, members, namespaces, cycle });
+    entries.push({ dir, file: k.file.file, members, views, cycle });
   }
   entries.push(...deployedAlone(files, kustomizations, referenced, inCycle, entries, reach));
   return entries.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
+}
+
+/** A kustomization as the layout follows it: resolved repository paths and its builtin transformers. */
+interface KustomizationNode {
+  readonly file: LoadedFile;
+  readonly resources: string[];
+  readonly patches: string[];
+  readonly component: boolean;
+  readonly namespace?: string;
+  readonly namePrefix?: string;
+  readonly nameSuffix?: string;
+}
+
+/** What an entry point reaches: its member files, the views that change them, and a reference cycle if any. */
+interface Reach {
+  readonly members: Set<string>;
+  readonly views: Map<string, readonly KustomizeView[]>;
+  readonly cycle?: { dir: string; file: string }[];
+}
+
+/**
+ * The views of an entry point's members, with the Service references each rewrites (see {@link KustomizeView.services}):
+ * a Service written `web` and built `prod-web` into namespace `shop` renames references to `web` from objects built
+ * into `shop` — those of the same view first, else when no other view builds a different `web` there. Files whose
+ * only view changes nothing are left out.
+ */
+function withServiceReferences(viewsOf: ReadonlyMap<string, ReadonlyMap<string, KustomizeView>>, fileOf: ReadonlyMap<string, LoadedFile>): Map<string, readonly KustomizeView[]> {
+  const builtNs = (o: K8sObject, v: KustomizeView): string => (o.namespace === '' || v.namespace === undefined ? o.namespace : v.namespace);
+  // Namespace → written name → built names (over all views), and the same per view key.
+  const inNamespace = new Map<string, Map<string, Set<string>>>();
+  const perView = new Map<string, Map<string, string>>(); // view key → `${namespace}\u0000${written}` → built
+  for (const [file, views] of viewsOf) {
+    for (const o of fileOf.get(file)?.objects ?? []) {
+      if (o.kind !== 'Service' || o.group !== '' || o.name === '') continue;
+      for (const [key, v] of views) {
+        const built = objectsAsBuilt(o, [v])[0].name;
+        const ns = builtNs(o, v);
+        let names = inNamespace.get(ns);
+        if (!names) inNamespace.set(ns, (names = new Map()));
+        if (!names.has(o.name)) names.set(o.name, new Set());
+        names.get(o.name)!.add(built);
+        if (!perView.has(key)) perView.set(key, new Map());
+        perView.get(key)!.set(`${ns}\u0000${o.name}`, built);
+      }
+    }
+  }
+  const out = new Map<string, readonly KustomizeView[]>();
+  for (const [file, views] of viewsOf) {
+    const list = [...views].map(([key, v]) => {
+      const services: [string, string, string][] = [];
+      for (const [ns, names] of inNamespace) {
+        if (v.namespace !== undefined && ns !== v.namespace) continue; // this view builds nothing into another namespace
+        for (const [written, builtSet] of names) {
+          const built = perView.get(key)?.get(`${ns}\u0000${written}`) ?? (builtSet.size === 1 ? [...builtSet][0] : undefined);
+          if (built !== undefined && built !== written) services.push([ns, written, built]);
+        }
+      }
+      return services.length ? { ...v, services } : v;
+    });
+    if (list.length === 1 && isIdentityView(list[0]) && !list[0].services) continue;
+    out.set(file, list);
+  }
+  return out;
 }
 
 /**
@@ -251,15 +324,12 @@ function findKustomizeEntries(files: readonly LoadedFile[], repoPath: RepoPath, 
 function deployedAlone(
   files: readonly LoadedFile[], kustomizations: ReadonlyMap<string, { file: LoadedFile; resources: string[]; patches: string[]; component: boolean }>,
   referenced: ReadonlySet<string>, inCycle: ReadonlySet<string>, entries: readonly KustomizeEntry[],
-  reach: (dir: string) => { members: Set<string>; namespaces: Map<string, string>; cycle?: unknown },
+  reach: (dir: string) => Reach,
 ): KustomizeEntry[] {
   const fileOf = new Map(files.map((f) => [f.file, f]));
-  const builds = (members: ReadonlySet<string>, namespaces: ReadonlyMap<string, string>): Set<string> => {
+  const builds = (members: ReadonlySet<string>, views: ReadonlyMap<string, readonly KustomizeView[]>): Set<string> => {
     const ids = new Set<string>();
-    for (const m of members) {
-      const ns = namespaces.get(m);
-      for (const o of fileOf.get(m)?.objects ?? []) ids.add(ns === undefined ? o.identity : inNamespace(o, ns).identity);
-    }
+    for (const m of members) for (const o of fileOf.get(m)?.objects ?? []) for (const b of objectsAsBuilt(o, views.get(m))) ids.add(b.identity);
     return ids;
   };
   const inSome = new Set<string>();
@@ -267,14 +337,14 @@ function deployedAlone(
   const main = (f: LoadedFile) => f.objects.filter((o) => o.category === 'workload' || o.category === 'service');
   const plain = files.filter((f) => !f.role && !f.template && !f.render && !inSome.has(f.file) && main(f).length);
   if (plain.length === 0) return [];
-  const candidates: { dir: string; k: { file: LoadedFile }; members: Set<string>; namespaces: Map<string, string>; ids: Set<string> }[] = [];
+  const candidates: { dir: string; k: { file: LoadedFile }; members: Set<string>; views: Map<string, readonly KustomizeView[]>; ids: Set<string> }[] = [];
   for (const [dir, k] of kustomizations) {
     if (!referenced.has(dir) || k.component || inCycle.has(dir)) continue;
     const r = reach(dir);
-    if (!r.cycle) candidates.push({ dir, k, members: r.members, namespaces: r.namespaces, ids: builds(r.members, r.namespaces) });
+    if (!r.cycle) candidates.push({ dir, k, members: r.members, views: r.views, ids: builds(r.members, r.views) });
   }
   if (candidates.length === 0) return [];
-  const entryIds = entries.map((e) => builds(e.members, e.namespaces));
+  const entryIds = entries.map((e) => builds(e.members, e.views));
   // As in committedCopyGroups: objects no kustomization here builds (from a remote base) go along with their file.
   const anyBuilds = new Set([...entryIds, ...candidates.map((c) => c.ids)].flatMap((ids) => [...ids]));
   const chosen = new Set<(typeof candidates)[number]>();
@@ -283,7 +353,7 @@ function deployedAlone(
     if (known.length === 0 || entryIds.some((ids) => known.every((o) => ids.has(o.identity)))) continue;
     for (const c of candidates) if (known.every((o) => c.ids.has(o.identity))) chosen.add(c);
   }
-  return [...chosen].map((c) => ({ dir: c.dir, file: c.k.file.file, members: c.members, namespaces: c.namespaces }));
+  return [...chosen].map((c) => ({ dir: c.dir, file: c.k.file.file, members: c.members, views: c.views }));
 }
 
 /**
@@ -310,16 +380,15 @@ export function filesOfGroup(files: readonly LoadedFile[], unclaimed: ReadonlySe
   const out: LoadedFile[] = [];
   for (const f of files) {
     if (!group.files.has(f.file) && !unclaimed.has(f.file)) continue;
-    const namespace = group.namespaces?.get(f.file);
-    out.push(namespace === undefined ? f : fileInNamespace(f, namespace));
+    const views = group.views?.get(f.file);
+    out.push(views === undefined ? f : fileAsBuilt(f, views));
   }
   return out;
 }
 
-/** An object of `group`'s files as that cluster sees it (see {@link filesOfGroup}): the same instance filesOfGroup gives. */
-export function objectInGroup(group: ClusterGroup, obj: K8sObject): K8sObject {
-  const namespace = group.namespaces?.get(obj.file);
-  return namespace === undefined ? obj : inNamespace(obj, namespace);
+/** An object of `group`'s files as that cluster sees it, one per view (see {@link filesOfGroup}): the same instances filesOfGroup gives. */
+export function objectsInGroup(group: ClusterGroup, obj: K8sObject): K8sObject[] {
+  return objectsAsBuilt(obj, group.views?.get(obj.file));
 }
 
 /**
@@ -343,7 +412,7 @@ export function placePlainFiles(files: readonly LoadedFile[], groups: readonly C
     for (const name of g.files) {
       const f = byName.get(name);
       // A group's raw files are what its unit produces only when it is a unit (a kustomize entry point), not a glob.
-      if (f && (f.render || g.home !== undefined)) for (const o of f.objects) ids.add(objectInGroup(g, o).identity);
+      if (f && (f.render || g.home !== undefined)) for (const o of f.objects) for (const b of objectsInGroup(g, o)) ids.add(b.identity);
     }
     return ids;
   });

@@ -14,9 +14,12 @@ export type RepoFileRole =
       readonly component?: boolean;
       /**
        * `namespace:` (a non-empty string): kustomize's namespace transformer sets it on every namespaced object this
-       * kustomization builds, over any namespace written (see repo/kustomize-namespace.ts).
+       * kustomization builds, over any namespace written (see repo/kustomize-view.ts).
        */
       readonly namespace?: string;
+      /** `namePrefix:` / `nameSuffix:` (non-empty strings): wrapped around the names of what it builds (see repo/kustomize-view.ts). */
+      readonly namePrefix?: string;
+      readonly nameSuffix?: string;
     }
   | {
       readonly type: 'helm-chart';
@@ -54,8 +57,12 @@ export function repoFileRole(file: string, text: string): RepoFileRole | undefin
     const pathsOf = (key: string): string[] =>
       Array.isArray(v[key]) ? (v[key] as unknown[]).flatMap((p) => (typeof p === 'string' && !p.includes('\n') ? [p] : p && typeof (p as Record<string, unknown>).path === 'string' ? [(p as Record<string, string>).path] : [])) : [];
     const patches = [...pathsOf('patchesStrategicMerge'), ...pathsOf('patches'), ...pathsOf('patchesJson6902')];
-    const namespace = typeof v.namespace === 'string' && v.namespace !== '' ? v.namespace : undefined;
-    return { type: 'kustomization', resources, patches, ...(v.kind === 'Component' ? { component: true } : {}), ...(namespace ? { namespace } : {}) };
+    const word = (key: string): string | undefined => (typeof v[key] === 'string' && v[key] !== '' ? (v[key] as string) : undefined);
+    const [namespace, namePrefix, nameSuffix] = [word('namespace'), word('namePrefix'), word('nameSuffix')];
+    return {
+      type: 'kustomization', resources, patches, ...(v.kind === 'Component' ? { component: true } : {}),
+      ...(namespace ? { namespace } : {}), ...(namePrefix ? { namePrefix } : {}), ...(nameSuffix ? { nameSuffix } : {}),
+    };
   }
   if (name === 'Chart.yaml') {
     try {

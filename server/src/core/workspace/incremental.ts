@@ -1,5 +1,5 @@
 import { Analysis, AnalysisInputs, analysisInputs, analysisUnits, AnalyzeOptions, finishFindings } from '../analyze';
-import { ClusterGroup, computeLayout, defaultRepoPath, objectInGroup, RepoLayout } from '../repo/layout';
+import { ClusterGroup, computeLayout, defaultRepoPath, objectsInGroup, RepoLayout } from '../repo/layout';
 import type { CoreConfig } from '../config/config';
 import { compareFindings, RuleFailure, runRules } from '../engine/run-rules';
 import { IncrementalFile } from '../load/incremental-file';
@@ -293,13 +293,13 @@ export class IncrementalWorkspace {
       }
       const removed: K8sObject[] = [];
       const added: K8sObject[] = [];
-      // As the unit's model holds them: a raw kustomize member with its entry point's namespace (filesOfGroup).
+      // As the unit's model holds them: a raw kustomize member as its entry point builds it, one copy per view (filesOfGroup).
       const group = inputs.layout.groups?.[i];
-      const view = (o: K8sObject): K8sObject => (group ? objectInGroup(group, o) : o);
+      const view = (o: K8sObject): K8sObject[] => (group ? objectsInGroup(group, o) : [o]);
       for (const name of inUnit) {
         const c = changed.get(name)!;
-        for (const o of c.removed) removed.push(view(o));
-        for (const o of c.added) added.push(view(o));
+        for (const o of c.removed) removed.push(...view(o));
+        for (const o of c.added) added.push(...view(o));
       }
       const step = recheck(prev, unit.files, removed, added, inUnit, { rules: this.rules, config, inputs });
       if (!step) return undefined;
@@ -452,7 +452,7 @@ function roleKey(f: LoadedFile): string {
 /** True when two layouts (before renders) give the same charts, kustomize entry points, patch files and cluster groups. */
 function sameLayout(a: RepoLayout, b: RepoLayout): boolean {
   const entries = (l: RepoLayout): string =>
-    JSON.stringify(l.kustomizeEntries.map((e) => [e.dir, e.file, [...e.members], [...e.namespaces], e.cycle ?? null]));
+    JSON.stringify(l.kustomizeEntries.map((e) => [e.dir, e.file, [...e.members], [...e.views], e.cycle ?? null]));
   return (
     a.groupSource === b.groupSource &&
     sameGroups(a.groups, b.groups) &&
@@ -464,8 +464,8 @@ function sameLayout(a: RepoLayout, b: RepoLayout): boolean {
 
 function sameGroups(a: RepoLayout['groups'], b: RepoLayout['groups']): boolean {
   if (!a || !b) return a === b;
-  const namespaces = (g: ClusterGroup): string => JSON.stringify([...(g.namespaces ?? [])]);
-  return a.length === b.length && a.every((g, i) => g.name === b[i].name && g.home === b[i].home && sameSet(g.files, b[i].files) && namespaces(g) === namespaces(b[i]));
+  const views = (g: ClusterGroup): string => JSON.stringify([...(g.views ?? [])]);
+  return a.length === b.length && a.every((g, i) => g.name === b[i].name && g.home === b[i].home && sameSet(g.files, b[i].files) && views(g) === views(b[i]));
 }
 
 function sameSet<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): boolean {

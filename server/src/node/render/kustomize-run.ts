@@ -2,6 +2,7 @@ import { copyFileSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from '
 import { dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument, stringify } from 'yaml';
 import type { KustomizeJob } from '../../core/render/jobs';
+import { kustomizeSentinelPlan, KustomizeSentinelPlan } from '../../core/render/kustomize-sentinels';
 import type { KustomizationIndex } from '../../core/render/plan';
 import { identityOf, parsedDocuments } from '../../core/render/tree-walk';
 import type { LoadedFile } from '../../core/load/load-file';
@@ -28,6 +29,8 @@ export interface KustomizeRunResult {
   readonly originPath: (path: string) => string | undefined;
   /** Patches left out because their target came from a left-out remote base. */
   readonly droppedPatches: readonly { readonly kustomization: string; readonly patch: string; readonly target: string }[];
+  /** The sentinel build (valuesInline numbers replaced, see core/render/kustomize-sentinels.ts), when it ran and succeeded. */
+  readonly sentinel?: { readonly output: string; readonly plan: KustomizeSentinelPlan };
 }
 
 const WRAPPER = '.kube-netlint-wrapper';
@@ -41,6 +44,10 @@ const WRAPPER = '.kube-netlint-wrapper';
  * When the job leaves entries out (remote bases), the kustomizations it reads are copied to a temporary tree
  * without them; a strategic-merge patch whose target only the remote base had then fails (`no resource matches
  * strategic merge patch "<id>"`): that patch is left out too and the build retried (at most 5 times).
+ *
+ * With vendored `helmCharts` whose valuesInline holds numbers, a second build runs on a temporary copy whose
+ * kustomizations have those numbers replaced by sentinels (never the user's files): it proves which valuesInline key
+ * feeds each field. When it fails, the build is still mapped, by unique values only.
  */
 export async function runKustomize(job: KustomizeJob, ctx: KustomizeRunContext): Promise<KustomizeRunResult> {
   const abs = (p: string): string => resolve(ctx.baseDir, p);
@@ -57,33 +64,56 @@ export async function runKustomize(job: KustomizeJob, ctx: KustomizeRunContext):
   const slug = job.id.replace(/[^\w.-]+/g, '_').slice(0, 80);
 
   const dropCharts = job.dropHelmCharts ?? new Map<string, readonly string[]>();
+  const dropEntries = new Map(job.drop);
+  for (const kFile of dropCharts.keys()) if (!dropEntries.has(kFile)) dropEntries.set(kFile, []);
+  const dropPatchPaths = new Map<string, Set<string>>(); // kustomization repo path → patch values to leave out
+  const plan = job.enableHelm ? sentinelPlanOf(job, ctx) : undefined;
+
+  /**
+   * A copy of what the build reads, at the same absolute layout below a temp root, with the dropped entries left
+   * out and (for the sentinel build) the sentinel kustomization texts; the wrapper inside it.
+   */
+  const copyTree = (tag: string): { root: string; wrapperDir: string; write: (texts?: ReadonlyMap<string, string>) => void } => {
+    const root = ctx.sandbox.folder(`${slug}-${tag}-${Math.random().toString(36).slice(2, 8)}`);
+    const mirror = (p: string): string => join(root, abs(p));
+    const chartDirs = new Set(job.chartDirs ?? []);
+    for (const p of job.reads) copyPath(abs(p), mirror(p), chartDirs.has(p));
+    if (job.plainFiles) {
+      // A folder without kustomization.yaml: like Flux, build one that lists every manifest below it.
+      const resources = job.plainFiles.map((f) => posix.relative(job.dir === '.' ? '' : job.dir, f));
+      writeFileSync(join(mirror(job.dir), 'kustomization.yaml'), stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources }));
+    }
+    const wrapperDir = join(root, WRAPPER);
+    mkdirSync(wrapperDir, { recursive: true });
+    writeFileSync(join(wrapperDir, 'kustomization.yaml'), wrapperText(relative(wrapperDir, mirror(job.dir)).split(sep).join('/') || '.'));
+    const write = (texts?: ReadonlyMap<string, string>): void => {
+      const text = (kFile: string): string => texts?.get(kFile) ?? readText(ctx, kFile);
+      for (const [kFile, entries] of dropEntries) writeFileSync(mirror(kFile), withoutEntries(text(kFile), entries, dropPatchPaths.get(kFile), dropCharts.get(kFile)));
+      for (const [kFile, patches] of dropPatchPaths) if (!dropEntries.has(kFile)) writeFileSync(mirror(kFile), withoutEntries(text(kFile), [], patches));
+      for (const [kFile, t] of texts ?? []) if (!dropEntries.has(kFile) && !dropPatchPaths.has(kFile)) writeFileSync(mirror(kFile), t);
+    };
+    return { root, wrapperDir, write };
+  };
+  const sentinelBuild = async (): Promise<KustomizeRunResult['sentinel']> => {
+    if (!plan) return undefined;
+    const copy = copyTree('sentinel');
+    copy.write(plan.texts);
+    const probe = await run(copy.wrapperDir);
+    return probe.exitCode === 0 ? { output: probe.stdout, plan } : undefined;
+  };
+
   if (job.drop.size === 0 && dropCharts.size === 0 && !job.plainFiles) {
     const wrapperDir = ctx.sandbox.folder(`${slug}-${Math.random().toString(36).slice(2, 8)}`);
     writeFileSync(join(wrapperDir, 'kustomization.yaml'), wrapperText(relative(wrapperDir, abs(job.dir)).split(sep).join('/') || '.'));
-    return { run: await run(wrapperDir), originPath: (p) => toRepo(resolve(wrapperDir, p)), droppedPatches: [] };
+    const [main, sentinel] = await Promise.all([run(wrapperDir), sentinelBuild()]);
+    return { run: main, originPath: (p) => toRepo(resolve(wrapperDir, p)), droppedPatches: [], ...(sentinel && main.exitCode === 0 ? { sentinel } : {}) };
   }
 
-  // A copy of what the build reads, at the same absolute layout below a temp root, without the dropped entries.
-  const root = ctx.sandbox.folder(`${slug}-copy-${Math.random().toString(36).slice(2, 8)}`);
-  const mirror = (p: string): string => join(root, abs(p));
-  const chartDirs = new Set(job.chartDirs ?? []);
-  for (const p of job.reads) copyPath(abs(p), mirror(p), chartDirs.has(p));
-  if (job.plainFiles) {
-    // A folder without kustomization.yaml: like Flux, build one that lists every manifest below it.
-    const resources = job.plainFiles.map((f) => posix.relative(job.dir === '.' ? '' : job.dir, f));
-    writeFileSync(join(mirror(job.dir), 'kustomization.yaml'), stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources }));
-  }
-  const dropEntries = new Map(job.drop);
-  for (const kFile of dropCharts.keys()) if (!dropEntries.has(kFile)) dropEntries.set(kFile, []);
+  const { root, wrapperDir, write } = copyTree('copy');
   const droppedPatches: { kustomization: string; patch: string; target: string }[] = [];
-  const dropPatchPaths = new Map<string, Set<string>>(); // kustomization repo path → patch values to leave out
-  const wrapperDir = join(root, WRAPPER);
-  mkdirSync(wrapperDir, { recursive: true });
-  writeFileSync(join(wrapperDir, 'kustomization.yaml'), wrapperText(relative(wrapperDir, mirror(job.dir)).split(sep).join('/') || '.'));
   let result: ToolRun | undefined;
   for (let attempt = 0; attempt < 6; attempt++) {
-    for (const [kFile, entries] of dropEntries) writeFileSync(mirror(kFile), withoutEntries(readText(ctx, kFile), entries, dropPatchPaths.get(kFile), dropCharts.get(kFile)));
-    for (const [kFile, patches] of dropPatchPaths) if (!dropEntries.has(kFile)) writeFileSync(mirror(kFile), withoutEntries(readText(ctx, kFile), [], patches));
+    write();
     result = await run(wrapperDir);
     const m = /no resource matches strategic merge patch \\?"([^"\\]+)\\?"/.exec(result.stderr);
     if (result.exitCode === 0 || !m) break;
@@ -97,7 +127,27 @@ export async function runKustomize(job: KustomizeJob, ctx: KustomizeRunContext):
     const r = relative(root, inCopy);
     return r.startsWith('..') ? undefined : toRepo(sep + r);
   };
-  return { run: result!, originPath, droppedPatches };
+  const sentinel = result!.exitCode === 0 ? await sentinelBuild() : undefined;
+  return { run: result!, originPath, droppedPatches, ...(sentinel ? { sentinel } : {}) };
+}
+
+/**
+ * The sentinel plan of a build's kustomizations (those it reads that have `helmCharts`), avoiding every number
+ * written in the files the build reads.
+ */
+function sentinelPlanOf(job: KustomizeJob, ctx: KustomizeRunContext): KustomizeSentinelPlan | undefined {
+  const kustomizations: { path: string; file: string; text: string }[] = [];
+  for (const dir of job.reads) {
+    const entry = ctx.index.get(dir);
+    if (!entry?.k.helmCharts.some((c) => c.inlineValues.length)) continue;
+    const path = ctx.repoPath(entry.file);
+    kustomizations.push({ path, file: entry.file, text: readText(ctx, path) });
+  }
+  if (!kustomizations.length) return undefined;
+  const reads = job.reads.map((p) => (p === '.' ? '' : p));
+  const read = (p: string): boolean => reads.some((r) => r === '' || p === r || p.startsWith(`${r}/`));
+  const avoid = [...ctx.files.values()].filter((f) => read(ctx.repoPath(f.file))).map((f) => f.text).join('\n');
+  return kustomizeSentinelPlan(kustomizations, avoid);
 }
 
 function readText(ctx: KustomizeRunContext, kustomizationRepoPath: string): string {

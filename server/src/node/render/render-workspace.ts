@@ -99,7 +99,7 @@ export async function renderOne(job: RenderJob, input: RenderWorkspaceInput, ind
         span: patchSpan(index, d.kustomization, d.patch) ?? job.anchor,
       }));
       if (res.run.exitCode !== 0) return failed([...dropped, toolFailure(job, res.run, locateKustomizeError(res.run.stderr, job, index, (p) => toRepo(input.baseDir, p), files, input.repoPath), input.baseDir)]);
-      const mapped = mapKustomizeOutput({ job, output: res.run.stdout, originPath: res.originPath, files, repoPath: input.repoPath });
+      const mapped = mapKustomizeOutput({ job, output: res.run.stdout, originPath: res.originPath, files, repoPath: input.repoPath, ...(res.sentinel ? { sentinel: res.sentinel } : {}) });
       return { job, file: mapped.file, notes: [...dropped, ...mapped.notes], durationMs: performance.now() - started };
     }
     const tool = input.renderers.helm;
