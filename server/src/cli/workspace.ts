@@ -81,7 +81,7 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
     .filter((path) => path !== stdinPath)
     .map((path) => [path, display(path)] as const);
   const cache = options.cache ? ParseCache.open(cacheFile(options.cacheLocation, io.cwd), packageVersion()) : undefined;
-  for (const f of await loadFiles(onDisk, { ...loadOptions, cache })) files.push(f); // no spread: a workspace may hold 100,000s of files
+  for (const f of await loadFiles(onDisk, { ...loadOptions, cache, compactTexts: true })) files.push(f); // no spread: a workspace may hold 100,000s of files
   if (cache) {
     cache.prune((file) => existsSync(resolve(io.cwd, file)));
     const problem = cache.save();

@@ -6,6 +6,8 @@ import { Worker } from 'node:worker_threads';
 import { loadFile, type LoadedFile, type LoadOptions } from '../core/load/load-file';
 import { contentHash, type ParseCache, serializeForCache } from './parse-cache';
 import { decodeManifest, readManifestFile } from './read-file';
+import { StringPool } from '../core/source/string-pool';
+import { withCompactText } from './compact-text';
 import { deserializeLoadedFile, serializeLoadedFile, type LoadRequest, type LoadResponse, type SerializedLoadedFile } from './serialized-file';
 
 /** A file to load: its path on disk and the name findings show for it. */
@@ -21,6 +23,11 @@ export interface ParallelLoadOptions extends LoadOptions {
    * in it (the caller saves it). Results are the same with or without it.
    */
   readonly cache?: ParseCache;
+  /**
+   * Keep the texts of the files the workers load deflated, read back when asked for ({@link withCompactText}):
+   * for a command-line run, where few readers need a text; a language server reads them on every edit.
+   */
+  readonly compactTexts?: boolean;
   /** Called as files finish loading (cached files count at once), with how many of `files` are done. */
   readonly onProgress?: (done: number, total: number) => void;
 }
@@ -49,7 +56,7 @@ interface Miss {
  * Never rejects for bad files (they become `file-skipped` problems); rejects only if a worker crashes.
  */
 export async function loadFiles(files: readonly FileToLoad[], options: ParallelLoadOptions = {}): Promise<LoadedFile[]> {
-  const { workers: requested, cache, onProgress, ...loadOptions } = options;
+  const { workers: requested, cache, onProgress, compactTexts, ...loadOptions } = options;
   const namespace = loadOptions.defaultNamespace ?? '';
   const results: LoadedFile[] = new Array(files.length);
   let done = 0;
@@ -89,6 +96,8 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
     }
     return results;
   }
+  // One pool for the whole load: most repeated strings (`TCP`, label keys, env var names) repeat across files.
+  const pool = new StringPool();
   const batches: Miss[][] = [];
   for (let i = 0; i < misses.length; i += BATCH_SIZE) batches.push(misses.slice(i, i + BATCH_SIZE));
   let next = 0;
@@ -118,9 +127,10 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
           const miss = batch[i];
           if (file instanceof Uint8Array) {
             // Loaded from the text sent (cache misses): the bytes are both the answer and the cache entry.
-            results[miss.index] = deserializeLoadedFile({ ...(deserialize(file) as Omit<SerializedLoadedFile, 'text'>), text: miss.text! });
+            results[miss.index] = deserializeLoadedFile({ ...(deserialize(file) as Omit<SerializedLoadedFile, 'text'>), text: miss.text! }, pool);
             store(miss, file);
-          } else results[miss.index] = deserializeLoadedFile(file);
+          } else results[miss.index] = deserializeLoadedFile(file, pool);
+          if (compactTexts) results[miss.index] = withCompactText(results[miss.index]);
         });
         progress(batch.length);
         send();

@@ -1,8 +1,9 @@
 import type { LoadedFile } from '../core/load/load-file';
-import { walkSpans } from '../core/load/shift-spans';
+import { isSpan, PLAIN_KEYS, walkSpans } from '../core/load/shift-spans';
 import type { K8sObject } from '../core/model/objects';
 import { packedPathsOfFile, packPaths, type PathRange, type PathTable } from '../core/source/packed-paths';
 import { LineIndex } from '../core/source/line-index';
+import { StringPool } from '../core/source/string-pool';
 
 /** An object as it crosses a thread boundary: its `paths` are entries of the file's {@link PathTable}. */
 export type SerializedObject = Omit<K8sObject, 'paths'> & { readonly paths?: PathRange };
@@ -84,15 +85,16 @@ export function withNamesDropped<T>(file: SerializedLoadedFile, use: (file: Seri
 
 /**
  * Rebuilds a {@link LoadedFile} received from a worker or read from the cache (made by {@link dropSpanNames}):
- * every span of the file's own gets the file's name back (one string for them all), and `paths` become
- * `PackedPaths` over the file's table (keys decoded when first asked for).
+ * every span of the file's own gets the file's name back (one string for them all), every string of its objects
+ * and problems (typed fields, `raw`, labels) becomes `pool`'s copy (see {@link StringPool}: a copy per
+ * occurrence arrives), and `paths` become `PackedPaths` over the file's table (keys decoded when first asked for).
+ * @param pool shared by the files of one load so equal strings of different files are one string (default: one
+ *   pool for this file)
  */
-export function deserializeLoadedFile(file: SerializedLoadedFile): LoadedFile {
+export function deserializeLoadedFile(file: SerializedLoadedFile, pool: StringPool = new StringPool()): LoadedFile {
   const { lineStarts, pathTable, objects: serialized, ...rest } = file;
   const name = file.file;
-  walkSpans([serialized, rest.problems], '', (span) => {
-    span.file = name;
-  });
+  restoreStrings([serialized, rest.problems], name, pool);
   const paths = packedPathsOfFile(name, pathTable, serialized.map((o) => o.paths));
   const objects = serialized.map((o, i): K8sObject => {
     const own = paths[i];
@@ -101,4 +103,40 @@ export function deserializeLoadedFile(file: SerializedLoadedFile): LoadedFile {
     return o as unknown as K8sObject;
   });
   return { ...rest, objects, lines: LineIndex.fromLineStarts(lineStarts, file.text.length) };
+}
+
+/**
+ * The arrival walk of {@link deserializeLoadedFile}, one pass over the file's objects and problems: each span of
+ * the file (file name `''`, as {@link walkSpans} finds them) gets `name`, and each string value becomes `pool`'s
+ * copy. Under the keys that hold plain manifest data ({@link PLAIN_KEYS}: `raw`, labels, …) nothing is taken for a
+ * span (a user's `{file: '', start: 1, end: 2}` stays as written); their strings are pooled too. Map keys are
+ * left as they are (the only maps are a Service's `fieldSpans`).
+ */
+function restoreStrings(value: unknown, name: string, pool: StringPool): void {
+  const walk = (v: object, plain: boolean): void => {
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const item: unknown = v[i];
+        if (typeof item === 'string') v[i] = pool.intern(item);
+        else if (item !== null && typeof item === 'object') walk(item, plain);
+      }
+      return;
+    }
+    if (v instanceof Map) {
+      for (const item of v.values()) if (item !== null && typeof item === 'object') walk(item as object, plain);
+      return;
+    }
+    if (ArrayBuffer.isView(v) || v instanceof Set) return;
+    if (!plain && isSpan(v, '')) {
+      (v as { file: string }).file = name;
+      return;
+    }
+    const record = v as Record<string, unknown>;
+    for (const key in record) {
+      const item = record[key];
+      if (typeof item === 'string') record[key] = pool.intern(item);
+      else if (item !== null && typeof item === 'object') walk(item, plain || PLAIN_KEYS.has(key));
+    }
+  };
+  walk(value as object, false);
 }
