@@ -108,6 +108,30 @@ describe('language server: settings, config file, watched files, bad input', fun
     await c.waitFor(join(dir, 'a.yaml'), empty);
   });
 
+  it('closing a buffer with no file on disk (never saved, or deleted while open) ends its diagnostics', async () => {
+    const dir = workspace({ 'a.yaml': service('a', 30080) });
+    const c = await start([dir]);
+    await waitForStatus(c);
+    const unsaved = join(dir, 'new.yaml');
+    c.open(unsaved, service('unsaved', 30080));
+    await c.waitFor(unsaved, collision);
+    await c.waitFor(join(dir, 'a.yaml'), collision);
+    c.close(unsaved);
+    await c.waitFor(join(dir, 'a.yaml'), empty);
+    // Before, this published a file-skipped error "cannot read the file (ENOENT)" that nothing cleared.
+    await c.waitFor(unsaved, empty);
+    // Deleted while open, the watcher's Deleted before the close: the open buffer survives the event, not the close.
+    const gone = join(dir, 'gone.yaml');
+    writeFileSync(gone, service('gone', 30080));
+    c.open(gone);
+    await c.waitFor(gone, collision);
+    unlinkSync(gone);
+    c.diskChanged(gone, FileChangeType.Deleted);
+    c.close(gone);
+    await c.waitFor(join(dir, 'a.yaml'), empty);
+    await c.waitFor(gone, empty);
+  });
+
   it('follows Kubernetes .json manifests created, changed and deleted on disk, and drops one edited into other JSON', async () => {
     const dir = workspace({ 'a.yaml': service('a', 30080), 'package.json': '{"name": "not-a-manifest"}' });
     const c = await start([dir]);

@@ -85,6 +85,41 @@ describe('disable-comment-unknown-rule', () => {
     assert.equal(disableDirectiveRules('# kube-netlint-disable-next-lines a'), undefined);
   });
 
+  it('reports a comment whose directive word kube-netlint does not read, with a fix only for a misspelling', () => {
+    const text = dedent(`
+      apiVersion: v1
+      kind: Service
+      metadata:
+        name: c
+      spec:
+        type: NodePort
+        # kube-netlint-disable nodeport-out-of-range
+        ports:
+          # kube-netlint-disable-nextline nodeport-out-of-range
+          - port: 80
+            nodePort: 80 # kube-netlint-disable-lin nodeport-out-of-range
+          - port: 81
+            nodePort: 81 # kube-netlint-disable-line nodeport-out-of-rnage
+        # kube-netlint-enable
+        selector: {app: c}`);
+    const { findings } = lint(text, { rules });
+    assert.deepEqual(findings.map((f) => [f.ruleId, f.line, f.column, f.text]), [
+      ['disable-comment-unknown-rule', 7, 5, 'kube-netlint-disable'],
+      ['disable-comment-unknown-rule', 9, 7, 'kube-netlint-disable-nextline'],
+      ['nodeport-out-of-range', 11, 17, '80'],
+      ['disable-comment-unknown-rule', 11, 22, 'kube-netlint-disable-lin'],
+      ['nodeport-out-of-range', 13, 17, '81'],
+      ['disable-comment-unknown-rule', 13, 48, 'nodeport-out-of-rnage'],
+      ['disable-comment-unknown-rule', 14, 5, 'kube-netlint-enable'],
+    ]);
+    assert.equal(findings[0].message, '"kube-netlint-disable" is not a kube-netlint directive, so this comment silences nothing; use kube-netlint-disable-next-line (the line below) or kube-netlint-disable-line (this line)');
+    assert.deepEqual(findings[0].fixes, [], 'a block form is not a misspelling');
+    assert.equal(findings[1].message, '"kube-netlint-disable-nextline" is not a kube-netlint directive, so this comment silences nothing; did you mean kube-netlint-disable-next-line?');
+    assert.equal(findings[3].fixes[0].title, 'Change "kube-netlint-disable-lin" to "kube-netlint-disable-line"');
+    const fixed = applyEdits(applyEdits(text, findings[3].fixes[0].edits), findings[1].fixes[0].edits);
+    assert.deepEqual(lint(fixed, { rules }).findings.map((f) => [f.line, f.text]), [[7, 'kube-netlint-disable'], [13, '81'], [13, 'nodeport-out-of-rnage'], [14, 'kube-netlint-enable']], 'both fixed comments now silence nodePort 80');
+  });
+
   it('suggests only ids near enough to be a typo', () => {
     assert.equal(closestId('hostport-usag', ruleIds), 'hostport-usage');
     assert.equal(closestId('yaml', ruleIds), undefined);

@@ -111,4 +111,21 @@ describe('networkpolicy-port-unresolved', () => {
     // Without cluster groups the two files are variants of one Deployment: one of them declares postgres.
     assert.deepEqual(lint({ ...files, 'prod/np.yaml': policy(ingressPorts('[{port: postgres}]')) }, { rules }).findings, []);
   });
+  it('applies a podSelector on a controller-set label (statefulset.kubernetes.io/pod-name) to that StatefulSet\'s Pods', () => {
+    const sts = `
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: shop}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: main, image: x:1, ports: [{name: pg, containerPort: 5432}]}]}`;
+    const selected = lint({ 'db.yaml': sts, 'np.yaml': policy(ingressPorts('[{port: postgres}]'), '{matchLabels: {statefulset.kubernetes.io/pod-name: db-1}}') }, { rules }).findings;
+    assert.deepEqual(selected.map((f) => [f.line, f.text]), [[9, 'postgres']]);
+    assert.match(selected[0].message, /declares \(StatefulSet shop\/db\)/);
+    // db-2 is no Pod of a 2-replica StatefulSet: the policy applies to no pod here, so its ports are not judged.
+    assert.deepEqual(lint({ 'db.yaml': sts, 'np.yaml': policy(ingressPorts('[{port: postgres}]'), '{matchLabels: {statefulset.kubernetes.io/pod-name: db-2}}') }, { rules }).findings, []);
+  });
 });

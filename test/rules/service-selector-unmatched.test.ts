@@ -126,4 +126,33 @@ spec:
     assert.deepEqual(analysis.findings.filter((f) => f.ruleId === 'service-selector-unmatched'), []);
     assert.deepEqual(analyze(files, DEFAULT_CONFIG).findings.filter((f) => f.ruleId === 'service-selector-unmatched').map((f) => f.severity), ['info']);
   });
+  it('selects Pods by the labels their controller adds: StatefulSet pod-name / pod-index, a Job\'s job-name', () => {
+    const kafka = `
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: kafka, namespace: shop}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: kafka}}
+  template:
+    metadata: {labels: {app: kafka}}
+    spec: {containers: [{name: c, image: c:1}]}`;
+    const bench = `
+apiVersion: batch/v1
+kind: Job
+metadata: {name: bench, namespace: shop}
+spec:
+  template:
+    spec: {restartPolicy: Never, containers: [{name: c, image: c:1}]}`;
+    const files = { 'k.yaml': kafka, 'j.yaml': bench };
+    for (const selector of ['{app: kafka, statefulset.kubernetes.io/pod-name: kafka-0}', '{apps.kubernetes.io/pod-index: "2", app: kafka}', '{statefulset.kubernetes.io/pod-name: kafka-2}', '{batch.kubernetes.io/job-name: bench}', '{job-name: bench}', '{app: kafka, controller-revision-hash: kafka-6f7c}']) {
+      assert.deepEqual(lint({ ...files, 'svc.yaml': service(selector) }, { rules }).findings, [], selector);
+    }
+    const beyond = lint({ ...files, 'svc.yaml': service('{statefulset.kubernetes.io/pod-name: kafka-3}') }, { rules }).findings;
+    assert.deepEqual(beyond.map((f) => [f.line, f.severity, f.message]), [[7, 'warning', 'selector statefulset.kubernetes.io/pod-name=kafka-3 of Service shop/web matches no pod template of namespace shop: the Service gets no endpoints, so connections fail (503 behind an Ingress); closest: StatefulSet shop/kafka (statefulset.kubernetes.io/pod-name kafka-0 … kafka-2 for replicas 3)']]);
+    const wrongJob = lint({ ...files, 'svc.yaml': service('{batch.kubernetes.io/job-name: bench2}') }, { rules }).findings;
+    assert.deepEqual(wrongJob.map((f) => f.message), ['selector batch.kubernetes.io/job-name=bench2 of Service shop/web matches no pod template of namespace shop: the Service gets no endpoints, so connections fail (503 behind an Ingress); closest: Job shop/bench (batch.kubernetes.io/job-name bench)']);
+    // Another namespace's StatefulSet is not selected (a Service selects Pods of its own namespace only).
+    assert.deepEqual(lint({ 'k.yaml': kafka, 'svc.yaml': service('{statefulset.kubernetes.io/pod-name: kafka-0}', 'other'), 'o.yaml': workload('api', '{app: api}', 'other') }, { rules }).findings.map((f) => [f.severity, f.line]), [['warning', 7]]);
+  });
 });

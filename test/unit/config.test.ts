@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, DEFAULT_CONFIG, parsePortRange } from '../../server/out/core/config/config';
-import { findConfigFile, parseConfigText, readConfigFile } from '../../server/out/node/config-file';
+import { findConfigFile, parseConfigText, parseConfigTextLeniently, readConfigFile } from '../../server/out/node/config-file';
 
 const FILE = '/repo/.kube-netlint.yaml';
 /** The ConfigError a config text raises, as [key, line, message]. */
@@ -110,6 +110,26 @@ describe('config (.kube-netlint.yaml)', () => {
       assert.equal(findConfigFile(join(dir, 'apps', 'web')), join(dir, '.kube-netlint.yaml'));
       assert.equal(findConfigFile(join(dir, 'apps', 'web', 'svc.yaml')), join(dir, '.kube-netlint.yaml'));
       assert.equal(readConfigFile(join(dir, '.kube-netlint.yaml')).kubeProxyMode, 'ipvs');
+    });
+
+    it('names a render.helm chart folder that holds no Chart.yaml (missing, or empty), with its key and line; the CLI and the language server both refuse it', () => {
+      mkdirSync(join(dir, 'charts', 'empty'), { recursive: true });
+      mkdirSync(join(dir, 'charts', 'web'), { recursive: true });
+      writeFileSync(join(dir, 'charts', 'web', 'Chart.yaml'), 'apiVersion: v2\nname: web\nversion: 0.1.0\n');
+      const config = join(dir, 'release.kube-netlint.yaml');
+      const text = (chart: string): string => `kubeProxyMode: ipvs\nrender:\n  helm:\n    - chart: charts/web\n    - release: second\n      chart: ${chart}\n`;
+      for (const chart of ['charts/nonexist', 'charts/empty']) {
+        assert.throws(
+          () => parseConfigText(text(chart), config),
+          (err: unknown) => err instanceof ConfigError && err.key === 'render.helm.1.chart' && err.line === 6
+            && err.message === `${config}:6: 'render.helm.1.chart': no Chart.yaml in "${chart}": this release would not be rendered; give the chart's folder, relative to this file`,
+        );
+        const lenient = parseConfigTextLeniently(text(chart), config);
+        assert.equal(lenient.config.render, undefined, 'the editor drops the render key, not the file');
+        assert.equal(lenient.config.kubeProxyMode, 'ipvs');
+        assert.deepEqual(lenient.problems, [`${config}:6: 'render.helm.1.chart': no Chart.yaml in "${chart}": this release would not be rendered; give the chart's folder, relative to this file ('render' is ignored; the rest of the file applies)`]);
+      }
+      assert.deepEqual(parseConfigText(text('charts/web'), config).render?.helm?.map((r) => r.chart), ['charts/web', 'charts/web'], 'a folder with Chart.yaml is accepted');
     });
 
     it('names an unreadable config file', () => {

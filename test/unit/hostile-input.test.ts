@@ -56,8 +56,9 @@ describe('hostile input: reads, paths and discovery', () => {
     assert.match(r.out, /^big\.yaml:1:1: info file-skipped: not analysed: the file is 17\.0 MiB, above the 16\.0 MiB limit$/m);
     const one = await cli(dir, ['--max-file-size', '0.00001', 'small.yaml']);
     assert.match(one.out, /small\.yaml:1:1: info file-skipped: not analysed: the file is 0\.0 MiB, above the 0\.0 MiB limit/);
+    // Read whole with no limit: it holds only a comment, so it is no manifest (a skipped file would be a finding).
     const none = await cli(dir, ['--max-file-size', '0', 'big.yaml']);
-    assert.match(none.out, /^1 file checked: 0 errors/m);
+    assert.deepEqual([none.code, none.err], [2, 'kube-netlint: no manifests found: big.yaml is empty or holds only comments\n']);
   });
 
   it('stops reading an endless standard input at the limit (kube-netlint - < /dev/zero)', () => {
@@ -116,6 +117,40 @@ describe('hostile input: reads, paths and discovery', () => {
     const glob = await cli(dir, ['envs/**/*.yml']);
     assert.equal(glob.code, 2);
     assert.match(glob.err, /no manifests found \(no \*\.yaml, \*\.yml or Kubernetes \*\.json file matches this glob\)/);
+  });
+
+  it('"no manifests found" says when the YAML files were there but --exclude, exclude: or .gitignore left them all out', async () => {
+    write('one/c.yaml', svc('c', 30080));
+    const excluded = await cli(dir, ['--exclude', 'one/c.yaml', 'one']);
+    assert.deepEqual([excluded.code, excluded.err], [2, `kube-netlint: ${join(dir, 'one')}: no manifests found (the one YAML file below it is excluded by --exclude or exclude: in the config)\n`]);
+    mkdirSync(join(dir, 'repo', '.git'), { recursive: true });
+    write('repo/.gitignore', 'gen/\n*.out.yaml\n');
+    write('repo/a.out.yaml', svc('a', 30080));
+    write('repo/b.out.yaml', svc('b', 30081));
+    write('repo/c.yaml', svc('c', 30082));
+    write('repo/gen/d.yaml', svc('d', 30083)); // a folder left out whole is not counted
+    const ignored = await cli(dir, ['--exclude', 'repo/c.yaml', 'repo']);
+    assert.equal(ignored.err, `kube-netlint: ${join(dir, 'repo')}: no manifests found (all 3 YAML files below it are left out: 1 by --exclude or exclude: in the config, 2 by .gitignore)\n`);
+    const glob = await cli(dir, ['repo/*.out.yaml']);
+    assert.equal(glob.err, `kube-netlint: ${join(dir, 'repo/*.out.yaml')}: no manifests found (all 2 YAML files matching this glob are ignored by .gitignore; name a file to read it anyway)\n`);
+    assert.equal((await cli(dir, ['repo/a.out.yaml'])).code, 0, 'a file named is read although .gitignore ignores it');
+  });
+
+  it('"no manifests found" (exit 2) when every file named is empty or holds only comments; a document that is not a Kubernetes object is not that', async () => {
+    write('e1/x.yaml', '');
+    const one = await cli(dir, ['e1']);
+    assert.deepEqual([one.code, one.out, one.err], [2, '', `kube-netlint: no manifests found: ${join('e1', 'x.yaml')} is empty or holds only comments\n`]);
+    write('e2/a.yaml', '# only a comment\n');
+    write('e2/b.yml', '---\n---\n');
+    write('e2/c.yaml', '\uFEFF\n');
+    const three = await cli(dir, ['e2']);
+    assert.deepEqual([three.code, three.err], [2, 'kube-netlint: no manifests found: the 3 YAML files named are all empty or hold only comments\n']);
+    write('e2/d.yaml', svc('d', 30080));
+    assert.deepEqual([(await cli(dir, ['e2'])).code, (await cli(dir, ['e2'])).out], [0, '4 files checked: 0 errors, 0 warnings, 0 notes\n'], 'one file with an object: the empty ones are simply clean');
+    write('e3/values.yaml', 'services:\n  web: {}\n');
+    assert.deepEqual([(await cli(dir, ['e3'])).code, (await cli(dir, ['e3'])).out], [0, '1 file checked: 0 errors, 0 warnings, 0 notes\n'], 'a YAML document that is not a Kubernetes object is read as from standard input: no finding');
+    write('e4/broken.yaml', 'a: [\n');
+    assert.equal((await cli(dir, ['e4'])).code, 1, 'a syntax error is a finding, not an empty file');
   });
 
   it('escapes control and bidi characters of names, values and file names in text output, so no line can be forged', async () => {

@@ -5,6 +5,7 @@ import { moveSpans } from '../../server/out/core/load/shift-spans';
 import { PackedPaths, packedPathsOfFile, packPaths } from '../../server/out/core/source/packed-paths';
 import { serializeForCache } from '../../server/out/node/parse-cache';
 import { deserializeLoadedFile, dropSpanNames, serializeLoadedFile } from '../../server/out/node/serialized-file';
+import { StringPool } from '../../server/out/core/source/string-pool';
 
 const FILE = 'apps/web.yaml';
 const span = (start: number, end: number) => ({ file: FILE, start, end });
@@ -71,5 +72,37 @@ describe('packed paths (the loaded files workers and the parse cache hand over)'
       assert.equal(other.objects[0].span.file, FILE);
       assert.equal(other.objects[1].span.file, FILE);
     }
+  });
+
+  it('hands every equal string of the files of one load the same copy, and leaves span-like user data alone', () => {
+    // A ConfigMap whose data looks like a span with no file name: it is manifest data, not a span to rename.
+    const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  labels: {app: web}\ndata:\n  span: {file: "", start: 1, end: 2}\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  labels: {app: web}\nspec:\n  selector: {app: web}\n  ports:\n    - {port: 80, protocol: TCP, targetPort: http}\n';
+    const pool = new StringPool();
+    const files = ['a.yaml', 'b.yaml'].map((name) => {
+      const want = loadFile(name, text);
+      const got = deserializeLoadedFile(structuredClone(dropSpanNames(serializeLoadedFile(loadFile(name, text)))), pool);
+      assert.deepEqual({ ...got, lines: undefined, objects: got.objects.map((o) => ({ ...o, paths: o.paths && [...o.paths] })) },
+        { ...want, lines: undefined, objects: want.objects.map((o) => ({ ...o, paths: o.paths && [...o.paths] })) });
+      return got;
+    });
+    const [a, b] = files.map((f) => f.objects);
+    assert.deepEqual((a[0].raw.data as { span: unknown }).span, { file: '', start: 1, end: 2 });
+    assert.equal(a[1].span.file, 'a.yaml');
+    assert.equal(b[1].span.file, 'b.yaml');
+    assert.equal(pool.intern('web'), 'web');
+    const service = b[1] as import('../../server/out/core/model/objects').ServiceObject;
+    assert.equal(service.ports[0].protocol.value, 'TCP');
+    assert.equal(service.selector?.app, 'web');
+  });
+
+  it('pools strings up to its length limit and starts over when full', () => {
+    const pool = new StringPool(4, 2);
+    const long = 'x'.repeat(5);
+    assert.equal(pool.intern(long), long);
+    const first = pool.intern('ab');
+    assert.equal(pool.intern(['a', 'b'].join('')), first);
+    pool.intern('cd');
+    pool.intern('ef'); // full: starts over, still returns an equal string
+    assert.equal(pool.intern('ab'), 'ab');
   });
 });

@@ -81,7 +81,12 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
     .filter((path) => path !== stdinPath)
     .map((path) => [path, display(path)] as const);
   const cache = options.cache ? ParseCache.open(cacheFile(options.cacheLocation, io.cwd), packageVersion()) : undefined;
-  for (const f of await loadFiles(onDisk, { ...loadOptions, cache })) files.push(f); // no spread: a workspace may hold 100,000s of files
+  for (const f of await loadFiles(onDisk, { ...loadOptions, cache, compactTexts: true })) files.push(f); // no spread: a workspace may hold 100,000s of files
+  // As for a pipe: named files that are all empty (or only comments and empty documents) mean a wrong path or a
+  // failed generator, not a clean workspace (kubectl apply says "no objects passed to apply").
+  if (!options.paths.includes('-') && files.length && files.every(holdsNothing)) {
+    throw new PathError(`no manifests found: ${files.length === 1 ? `${files[0].file} is empty or holds only comments` : `the ${files.length} YAML files named are all empty or hold only comments`}`);
+  }
   if (cache) {
     cache.prune((file) => existsSync(resolve(io.cwd, file)));
     const problem = cache.save();
@@ -186,4 +191,9 @@ export function commonFolder(paths: readonly string[]): string | undefined {
     while (common !== dirname(common) && !(f === common || f.startsWith(common.endsWith(sep) ? common : common + sep))) common = dirname(common);
   }
   return common;
+}
+
+/** A file with no document at all: no object, no problem, no repository role, and only comments or empty documents. */
+function holdsNothing(f: LoadedFile): boolean {
+  return f.objects.length === 0 && f.problems.length === 0 && !f.role && !f.template && holdsNoDocument(f.text);
 }

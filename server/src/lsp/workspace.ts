@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { discoverFiles, isManifestFile, MANIFEST_FILE } from '../node/discover-files';
@@ -101,10 +101,14 @@ export class Workspace {
     return true;
   }
 
-  /** Document closed: back to the on-disk content (files outside every folder are dropped). */
+  /**
+   * Document closed: back to the on-disk content. Files outside every folder are dropped, and so is a buffer
+   * with nothing on disk behind it (never saved, or deleted while open): closing it ends its diagnostics
+   * instead of leaving a "cannot read the file" error on a file that does not exist.
+   */
   closed(file: string): void {
     const folder = this.folderOf(file);
-    if (folder.path && isAbsolute(file) && isManifestFile(file) && !folder.isExcluded(file)) folder.host.updateFromDisk(file);
+    if (folder.path && isAbsolute(file) && isManifestFile(file) && !folder.isExcluded(file) && onDisk(file)) folder.host.updateFromDisk(file);
     else folder.host.remove(file);
   }
 
@@ -223,4 +227,14 @@ function isDirectory(path: string): boolean {
 function isInside(file: string, folder: string): boolean {
   const rel = relative(folder, file);
   return !!rel && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+/** True when the path names something on disk (a dangling symbolic link counts: loading it says so). */
+function onDisk(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
 }

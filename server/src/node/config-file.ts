@@ -55,7 +55,22 @@ export function readConfigText(path: string): string {
 /** Parses config text (see {@link readConfigFile}); error lines are 1-based. */
 export function parseConfigText(text: string, path: string): CoreConfig {
   const { value, lineOf } = readConfigDocument(text, path);
-  return value === null || value === undefined ? DEFAULT_CONFIG : parseConfig(value, path, ruleIds, lineOf);
+  return value === null || value === undefined ? DEFAULT_CONFIG : checkChartFolders(parseConfig(value, path, ruleIds, lineOf), path, lineOf);
+}
+
+/**
+ * A `render.helm` release whose `chart` folder (relative to the config file) holds no Chart.yaml would render
+ * nothing, silently: CI would pass without linting the release. Checked here, at the edge, since it reads the disk.
+ * @returns the config unchanged
+ * @throws ConfigError naming the file, the `render.helm.N.chart` key and its line
+ */
+function checkChartFolders(config: CoreConfig, path: string, lineOf: (key: string) => number | undefined): CoreConfig {
+  config.render?.helm?.forEach((release, i) => {
+    if (existsSync(join(resolve(dirname(path), release.chart), 'Chart.yaml'))) return;
+    const key = `render.helm.${i}.chart`;
+    throw new ConfigError(path, key, `no Chart.yaml in ${JSON.stringify(release.chart)}: this release would not be rendered; give the chart's folder, relative to this file`, lineOf(key));
+  });
+  return config;
 }
 
 /** What {@link parseConfigTextLeniently} keeps of a config file. */
@@ -80,7 +95,7 @@ export function parseConfigTextLeniently(text: string, path: string): LenientCon
   const kept = typeof value === 'object' && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : value;
   for (;;) {
     try {
-      const config = parseConfig(kept, path, ruleIds, lineOf);
+      const config = checkChartFolders(parseConfig(kept, path, ruleIds, lineOf), path, lineOf);
       return { config, keys: Object.keys(kept as object), problems };
     } catch (err) {
       if (!(err instanceof ConfigError) || !err.key || kept !== Object(kept)) throw err;

@@ -85,13 +85,29 @@ export function discoverFiles(paths: readonly string[], exclude: readonly string
         // Linked folders last: a folder reachable both ways is listed under its own path.
         if (e.isSymbolicLink()) linked.push(() => walk(full, here, accept));
         else walk(full, here, accept);
-      } else if (MANIFEST_FILE.test(e.name) && e.name !== CONFIG_FILE_NAME && !isExcluded(rel(full)) && !isIgnored(here, full, false) && accept(full)) {
-        if (!JSON_FILE.test(e.name) || holdsObjects(full)) out.add(full);
+      } else if (MANIFEST_FILE.test(e.name) && e.name !== CONFIG_FILE_NAME && accept(full)) {
+        // Counted, not listed: an empty result then says which setting left every file out.
+        if (isExcluded(rel(full))) left.excluded++;
+        else if (isIgnored(here, full, false)) left.ignored++;
+        else if (!JSON_FILE.test(e.name) || holdsObjects(full)) out.add(full);
       }
     }
   };
 
   const linked: (() => void)[] = [];
+  /** YAML files the walk of the current path left out, by reason (folders left out whole are not counted). */
+  const left = { excluded: 0, ignored: 0 };
+  const noneFound = (p: string, where: 'matches this glob' | 'below it'): PathError => {
+    const { excluded, ignored } = left;
+    const n = excluded + ignored;
+    const files = where === 'below it' ? 'below it' : 'matching this glob';
+    const subject = n === 1 ? `the one YAML file ${files} is` : `all ${n} YAML files ${files} are`;
+    const why = !n ? `no *.yaml, *.yml or Kubernetes *.json file ${where}`
+      : !ignored ? `${subject} excluded by --exclude or exclude: in the config`
+      : !excluded ? `${subject} ignored by .gitignore; name a file to read it anyway`
+      : `${subject} left out: ${excluded} by --exclude or exclude: in the config, ${ignored} by .gitignore`;
+    return new PathError(`${p}: no manifests found (${why})`);
+  };
   const walkTree = (dir: string, ignores: readonly GitIgnore[], accept: (file: string) => boolean): void => {
     visited = new Set(); // each path is walked whole (a glob's base may have been walked for another glob)
     walk(dir, ignores, accept);
@@ -99,6 +115,7 @@ export function discoverFiles(paths: readonly string[], exclude: readonly string
   };
   for (const p of paths) {
     const before = out.size;
+    left.excluded = left.ignored = 0;
     let st;
     try {
       st = statSync(p);
@@ -109,7 +126,7 @@ export function discoverFiles(paths: readonly string[], exclude: readonly string
         const base = resolve(glob.base || '.');
         const matches = picomatch(glob.glob, { dot: true });
         if (existsSync(base)) walkTree(base, gitignore ? ancestorIgnores(base) : [], (file) => matches(relative(base, file).split(sep).join('/')));
-        if (options.failWhenEmpty && out.size === before) throw new PathError(`${p}: no manifests found (no *.yaml, *.yml or Kubernetes *.json file matches this glob)`);
+        if (options.failWhenEmpty && out.size === before) throw noneFound(p, 'matches this glob');
         continue;
       }
       if (code === 'ENOENT' || code === 'ELOOP') out.add(p); // a dangling or looping symlink: the reader says so
@@ -119,7 +136,7 @@ export function discoverFiles(paths: readonly string[], exclude: readonly string
     }
     if (st.isDirectory()) {
       walkTree(p, gitignore ? ancestorIgnores(resolve(p)) : [], () => true);
-      if (options.failWhenEmpty && out.size === before) throw new PathError(`${p}: no manifests found (no *.yaml, *.yml or Kubernetes *.json file below it)`);
+      if (options.failWhenEmpty && out.size === before) throw noneFound(p, 'below it');
     } else if (st.isFile()) {
       out.add(p);
     } else {

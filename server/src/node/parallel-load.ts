@@ -1,11 +1,11 @@
-import { readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { deserialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { loadFile, type LoadedFile, type LoadOptions } from '../core/load/load-file';
-import { contentHash, type ParseCache, serializeForCache } from './parse-cache';
-import { decodeManifest, readManifestFile } from './read-file';
+import { cacheEntryToFile, contentHash, type ParseCache, serializeForCache } from './parse-cache';
+import { decodeManifest, readManifestFile, readRegularFile } from './read-file';
+import { StringPool } from '../core/source/string-pool';
+import { withCompactText } from './compact-text';
 import { deserializeLoadedFile, serializeLoadedFile, type LoadRequest, type LoadResponse, type SerializedLoadedFile } from './serialized-file';
 
 /** A file to load: its path on disk and the name findings show for it. */
@@ -21,6 +21,11 @@ export interface ParallelLoadOptions extends LoadOptions {
    * in it (the caller saves it). Results are the same with or without it.
    */
   readonly cache?: ParseCache;
+  /**
+   * Keep the texts of the files the workers load deflated, read back when asked for ({@link withCompactText}):
+   * for a command-line run, where few readers need a text; a language server reads them on every edit.
+   */
+  readonly compactTexts?: boolean;
   /** Called as files finish loading (cached files count at once), with how many of `files` are done. */
   readonly onProgress?: (done: number, total: number) => void;
 }
@@ -49,7 +54,7 @@ interface Miss {
  * Never rejects for bad files (they become `file-skipped` problems); rejects only if a worker crashes.
  */
 export async function loadFiles(files: readonly FileToLoad[], options: ParallelLoadOptions = {}): Promise<LoadedFile[]> {
-  const { workers: requested, cache, onProgress, ...loadOptions } = options;
+  const { workers: requested, cache, onProgress, compactTexts, ...loadOptions } = options;
   const namespace = loadOptions.defaultNamespace ?? '';
   const results: LoadedFile[] = new Array(files.length);
   let done = 0;
@@ -89,6 +94,8 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
     }
     return results;
   }
+  // One pool for the whole load: most repeated strings (`TCP`, label keys, env var names) repeat across files.
+  const pool = new StringPool();
   const batches: Miss[][] = [];
   for (let i = 0; i < misses.length; i += BATCH_SIZE) batches.push(misses.slice(i, i + BATCH_SIZE));
   let next = 0;
@@ -118,9 +125,10 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
           const miss = batch[i];
           if (file instanceof Uint8Array) {
             // Loaded from the text sent (cache misses): the bytes are both the answer and the cache entry.
-            results[miss.index] = deserializeLoadedFile({ ...(deserialize(file) as Omit<SerializedLoadedFile, 'text'>), text: miss.text! });
+            results[miss.index] = cacheEntryToFile(file, miss.text!, pool);
             store(miss, file);
-          } else results[miss.index] = deserializeLoadedFile(file);
+          } else results[miss.index] = deserializeLoadedFile(file, pool);
+          if (compactTexts) results[miss.index] = withCompactText(results[miss.index]);
         });
         progress(batch.length);
         send();
@@ -138,14 +146,19 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
 }
 
 /**
- * The text of a file for a cache lookup, or undefined when it is not manifest text within the size limit
- * (those files are loaded as usual, which reports why they are skipped).
+ * The text of a file for a cache lookup and its {@link contentHash}, or undefined when it is not a regular file of
+ * manifest text within the size limit (those files are loaded as usual, which reports why they are skipped).
  */
 function cachedText(path: string, maxBytes = Infinity): { text: string; hash: string } | undefined {
   try {
-    if (maxBytes > 0 && statSync(path).size > maxBytes) return undefined;
-    const decoded = decodeManifest(readFileSync(path));
-    return 'text' in decoded ? { text: decoded.text, hash: contentHash(decoded.text) } : undefined;
+    const read = readRegularFile(path, maxBytes);
+    if (!('bytes' in read)) return undefined;
+    const { bytes } = read;
+    const decoded = decodeManifest(bytes);
+    if (!('text' in decoded)) return undefined;
+    // The hash of the text's UTF-8 is the hash of the bytes read, unless decoding dropped a byte order mark.
+    const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    return { text: decoded.text, hash: contentHash(bom ? decoded.text : bytes) };
   } catch {
     return undefined;
   }

@@ -1,18 +1,25 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { LoadedFile } from '../core/load/load-file';
-import { deserializeLoadedFile, type SerializedLoadedFile, withNamesDropped } from './serialized-file';
+import { deserializeLoadedFile, type SerializedLoadedFile } from './serialized-file';
+import { tableSpans } from './span-table';
+import type { StringPool } from '../core/source/string-pool';
 
 /**
  * Bumped whenever what the loader produces changes shape or content for the same text (a new field of
- * the typed objects, a fixed span): old caches are then ignored, never misread.
+ * the typed objects, a fixed span), or the form of a cache entry changes: old caches are then ignored, never misread.
  */
-export const LOADER_FORMAT = 3;
+export const LOADER_FORMAT = 4;
 
 /** The cache file name inside a cache folder (`--cache-location DIR/`, the editor's storage folder). */
 export const CACHE_FILE_NAME = '.kube-netlintcache';
+
+/** First bytes of a cache file (a file without them is not one: an empty cache). */
+const MAGIC = Buffer.from('kube-netlint cache\n', 'latin1');
+/** The header's length in bytes, after {@link MAGIC}: a 32-bit little-endian unsigned integer. */
+const LENGTH_BYTES = 4;
 
 /** One cached file: the content hash it was loaded from, the load options, and the loaded form (v8-serialized, without its text). */
 interface Entry {
@@ -21,15 +28,26 @@ interface Entry {
   readonly data: Uint8Array;
 }
 
-interface CacheFile {
+/**
+ * The JSON header of a cache file: which kube-netlint made it, then per entry `[file, hash, namespace, byte
+ * length]`; the entries' bytes follow the header back to back, in that order.
+ */
+interface Header {
   readonly format: number;
   readonly version: string;
-  readonly entries: Map<string, Entry>;
+  readonly entries: readonly (readonly [string, string, string, number])[];
 }
 
-/** sha1 of a file's text (content key; not a security boundary: the cache lives in the user's own folders). */
-export function contentHash(text: string): string {
-  return createHash('sha1').update(text).digest('base64');
+// One call for the whole digest where Node has it (20.12+): no Hash object per file.
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: 'base64') => string }).hash;
+
+/**
+ * sha1 of a file's text, as its UTF-8 bytes (content key; not a security boundary: the cache lives in the user's
+ * own folders). Given the file's bytes instead of its decoded text, the same digest when the bytes are the text's
+ * UTF-8 (no byte order mark), without encoding the text again.
+ */
+export function contentHash(content: string | Uint8Array): string {
+  return oneShot ? oneShot('sha1', content, 'base64') : crypto.createHash('sha1').update(content).digest('base64');
 }
 
 /**
@@ -39,8 +57,9 @@ export function contentHash(text: string): string {
  * Safe to delete at any time, and never changes a finding: a hit returns what loading the same text gives.
  * Reading or writing it never throws (a missing, corrupt or unwritable cache is an empty cache).
  *
- * Stored as one file (v8 serialization; each entry's bytes are deserialized only when that file is asked
- * for), written atomically (temp file + rename), only when something changed.
+ * Stored as one file: a JSON header naming each entry, then the entries' v8-serialized bytes, which stay views
+ * into the one buffer read (no copy per entry) and are deserialized only when that file is asked for. Written
+ * atomically (temp file + rename), only when something changed.
  */
 export class ParseCache {
   private changed = false;
@@ -55,8 +74,8 @@ export class ParseCache {
   /** Opens the cache file at `path` (missing, unreadable, corrupt or of another version: empty). */
   static open(path: string, version: string): ParseCache {
     try {
-      const file = deserialize(readFileSync(path)) as CacheFile;
-      if (file?.format === LOADER_FORMAT && file.version === version && file.entries instanceof Map) return new ParseCache(path, version, file.entries);
+      const entries = readEntries(readFileSync(path), version);
+      if (entries) return new ParseCache(path, version, entries);
     } catch {
       // no cache yet, or not one we can read: start empty
     }
@@ -72,9 +91,9 @@ export class ParseCache {
     const entry = this.entries.get(file);
     if (!entry || entry.hash !== hash || entry.namespace !== namespace) return undefined;
     try {
-      const data = deserialize(entry.data) as Omit<SerializedLoadedFile, 'text'>;
+      const loaded = cacheEntryToFile(entry.data, text);
       this.hits++;
-      return deserializeLoadedFile({ ...data, text });
+      return loaded;
     } catch {
       this.entries.delete(file);
       this.changed = true;
@@ -110,8 +129,7 @@ export class ParseCache {
     const temp = `${this.path}.${process.pid}.tmp`;
     try {
       mkdirSync(dirname(this.path), { recursive: true });
-      const file: CacheFile = { format: LOADER_FORMAT, version: this.version, entries: this.entries };
-      writeFileSync(temp, serialize(file));
+      writeFileSync(temp, cacheFileBytes(this.version, this.entries));
       renameSync(temp, this.path);
       this.changed = false;
       return undefined;
@@ -122,13 +140,70 @@ export class ParseCache {
   }
 }
 
-/** The bytes a {@link ParseCache} stores for a serialized loaded file (its text is not stored: the file has it). */
-export function serializeForCache(file: SerializedLoadedFile): Uint8Array {
-  return withNamesDropped(file, cacheEntryBytes);
+/** The bytes of a cache file holding `entries` (see {@link Header}). */
+function cacheFileBytes(version: string, entries: ReadonlyMap<string, Entry>): Buffer {
+  const list: [string, string, string, number][] = [];
+  const parts: Uint8Array[] = [];
+  for (const [file, entry] of entries) {
+    list.push([file, entry.hash, entry.namespace, entry.data.byteLength]);
+    parts.push(entry.data);
+  }
+  const header: Header = { format: LOADER_FORMAT, version, entries: list };
+  const json = Buffer.from(JSON.stringify(header), 'utf8');
+  const length = Buffer.alloc(LENGTH_BYTES);
+  length.writeUInt32LE(json.length);
+  return Buffer.concat([MAGIC, length, json, ...parts]);
 }
 
-/** {@link serializeForCache} for a file whose span names are already dropped (a load worker's, see `dropSpanNames`). */
-export function cacheEntryBytes(file: SerializedLoadedFile): Uint8Array {
+/** The entries of a cache file's bytes, or undefined when they are not a whole cache file of this format and `version`. */
+function readEntries(bytes: Buffer, version: string): Map<string, Entry> | undefined {
+  const start = MAGIC.length + LENGTH_BYTES;
+  if (bytes.length < start || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+  const headerEnd = start + bytes.readUInt32LE(MAGIC.length);
+  if (headerEnd > bytes.length) return undefined;
+  const header = JSON.parse(bytes.toString('utf8', start, headerEnd)) as Partial<Header>;
+  if (header?.format !== LOADER_FORMAT || header.version !== version || !Array.isArray(header.entries)) return undefined;
+  const entries = new Map<string, Entry>();
+  let at = headerEnd;
+  for (const item of header.entries) {
+    const [file, hash, namespace, length] = Array.isArray(item) ? item : [];
+    if (typeof file !== 'string' || typeof hash !== 'string' || typeof namespace !== 'string' || !Number.isInteger(length) || length < 0) return undefined;
+    if (at + length > bytes.length) return undefined;
+    entries.set(file, { hash, namespace, data: bytes.subarray(at, at + length) });
+    at += length;
+  }
+  return at === bytes.length ? entries : undefined;
+}
+
+/**
+ * The loaded file of a cache entry's bytes and the text it was loaded from (its strings `pool`'s, see
+ * deserializeLoadedFile).
+ * @throws Error when the bytes are not an entry (the caller loads the file again)
+ */
+export function cacheEntryToFile(data: Uint8Array, text: string, pool?: StringPool): LoadedFile {
+  const stored = deserialize(data) as Omit<SerializedLoadedFile, 'text'>;
+  if (!stored || typeof stored !== 'object' || !Array.isArray(stored.objects)) throw new Error('not a cache entry');
+  return deserializeLoadedFile({ ...stored, text }, pool);
+}
+
+/**
+ * The bytes a {@link ParseCache} stores for a serialized loaded file: its v8 serialization without the text (the
+ * file on disk has it), the spans in a {@link SpanTable}. `file` is left as it was.
+ */
+export function serializeForCache(file: SerializedLoadedFile): Uint8Array {
+  return cacheEntryBytes(file, file.file);
+}
+
+/**
+ * {@link serializeForCache} for a file whose spans are named `spanName`: `''` for a load worker's (see
+ * `dropSpanNames`), which it hands over and drops.
+ */
+export function cacheEntryBytes(file: SerializedLoadedFile, spanName = ''): Uint8Array {
   const { text: _text, ...rest } = file;
-  return serialize(rest);
+  const { table, restore } = tableSpans([rest.objects, rest.problems], spanName);
+  try {
+    return serialize({ ...rest, spanTable: table });
+  } finally {
+    restore();
+  }
 }

@@ -1,8 +1,10 @@
 import type { LoadedFile } from '../core/load/load-file';
-import { walkSpans } from '../core/load/shift-spans';
+import { isSpan, PLAIN_KEYS, walkSpans } from '../core/load/shift-spans';
 import type { K8sObject } from '../core/model/objects';
 import { packedPathsOfFile, packPaths, type PathRange, type PathTable } from '../core/source/packed-paths';
 import { LineIndex } from '../core/source/line-index';
+import { StringPool } from '../core/source/string-pool';
+import { type SpanTable, untableSpans } from './span-table';
 
 /** An object as it crosses a thread boundary: its `paths` are entries of the file's {@link PathTable}. */
 export type SerializedObject = Omit<K8sObject, 'paths'> & { readonly paths?: PathRange };
@@ -18,6 +20,8 @@ export interface SerializedLoadedFile extends Omit<LoadedFile, 'lines' | 'object
   readonly pathTable: PathTable;
   /** UTF-16 offsets where lines start (first is 0). */
   readonly lineStarts: Int32Array;
+  /** Set in a parse-cache entry: the spans of `objects` and `problems` are in this table (see node/span-table.ts). */
+  readonly spanTable?: SpanTable;
 }
 
 /**
@@ -58,7 +62,7 @@ export function transferables(file: SerializedLoadedFile): ArrayBuffer[] {
 
 /**
  * Makes `file` cheap to clone or v8-serialize, IN PLACE (the loaded file it came from shares its spans: use it
- * on a file that is handed over and dropped, as the load workers do, or see {@link withNamesDropped}): every
+ * on a file that is handed over and dropped, as the load workers do): every
  * span of the file's own objects and problems gets `''` for its file name, which the receiver sets back to one
  * shared string ({@link deserializeLoadedFile}). A clone or serialization writes and allocates every string
  * again per occurrence, so the name would otherwise be copied once per span.
@@ -70,29 +74,21 @@ export function dropSpanNames(file: SerializedLoadedFile): SerializedLoadedFile 
   return file;
 }
 
-/** Runs `use` on `file` with its spans' names dropped ({@link dropSpanNames}), then puts them back. */
-export function withNamesDropped<T>(file: SerializedLoadedFile, use: (file: SerializedLoadedFile) => T): T {
-  dropSpanNames(file);
-  try {
-    return use(file);
-  } finally {
-    walkSpans([file.objects, file.problems], '', (span) => {
-      span.file = file.file;
-    });
-  }
-}
-
 /**
- * Rebuilds a {@link LoadedFile} received from a worker or read from the cache (made by {@link dropSpanNames}):
- * every span of the file's own gets the file's name back (one string for them all), and `paths` become
- * `PackedPaths` over the file's table (keys decoded when first asked for).
+ * Rebuilds a {@link LoadedFile} received from a worker (made by {@link dropSpanNames}) or read from the cache
+ * (with a {@link SpanTable}): every span of the file's own gets the file's name back (one string for them all),
+ * every string of its objects and problems (typed fields, `raw`, labels) becomes `pool`'s copy (see
+ * {@link StringPool}: a copy per occurrence arrives), and `paths` become `PackedPaths` over the file's table
+ * (keys decoded when first asked for).
+ * @param pool shared by the files of one load so equal strings of different files are one string (default: one
+ *   pool for this file)
+ * @throws Error for a span table that does not fit the values (a damaged cache entry)
  */
-export function deserializeLoadedFile(file: SerializedLoadedFile): LoadedFile {
-  const { lineStarts, pathTable, objects: serialized, ...rest } = file;
+export function deserializeLoadedFile(file: SerializedLoadedFile, pool: StringPool = new StringPool()): LoadedFile {
+  const { lineStarts, pathTable, objects: serialized, spanTable, ...rest } = file;
   const name = file.file;
-  walkSpans([serialized, rest.problems], '', (span) => {
-    span.file = name;
-  });
+  if (spanTable) untableSpans([serialized, rest.problems], spanTable, name);
+  restoreStrings([serialized, rest.problems], name, pool);
   const paths = packedPathsOfFile(name, pathTable, serialized.map((o) => o.paths));
   const objects = serialized.map((o, i): K8sObject => {
     const own = paths[i];
@@ -101,4 +97,40 @@ export function deserializeLoadedFile(file: SerializedLoadedFile): LoadedFile {
     return o as unknown as K8sObject;
   });
   return { ...rest, objects, lines: LineIndex.fromLineStarts(lineStarts, file.text.length) };
+}
+
+/**
+ * The arrival walk of {@link deserializeLoadedFile}, one pass over the file's objects and problems: each span of
+ * the file (file name `''`, as {@link walkSpans} finds them) gets `name`, and each string value becomes `pool`'s
+ * copy. Under the keys that hold plain manifest data ({@link PLAIN_KEYS}: `raw`, labels, …) nothing is taken for a
+ * span (a user's `{file: '', start: 1, end: 2}` stays as written); their strings are pooled too. Map keys are
+ * left as they are (the only maps are a Service's `fieldSpans`).
+ */
+function restoreStrings(value: unknown, name: string, pool: StringPool): void {
+  const walk = (v: object, plain: boolean): void => {
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const item: unknown = v[i];
+        if (typeof item === 'string') v[i] = pool.intern(item);
+        else if (item !== null && typeof item === 'object') walk(item, plain);
+      }
+      return;
+    }
+    if (v instanceof Map) {
+      for (const item of v.values()) if (item !== null && typeof item === 'object') walk(item as object, plain);
+      return;
+    }
+    if (ArrayBuffer.isView(v) || v instanceof Set) return;
+    if (!plain && isSpan(v, '')) {
+      (v as { file: string }).file = name;
+      return;
+    }
+    const record = v as Record<string, unknown>;
+    for (const key in record) {
+      const item = record[key];
+      if (typeof item === 'string') record[key] = pool.intern(item);
+      else if (item !== null && typeof item === 'object') walk(item, plain || PLAIN_KEYS.has(key));
+    }
+  };
+  walk(value as object, false);
 }

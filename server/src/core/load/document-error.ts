@@ -1,13 +1,15 @@
 import type { Document } from 'yaml';
 import { AliasIndex } from './alias-index';
 import type { LoadProblem } from './load-file';
+import { AliasLimitError } from './plain-json';
 
 /**
  * The problem for a document whose reading threw. `yaml` parses aliases lazily, so two mistakes only
  * surface when a value is read (as a ReferenceError from `toJS`):
  * - an alias whose anchor is not defined earlier in the same document (`UNRESOLVED_ALIAS`, located at
  *   the alias itself, e.g. an anchor set in a previous `---` document), also as a merge source (`<<: *p`);
- * - an alias bomb, refused by the `maxAliasCount` limit (`ALIAS_LIMIT`, located at the document start).
+ * - an alias bomb, refused by the `maxAliasCount` limit (`ALIAS_LIMIT`, located at the alias that went over it;
+ *   kubectl's go-yaml refuses such documents with "yaml: document contains excessive aliasing", checked with kubectl 1.31).
  * Anything else is reported as `READ_ERROR` on the document rather than crashing the run.
  */
 export function documentReadProblem(doc: Document.Parsed, file: string, err: unknown, aliases?: AliasIndex): LoadProblem {
@@ -22,7 +24,13 @@ export function documentReadProblem(doc: Document.Parsed, file: string, err: unk
     return { span, message: `Unresolved alias (the anchor must be set before the alias, in the same document): ${alias.source}`, code: 'UNRESOLVED_ALIAS', severity: 'error' };
   }
   if (/^Unresolved alias/.test(message)) return { span: whole, message, code: 'UNRESOLVED_ALIAS', severity: 'error' };
-  if (/alias/i.test(message)) return { span: whole, message, code: 'ALIAS_LIMIT', severity: 'error' };
+  if (/alias/i.test(message)) {
+    // On the alias whose expansion went over the limit, in the words of the reader that refuses it too.
+    const over = err instanceof AliasLimitError ? err.alias.range : undefined;
+    const span = over ? { file, start: over[0], end: Math.max(over[0] + 1, over[1]) } : whole;
+    const name = err instanceof AliasLimitError ? ` *${err.alias.source}` : '';
+    return { span, message: `the aliases of this document expand past the limit at${name || ' an alias'} (an alias bomb), so it is not read; kubectl refuses it too ("yaml: document contains excessive aliasing")`, code: 'ALIAS_LIMIT', severity: 'error' };
+  }
   return { span: whole, message: `could not read this document: ${message}`, code: 'READ_ERROR', severity: 'error' };
 }
 

@@ -8,7 +8,7 @@ import { DEFAULT_PARSER, loadDocument, loadFile, LoadedFile, LoadOptions, LoadPr
 import { parseDocuments } from './parse-documents';
 import { jsonStream } from './json-stream';
 import { collectSpans, moveSpans } from './shift-spans';
-import { DISABLE_NEXT_LINE, findLineSuppressions } from './suppressions';
+import { findLineSuppressions, mayHoldDirective } from './suppressions';
 
 /** One document of a file: `[start, end)` UTF-16 offsets (documents tile the file) and what was read from it. */
 interface Chunk {
@@ -151,11 +151,11 @@ export class IncrementalFile {
   /** The new text's line index from the old one: starts before the edit kept, inside re-scanned, after moved. */
   private patchLines(old: string, text: string, editStart: number, oldEditEnd: number, delta: number): LineIndex {
     const starts = this.current.lines.lineStarts;
-    const out: number[] = [];
-    let line = 0;
-    for (; line < starts.length && starts[line] <= editStart; line++) out.push(starts[line]);
+    // Line starts are ascending: the kept ones are found by bisection and copied at once, not one by one.
+    const kept = firstAbove(starts, editStart);
+    const out: number[] = Array.prototype.slice.call(starts, 0, kept);
     for (let i = text.indexOf('\n', editStart); i !== -1 && i < oldEditEnd + delta; i = text.indexOf('\n', i + 1)) out.push(i + 1);
-    for (; line < starts.length; line++) if (starts[line] > oldEditEnd) out.push(starts[line] + delta);
+    for (let line = firstAbove(starts, oldEditEnd); line < starts.length; line++) out.push(starts[line] + delta);
     return LineIndex.fromLineStarts(out, text.length);
   }
 
@@ -171,7 +171,7 @@ export class IncrementalFile {
     const problems: LoadProblem[] = [];
     for (const c of chunks) for (const p of c.problems) problems.push(p);
     // Suppression comments are rare: the lexer pass runs only when the directive is in the text.
-    const suppressions = text.includes(DISABLE_NEXT_LINE) ? findLineSuppressions(text, lines) : new Map();
+    const suppressions = mayHoldDirective(text) ? findLineSuppressions(text, lines) : new Map();
     return { file: this.file, text, lines, objects, problems, suppressions };
   }
 }
@@ -210,6 +210,18 @@ function commonPrefix(a: string, b: string): number {
     const mid = (lo + hi + 1) >> 1;
     if (a.slice(lo, mid) === b.slice(lo, mid)) lo = mid;
     else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The index of the first entry of the ascending `values` above `limit` (`values.length` when none is). */
+function firstAbove(values: ArrayLike<number>, limit: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (values[mid] <= limit) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }

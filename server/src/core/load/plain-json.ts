@@ -22,9 +22,17 @@ const unresolved = (alias: Alias): ReferenceError =>
  *
  * Mappings with collection keys (`? [a, b] : 1`) are left to `yaml` itself (`fallback`), which stringifies
  * such keys with its own stringifier.
- * @throws ReferenceError for an unresolved alias or when the alias limit is exceeded (`Excessive alias count…`);
+ * @throws ReferenceError for an unresolved alias; {@link AliasLimitError} when the alias limit is exceeded;
  *   Error `Merge sources must be maps or map aliases` for a merge key whose value is not a mapping
  */
+/** The alias bomb refusal, with the alias whose expansion went over the limit (where the finding goes). */
+export class AliasLimitError extends ReferenceError {
+  constructor(readonly alias: Alias) {
+    super('Excessive alias count indicates a resource exhaustion attack');
+    this.name = 'AliasLimitError';
+  }
+}
+
 export function plainJSON(node: Node, aliases: () => AliasIndex, maxAliasCount: number, fallback: () => unknown): unknown {
   const anchors = new Map<Node, AnchorUse>();
   let complexKey = false;
@@ -41,7 +49,7 @@ export function plainJSON(node: Node, aliases: () => AliasIndex, maxAliasCount: 
     if (maxAliasCount >= 0) {
       data.count += 1;
       if (data.aliasCount === 0) data.aliasCount = aliasCount(found);
-      if (data.count * data.aliasCount > maxAliasCount) throw new ReferenceError('Excessive alias count indicates a resource exhaustion attack');
+      if (data.count * data.aliasCount > maxAliasCount) throw new AliasLimitError(alias);
     }
     return found;
   };

@@ -6,11 +6,11 @@ import type { Span } from '../source/span';
  * never walked. `raw` is the object's JSON, which can contain anything a user writes, so it must never be
  * mistaken for spans.
  */
-const PLAIN_KEYS = new Set(['raw', 'labels', 'annotations', 'selector', 'nodeSelector', 'nodeLabels', 'tolerations', 'values']);
+export const PLAIN_KEYS: ReadonlySet<string> = new Set(['raw', 'labels', 'annotations', 'selector', 'nodeSelector', 'nodeLabels', 'tolerations', 'values']);
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-function isSpan(value: object, file: string): value is Mutable<Span> {
+export function isSpan(value: object, file: string): value is Mutable<Span> {
   const v = value as Partial<Span>;
   return v.file === file && typeof v.start === 'number' && typeof v.end === 'number';
 }

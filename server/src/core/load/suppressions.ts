@@ -3,6 +3,8 @@ import type { LineIndex } from '../source/line-index';
 
 /** The comment directive that silences findings on the next line. */
 export const DISABLE_NEXT_LINE = 'kube-netlint-disable-next-line';
+/** The comment directive that silences findings on its own line (a comment after the value), as eslint's `eslint-disable-line`. */
+export const DISABLE_LINE = 'kube-netlint-disable-line';
 
 /**
  * Line-level suppressions of one file: 1-based line → rule ids silenced on that line (`'*'` = all).
@@ -19,55 +21,87 @@ export interface DirectiveId {
   readonly at: number;
 }
 
+/** Which line a directive silences: the next one, its own, or none (a word that looks like a directive but is not one). */
+export type DirectiveKind = 'next-line' | 'line' | 'unknown';
+
+/** A comment read as a directive: its kind, the rule ids with their offsets in the comment, and where its word is. */
+export interface Directive {
+  readonly kind: DirectiveKind;
+  /** The rule ids (empty: every rule; always empty for `unknown`). */
+  readonly ids: readonly DirectiveId[];
+  /** The directive word (`kube-netlint-disable-next-line`, or the unknown `kube-netlint-disable`) and its offset in the comment. */
+  readonly word: string;
+  readonly at: number;
+}
+
+/** The start of every directive word, known or not: `kube-netlint-disable…` and `kube-netlint-enable…` (eslint's block forms). */
+const DIRECTIVE_WORD = /^kube-netlint-(?:disable|enable)\S*/;
+
+/** True when `text` may hold a directive comment (a cheap test before lexing). */
+export function mayHoldDirective(text: string): boolean {
+  return text.includes('kube-netlint-disable') || text.includes('kube-netlint-enable');
+}
+
 /**
- * The rule ids of a `# kube-netlint-disable-next-line rule-a, rule-b -- reason` comment with their offsets in
- * `comment` (empty: every rule), or undefined when `comment` (a comment's text, `#` included) is not that
- * directive. As in eslint, ` -- ` starts a free-text reason, which names no rule.
+ * Reads a comment's text (`#` included) as a directive: `# kube-netlint-disable-next-line rule-a, rule-b -- reason`
+ * (the next line), `# kube-netlint-disable-line …` (its own line), or — `unknown` — another word starting with
+ * `kube-netlint-disable` / `kube-netlint-enable` (eslint's block comments, a misspelt directive), which silences
+ * nothing. Undefined for any other comment. As in eslint, ` -- ` starts a free-text reason, which names no rule.
  */
-export function directiveIds(comment: string): DirectiveId[] | undefined {
+export function readDirective(comment: string): Directive | undefined {
   const hash = comment.search(/\S/);
   if (comment[hash] !== '#') return undefined;
-  const name = hash + 1 + comment.slice(hash + 1).search(/\S|$/);
-  if (!comment.startsWith(DISABLE_NEXT_LINE, name)) return undefined;
-  const from = name + DISABLE_NEXT_LINE.length;
-  if (from < comment.length && !/\s/.test(comment[from])) return undefined; // `kube-netlint-disable-next-lines` is another word
-  const out: DirectiveId[] = [];
-  const word = /[^\s,]+/g;
-  word.lastIndex = from;
-  for (let m = word.exec(comment); m; m = word.exec(comment)) {
-    const end = m.index + 2;
-    if (m[0] === '--' && /\s/.test(comment[m.index - 1]) && (end === comment.length || /\s/.test(comment[end]))) break; // the reason
-    out.push({ id: m[0], at: m.index });
+  const at = hash + 1 + comment.slice(hash + 1).search(/\S|$/);
+  const word = DIRECTIVE_WORD.exec(comment.slice(at))?.[0];
+  if (!word) return undefined;
+  const kind: DirectiveKind = word === DISABLE_NEXT_LINE ? 'next-line' : word === DISABLE_LINE ? 'line' : 'unknown';
+  const ids: DirectiveId[] = [];
+  if (kind !== 'unknown') {
+    const rule = /[^\s,]+/g;
+    rule.lastIndex = at + word.length;
+    for (let m = rule.exec(comment); m; m = rule.exec(comment)) {
+      const end = m.index + 2;
+      if (m[0] === '--' && /\s/.test(comment[m.index - 1]) && (end === comment.length || /\s/.test(comment[end]))) break; // the reason
+      ids.push({ id: m[0], at: m.index });
+    }
   }
-  return out;
-}
-
-/** The rule ids of a disable directive comment (empty: every rule), or undefined when it is not one; see {@link directiveIds}. */
-export function disableDirectiveRules(comment: string): string[] | undefined {
-  return directiveIds(comment)?.map((d) => d.id);
-}
-
-/** One `# kube-netlint-disable-next-line` comment: its offset in the text, its text (`#` included) and the rule ids it names. */
-export interface DisableDirective {
-  readonly start: number;
-  readonly comment: string;
-  /** The rule ids with their offsets in `comment`; empty: every rule. */
-  readonly ids: readonly DirectiveId[];
+  return { kind, ids, word, at };
 }
 
 /**
- * Every disable directive of `text`, in order, found with `yaml`'s Lexer (so a `#` inside a quoted or block
- * scalar is never one). Cheap when the text does not mention the directive (no lexing).
+ * The rule ids of a `# kube-netlint-disable-next-line rule-a, rule-b -- reason` comment with their offsets in
+ * `comment` (empty: every rule), or undefined when `comment` is not that directive (see {@link readDirective}).
+ */
+export function directiveIds(comment: string): DirectiveId[] | undefined {
+  const d = readDirective(comment);
+  return d?.kind === 'next-line' ? [...d.ids] : undefined;
+}
+
+/** The rule ids of a disable comment of either kind (empty: every rule), or undefined when it is none; see {@link readDirective}. */
+export function disableDirectiveRules(comment: string): string[] | undefined {
+  const d = readDirective(comment);
+  return d && d.kind !== 'unknown' ? d.ids.map((i) => i.id) : undefined;
+}
+
+/** One directive comment of a text: its offset in the text, its text (`#` included) and how it reads. */
+export interface DisableDirective extends Directive {
+  readonly start: number;
+  readonly comment: string;
+}
+
+/**
+ * Every directive comment of `text` (known and unknown kinds), in order, found with `yaml`'s Lexer (so a `#`
+ * inside a quoted or block scalar is never one). Cheap when the text does not mention a directive (no lexing).
  */
 export function disableDirectives(text: string): DisableDirective[] {
   const out: DisableDirective[] = [];
-  if (!text.includes(DISABLE_NEXT_LINE)) return out;
+  if (!mayHoldDirective(text)) return out;
   let offset = 0;
   for (const token of new Lexer().lex(text)) {
     if (MARKERS.has(token)) continue;
     if (CST.tokenType(token) === 'comment') {
-      const ids = directiveIds(token);
-      if (ids) out.push({ start: offset, comment: token, ids });
+      const d = readDirective(token);
+      if (d) out.push({ ...d, start: offset, comment: token });
     }
     offset += token.length;
   }
@@ -77,7 +111,9 @@ export function disableDirectives(text: string): DisableDirective[] {
 export function findLineSuppressions(text: string, lines: LineIndex): LineSuppressions {
   const out = new Map<number, Set<string>>();
   for (const d of disableDirectives(text)) {
-    const target = lines.position(d.start).line + 1;
+    if (d.kind === 'unknown') continue;
+    const line = lines.position(d.start).line; // 1-based line of the comment
+    const target = d.kind === 'next-line' ? line + 1 : line;
     const set = out.get(target) ?? new Set<string>();
     for (const id of d.ids.length ? d.ids.map((i) => i.id) : ['*']) set.add(id);
     out.set(target, set);

@@ -1,5 +1,6 @@
 import { ExternalIPClaim, HostPortClaim, hostPortClaims, NodePortClaim, ServicePortClaim } from './claims';
 import type { K8sObject, ServiceObject, WorkloadObject } from './objects';
+import { CONTROLLER_LABEL_KEYS, controllerLabels, serviceSelectorMatches } from '../kubernetes/controller-manager/pod-labels';
 
 /**
  * The indexes of a {@link WorkspaceModel}, keyed by port number (1–65535) or by pod label `key=value`.
@@ -11,7 +12,10 @@ export interface ModelIndexes {
   readonly servicePorts: ReadonlyMap<number, readonly ServicePortClaim[]>;
   /** Service ports on externalIPs, by port number (one claim per address and port). */
   readonly externalIPs: ReadonlyMap<number, readonly ExternalIPClaim[]>;
-  /** Workloads by pod template label `key=value`, so selector matching is not pairwise. */
+  /**
+   * Workloads by pod template label `key=value`, and by bare `key` for each label their controller sets on the
+   * Pods (kubernetes/controller-manager/pod-labels.ts; label keys hold no `=`), so selector matching is not pairwise.
+   */
   readonly byLabel: ReadonlyMap<string, readonly WorkloadObject[]>;
 }
 
@@ -42,9 +46,34 @@ export function contributionOf(obj: K8sObject): Contribution {
     return out;
   }
   if (obj.category === 'workload') {
-    return { nodePorts: [], hostPorts: hostPortClaims(obj), servicePorts: [], externalIPs: [], labels: Object.entries(obj.pod.labels).map(([k, v]) => `${k}=${v}`) };
+    return { nodePorts: [], hostPorts: hostPortClaims(obj), servicePorts: [], externalIPs: [], labels: workloadIndexKeys(obj) };
   }
   return EMPTY;
+}
+
+/** The label index keys of a workload: `key=value` per pod template label, bare `key` per controller-set label. */
+export function workloadIndexKeys(w: WorkloadObject): string[] {
+  const c = controllerLabels(w);
+  const keys = Object.entries(w.pod.labels).map(([k, v]) => `${k}=${v}`);
+  for (const k of [...Object.keys(c.fixed), ...c.unknown, ...Object.keys(c.ordinal)]) keys.push(k);
+  return keys;
+}
+
+/**
+ * The index keys under which every workload a Service selector may match is found: `key=value` of its first
+ * entry whose key no controller sets; when every key is controller-set, `key=value` and bare `key` of the first.
+ */
+export function selectorIndexKeys(selector: Readonly<Record<string, string>>): string[] {
+  const keys = Object.keys(selector);
+  const plain = keys.find((k) => !CONTROLLER_LABEL_KEYS.has(k));
+  if (plain !== undefined) return [`${plain}=${selector[plain]}`];
+  return keys.length ? [`${keys[0]}=${selector[keys[0]]}`, keys[0]] : [];
+}
+
+/** The workloads under any of `keys` in `byLabel`, each once. */
+export function workloadsUnder(byLabel: ModelIndexes['byLabel'], keys: readonly string[]): readonly WorkloadObject[] {
+  if (keys.length === 1) return byLabel.get(keys[0]) ?? [];
+  return [...new Set(keys.flatMap((k) => byLabel.get(k) ?? []))];
 }
 
 /** Appends `value` to the list of `key` (multimap insert). */
@@ -115,11 +144,13 @@ function patchLabels(prev: ReadonlyMap<string, readonly WorkloadObject[]>, remov
   return out;
 }
 
-/** Workloads of the Service's namespace whose pod labels carry every selector key/value (none for an empty selector). */
+/**
+ * Workloads of the Service's namespace some of whose Pods carry every selector key/value — template labels and
+ * the labels their controller adds (serviceSelectorMatches) — none for an empty selector.
+ */
 export function selectWorkloads(svc: ServiceObject, byLabel: ModelIndexes['byLabel']): WorkloadObject[] {
-  if (!svc.selector || Object.keys(svc.selector).length === 0) return [];
-  const [firstKey, ...rest] = Object.keys(svc.selector);
-  const candidates = byLabel.get(`${firstKey}=${svc.selector[firstKey]}`) ?? [];
+  const selector = svc.selector;
+  if (!selector || Object.keys(selector).length === 0) return [];
   // A Job or bare Pod template labelled like a Deployment's pods is still a backend; keep all kinds.
-  return candidates.filter((w) => w.namespace === svc.namespace && rest.every((k) => w.pod.labels[k] === svc.selector![k]));
+  return workloadsUnder(byLabel, selectorIndexKeys(selector)).filter((w) => w.namespace === svc.namespace && serviceSelectorMatches(selector, w));
 }

@@ -1,7 +1,8 @@
 import type { CoreConfig } from '../config/config';
 import type { LoadedFile, LoadProblem } from '../load/load-file';
 import type { ExternalIPClaim, HostPortClaim, NodePortClaim, ServicePortClaim } from './claims';
-import { buildIndexes, ModelIndexes, push, selectWorkloads } from './model-indexes';
+import { buildIndexes, ModelIndexes, push, selectorIndexKeys, selectWorkloads, workloadIndexKeys } from './model-indexes';
+import { serviceSelectorMatches } from '../kubernetes/controller-manager/pod-labels';
 import { ClusterSettings, deriveClusterSettings } from './cluster-settings';
 import type { K8sObject, NodeObject, ServiceObject, WorkloadObject } from './objects';
 
@@ -58,11 +59,12 @@ export function builtinKubernetesService(): ServiceObject {
   };
 }
 
-/** True when every selector key/value is among the labels (an empty selector selects nothing for Services). */
-export function selectorMatches(selector: Readonly<Record<string, string>> | undefined, labels: Readonly<Record<string, string>>): boolean {
-  if (!selector) return false;
-  const keys = Object.keys(selector);
-  return keys.length > 0 && keys.every((k) => labels[k] === selector[k]);
+/**
+ * True when some Pod of the workload carries every selector key/value: its template labels or those its controller
+ * adds (kubernetes/controller-manager/pod-labels.ts). An empty or absent selector selects nothing for Services.
+ */
+export function selectorMatches(selector: Readonly<Record<string, string>> | undefined, workload: WorkloadObject): boolean {
+  return serviceSelectorMatches(selector, workload);
 }
 
 /** Builds the model from loaded files (or any objects, e.g. from a live cluster). */
@@ -120,18 +122,17 @@ export function modelFromIndexes(objects: readonly K8sObject[], problems: readon
   // few objects are asked about (incremental re-checks); eager mode matches every Service once.
   const lazySelected = new Map<ServiceObject, readonly WorkloadObject[]>();
   const lazySelecting = new Map<WorkloadObject, ServiceObject[]>();
-  let bySelectorLabel: Map<string, ServiceObject[]> | undefined; // first selector `key=value` → Services
+  let bySelectorLabel: Map<string, ServiceObject[]> | undefined; // selector index keys → Services
   const servicesSelecting = (w: WorkloadObject): ServiceObject[] => {
     if (!bySelectorLabel) {
       bySelectorLabel = new Map();
       for (const svc of services) {
-        const first = svc.selector && Object.keys(svc.selector)[0];
-        if (first !== undefined) push(bySelectorLabel, `${first}=${svc.selector![first]}`, svc);
+        if (svc.selector) for (const key of selectorIndexKeys(svc.selector)) push(bySelectorLabel, key, svc);
       }
     }
     const found = new Set<ServiceObject>();
-    for (const [k, v] of Object.entries(w.pod.labels)) {
-      for (const svc of bySelectorLabel.get(`${k}=${v}`) ?? []) if (svc.namespace === w.namespace && selectorMatches(svc.selector, w.pod.labels)) found.add(svc);
+    for (const key of workloadIndexKeys(w)) {
+      for (const svc of bySelectorLabel.get(key) ?? []) if (svc.namespace === w.namespace && serviceSelectorMatches(svc.selector, w)) found.add(svc);
     }
     return found.size ? services.filter((svc) => found.has(svc)) : []; // in Service order, as the eager index gives
   };

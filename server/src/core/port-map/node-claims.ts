@@ -71,7 +71,20 @@ export function nodeClaimsOf(model: WorkspaceModel, config: CoreConfig): readonl
   return cached(model, config).claims;
 }
 
-function cached(model: WorkspaceModel, config: CoreConfig): { readonly claims: readonly NodeClaim[]; ports?: ReadonlySet<number> } {
+const sameClaims = new WeakMap<WorkspaceModel, WorkspaceModel>();
+
+/**
+ * Lets `partial` answer {@link nodeClaimsOf} and {@link claimedPorts} with `whole`'s claims, computed once for
+ * both. Only for a partial model of an incremental re-check that has `whole`'s port indexes and holds every object
+ * the claims read besides them: the component workloads and every configuration object (as the partial models of
+ * core/workspace/incremental.ts hold all environment objects, in the whole model's order).
+ */
+export function shareNodeClaims(partial: WorkspaceModel, whole: WorkspaceModel): void {
+  sameClaims.set(partial, sameClaims.get(whole) ?? whole);
+}
+
+function cached(partialOrWhole: WorkspaceModel, config: CoreConfig): { readonly claims: readonly NodeClaim[]; ports?: ReadonlySet<number> } {
+  const model = sameClaims.get(partialOrWhole) ?? partialOrWhole;
   const hit = cache.get(model);
   if (hit && hit.config === config) return hit;
   const entry = { config, claims: collect(model, config) };

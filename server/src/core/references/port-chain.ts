@@ -11,7 +11,7 @@ import { entrySpanAt } from '../model/views/raw-fields';
 import { findNamedPort, findNumberedPort, servingContainers } from '../kubernetes/controller-manager/find-port';
 import { findProbePort } from '../kubernetes/node/probe-ports';
 import { matchBackendPort } from '../kubernetes/ingress/backend-port';
-import { labelSelectorMatches } from '../kubernetes/api-server/label-selector';
+import { podSelectorMatches } from '../kubernetes/controller-manager/pod-labels';
 import { podsOfRule } from '../kubernetes/cni/network-policy-ports';
 import { monitoredPods, monitoredServices } from '../kubernetes/prometheus-operator/monitor-targets';
 import { candidateText, matchesInOtherNamespaces, nearestPodTemplate } from '../rules/report/selector-candidates';
@@ -182,7 +182,7 @@ function portUsers(model: WorkspaceModel): PortUsers {
     }
     watchers ??= find();
     for (const { o, policy, podMonitor } of watchers) {
-      if (policy && o.namespace === w.namespace && labelSelectorMatches(policy.podSelector, w.pod.labels)) {
+      if (policy && o.namespace === w.namespace && podSelectorMatches(policy.podSelector, w)) {
         for (const rule of policy.rules) {
           if (rule.direction !== 'ingress') continue;
           for (const p of rule.ports) if (p.port && policyMatches(p, port)) out.push({ text: `allowed by ingress rule #${rule.index} of ${describe(o)}`, span: p.port.span, depth: 3 });

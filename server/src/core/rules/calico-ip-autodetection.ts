@@ -172,6 +172,8 @@ export const calicoIpAutodetection: Rule = {
     'https://docs.tigera.io/calico/latest/networking/ipam/ip-autodetection',
     'tigera/operator api/v1/installation_types.go (NodeAddressAutodetection; default firstFound: true)',
   ],
+  judgesEachObject: true,
+  judgesObjectAlone: true,
   check({ model, files }) {
     const findings: Finding[] = [];
     for (const obj of model.objects) {

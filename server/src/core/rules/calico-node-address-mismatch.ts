@@ -56,8 +56,8 @@ export const calicoNodeAddressMismatch: Rule = {
     'moby/moby libnetwork/ipamutils/utils.go (Docker bridge default pools 172.17.0.0/16-172.31.0.0/16)',
   ],
   check({ model }) {
-    const manifest = findCalicoManifest(model.objects);
-    const advice = fixAdvice(calicoVersion(model.objects));
+    // Read only when a Node's annotation disagrees (each is a pass over every object).
+    let context: { manifest: CalicoManifest | undefined; advice: string } | undefined;
     const findings: Finding[] = [];
     for (const node of model.nodes) {
       const annotation = node.annotations[ANNOTATION];
@@ -65,6 +65,8 @@ export const calicoNodeAddressMismatch: Rule = {
       const internal = node.addresses.filter((a) => a.type === 'InternalIP' && ipv4Of(a.address.value));
       if (!calico || internal.length === 0) continue;
       if (internal.some((a) => ipv4Of(a.address.value) === calico)) continue;
+      context ??= { manifest: findCalicoManifest(model.objects), advice: fixAdvice(calicoVersion(model.objects)) };
+      const { manifest, advice } = context;
       const internalText = internal.map((a) => a.address.value).join(', ');
       const bridge = isDockerPool(calico) ? ' (a Docker bridge address)' : '';
       const annotationSpan = node.paths?.get(`metadata.annotations.${ANNOTATION}`) ?? node.span;

@@ -1,26 +1,33 @@
 import { IGNORE_ANNOTATION } from '../engine/suppress';
 import { ignoreListIds } from '../engine/run-rules';
-import { DISABLE_NEXT_LINE, disableDirectives } from '../load/suppressions';
+import type { LoadedFile } from '../load/load-file';
+import { DISABLE_LINE, DISABLE_NEXT_LINE, DisableDirective, disableDirectives } from '../load/suppressions';
 import { spanAt } from '../model/views/raw-fields';
 import type { Span } from '../source/span';
 import { Finding, Fix, refOf, Rule } from './rule';
 
 /**
- * A `# kube-netlint-disable-next-line` comment or a `kube-netlint.io/ignore` annotation naming a rule id that does
- * not exist (a typo, or a rule renamed): it silences nothing, and the finding it was written for still shows —
+ * A disable comment or a `kube-netlint.io/ignore` annotation naming a rule id that does not exist (a typo, or a
+ * rule renamed), or a comment whose directive word is not one kube-netlint reads (`# kube-netlint-disable`,
+ * eslint's block form; `…-disable-nextline`): it silences nothing, and the finding it was written for still shows —
  * or, worse, the user believes a finding is silenced on purpose when it is not. `knownIds` is the registry
  * (rules/index.ts), passed in so this file does not import the registry that lists it.
  */
 export function disableCommentUnknownRule(knownIds: () => ReadonlySet<string>): Rule {
   return {
     id: 'disable-comment-unknown-rule',
-    title: 'Disable comment or ignore annotation names an unknown rule',
+    title: 'Disable comment or ignore annotation names an unknown rule or directive',
     severity: 'warning',
     explanation: [
-      `A \`# ${DISABLE_NEXT_LINE} RULE\` comment silences RULE's findings on the next line, and the`,
+      `A \`# ${DISABLE_NEXT_LINE} RULE\` comment silences RULE's findings on the next line, a`,
+      `\`# ${DISABLE_LINE} RULE\` comment after a value silences them on its own line, and the`,
       `\`${IGNORE_ANNOTATION}: "RULE,…"\` annotation silences them for the whole object. A rule id that kube-netlint does`,
       'not have silences nothing: usually a typo, or a rule that was renamed. The finding names the closest rule id',
-      'and offers a quick fix that writes it.',
+      'and offers a quick fix that writes it. A comment that starts like a directive but is none — eslint\'s block',
+      `forms \`kube-netlint-disable\` / \`kube-netlint-enable\`, or a misspelt \`kube-netlint-disable-nextline\` — silences`,
+      'nothing either, and is reported on its directive word (with a fix when it is a misspelling of one).',
+      '',
+      'A disable comment with no rule id silences every rule on that line, as in eslint.',
       '',
       `Text after \` -- \` in the comment is a free-text reason and is not read as rule ids, as in eslint:`,
       `\`# ${DISABLE_NEXT_LINE} hostport-usage -- the node agent needs it\`. The rule ids are listed in docs/rules/.`,
@@ -30,8 +37,11 @@ export function disableCommentUnknownRule(knownIds: () => ReadonlySet<string>): 
       const known = knownIds();
       const out: Finding[] = [];
       for (const file of files?.values() ?? []) {
-        if (file.suppressions.size === 0 || ![...file.suppressions.values()].some((ids) => [...ids].some((id) => id !== '*' && !known.has(id)))) continue;
-        for (const d of disableDirectives(file.text)) {
+        for (const d of directivesOf(file)) {
+          if (d.kind === 'unknown') {
+            out.push(unknownDirective(d, file.file));
+            continue;
+          }
           for (const { id, at } of d.ids) {
             if (known.has(id)) continue;
             out.push(finding(id, { file: file.file, start: d.start + at, end: d.start + at + id.length }, 'comment', known));
@@ -53,6 +63,29 @@ export function disableCommentUnknownRule(knownIds: () => ReadonlySet<string>): 
       }
       return out;
     },
+  };
+}
+
+/** Each file's directive comments, read once per loaded file (an edit loads a new one): rules run on every edit. */
+const directiveMemo = new WeakMap<LoadedFile, readonly DisableDirective[]>();
+function directivesOf(file: LoadedFile): readonly DisableDirective[] {
+  let found = directiveMemo.get(file);
+  if (!found) directiveMemo.set(file, (found = disableDirectives(file.text)));
+  return found;
+}
+
+function unknownDirective(d: DisableDirective, file: string): Finding {
+  const span = { file, start: d.start + d.at, end: d.start + d.at + d.word.length };
+  // Only a misspelling gets a fix: eslint's block forms (`kube-netlint-disable`) mean something else entirely.
+  const near = closestId(d.word, [DISABLE_NEXT_LINE, DISABLE_LINE]);
+  const suggestion = near && Math.abs(near.length - d.word.length) <= 2 ? near : undefined;
+  return {
+    ruleId: 'disable-comment-unknown-rule',
+    severity: 'warning',
+    message: `"${d.word}" is not a kube-netlint directive, so this comment silences nothing; ${suggestion ? `did you mean ${suggestion}?` : `use ${DISABLE_NEXT_LINE} (the line below) or ${DISABLE_LINE} (this line)`}`,
+    span,
+    related: [],
+    fixes: suggestion ? [{ title: `Change "${d.word}" to "${suggestion}"`, edits: [{ span, newText: suggestion }], preferred: true }] : [],
   };
 }
 

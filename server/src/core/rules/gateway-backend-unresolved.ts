@@ -47,6 +47,7 @@ export const gatewayBackendUnresolved: Rule = {
     'kubernetes-sigs/gateway-api apis/v1/httproute_types.go (HTTPRequestMirrorFilter.BackendRef: "If the referent cannot be found, this BackendRef is invalid and must be dropped from the Gateway", v1.3)',
     'https://gateway-api.sigs.k8s.io/reference/spec/#backendobjectreference (v1.3)',
   ],
+  judgesEachObject: true,
   check(ctx) {
     const findings: Finding[] = [];
     for (const obj of ctx.model.objects) {

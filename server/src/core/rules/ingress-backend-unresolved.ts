@@ -42,6 +42,7 @@ export const ingressBackendUnresolved: Rule = {
     'kubernetes/ingress-nginx rootfs/etc/nginx/lua/balancer.lua (503 without endpoints), controller-v1.15',
     'https://kubernetes.io/docs/concepts/services-networking/ingress/#the-ingress-resource (v1.33)',
   ],
+  judgesEachObject: true,
   check(ctx) {
     const findings: Finding[] = [];
     for (const obj of ctx.model.objects) {

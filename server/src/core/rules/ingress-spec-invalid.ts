@@ -39,6 +39,8 @@ export const ingressSpecInvalid: Rule = {
     'kubernetes staging/src/k8s.io/api/networking/v1/types.go (IngressBackend, IngressServiceBackend, ServiceBackendPort, v1.33)',
     'kubernetes staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go (IsValidPortNum, IsValidPortName, v1.33)',
   ],
+  judgesEachObject: true,
+  judgesObjectAlone: true,
   check({ model, files, layout }) {
     const findings: Finding[] = [];
     const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();

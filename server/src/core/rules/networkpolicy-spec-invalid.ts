@@ -41,6 +41,8 @@ export const networkpolicySpecInvalid: Rule = {
     'kubernetes staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go (IsValidPortNum, IsValidPortName, v1.33)',
     'kubernetes staging/src/k8s.io/apimachinery/pkg/util/intstr/intstr.go (IntOrString.UnmarshalJSON, v1.33)',
   ],
+  judgesEachObject: true,
+  judgesObjectAlone: true,
   check({ model, files }) {
     const findings: Finding[] = [];
     const written = (span: Span): string | undefined => files?.get(span.file)?.text.slice(span.start, span.end);

@@ -18,7 +18,7 @@ export function renderRuleDoc(rule: Rule): string {
     '',
     `- Change the severity or turn the rule off in \`.kube-netlint.yaml\`: \`rules: { ${rule.id}: warning }\` (or \`off\`).`,
     `- Ignore it for one object with the annotation \`kube-netlint.io/ignore: "${rule.id}"\`.`,
-    `- Ignore one line with the comment \`# kube-netlint-disable-next-line ${rule.id}\` on the line before.`,
+    `- Ignore one line with the comment \`# kube-netlint-disable-next-line ${rule.id}\` on the line before, or \`# kube-netlint-disable-line ${rule.id}\` after the value on that line.`,
     '',
   ].join('\n');
 }

@@ -85,6 +85,21 @@ export interface Rule {
    * change (core/workspace/incremental.ts).
    */
   readonly freePortFixes?: boolean;
+  /**
+   * True when the rule judges each object of `model.objects` on its own: its findings on an object (each finding
+   * names it as `object`) depend only on that object, its file, the config, the layout and the model's lookups
+   * that are complete in every model (`servicesIn`, `workloadsIn`, `namespaces`, the port indexes,
+   * `selectedWorkloads` / `selectingServices`), never on the other entries of `model.objects`, `services`,
+   * `workloads` or `nodes`. The incremental analysis runs such a rule over the re-checked objects alone, not over
+   * the environment objects (ConfigMaps, Nodes, every Ingress…) that the other rules read (core/workspace/incremental.ts).
+   */
+  readonly judgesEachObject?: boolean;
+  /**
+   * With {@link judgesEachObject}: true when the rule's findings on an object depend on nothing but that object's
+   * own content and its own file's text (and the config and layout): no lookup of other objects at all. The
+   * incremental analysis re-runs such a rule only on the objects an edit changed and keeps its findings on the others.
+   */
+  readonly judgesObjectAlone?: boolean;
   check(ctx: RuleContext): Finding[];
 }
 

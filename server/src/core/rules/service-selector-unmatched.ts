@@ -57,7 +57,13 @@ export const serviceSelectorUnmatched: Rule = {
     '',
     'kube-netlint matches the selector against every pod template in the workspace (and the live cluster, when it',
     'is read) — Pods, Deployments, StatefulSets, DaemonSets, Jobs, CronJobs, ReplicaSets, ReplicationControllers,',
-    'Argo Rollouts and OpenKruise workloads — within the file\'s cluster. The finding points at the selector\'s first',
+    'Argo Rollouts and OpenKruise workloads — within the file\'s cluster, with the labels their controllers add to the',
+    'Pods they create: a StatefulSet\'s `statefulset.kubernetes.io/pod-name` (`<name>-<ordinal>`) and',
+    '`apps.kubernetes.io/pod-index` for the ordinals from `spec.ordinals.start` below start + `spec.replicas`; a Job\'s',
+    '`batch.kubernetes.io/job-name` and `job-name` (its name) and, for an Indexed Job, `batch.kubernetes.io/job-completion-index`',
+    'below `spec.completions`. Values nobody can know from a manifest — `pod-template-hash`, `controller-revision-hash`,',
+    '`pod-template-generation`, the controller uids, the names of a CronJob\'s Jobs — count as possibly matching. The',
+    'finding points at the selector\'s first',
     'entry and names the pod template whose labels come closest — or, when a pod template of **another namespace**',
     'matches the selector exactly while the Service\'s namespace holds other workloads, names it and its namespace: the',
     'Service was most likely written for (or applied to) the wrong namespace.',
@@ -81,6 +87,8 @@ export const serviceSelectorUnmatched: Rule = {
     'kubernetes pkg/controller/endpointslice (endpoints from the Pods of the Service\'s namespace matching its selector, v1.33)',
     'https://kubernetes.io/docs/concepts/services-networking/service/#services-without-selectors (v1.33)',
     'https://kubernetes.io/docs/tasks/debug/debug-application/debug-service/#does-the-service-have-any-endpoints (v1.33)',
+    'https://kubernetes.io/docs/reference/labels-annotations-taints/ (labels the controllers set on Pods: statefulset.kubernetes.io/pod-name, apps.kubernetes.io/pod-index, pod-template-hash, controller-revision-hash, batch.kubernetes.io/job-name, batch.kubernetes.io/controller-uid, batch.kubernetes.io/job-completion-index; v1.33)',
+    'https://kubernetes.io/docs/concepts/workloads/controllers/statefulset/#pod-name-label (v1.33)',
   ],
   check({ model, layout }) {
     const findings: Finding[] = [];

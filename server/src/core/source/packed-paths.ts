@@ -1,4 +1,5 @@
 import type { Span } from './span';
+import { StringPool } from './string-pool';
 
 /**
  * The `paths` of every object of one file in a compact form that crosses threads and the parse cache cheaply:
@@ -21,6 +22,12 @@ export interface PathRange {
 }
 
 const INTS_PER_ENTRY = 4;
+
+/**
+ * Decoded keys, shared by every object: the same keys (`spec.ports.0.port`, `metadata.labels#app`) come back in
+ * object after object, and a key made of a shared prefix and a suffix is a new string each time it is decoded.
+ */
+const decodedKeys = new StringPool(256, 200_000);
 
 /**
  * Packs the `paths` maps of a file's objects (in order; undefined for objects without) into one
@@ -127,7 +134,7 @@ export class PackedPaths implements ReadonlyMap<string, Span> {
     for (let i = 0; i < this.range.count; i++) {
       const base = (this.range.from + i) * INTS_PER_ENTRY;
       const length = ints[base + 1];
-      const key = ints[base] === 0 ? suffixes.slice(at, at + length) : previous.slice(0, ints[base]) + suffixes.slice(at, at + length);
+      const key = decodedKeys.intern(ints[base] === 0 ? suffixes.slice(at, at + length) : previous.slice(0, ints[base]) + suffixes.slice(at, at + length));
       at += length;
       index.set(key, i);
       previous = key;

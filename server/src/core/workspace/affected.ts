@@ -28,6 +28,15 @@ export function isEnvironment(obj: K8sObject, config: CoreConfig): boolean {
   return env;
 }
 
+const readsCache = new WeakMap<K8sObject, ReturnType<typeof referencedNamespaces> | null>();
+
+/** {@link referencedNamespaces}, cached per object (what an object reads does not change when its spans move). */
+function readNamespaces(obj: K8sObject): ReturnType<typeof referencedNamespaces> {
+  let read = readsCache.get(obj);
+  if (read === undefined) readsCache.set(obj, (read = referencedNamespaces(obj) ?? null));
+  return read ?? undefined;
+}
+
 /**
  * The objects whose findings a change can alter: the changed objects (new versions), every object
  * claiming one of their port numbers as a nodePort, healthCheckNodePort or hostPort (collisions and shadowing
@@ -73,11 +82,15 @@ export function affectedObjects(
   // read; Services whose selector matches nothing are judged by what else their namespace holds.
   const namespaces = new Set<string>();
   for (const obj of [...removed, ...added]) if (obj.category === 'service' || obj.category === 'workload') namespaces.add(obj.namespace);
+  const identities = new Set([...removed, ...added].map((o) => o.identity));
+  // One pass over the objects for both: the namespace readers and the other variants of a changed object.
+  for (const obj of after.objects) {
+    if (identities.has(obj.identity)) out.add(obj);
+    if (namespaces.size === 0 || obj.category === 'service' || obj.category === 'workload') continue;
+    const read = readNamespaces(obj);
+    if (read && (read === 'any' || [...read].some((ns) => namespaces.has(ns)))) out.add(obj);
+  }
   if (namespaces.size) {
-    for (const obj of after.objects) {
-      const read = referencedNamespaces(obj);
-      if (read && (read === 'any' || [...read].some((ns) => namespaces.has(ns)))) out.add(obj);
-    }
     for (const ns of namespaces) {
       for (const svc of after.servicesIn(ns)) if (svc.selector && Object.keys(svc.selector).length && after.selectedWorkloads(svc).length === 0) out.add(svc);
     }
@@ -87,13 +100,12 @@ export function affectedObjects(
   if (changedWorkloads.length) {
     for (const svc of after.services) {
       if (!svc.selector || Object.keys(svc.selector).length === 0 || out.has(svc)) continue;
-      if (changedWorkloads.some((w) => w.namespace !== svc.namespace && selectorMatches(svc.selector, w.pod.labels)) && after.selectedWorkloads(svc).length === 0) out.add(svc);
+      if (changedWorkloads.some((w) => w.namespace !== svc.namespace && selectorMatches(svc.selector, w)) && after.selectedWorkloads(svc).length === 0) out.add(svc);
     }
   }
-  const identities = new Set([...removed, ...added].map((o) => o.identity));
-  for (const obj of after.objects) if (identities.has(obj.identity)) out.add(obj);
-  // Old versions that are gone are not in the new model.
-  const present = new Set(after.objects);
-  for (const obj of out) if (!present.has(obj)) out.delete(obj);
+  // Old versions that are gone are not in the new model: the model went from `before` to `after` by taking away
+  // `removed` and adding `added`, so the objects of `out` that are not in `after` are removed ones not added again.
+  const kept = new Set(added);
+  for (const obj of removed) if (!kept.has(obj)) out.delete(obj);
   return out;
 }

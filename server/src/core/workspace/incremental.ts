@@ -7,7 +7,8 @@ import type { LoadedFile } from '../load/load-file';
 import { contributionOf, ModelIndexes, patchIndexes } from '../model/model-indexes';
 import type { K8sObject } from '../model/objects';
 import { buildModel, indexesOf, modelFromIndexes, WorkspaceModel } from '../model/workspace-model';
-import { claimedPorts } from '../port-map/node-claims';
+import { componentEvidenceOf, rememberComponentEvidence } from '../kubernetes/node/components';
+import { claimedPorts, shareNodeClaims } from '../port-map/node-claims';
 import { allRules } from '../rules/index';
 import type { Finding, Rule } from '../rules/rule';
 import { affectedObjects, isEnvironment } from './affected';
@@ -316,17 +317,36 @@ function patchedModel(prev: { model: WorkspaceModel; indexes: ModelIndexes }, fi
   // The same objects order as buildModel (files in order, then the implicit default/kubernetes when no file has it:
   // a change to that Service is an environment change, which runs in full).
   const objects: K8sObject[] = [];
+  const evidence: K8sObject[] = [];
   const problems = [];
   for (const f of files) {
     for (const o of f.objects) objects.push(o);
+    for (const o of componentEvidenceOf(f.objects)) evidence.push(o);
     for (const p of f.problems) problems.push(p);
   }
   const builtin = prev.model.objects.find((o) => o.origin.type === 'builtin');
-  if (builtin) objects.push(builtin);
+  if (builtin) objects.push(builtin); // a Service: no component evidence
+  rememberComponentEvidence(objects, evidence);
   const order = new Map<K8sObject, number>();
   objects.forEach((o, i) => order.set(o, i));
   const indexes = patchIndexes(prev.indexes, removed, added, order);
   return { model: modelFromIndexes(objects, problems, prev.model.settings, indexes, true), indexes };
+}
+
+/**
+ * A model of `objects` (a subset of `whole.objects`, in its order) and `problems` that keeps `whole`'s complete
+ * lookups: port indexes, selector matches, Services and workloads by namespace. What the rules of an incremental
+ * re-check run over; `indexes` are `whole`'s.
+ */
+export function partialModel(whole: WorkspaceModel, indexes: ModelIndexes, objects: readonly K8sObject[], problems: WorkspaceModel['problems']): WorkspaceModel {
+  return {
+    ...modelFromIndexes(objects, problems, whole.settings, indexes),
+    selectedWorkloads: whole.selectedWorkloads,
+    selectingServices: whole.selectingServices,
+    servicesIn: whole.servicesIn,
+    workloadsIn: whole.workloadsIn,
+    namespaces: whole.namespaces,
+  };
 }
 
 /**
@@ -339,22 +359,35 @@ function recheck(
 ): { unit: UnitState; checked: number } | undefined {
   const { model, indexes } = patchedModel(prev, files, removed, added);
   const affected = affectedObjects(removed, added, prev.model, model, indexes);
-  const subObjects = model.objects.filter((o) => affected.has(o) || isEnvironment(o, ctx.config));
+  // Rules that judge each object on its own see the re-checked objects alone; the others also the environment.
+  const subObjects: K8sObject[] = [];
+  const checkedObjects: K8sObject[] = [];
+  for (const o of model.objects) {
+    const hit = affected.has(o);
+    if (hit) checkedObjects.push(o);
+    if (hit || isEnvironment(o, ctx.config)) subObjects.push(o);
+  }
   const subProblems = model.problems.filter((p) => changedFiles.has(p.span.file));
-  const sub: WorkspaceModel = {
-    ...modelFromIndexes(subObjects, subProblems, prev.model.settings, indexes),
-    selectedWorkloads: model.selectedWorkloads,
-    selectingServices: model.selectingServices,
-    servicesIn: model.servicesIn,
-    workloadsIn: model.workloadsIn,
-    namespaces: model.namespaces,
-  };
-  const run = runRules(ctx.rules, sub, ctx.config, ctx.inputs.fileMap, ctx.inputs.layout);
-  if (run.failures.length) return undefined;
+  const sub = partialModel(model, indexes, subObjects, subProblems);
+  // It holds every environment object: its component evidence and node-level claims are the whole model's.
+  rememberComponentEvidence(subObjects, componentEvidenceOf(model.objects));
+  shareNodeClaims(sub, model);
+  const run = runRules(ctx.rules.filter((r) => !r.judgesEachObject), sub, ctx.config, ctx.inputs.fileMap, ctx.inputs.layout);
+  const each = runRules(ctx.rules.filter((r) => r.judgesEachObject && !r.judgesObjectAlone), partialModel(model, indexes, checkedObjects, subProblems), ctx.config, ctx.inputs.fileMap, ctx.inputs.layout);
+  // Rules that read an object alone: only the changed objects can have other findings than before.
+  const aloneRules = ctx.rules.filter((r) => r.judgesObjectAlone);
+  const changedUids = new Set<string>();
+  for (const o of added) changedUids.add(o.uid);
+  for (const o of removed) changedUids.add(o.uid);
+  const alone = runRules(aloneRules, partialModel(model, indexes, checkedObjects.filter((o) => changedUids.has(o.uid)), subProblems), ctx.config, ctx.inputs.fileMap, ctx.inputs.layout);
+  if (run.failures.length || each.failures.length || alone.failures.length) return undefined;
+  for (const f of each.findings) run.findings.push(f);
+  for (const f of alone.findings) run.findings.push(f);
   const uids = new Set<string>();
   for (const o of affected) uids.add(o.uid);
   for (const o of removed) uids.add(o.uid);
-  const owned = (f: Finding): boolean => (f.object ? uids.has(f.object.uid) : changedFiles.has(f.span.file));
+  const aloneIds = new Set(aloneRules.map((r) => r.id));
+  const owned = (f: Finding): boolean => (f.object ? (aloneIds.has(f.ruleId) ? changedUids : uids).has(f.object.uid) : changedFiles.has(f.span.file));
   let findings = prev.findings.filter((f) => !owned(f)).concat(run.findings.filter(owned));
   const whole = wholeModelRules(ctx.rules, prev, run.findings.filter(owned), owned, () => takenPortsChanged(prev, { model, indexes }, removed, added, ctx.config));
   if (whole.length) {

@@ -3,6 +3,7 @@ import type { WorkspaceModel } from '../../model/workspace-model';
 import type { LabelSelector } from '../../model/views/label-selector';
 import type { NetworkPolicyView, PolicyPeer, PolicyRule } from '../../model/views/network-policy';
 import { labelSelectorMatches, selectsEverything } from '../api-server/label-selector';
+import { podSelectorMatches } from '../controller-manager/pod-labels';
 import { resolveTargetPort } from '../controller-manager/find-port';
 
 /**
@@ -73,7 +74,7 @@ function namespaceLabels(model: WorkspaceModel): Map<string, Record<string, stri
 const EVERYTHING: LabelSelector = { matchLabels: {}, matchExpressions: [] };
 
 function selectPods(workloads: readonly WorkloadObject[], selector: LabelSelector, partial: (w: WorkloadObject) => boolean): WorkloadObject[] {
-  return workloads.filter((w) => !partial(w) && labelSelectorMatches(selector, w.pod.labels));
+  return workloads.filter((w) => !partial(w) && podSelectorMatches(selector, w));
 }
 
 /** True when any container of the pods (init containers too, as newer Calico) declares the name with the protocol. */

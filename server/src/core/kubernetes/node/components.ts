@@ -76,10 +76,29 @@ const evidenceOf = new WeakMap<readonly K8sObject[], readonly K8sObject[]>();
 function componentEvidence(objects: readonly K8sObject[]): readonly K8sObject[] {
   let out = evidenceOf.get(objects);
   if (!out) {
-    out = objects.filter((o) => o.category !== 'service' && (o.category !== 'workload' || workloadComponents(o).size > 0));
+    out = objects.filter(isComponentEvidence);
     evidenceOf.set(objects, out);
   }
   return out;
+}
+
+/** True for the objects {@link componentEvidence} keeps. */
+export function isComponentEvidence(o: K8sObject): boolean {
+  return o.category !== 'service' && (o.category !== 'workload' || workloadComponents(o).size > 0);
+}
+
+/**
+ * Records the component evidence of `objects` computed elsewhere: `evidence` must be exactly the objects of
+ * `objects` that {@link isComponentEvidence} keeps, in order (e.g. concatenated from per-file lists, or a partial
+ * model's list that holds every such object of a whole one). Saves the pass over every object on each edit.
+ */
+export function rememberComponentEvidence(objects: readonly K8sObject[], evidence: readonly K8sObject[]): void {
+  evidenceOf.set(objects, evidence);
+}
+
+/** {@link componentEvidence} of `objects` (for incremental models built from per-file parts). */
+export function componentEvidenceOf(objects: readonly K8sObject[]): readonly K8sObject[] {
+  return componentEvidence(objects);
 }
 
 /**

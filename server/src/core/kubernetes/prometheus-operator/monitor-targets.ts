@@ -2,6 +2,7 @@ import type { ServiceObject, WorkloadObject } from '../../model/objects';
 import type { WorkspaceModel } from '../../model/workspace-model';
 import type { MonitorView } from '../../model/views/monitors';
 import { labelSelectorMatches } from '../api-server/label-selector';
+import { podSelectorMatches } from '../controller-manager/pod-labels';
 
 /**
  * What the Prometheus Operator turns a ServiceMonitor or PodMonitor into: a scrape job over the Services
@@ -31,7 +32,7 @@ export function monitoredServices(model: WorkspaceModel, view: MonitorView<unkno
 
 /** The pod templates a PodMonitor selects (by pod template labels); kustomize patches (partial) left out. */
 export function monitoredPods(model: WorkspaceModel, view: MonitorView<unknown>, partial: (w: WorkloadObject) => boolean): WorkloadObject[] {
-  return monitorNamespaces(model, view).flatMap((ns) => model.workloadsIn(ns).filter((w) => !partial(w) && labelSelectorMatches(view.selector, w.pod.labels)));
+  return monitorNamespaces(model, view).flatMap((ns) => model.workloadsIn(ns).filter((w) => !partial(w) && podSelectorMatches(view.selector, w)));
 }
 
 /** True when any container (init containers too: Prometheus' pod role lists them) declares the port name. */

@@ -1,13 +1,18 @@
 import type { ServiceObject, WorkloadObject } from '../../model/objects';
 import { describe } from '../../model/objects';
 import { indexesOf, selectorMatches, WorkspaceModel } from '../../model/workspace-model';
+import { selectorIndexKeys, workloadsUnder } from '../../model/model-indexes';
+import { controllerLabelText, serviceSelectorMatches } from '../../kubernetes/controller-manager/pod-labels';
 
 /** The pod template whose labels come closest to a Service selector, and how they differ. */
 export interface SelectorCandidate {
   readonly workload: WorkloadObject;
   /** Selector entries the template has. */
   readonly matched: readonly string[];
-  /** `tier=front` (has another value) or `no tier` (lacks the key), per unmatched selector entry. */
+  /**
+   * `tier=front` (has another value), `no tier` (lacks the key) or, for a label the controller sets on the Pods,
+   * what they carry (`statefulset.kubernetes.io/pod-name: web-0 … web-1 (replicas 2)`), per unmatched selector entry.
+   */
   readonly differences: readonly string[];
 }
 
@@ -18,19 +23,25 @@ export interface SelectorCandidate {
 export function nearestPodTemplate(selector: Readonly<Record<string, string>>, candidates: readonly WorkloadObject[]): SelectorCandidate | undefined {
   let best: { w: WorkloadObject; score: number } | undefined;
   const entries = Object.entries(selector);
+  // Per entry, as the Pods carry it: template labels and the labels their controller adds.
+  const holds = (w: WorkloadObject, k: string, v: string): boolean => serviceSelectorMatches({ [k]: v }, w);
+  const hasKey = (w: WorkloadObject, k: string): boolean => k in w.pod.labels || controllerLabelText(w, k) !== undefined;
   for (const w of candidates) {
-    const labels = w.pod.labels;
-    const matched = entries.filter(([k, v]) => labels[k] === v).length;
-    const keys = entries.filter(([k]) => k in labels).length;
+    const matched = entries.filter(([k, v]) => holds(w, k, v)).length;
+    const keys = entries.filter(([k]) => hasKey(w, k)).length;
     const score = matched * 1000 + keys;
     if (score > 0 && (!best || score > best.score)) best = { w, score };
   }
   if (!best) return undefined;
-  const labels = best.w.pod.labels;
+  const w = best.w;
   return {
-    workload: best.w,
-    matched: entries.filter(([k, v]) => labels[k] === v).map(([k, v]) => `${k}=${v}`),
-    differences: entries.filter(([k, v]) => labels[k] !== v).map(([k]) => (k in labels ? `${k}=${labels[k]}` : `no ${k}`)),
+    workload: w,
+    matched: entries.filter(([k, v]) => holds(w, k, v)).map(([k, v]) => `${k}=${v}`),
+    differences: entries.filter(([k, v]) => !holds(w, k, v)).map(([k]) => {
+      const set = controllerLabelText(w, k);
+      if (set !== undefined) return `${k} ${set}`;
+      return k in w.pod.labels ? `${k}=${w.pod.labels[k]}` : `no ${k}`;
+    }),
   };
 }
 
@@ -51,9 +62,9 @@ export function matchesInOtherNamespaces(model: WorkspaceModel, svc: ServiceObje
   if (!selector || keys.length === 0) return [];
   const byLabel = indexesOf(model)?.byLabel;
   const candidates = byLabel
-    ? byLabel.get(`${keys[0]}=${selector[keys[0]]}`) ?? []
+    ? workloadsUnder(byLabel, selectorIndexKeys(selector))
     : model.namespaces().flatMap((ns) => model.workloadsIn(ns));
-  return candidates.filter((w) => w.namespace !== svc.namespace && !skip(w) && selectorMatches(selector, w.pod.labels));
+  return candidates.filter((w) => w.namespace !== svc.namespace && !skip(w) && selectorMatches(selector, w));
 }
 
 /** `Deployment shop/web (namespace shop)`, or `Deployment shop/web and 2 more in namespaces shop, store`. */
