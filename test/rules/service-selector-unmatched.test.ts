@@ -92,7 +92,7 @@ spec:
     };
     const { findings, analysis } = lint(files, { rules });
     assert.deepEqual(findings.map((f) => [f.file, f.line, f.column, f.text, f.severity, f.object]), [['svc.yaml', 5, 14, 'app: web', 'warning', 'Service default/web']]);
-    assert.equal(findings[0].message, 'selector app=web of Service default/web matches no pod template of namespace default, but Deployment shop/web in namespace shop matches it: a Service selects Pods of its own namespace only, so it gets no endpoints and connections fail; is its namespace meant to be shop?');
+    assert.equal(findings[0].message, 'selector app=web of Service default/web matches no pod template of namespace default, but Deployment shop/web in namespace shop matches it: a Service selects Pods of its own namespace only, so it gets no endpoints; is its namespace meant to be shop?');
     assert.deepEqual(findings[0].related.map((r) => [r.file, r.line, r.message]), [['a.yaml', 3, 'Deployment shop/web of namespace shop matches the selector']]);
     const svcObj = analysis.model.objects.find((o) => o.kind === 'Service' && o.name === 'web')!;
     const chain = portChainAt(analysis.model, svcObj, files['svc.yaml'].indexOf('app: web') + 1);

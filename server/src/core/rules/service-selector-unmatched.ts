@@ -127,7 +127,7 @@ function finding(model: WorkspaceModel, svc: ServiceObject, selector: Readonly<R
     message = `${head} matches no pod template here; in ${svc.namespace} the cluster installer creates Pods (static control-plane Pods, kube-proxy, CoreDNS), else the Service has no endpoints${nearestText}`;
   } else if (elsewhere.length) {
     severity = 'warning';
-    message = `${head} matches no pod template of namespace ${svc.namespace}, but ${otherNamespaceText(elsewhere)} matches it: a Service selects Pods of its own namespace only, so it gets no endpoints and connections fail; is its namespace meant to be ${elsewhere[0].namespace}?`;
+    message = `${head} matches no pod template of namespace ${svc.namespace}, but ${otherNamespaceText(elsewhere)} matches it: a Service selects Pods of its own namespace only, so it gets no endpoints; is its namespace meant to be ${elsewhere[0].namespace}?`;
   } else if (workloads.length === 0) {
     message = `${head} matches no pod template here (namespace ${svc.namespace} holds none): fine if its Pods are deployed from elsewhere, else it has no endpoints and connections fail`;
   } else {
