@@ -34,10 +34,10 @@ describe('host-port-conflicts-nodeport', () => {
     assert.equal(findings.length, 2);
     const [svcSide, podSide] = [findings.find((f) => f.file === 'svc.yaml')!, findings.find((f) => f.file === 'deploy.yaml')!];
     assert.deepEqual([podSide.line, podSide.column, podSide.text, podSide.severity], [16, 25, '31123', 'error']);
-    assert.equal(podSide.message, "hostPort 31123/TCP is also nodePort 31123 of Service web/web-nodeport: CNI portmap and kube-proxy both match it on the pod's node, so the hostPort or the NodePort loses its traffic there; move one port");
+    assert.equal(podSide.message, "hostPort 31123/TCP is also nodePort 31123 of Service web/web-nodeport: CNI portmap and kube-proxy both match it on the pod's node: the hostPort or the NodePort loses its traffic; move one port");
     assert.deepEqual(podSide.related.map((r) => [r.file, r.line]), [['svc.yaml', 12]]);
     assert.deepEqual([svcSide.line, svcSide.column, svcSide.text], [12, 17, '31123']);
-    assert.equal(svcSide.message, "nodePort 31123/TCP is also the hostPort of Deployment web/web-hostport: CNI portmap and kube-proxy both match it on the pod's node, so the hostPort or the NodePort loses its traffic there; move one port");
+    assert.equal(svcSide.message, "nodePort 31123/TCP is also the hostPort of Deployment web/web-hostport: CNI portmap and kube-proxy both match it on the pod's node: the hostPort or the NodePort loses its traffic; move one port");
     assert.equal(svcSide.object, 'Service web/web-nodeport');
   });
 

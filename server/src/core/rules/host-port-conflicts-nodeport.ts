@@ -17,7 +17,7 @@ const id = 'host-port-conflicts-nodeport';
 function consequence(c: HostPortClaim, port: number): string {
   return c.hostNetwork
     ? `kube-proxy sends connections to ${port}/${c.protocol} on every node to the Service's endpoints, so the hostNetwork process gets none (before v1.24 it cannot even bind); move the nodePort`
-    : `CNI portmap and kube-proxy both match it on the pod's node, so the hostPort or the NodePort loses its traffic there; move one port`;
+    : `CNI portmap and kube-proxy both match it on the pod's node: the hostPort or the NodePort loses its traffic; move one port`;
 }
 
 /** A host-level port (hostPort, or containerPort of a hostNetwork pod) equals some Service's nodePort. */
