@@ -64,7 +64,7 @@ describe('suppressions', () => {
       assert.deepEqual(found(svc('a', 80).replace('nodePort: 80', 'nodePort: 80 # kube-netlint-disable-line')), [], 'no id: every rule, as in eslint');
       assert.deepEqual(found(svc('a', 80).replace('port: 80', 'port: 80 # kube-netlint-disable-line nodeport-out-of-range')), ['nodeport-out-of-range@10 Service default/a'], 'the line above is not silenced');
       const f = loadFile('s.yaml', 'a: 1 # kube-netlint-disable-line r1\n# kube-netlint-disable r2\nb: 2\n# kube-netlint-disable-next-line r3\nc: 3\n');
-      assert.deepEqual([...f.suppressions.entries()].map(([line, ids]) => [line, [...ids]]), [[1, ['r1']], [5, ['r3']]], 'an unknown directive word silences nothing');
+      assert.deepEqual([...f.suppressions.entries()].map(([line, ids]) => [line, [...ids]]), [[1, ['r1']], [2, []], [5, ['r3']]], 'an unknown directive word silences nothing: its own line maps to no rule id');
     });
 
     it('applies to the line right after the comment, not further down', () => {

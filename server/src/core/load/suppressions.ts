@@ -7,7 +7,9 @@ export const DISABLE_NEXT_LINE = 'kube-netlint-disable-next-line';
 export const DISABLE_LINE = 'kube-netlint-disable-line';
 
 /**
- * Line-level suppressions of one file: 1-based line → rule ids silenced on that line (`'*'` = all).
+ * Line-level suppressions of one file: 1-based line → rule ids silenced on that line (`'*'` = all). A comment
+ * whose directive word is unknown maps its own line to an empty set (it silences nothing), so an empty map
+ * means the file has no directive comment at all and readers never need its text to know that.
  * Found with `yaml`'s own Lexer, so `#` inside quoted or block scalars is never mistaken for a comment.
  */
 export type LineSuppressions = ReadonlyMap<number, ReadonlySet<string>>;
@@ -111,11 +113,10 @@ export function disableDirectives(text: string): DisableDirective[] {
 export function findLineSuppressions(text: string, lines: LineIndex): LineSuppressions {
   const out = new Map<number, Set<string>>();
   for (const d of disableDirectives(text)) {
-    if (d.kind === 'unknown') continue;
     const line = lines.position(d.start).line; // 1-based line of the comment
     const target = d.kind === 'next-line' ? line + 1 : line;
     const set = out.get(target) ?? new Set<string>();
-    for (const id of d.ids.length ? d.ids.map((i) => i.id) : ['*']) set.add(id);
+    if (d.kind !== 'unknown') for (const id of d.ids.length ? d.ids.map((i) => i.id) : ['*']) set.add(id);
     out.set(target, set);
   }
   return out;
