@@ -145,6 +145,9 @@ describe('rendered sources: helmCharts, left-out entries, multi-document templat
         ['values/extra.yaml', 1, 11],
         ['values/prod.yaml', 2, 5],
       ]);
+      // The root kustomization is the only cluster group, and "rendered by ./kustomization.yaml" already names it.
+      assert.deepEqual(r.findings.filter((f) => f.message.includes('(in cluster')).map((f) => f.message), []);
+      assert.match(r.findings.find((f) => f.ruleId === 'host-port-conflicts-nodeport' && f.file === 'values/extra.yaml')!.message, /\(Deployment default\/app-web, rendered by \.\/kustomization\.yaml\)$/);
     });
 
     it('maps them the same when the build runs on a copy (values files in a subfolder are copied)', () => {
