@@ -56,6 +56,12 @@ export interface LoadOptions {
    * understand to `yaml` ({@link composeFromEvents}); `yaml` always uses `yaml`'s own parser.
    */
   readonly parser?: YamlParser;
+  /**
+   * True for a file only kustomize reads (a `resources:` member of a kustomization): kustomize reads it as YAML
+   * whatever its first character, so a file starting with `{` is not decoded as kubectl's JSON stream
+   * (see repo/kustomize-inputs.ts).
+   */
+  readonly kustomizeInput?: boolean;
 }
 
 export type YamlParser = 'events' | 'yaml';
@@ -78,7 +84,7 @@ const MAX_ALIAS_COUNT = 100;
  * `kind: List` and `<Kind>List` documents (as `kubectl get -o yaml` writes them) yield their items.
  */
 export function loadFile(file: string, text: string, options: LoadOptions = {}): LoadedFile {
-  const { docs: list, streamErrors, lines } = parseFile(text, options.parser ?? DEFAULT_PARSER);
+  const { docs: list, streamErrors, lines } = parseFile(text, options.parser ?? DEFAULT_PARSER, options.kustomizeInput);
   const problems: LoadProblem[] = [];
   const objects: K8sObject[] = [];
   const role = repoFileRole(file, text);
@@ -120,11 +126,11 @@ export function loadFile(file: string, text: string, options: LoadOptions = {}):
 
 /**
  * The documents of a file, its stream errors and line index: value by value for a stream of JSON objects (see
- * {@link jsonStream}), else from js-yaml's events when `parser` is `events` and the composer takes the text, else
+ * {@link jsonStream}; not when `yamlOnly`), else from js-yaml's events when `parser` is `events` and the composer takes the text, else
  * from `yaml`.
  */
-export function parseFile(text: string, parser: YamlParser): { docs: Document.Parsed[]; streamErrors: readonly YAMLParseError[]; lines: LineIndex } {
-  const stream = jsonStream(text);
+export function parseFile(text: string, parser: YamlParser, yamlOnly = false): { docs: Document.Parsed[]; streamErrors: readonly YAMLParseError[]; lines: LineIndex } {
+  const stream = yamlOnly ? undefined : jsonStream(text);
   if (stream) return parseJsonStream(text, stream);
   if (parser === 'events') {
     const composed = composeFromEvents(text);
