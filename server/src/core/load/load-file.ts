@@ -13,7 +13,7 @@ import { findLineSuppressions, LineSuppressions } from './suppressions';
 import { collapseRepeatedErrors, documentReadProblem } from './document-error';
 import { ListDefaults, notAnObject, readEnvelope } from './envelope-view';
 import { parseDocuments } from './parse-documents';
-import { jsonStream, parseJsonStream } from './json-stream';
+import { JSON_STREAM_CODE, jsonStream, parseJsonStream } from './json-stream';
 import { looksLikeGoTemplate } from '../repo/go-template';
 import { statedProxyMode, terraformTemplateAt } from '../repo/terraform-template';
 import { RepoFileRole, repoFileRole } from '../repo/repo-files';
@@ -88,7 +88,8 @@ export function loadFile(file: string, text: string, options: LoadOptions = {}):
   const problems: LoadProblem[] = [];
   const objects: K8sObject[] = [];
   const role = repoFileRole(file, text);
-  if (looksLikeGoTemplate(text, list)) {
+  // A stop of kubectl's JSON decoder counts as a syntax error: with `{{` in the text, a Go template (`{{- if … }}` first).
+  if (looksLikeGoTemplate(text, list) || (streamErrors.some((e) => e.code === (JSON_STREAM_CODE as never)) && text.includes('{{'))) {
     // Not silently: outside a Helm chart (whose Chart.yaml gets one finding instead) the file is named.
     const at = text.indexOf('{{');
     const line = lines.position(at).line;
