@@ -9,6 +9,7 @@ import type { K8sObject } from './model/objects';
 import { buildModel, WorkspaceModel } from './model/workspace-model';
 import { computeLayout, defaultRepoPath, filesOfGroup, placePlainFiles, RepoLayout, unclaimedFiles, RepoPath, withoutChartTemplates } from './repo/layout';
 import { allRules } from './rules/index';
+import { asKustomizeInputs } from './repo/kustomize-inputs';
 import type { Finding, Rule } from './rules/rule';
 
 /** The result of analysing a set of loaded files. */
@@ -64,6 +65,12 @@ export interface AnalysisInputs {
 export function analysisInputs(inputFiles: readonly LoadedFile[], config: CoreConfig, options: AnalyzeOptions = {}, baseLayout?: RepoLayout): AnalysisInputs {
   const repoPath = options.repoPath ?? defaultRepoPath;
   let layout = baseLayout ?? computeLayout(inputFiles, config, repoPath);
+  // Files only kustomize reads are read as kustomize reads them (YAML, also when they start with `{`).
+  const asInputs = asKustomizeInputs(inputFiles, layout, config);
+  if (asInputs) {
+    inputFiles = asInputs;
+    layout = computeLayout(inputFiles, config, repoPath);
+  }
   let files = withoutChartTemplates(inputFiles, layout);
   const fileMap = new Map(files.map((f) => [f.file, f]));
   for (const f of options.sourceFiles ?? []) if (!fileMap.has(f.file)) fileMap.set(f.file, f);
