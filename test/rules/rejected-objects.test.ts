@@ -81,6 +81,19 @@ describe('objects the API server rejects take part in no other check', () => {
     assert.deepEqual(view({ 'd.yaml': deployment('{containerPort: 8080, protocol: tcp}'), 's.yaml': svc }), [['pod-spec-invalid', 'd.yaml', 13, 47, 'Deployment shop/web']]);
   });
 
+  it('a collision between accepted objects stays when a rejected object shares the port', () => {
+    const svc = (name: string, extra = '') => `apiVersion: v1\nkind: Service\nmetadata: {name: ${name}}\nspec: {type: NodePort, ports: [{port: 80, nodePort: 30080${extra}}]}\n`;
+    const text = [svc('a'), svc('b'), svc('c', ', targetPort: 70000')].join('---\n');
+    const findings = lint({ 's.yaml': text }).findings;
+    assert.deepEqual(findings.map((f) => [f.ruleId, f.line, f.column, f.object, f.related.map((r) => r.line)]), [
+      ['nodeport-duplicate', 4, 53, 'Service default/a', [9, 14]],
+      ['nodeport-duplicate', 9, 53, 'Service default/b', [4, 14]],
+      ['service-spec-invalid', 14, 72, 'Service default/c', []],
+    ]);
+    // Two accepted Services alone: the same pair, each naming only the other.
+    assert.deepEqual(lint({ 's.yaml': [svc('a'), svc('c', ', targetPort: 70000')].join('---\n') }).findings.map((f) => f.ruleId), ['service-spec-invalid']);
+  });
+
   it("NetworkPolicy: protocol 'tcp' gets networkpolicy-spec-invalid alone, not also networkpolicy-port-unresolved as TCP", () => {
     const files = { 'd.yaml': deployment('{containerPort: 8080}'), 's.yaml': service('[{port: 80, targetPort: 8080}]', 'ClusterIP') };
     assert.deepEqual(view({ ...files, 'np.yaml': policy('TCP') }), [['networkpolicy-port-unresolved', 'np.yaml', 9, 17, 'NetworkPolicy shop/np']]);

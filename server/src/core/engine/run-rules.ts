@@ -25,7 +25,8 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2
 /**
  * Runs every enabled rule over the model, applies severity overrides from `config.rules`, drops
  * suppressed findings (object annotation `kube-netlint.io/ignore`, `# kube-netlint-disable-next-line`) and, but for
- * the rules that report rejections ({@link Rule.reportsRejection}), findings in or naming an object the API server rejects,
+ * the rules that report rejections ({@link Rule.reportsRejection}), findings in an object the API server rejects or
+ * whose related locations all lie in such objects,
  * and returns findings in a stable order (file, offset, rule id).
  */
 export function runRules(rules: readonly Rule[], model: WorkspaceModel, config: CoreConfig, files: ReadonlyMap<string, LoadedFile>, layout?: RepoLayout): RuleRun {
@@ -33,11 +34,15 @@ export function runRules(rules: readonly Rule[], model: WorkspaceModel, config: 
   const failures: RuleFailure[] = [];
   const objectsByUid = new Map<string, K8sObject>(model.objects.map((o) => [o.uid, o]));
   const parsed: Parameters<typeof localFix>[2] = new Map();
-  // Objects the API server rejects take part in no other check (kubernetes/api-server/rejection.ts).
+  // Objects the API server rejects take part in no other check (kubernetes/api-server/rejection.ts): a finding in one
+  // is left out, and so is a finding that exists only because of them (every related location lies in one). A finding
+  // that also names an accepted object stays: Services A and B sharing a nodePort still collide when a third one on
+  // that port is rejected.
   let rejected: RejectedObjects | undefined;
   const inRejected = (f: Finding): boolean => {
     rejected ??= rejectedObjects(model, files, layout);
-    return !rejected.none && (rejected.covers(f.span) || f.related.some((r) => rejected!.covers(r.span)));
+    if (rejected.none) return false;
+    return rejected.covers(f.span) || (f.related.length > 0 && f.related.every((r) => rejected!.covers(r.span)));
   };
   for (const rule of rules) {
     const override = config.rules[rule.id];

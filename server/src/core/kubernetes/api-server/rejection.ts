@@ -19,10 +19,12 @@ import { allocatesNodePorts, needsHealthCheck } from './validation';
  * `kubectl apply` cannot create (a decoder error or a ValidateX error in it: the API server stores nothing of an
  * object with one invalid field) never exists in the cluster, so it takes part in no check against other objects.
  * Its own rejection findings (pod-spec-invalid, service-spec-invalid, ingress-spec-invalid,
- * networkpolicy-spec-invalid, nodeport-out-of-range) are all it gets; every other finding that lies in it or names
- * it (a related location inside it) is left out (core/engine/run-rules.ts), in either role: it neither collides
- * with other objects nor is reported for what it would do to them, and the other objects' checks that would name it
- * (a Service selecting it, a port it would take) say nothing about it either, until it is fixed and accepted.
+ * networkpolicy-spec-invalid, nodeport-out-of-range) are all it gets; every other finding that lies in it, or whose
+ * related locations all lie in rejected objects, is left out (core/engine/run-rules.ts), in either role: it neither
+ * collides with other objects nor is reported for what it would do to them, and the other objects' checks that would
+ * name only it (a Service selecting it, a port it would take) say nothing about it either, until it is fixed and
+ * accepted. A finding that also names an accepted object stays (its message may still list the rejected one): an
+ * accepted collision must never be lost because a rejected object shares the port.
  * Warnings the API server only prints (the object is stored) do not count. Live cluster objects were accepted.
  * Sources: kubernetes pkg/registry/rest/create.go (BeforeCreate: any validation error fails the whole create) and
  * staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go (a decode error answers 400 before anything is stored), v1.33.
