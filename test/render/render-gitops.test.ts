@@ -57,7 +57,8 @@ describe('rendering GitOps releases (Argo CD, Flux)', function () {
   it('renders a Flux HelmRelease: [targetNamespace-]name, valuesFiles replace values.yaml, valuesFrom named', () => {
     const hr =
       'apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: web\n  namespace: flux-system\nspec:\n  targetNamespace: prod\n  chart:\n    spec:\n      chart: ./charts/web\n      sourceRef: {kind: GitRepository, name: repo}\n      valuesFiles: [charts/web/values-prod.yaml]\n  valuesFrom:\n    - kind: Secret\n      name: web-values\n';
-    const dir = tree({ ...chart, 'clusters/prod/web.yaml': hr, 'other.yaml': svc('other', 30300) });
+    // values.yaml is replaced, so the values file gives the Service its port too (without one the API server rejects it).
+    const dir = tree({ ...chart, 'charts/web/values-prod.yaml': 'service:\n  nodePort: 30300\n  port: 80\n', 'clusters/prod/web.yaml': hr, 'other.yaml': svc('other', 30300) });
     const r = lintRendered(dir, ['.']);
     const dup = r.findings.filter((f) => f.ruleId === 'nodeport-duplicate');
     assert.deepEqual(dup.map((f) => [f.file, f.line]), [['charts/web/values-prod.yaml', 2], ['other.yaml', 11]]);

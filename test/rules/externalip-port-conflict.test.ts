@@ -31,7 +31,7 @@ describe('externalip-port-conflict', () => {
   it('reports both Services, each naming the other, at the externalIPs entries', () => {
     const { findings } = lint({
       'a.yaml': svc('web', 'team-a', '[{port: 443}]', '[198.51.100.10]'),
-      'b.yaml': svc('proxy', 'team-b', '[{port: 80}, {port: 443, protocol: TCP}]', '[198.51.100.9, 198.51.100.10]'),
+      'b.yaml': svc('proxy', 'team-b', '[{name: http, port: 80}, {name: https, port: 443, protocol: TCP}]', '[198.51.100.9, 198.51.100.10]'),
     }, { rules });
     assert.equal(findings.length, 2);
     const [a, b] = findings;

@@ -52,7 +52,7 @@ describe('gateway-backend-unresolved', () => {
     const flow = route('        - {name: web}');
     const flowFix = lint({ ...files, 'r.yaml': flow }, { rules }).findings[0].fixes[0];
     assert.match(applyEdits(dedent(flow), flowFix.edits), /- \{name: web, port: 8080\}/);
-    const two = lint({ 'svc.yaml': service('[{port: 80}, {port: 443}]'), 'r.yaml': block }, { rules }).findings;
+    const two = lint({ 'svc.yaml': service('[{name: http, port: 80}, {name: https, port: 443}]'), 'r.yaml': block }, { rules }).findings;
     assert.deepEqual(two.map((f) => [f.severity, f.fixes.length]), [['error', 0]]);
   });
 

@@ -47,6 +47,27 @@ describe('networkpolicy-port-unresolved', () => {
     assert.deepEqual(lint({ ...files, 'np.yaml': fixed }, { rules }).findings, []);
   });
 
+  it('does not copy a numeric targetPort no pod declares: says so, names the declared ports, offers no fix; a declared one of two Services wins', () => {
+    const files = {
+      'db.yaml': workload('db', '[{name: http, containerPort: 8080}]'),
+      'svc.yaml': service('db', '[{port: 80, targetPort: 8081}]'),
+      'np.yaml': policy(ingressPorts('[{protocol: TCP, port: 80}]')),
+    };
+    const { findings } = lint(files, { rules });
+    assert.deepEqual(findings.map((f) => [f.file, f.line, f.column, f.text, f.object, f.fixes.length]), [['np.yaml', 9, 37, '80', 'NetworkPolicy shop/db', 0]]);
+    assert.equal(findings[0].message, "ingress rule #0 of NetworkPolicy shop/db allows port 80/TCP, the port of Service shop/db, whose targetPort 8081 none of the pods it applies to declares (they declare 8080/TCP): policies match the Pod's port after DNAT; fix that targetPort, then allow the Pod port");
+    assert.ok(findings[0].message.length <= 300);
+    assert.deepEqual(findings[0].related.map((r) => [r.file, r.line, r.message]), [['svc.yaml', 6, 'port 80 of Service shop/db → targetPort 8081, which no selected pod declares']]);
+    // A second Service whose port 80 does reach the declared 8080: that is the port to allow, and the fix writes it.
+    const both = { ...files, 'svc2.yaml': service('db', '[{port: 80, targetPort: 8080}]').replace('name: db,', 'name: db2,') };
+    const two = lint(both, { rules }).findings;
+    assert.deepEqual(two.map((f) => [f.line, f.column, f.fixes.map((x) => [x.title, x.preferred])]), [[9, 37, [['Allow the Pod port 8080 (targetPort of Service shop/db2)', true]]]]);
+    assert.match(two[0].message, /the port of Service shop\/db2, which sends it to Pod port 8080: .*; allow 8080$/);
+    // Fixed Service: the policy's 80 is still the Service port, now with the declared targetPort as the fix.
+    const fixed = lint({ ...files, 'svc.yaml': service('db', '[{port: 80, targetPort: 8080}]') }, { rules }).findings;
+    assert.deepEqual(fixed.map((f) => f.fixes.map((x) => x.title)), [['Allow the Pod port 8080 (targetPort of Service shop/db)']]);
+  });
+
   it('warns at a named port none of the selected pods declares with that protocol', () => {
     const files = { 'db.yaml': workload('db', '[{name: pg, containerPort: 5432}, {name: dns, containerPort: 53, protocol: UDP}]'), 'np.yaml': policy(ingressPorts('[{port: postgres}, {port: dns}]')) };
     const { findings } = lint(files, { rules });

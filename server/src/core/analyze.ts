@@ -9,6 +9,7 @@ import type { K8sObject } from './model/objects';
 import { buildModel, WorkspaceModel } from './model/workspace-model';
 import { computeLayout, defaultRepoPath, filesOfGroup, placePlainFiles, RepoLayout, unclaimedFiles, RepoPath, withoutChartTemplates } from './repo/layout';
 import { allRules } from './rules/index';
+import { asKustomizeInputs } from './repo/kustomize-inputs';
 import type { Finding, Rule } from './rules/rule';
 
 /** The result of analysing a set of loaded files. */
@@ -64,6 +65,12 @@ export interface AnalysisInputs {
 export function analysisInputs(inputFiles: readonly LoadedFile[], config: CoreConfig, options: AnalyzeOptions = {}, baseLayout?: RepoLayout): AnalysisInputs {
   const repoPath = options.repoPath ?? defaultRepoPath;
   let layout = baseLayout ?? computeLayout(inputFiles, config, repoPath);
+  // Files only kustomize reads are read as kustomize reads them (YAML, also when they start with `{`).
+  const asInputs = asKustomizeInputs(inputFiles, layout, config);
+  if (asInputs) {
+    inputFiles = asInputs;
+    layout = computeLayout(inputFiles, config, repoPath);
+  }
   let files = withoutChartTemplates(inputFiles, layout);
   const fileMap = new Map(files.map((f) => [f.file, f]));
   for (const f of options.sourceFiles ?? []) if (!fileMap.has(f.file)) fileMap.set(f.file, f);
@@ -117,10 +124,21 @@ export function finishFindings(inputs: AnalysisInputs, units: readonly { readonl
   // Cross-object findings always name their clusters; single-object ones only when not found in every cluster.
   return [...merged.values()]
     .map(({ finding, clusters }) =>
-      (clusters.length === all && finding.related.length === 0) || (clusters.length === 1 && finding.rendered?.label === `rendered by ${clusters[0]}`)
+      (clusters.length === all && finding.related.length === 0) || (clusters.length === 1 && namesEntryPoint(finding.rendered?.label, clusters[0]))
         ? finding
         : { ...finding, message: `${finding.message} ${clusterSuffix(finding.message, clusters)}`, clusters })
     .sort(compareFindings);
+}
+
+/**
+ * Whether a rendered finding's label already names the kustomize entry point that is its only cluster group: the
+ * group of folder `dir` is "rendered by dir", and the root's is named by its file ("rendered by ./kustomization.yaml",
+ * core/render/plan.ts), so "(in cluster .)" would say it again, worse.
+ */
+function namesEntryPoint(label: string | undefined, group: string): boolean {
+  if (label === undefined) return false;
+  if (label === `rendered by ${group}`) return true;
+  return group === '.' && /^rendered by \.\/[^/]+$/.test(label);
 }
 
 /**

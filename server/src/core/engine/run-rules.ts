@@ -7,6 +7,7 @@ import type { Finding, Rule } from '../rules/rule';
 import { fixKeepsJson, isJsonManifest } from '../rules/fixes/json-manifest';
 import { localFix } from '../rules/fixes/local-edits';
 import { IGNORE_ANNOTATION } from './suppress';
+import { rejectedObjects, RejectedObjects } from '../kubernetes/api-server/rejection';
 
 /** A rule that threw: its findings are dropped for this run, the other rules still report. */
 export interface RuleFailure {
@@ -23,7 +24,8 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2
 
 /**
  * Runs every enabled rule over the model, applies severity overrides from `config.rules`, drops
- * suppressed findings (object annotation `kube-netlint.io/ignore`, `# kube-netlint-disable-next-line`),
+ * suppressed findings (object annotation `kube-netlint.io/ignore`, `# kube-netlint-disable-next-line`) and, but for
+ * the rules that report rejections ({@link Rule.reportsRejection}), findings in or naming an object the API server rejects,
  * and returns findings in a stable order (file, offset, rule id).
  */
 export function runRules(rules: readonly Rule[], model: WorkspaceModel, config: CoreConfig, files: ReadonlyMap<string, LoadedFile>, layout?: RepoLayout): RuleRun {
@@ -31,6 +33,12 @@ export function runRules(rules: readonly Rule[], model: WorkspaceModel, config: 
   const failures: RuleFailure[] = [];
   const objectsByUid = new Map<string, K8sObject>(model.objects.map((o) => [o.uid, o]));
   const parsed: Parameters<typeof localFix>[2] = new Map();
+  // Objects the API server rejects take part in no other check (kubernetes/api-server/rejection.ts).
+  let rejected: RejectedObjects | undefined;
+  const inRejected = (f: Finding): boolean => {
+    rejected ??= rejectedObjects(model, files, layout);
+    return !rejected.none && (rejected.covers(f.span) || f.related.some((r) => rejected!.covers(r.span)));
+  };
   for (const rule of rules) {
     const override = config.rules[rule.id];
     if (override === 'off') continue;
@@ -42,7 +50,7 @@ export function runRules(rules: readonly Rule[], model: WorkspaceModel, config: 
       continue;
     }
     for (const raw of produced) {
-      if (isSuppressed(raw, objectsByUid, files)) continue;
+      if (isSuppressed(raw, objectsByUid, files) || (!rule.reportsRejection && inRejected(raw))) continue;
       const f = withSafeFixes(raw, files, parsed);
       findings.push(override ? { ...f, severity: override } : f);
     }

@@ -96,6 +96,8 @@ export class IncrementalFile {
     const chunks = this.chunks;
     const old = this.current.text;
     if (!chunks) return undefined;
+    // A file that starts with `{` is kubectl's JSON stream once it is not one well-formed JSON value: read whole.
+    if (jsonStream(text)) return undefined;
     const prefix = commonPrefix(old, text);
     const suffix = commonSuffix(old, text, Math.min(old.length, text.length) - prefix);
     const editEnd = old.length - suffix;

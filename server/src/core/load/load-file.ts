@@ -13,7 +13,7 @@ import { findLineSuppressions, LineSuppressions } from './suppressions';
 import { collapseRepeatedErrors, documentReadProblem } from './document-error';
 import { ListDefaults, notAnObject, readEnvelope } from './envelope-view';
 import { parseDocuments } from './parse-documents';
-import { jsonStream, parseJsonStream } from './json-stream';
+import { JSON_STREAM_CODE, jsonStream, parseJsonStream } from './json-stream';
 import { looksLikeGoTemplate } from '../repo/go-template';
 import { statedProxyMode, terraformTemplateAt } from '../repo/terraform-template';
 import { RepoFileRole, repoFileRole } from '../repo/repo-files';
@@ -56,6 +56,12 @@ export interface LoadOptions {
    * understand to `yaml` ({@link composeFromEvents}); `yaml` always uses `yaml`'s own parser.
    */
   readonly parser?: YamlParser;
+  /**
+   * True for a file only kustomize reads (a `resources:` member of a kustomization): kustomize reads it as YAML
+   * whatever its first character, so a file starting with `{` is not decoded as kubectl's JSON stream
+   * (see repo/kustomize-inputs.ts).
+   */
+  readonly kustomizeInput?: boolean;
 }
 
 export type YamlParser = 'events' | 'yaml';
@@ -78,11 +84,12 @@ const MAX_ALIAS_COUNT = 100;
  * `kind: List` and `<Kind>List` documents (as `kubectl get -o yaml` writes them) yield their items.
  */
 export function loadFile(file: string, text: string, options: LoadOptions = {}): LoadedFile {
-  const { docs: list, streamErrors, lines } = parseFile(text, options.parser ?? DEFAULT_PARSER);
+  const { docs: list, streamErrors, lines } = parseFile(text, options.parser ?? DEFAULT_PARSER, options.kustomizeInput);
   const problems: LoadProblem[] = [];
   const objects: K8sObject[] = [];
   const role = repoFileRole(file, text);
-  if (looksLikeGoTemplate(text, list)) {
+  // A stop of kubectl's JSON decoder counts as a syntax error: with `{{` in the text, a Go template (`{{- if … }}` first).
+  if (looksLikeGoTemplate(text, list) || (streamErrors.some((e) => e.code === (JSON_STREAM_CODE as never)) && text.includes('{{'))) {
     // Not silently: outside a Helm chart (whose Chart.yaml gets one finding instead) the file is named.
     const at = text.indexOf('{{');
     const line = lines.position(at).line;
@@ -120,11 +127,11 @@ export function loadFile(file: string, text: string, options: LoadOptions = {}):
 
 /**
  * The documents of a file, its stream errors and line index: value by value for a stream of JSON objects (see
- * {@link jsonStream}), else from js-yaml's events when `parser` is `events` and the composer takes the text, else
+ * {@link jsonStream}; not when `yamlOnly`), else from js-yaml's events when `parser` is `events` and the composer takes the text, else
  * from `yaml`.
  */
-export function parseFile(text: string, parser: YamlParser): { docs: Document.Parsed[]; streamErrors: readonly YAMLParseError[]; lines: LineIndex } {
-  const stream = jsonStream(text);
+export function parseFile(text: string, parser: YamlParser, yamlOnly = false): { docs: Document.Parsed[]; streamErrors: readonly YAMLParseError[]; lines: LineIndex } {
+  const stream = yamlOnly ? undefined : jsonStream(text);
   if (stream) return parseJsonStream(text, stream);
   if (parser === 'events') {
     const composed = composeFromEvents(text);

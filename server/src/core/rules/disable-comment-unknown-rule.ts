@@ -18,6 +18,7 @@ export function disableCommentUnknownRule(knownIds: () => ReadonlySet<string>): 
     id: 'disable-comment-unknown-rule',
     title: 'Disable comment or ignore annotation names an unknown rule or directive',
     severity: 'warning',
+    reportsRejection: true,
     explanation: [
       `A \`# ${DISABLE_NEXT_LINE} RULE\` comment silences RULE's findings on the next line, a`,
       `\`# ${DISABLE_LINE} RULE\` comment after a value silences them on its own line, and the`,

@@ -5,6 +5,7 @@ export const fileSkipped: Rule = {
   id: 'file-skipped',
   title: 'File not analysed',
   severity: 'info',
+  reportsRejection: true,
   explanation: [
     'kube-netlint found this file but did not analyse it, and says why instead of skipping it silently:',
     '',

@@ -30,6 +30,9 @@ export const networkpolicyPortUnresolved: Rule = {
     '- a **number** (or `port`–`endPort` range) that none of those pods declares as a containerPort but that is the',
     '  `port` of a Service selecting them, which sends it to another Pod port — the policy was written with the',
     '  Service\'s port. The message names the Service and the targetPort, and the quick fix writes the targetPort.',
+    '  When that targetPort is itself a number none of the pods declares (the Service is broken too, see',
+    '  `service-targetport-unresolved`), the message says so and lists the ports the pods do declare, with no fix:',
+    '  copying the Service\'s targetPort would allow a port nothing listens on.',
     '',
     'Pods are the workspace\'s pod templates (and live cluster Pods, when read) of the policy\'s cluster. Egress rules',
     'are judged only when their destinations are known: `to` peers with a `podSelector`, in the policy\'s namespace or',
@@ -88,16 +91,33 @@ function checkPort({ model, files }: RuleContext, policy: K8sObject, rule: Polic
   const confusions = servicePortConfusions(model, pods, first, last, protocol);
   if (confusions.length === 0) return undefined;
   const c = confusions[0];
-  const target = typeof c.target === 'string' ? `"${c.target}" (${c.podPort})` : String(c.podPort);
   const range = p.endPort ? `${first}-${last}` : String(first);
-  const targets = new Set(confusions.map((x) => String(x.target)));
+  const related = confusions.map((x) => ({ span: x.servicePort.port?.span ?? x.service.span, message: `port ${x.servicePort.port?.value} of ${describe(x.service)} → targetPort ${x.target}${x.declared ? '' : ', which no selected pod declares'}` }));
+  if (!c.declared) {
+    // The Service's own targetPort reaches no declared port: copying it into the policy would allow nothing either.
+    return {
+      ...base,
+      message: `${where} allows port ${range}/${protocol}, the port of ${describe(c.service)}, whose targetPort ${c.podPort} none of ${whose} declares (they declare ${declaredList(pods, protocol)}): policies match the Pod's port after DNAT; fix that targetPort, then allow the Pod port`,
+      related,
+      fixes: [],
+    };
+  }
+  const target = typeof c.target === 'string' ? `"${c.target}" (${c.podPort})` : String(c.podPort);
+  const declared = confusions.filter((x) => x.declared);
+  const targets = new Set(declared.map((x) => String(x.target)));
   const edit = !p.endPort && targets.size === 1 ? replaceScalarEdit(files, port.span, port.value, String(c.target)) : undefined;
   return {
     ...base,
     message: `${where} allows port ${range}/${protocol}, the port of ${describe(c.service)}, which sends it to Pod port ${target}: policies match the Pod's port after DNAT, so this entry never matches Service traffic; allow ${target}`,
-    related: confusions.map((x) => ({ span: x.servicePort.port?.span ?? x.service.span, message: `port ${x.servicePort.port?.value} of ${describe(x.service)} → targetPort ${x.target}` })),
+    related,
     fixes: edit ? [{ title: `Allow the Pod port ${typeof c.target === 'string' ? `"${c.target}"` : c.target} (targetPort of ${describe(c.service)})`, edits: [edit], preferred: true }] : [],
   };
+}
+
+/** `8080/TCP, 9090/TCP`: the container ports the pods declare with the protocol (up to three, then "and N more"). */
+function declaredList(pods: readonly WorkloadObject[], protocol: string): string {
+  const ports = [...new Set(pods.flatMap((w) => w.pod.containers.flatMap((c) => c.ports.filter((p) => p.containerPort && p.protocol.value.toUpperCase() === protocol).map((p) => `${p.containerPort!.value}/${protocol}`))))];
+  return ports.length ? joinNames(ports, 3) : `no ${protocol} ports`;
 }
 
 function namedPorts(w: WorkloadObject): string {

@@ -6,6 +6,7 @@ export const objectInvalid: Rule = {
   id: 'object-invalid',
   title: 'Object kubectl or the API server cannot accept',
   severity: 'error',
+  reportsRejection: true,
   explanation: [
     'Before any field is validated, every manifest must be a Kubernetes object: a mapping with `apiVersion`, `kind`',
     'and `metadata.name`, whose `metadata` and `spec` are mappings. kube-netlint reports what kubectl or the API',

@@ -1,12 +1,11 @@
 import { describe } from '../model/objects';
-import { containerPortProblems, decodeProblems, handlerPortProblems, PodSpecProblem } from '../kubernetes/api-server/pod-spec';
+import { podTemplateProblems } from '../kubernetes/api-server/rejection';
 import type { Finding, Fix, Rule } from './rule';
 import type { Span } from '../source/span';
 import { replaceScalarEdit } from './fixes/replace-scalar';
 import { refOf } from './rule';
 
 const id = 'pod-spec-invalid';
-const REPLICA_KINDS: ReadonlySet<string> = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'ReplicationController']);
 
 /**
  * What the API server refuses (or warns about) in the networking fields of a pod template: wrongly typed
@@ -17,6 +16,7 @@ export const podSpecInvalid: Rule = {
   id,
   title: 'Pod template the API server rejects (ports, hostNetwork, replicas)',
   severity: 'error',
+  reportsRejection: true,
   explanation: [
     'The API server decodes and validates every Pod and every workload\'s pod template before storing it; `kubectl apply`',
     'fails with `… is invalid: …` or `… cannot be handled as a Deployment: json: cannot unmarshal …`, and nothing is rolled',
@@ -79,12 +79,7 @@ export const podSpecInvalid: Rule = {
     for (const w of model.workloads) {
       // Live cluster objects were already accepted by the API server (as service-spec-invalid does).
       if (w.origin.type !== 'file') continue;
-      const problems: PodSpecProblem[] = [...decodeProblems(w, written, source), ...containerPortProblems(w, patches.has(w.file)), ...handlerPortProblems(w, unquote, source)];
-      // Only these kinds have spec.replicas; elsewhere it is an unknown field the API server drops.
-      const replicas = REPLICA_KINDS.has(w.kind) ? w.replicas : undefined;
-      if (replicas && replicas.value < 0) {
-        problems.push({ span: replicas.span, message: `replicas ${replicas.value} is negative: the API server rejects ${describe(w)} with "spec.replicas: Invalid value: ${replicas.value}: must be greater than or equal to 0"` });
-      }
+      const problems = podTemplateProblems(w, patches.has(w.file), written, source, unquote);
       for (const p of problems) {
         findings.push({
           ruleId: id,

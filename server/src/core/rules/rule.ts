@@ -100,6 +100,12 @@ export interface Rule {
    * incremental analysis re-runs such a rule only on the objects an edit changed and keeps its findings on the others.
    */
   readonly judgesObjectAlone?: boolean;
+  /**
+   * True for the rules that report what the API server refuses (and for file-level rules: syntax, skipped files,
+   * directive comments): their findings stand in objects the API server rejects. Every other rule's findings that
+   * lie in such an object or name it in a related location are left out (kubernetes/api-server/rejection.ts).
+   */
+  readonly reportsRejection?: boolean;
   check(ctx: RuleContext): Finding[];
 }
 

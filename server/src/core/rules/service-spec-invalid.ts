@@ -1,39 +1,19 @@
 import type { Span } from '../source/span';
-import { describe, ServiceObject } from '../model/objects';
-import { checkServiceFields, checkServicePort, SERVICE, SpecProblem } from '../kubernetes/api-server/service-spec';
-import { checkServiceShapes } from '../kubernetes/api-server/service-shape';
+import { describe } from '../model/objects';
+import { SERVICE } from '../kubernetes/api-server/service-spec';
+import { serviceSpecProblems } from '../kubernetes/api-server/rejection';
 import { DNS1123_LABEL_ERROR, DNS1123_LABEL_REGEX } from '../kubernetes/api-server/validation';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 
 const id = 'service-spec-invalid';
 
-/** The same (protocol, port) twice: `spec.ports[i]: Duplicate value: core.ServicePort{...}` on the second. */
-function duplicatePorts(svc: ServiceObject): SpecProblem[] {
-  const seen = new Map<string, Span>();
-  const out: SpecProblem[] = [];
-  for (const sp of svc.ports) {
-    if (!sp.port) continue;
-    const key = `${sp.protocol.value}/${sp.port.value}`;
-    const first = seen.get(key);
-    if (!first) {
-      seen.set(key, sp.port.span);
-      continue;
-    }
-    out.push({
-      span: sp.port.span,
-      message: `port ${sp.port.value}/${sp.protocol.value} is listed twice in this Service: the API server rejects ${SERVICE} with "spec.ports[${sp.index}]: Duplicate value: core.ServicePort{Protocol:\\"${sp.protocol.value}\\", Port:${sp.port.value}, …}" (the same number with another protocol is allowed)`,
-      related: [{ span: first, message: `first use of port ${sp.port.value}/${sp.protocol.value}` }],
-    });
-  }
-  return out;
-}
-
 /** Everything in a Service that the API server's decoder or ValidateService rejects (see explanation). */
 export const serviceSpecInvalid: Rule = {
   id,
   title: 'Service the API server rejects',
   severity: 'error',
+  reportsRejection: true,
   explanation: [
     'The API server validates every Service before storing it; `kubectl apply` fails with `The Service "x" is invalid: …`.',
     'This rule reports, at the offending value and quoting the API server\'s own message:',
@@ -93,8 +73,7 @@ export const serviceSpecInvalid: Rule = {
       // Built-in and live (cluster) Services have passed the API server's validation already.
       if (svc.origin.type !== 'file') continue;
       const partial = patches.has(svc.file);
-      const names = new Map<string, Span>();
-      const problems = [...checkServiceShapes(svc), ...checkServiceFields(svc, partial, written, source), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names, partial, written, source)), ...duplicatePorts(svc)];
+      const problems = serviceSpecProblems(svc, partial, written, source);
       for (const p of problems) {
         findings.push({
           ruleId: id,

@@ -5,6 +5,7 @@ export const yamlSyntax: Rule = {
   id: 'yaml-syntax',
   title: 'YAML syntax error',
   severity: 'error',
+  reportsRejection: true,
   explanation: [
     'The file is not valid YAML at this position, so `kubectl apply` would refuse it and kube-netlint cannot read the',
     'objects of this document. The other documents of the file and the rest of the workspace are still analysed.',

@@ -98,12 +98,19 @@ export interface ServicePortConfusion {
   readonly target: number | string;
   /** The Pod port number it reaches on the first of the pods where it resolves. */
   readonly podPort: number;
+  /**
+   * True when that pod declares `podPort` as a containerPort with the protocol (always so for a named targetPort,
+   * which resolves only through a declared port). False for a number no container declares: the Service's
+   * targetPort is itself unresolved (service-targetport-unresolved), so copying it into the policy fixes nothing.
+   */
+  readonly declared: boolean;
 }
 
 /**
  * The Services selecting any of `pods` that expose `first`–`last` as a Service `port` (same protocol) while
  * sending it to another Pod port: the policy was written with the Service's port, which never reaches the
- * Pod after DNAT. Only meaningful when no pod declares a container port in the range.
+ * Pod after DNAT. Only meaningful when no pod declares a container port in the range. Confusions whose Pod port a
+ * pod declares come first (they name the port to allow).
  */
 export function servicePortConfusions(model: WorkspaceModel, pods: readonly WorkloadObject[], first: number, last: number, protocol: string): ServicePortConfusion[] {
   const out: ServicePortConfusion[] = [];
@@ -116,9 +123,9 @@ export function servicePortConfusions(model: WorkspaceModel, pods: readonly Work
         const podPort = resolveTargetPort(sp, w);
         if (podPort === undefined || (podPort >= first && podPort <= last)) continue;
         seen.add(sp);
-        out.push({ service: svc, servicePort: sp, target: sp.targetPort?.value ?? number, podPort });
+        out.push({ service: svc, servicePort: sp, target: sp.targetPort?.value ?? number, podPort, declared: declaresPortInRange([w], podPort, podPort, protocol) });
       }
     }
   }
-  return out;
+  return [...out.filter((c) => c.declared), ...out.filter((c) => !c.declared)];
 }

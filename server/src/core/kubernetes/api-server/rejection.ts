@@ -1,0 +1,151 @@
+import type { LoadedFile } from '../../load/load-file';
+import { describe, K8sObject, ServiceObject, WorkloadObject } from '../../model/objects';
+import type { WorkspaceModel } from '../../model/workspace-model';
+import type { RepoLayout } from '../../repo/layout';
+import type { Fix } from '../../rules/rule';
+import type { Span } from '../../source/span';
+import type { FileText } from '../../source/string-number';
+import { isIngress } from '../../model/views/ingress';
+import { isNetworkPolicy } from '../../model/views/network-policy';
+import { ingressBackendProblems } from './ingress-spec';
+import { networkPolicyPortProblems } from './network-policy-spec';
+import { containerPortProblems, decodeProblems, handlerPortProblems, PodSpecProblem } from './pod-spec';
+import { checkServiceShapes } from './service-shape';
+import { checkServiceFields, checkServicePort, SERVICE, SpecProblem, WrittenText } from './service-spec';
+import { allocatesNodePorts, needsHealthCheck } from './validation';
+
+/*
+ * Objects the API server rejects on their own fields, and the one rule that follows from it: an object that
+ * `kubectl apply` cannot create (a decoder error or a ValidateX error in it: the API server stores nothing of an
+ * object with one invalid field) never exists in the cluster, so it takes part in no check against other objects.
+ * Its own rejection findings (pod-spec-invalid, service-spec-invalid, ingress-spec-invalid,
+ * networkpolicy-spec-invalid, nodeport-out-of-range) are all it gets; every other finding that lies in it or names
+ * it (a related location inside it) is left out (core/engine/run-rules.ts), in either role: it neither collides
+ * with other objects nor is reported for what it would do to them, and the other objects' checks that would name it
+ * (a Service selecting it, a port it would take) say nothing about it either, until it is fixed and accepted.
+ * Warnings the API server only prints (the object is stored) do not count. Live cluster objects were accepted.
+ * Sources: kubernetes pkg/registry/rest/create.go (BeforeCreate: any validation error fails the whole create) and
+ * staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go (a decode error answers 400 before anything is stored), v1.33.
+ */
+
+/** Kinds whose `spec.replicas` the API server validates (elsewhere it is an unknown field that is dropped). */
+const REPLICA_KINDS: ReadonlySet<string> = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'ReplicationController']);
+
+/** The same (protocol, port) twice: `spec.ports[i]: Duplicate value: core.ServicePort{...}` on the second. */
+function duplicatePorts(svc: ServiceObject): SpecProblem[] {
+  const seen = new Map<string, Span>();
+  const out: SpecProblem[] = [];
+  for (const sp of svc.ports) {
+    if (!sp.port) continue;
+    const key = `${sp.protocol.value}/${sp.port.value}`;
+    const first = seen.get(key);
+    if (!first) {
+      seen.set(key, sp.port.span);
+      continue;
+    }
+    out.push({
+      span: sp.port.span,
+      message: `port ${sp.port.value}/${sp.protocol.value} is listed twice in this Service: the API server rejects ${SERVICE} with "spec.ports[${sp.index}]: Duplicate value: core.ServicePort{Protocol:\\"${sp.protocol.value}\\", Port:${sp.port.value}, …}" (the same number with another protocol is allowed)`,
+      related: [{ span: first, message: `first use of port ${sp.port.value}/${sp.protocol.value}` }],
+    });
+  }
+  return out;
+}
+
+/**
+ * Everything the API server's decoder or ValidateService rejects (or only warns about: `warning`) in a Service
+ * written in a file, messages with the {@link SERVICE} placeholder. `partial`: a kustomize patch (required fields may be missing).
+ */
+export function serviceSpecProblems(svc: ServiceObject, partial: boolean, written?: WrittenText, source?: FileText): SpecProblem[] {
+  const names = new Map<string, Span>();
+  return [...checkServiceShapes(svc), ...checkServiceFields(svc, partial, written, source), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names, partial, written, source)), ...duplicatePorts(svc)];
+}
+
+/**
+ * Everything the API server rejects (or warns about) in the networking fields of a pod template written in a file:
+ * decoder errors, validateContainerPorts, probe and hook ports, a negative `spec.replicas`. `unquote` makes the
+ * quick fix that removes quotes from a number (none when not given).
+ */
+export function podTemplateProblems(w: WorkloadObject, partial: boolean, written?: WrittenText, source?: FileText, unquote: (span: Span, value: string, title: string) => Fix[] = () => []): PodSpecProblem[] {
+  const problems: PodSpecProblem[] = [...decodeProblems(w, written, source), ...containerPortProblems(w, partial), ...handlerPortProblems(w, unquote, source)];
+  const replicas = REPLICA_KINDS.has(w.kind) ? w.replicas : undefined;
+  if (replicas && replicas.value < 0) {
+    problems.push({ span: replicas.span, message: `replicas ${replicas.value} is negative: the API server rejects ${describe(w)} with "spec.replicas: Invalid value: ${replicas.value}: must be greater than or equal to 0"` });
+  }
+  return problems;
+}
+
+/** What {@link rejectedByApiServer} needs besides the object. */
+export interface RejectionContext {
+  /** Files as loaded (their texts give the decoder's messages). */
+  readonly files?: ReadonlyMap<string, LoadedFile>;
+  /** Kustomize patch files: their objects are partial on purpose (see RepoLayout.patchFiles). */
+  readonly patchFiles: ReadonlySet<string>;
+  /** The cluster's NodePort range, inclusive (model.settings.nodePortRange). */
+  readonly nodePortRange: { readonly min: number; readonly max: number };
+}
+
+/**
+ * True when the API server refuses to create `obj` because of its own fields: an error (not a warning) of
+ * {@link podTemplateProblems}, {@link serviceSpecProblems}, ingressBackendProblems or networkPolicyPortProblems (as
+ * their rules report them), or a nodePort / healthCheckNodePort outside the NodePort range. False for live objects.
+ */
+export function rejectedByApiServer(obj: K8sObject, ctx: RejectionContext): boolean {
+  if (obj.origin.type !== 'file') return false;
+  const written = (span: Span): string | undefined => ctx.files?.get(span.file)?.text.slice(span.start, span.end);
+  const source = (span: Span): string | undefined => ctx.files?.get(span.file)?.text;
+  const partial = ctx.patchFiles.has(obj.file);
+  const rejects = (problems: readonly SpecProblem[]): boolean => problems.some((p) => !p.warning);
+  if (obj.category === 'workload') return rejects(podTemplateProblems(obj, partial, written, source));
+  if (obj.category === 'service') {
+    const { min, max } = ctx.nodePortRange;
+    const outside = (n: number | undefined): boolean => n !== undefined && (n < min || n > max);
+    if (allocatesNodePorts(obj) && obj.ports.some((sp) => outside(sp.nodePort?.value))) return true;
+    if (needsHealthCheck(obj) && outside(obj.healthCheckNodePort?.value)) return true;
+    return rejects(serviceSpecProblems(obj, partial, written, source));
+  }
+  if (obj.apiVersion !== 'networking.k8s.io/v1') return false;
+  if (isNetworkPolicy(obj)) return rejects(networkPolicyPortProblems(obj, written, source));
+  if (isIngress(obj)) return rejects(ingressBackendProblems(obj, written, partial, source));
+  return false;
+}
+
+/** The rejected objects of a rule run: where they are, to leave out the findings that lie in them or name them. */
+export interface RejectedObjects {
+  /** True when `span` lies inside a rejected object (its whole extent). */
+  covers(span: Span): boolean;
+  /** True when no object is rejected (the usual case: nothing to leave out). */
+  readonly none: boolean;
+}
+
+/** Per object (objects are immutable), the verdict and what it was judged with. */
+const verdicts = new WeakMap<K8sObject, { partial: boolean; min: number; max: number; rejected: boolean }>();
+
+/**
+ * The rejected objects among every object of `files` and `model` (the files give the whole workspace also when
+ * the model is a part of it, as in the language server's re-checks), each judged once per object and context.
+ */
+export function rejectedObjects(model: WorkspaceModel, files: ReadonlyMap<string, LoadedFile> | undefined, layout: RepoLayout | undefined): RejectedObjects {
+  const ctx: RejectionContext = { files, patchFiles: layout?.patchFiles ?? new Set(), nodePortRange: model.settings.nodePortRange.value };
+  const byFile = new Map<string, Span[]>();
+  const judge = (o: K8sObject): void => {
+    const partial = ctx.patchFiles.has(o.file);
+    const { min, max } = ctx.nodePortRange;
+    let v = verdicts.get(o);
+    if (!v || v.partial !== partial || v.min !== min || v.max !== max) {
+      v = { partial, min, max, rejected: rejectedByApiServer(o, ctx) };
+      verdicts.set(o, v);
+    }
+    if (!v.rejected) return;
+    const list = byFile.get(o.extent.file) ?? [];
+    list.push(o.extent);
+    byFile.set(o.extent.file, list);
+  };
+  const seen = new Set<K8sObject>();
+  for (const f of files?.values() ?? []) for (const o of f.objects) if (!seen.has(o)) (seen.add(o), judge(o));
+  for (const o of model.objects) if (!seen.has(o)) (seen.add(o), judge(o));
+  return {
+    none: byFile.size === 0,
+    covers: (span) => byFile.get(span.file)?.some((e) => span.start >= e.start && span.end <= e.end) ?? false,
+  };
+}
