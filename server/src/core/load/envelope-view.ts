@@ -6,7 +6,14 @@ import type { Located } from '../source/span';
 
 /** An {@link EnvelopeView} over one node of a parsed document (aliases followed, spans where written). */
 function envelopeView(reader: NodeReader, root: unknown): EnvelopeView {
-  const node = (path: string): unknown => (path ? reader.at(root, path.split('.')) : root);
+  // The envelope checks ask for the same few paths several times each (kind, then its span, …).
+  const found = new Map<string, unknown>();
+  const node = (path: string): unknown => {
+    if (!path) return root;
+    let n = found.get(path);
+    if (n === undefined && !found.has(path)) found.set(path, (n = reader.at(root, path.split('.'))));
+    return n;
+  };
   return {
     kindOf: (path) => jsonKind(reader.resolve(node(path))),
     scalar: (path) => scalarOf(reader, node(path)),
@@ -36,7 +43,7 @@ function jsonKind(n: unknown): JsonKind | undefined {
 
 function scalarOf(reader: NodeReader, node: unknown): string | number | boolean | null | undefined {
   const v = reader.scalarValue(node);
-  return v === null || ['string', 'number', 'boolean'].includes(typeof v) ? (v as string | number | boolean | null) : undefined;
+  return v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : undefined;
 }
 
 /** apiVersion and kind an item of a typed list (`ServiceList`) takes from its list when it writes neither. */

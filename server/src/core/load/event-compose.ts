@@ -1,7 +1,7 @@
 import { CHOMPING_MODE, COLLECTION_STYLE, EVENT_ID, getScalarValue, parseEvents, SCALAR_STYLE } from 'js-yaml';
 import type { AliasEvent, Event, MappingEvent, ScalarEvent, SequenceEvent } from 'js-yaml';
 import { Document, Scalar, type Document as YamlDocument } from 'yaml';
-import { asParsed, COMMENT, EventAlias, EventDocument, EventMap, EventPair, EventScalar, EventSeq, type Range } from './event-nodes';
+import { asParsed, collectionJSON, COMMENT, EventAlias, EventDocument, EventMap, EventPair, EventScalar, EventSeq, type Range } from './event-nodes';
 import { MAX_NESTING_DEPTH } from './parse-documents';
 import { PARSE_OPTIONS } from './parse-options';
 
@@ -572,6 +572,7 @@ class EventComposer {
     // `yaml` gives those lines partly to the document, partly to the value (where depends on blank lines).
     if (root && emptyBefore && value!.comment !== undefined && (value!.range[2] < text.length || this.followed)) decline('comment after the last empty value of a document');
     this.closeBlock(map, e.start, value!.range[2], indent);
+    map.json = collectionJSON(map);
     return map;
   }
 
@@ -596,6 +597,7 @@ class EventComposer {
     }
     this.i++;
     this.closeBlock(seq, e.start, item!.range[2], indent);
+    seq.json = collectionJSON(seq);
     return seq;
   }
 
@@ -654,6 +656,7 @@ class EventComposer {
     const end = close + 1;
     coll.range = [e.start, end, end];
     if (context === Context.Block) this.checkContinuationIndent(e.start, end, indent, close);
+    coll.json = collectionJSON(coll);
     if (context !== Context.Flow) this.endNode(coll, indent, context);
     return coll;
   }

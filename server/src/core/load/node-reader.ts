@@ -1,6 +1,8 @@
 import { Document, isAlias, isMap, isPair, isScalar, isSeq, Node, Pair, YAMLMap, YAMLSeq } from 'yaml';
 import type { Located, Span } from '../source/span';
 import { AliasIndex } from './alias-index';
+import { type FrontCoding, frontCodings } from '../source/packed-paths';
+import { precomposedJSON } from './event-nodes';
 import { plainJSON } from './plain-json';
 
 /** The most aliases followed while resolving one value (guards against alias loops and bombs). */
@@ -44,6 +46,9 @@ export class NodeReader {
    * @throws ReferenceError for unresolved aliases and alias bombs (more than `maxAliasCount` expansions)
    */
   toJS(node: Node, maxAliasCount: number): unknown {
+    // The composer made it while composing a collection without aliases or merge keys (no limit to check).
+    const made = precomposedJSON(node);
+    if (made !== undefined) return made;
     return plainJSON(node, () => this.aliases, maxAliasCount, () => node.toJS(this.doc, { maxAliasCount }));
   }
 
@@ -194,29 +199,80 @@ export class NodeReader {
   /**
    * Every node below `root` keyed by dotted path (for kinds read through `raw`), map keys also as `path#key`.
    * `prefix` is the dotted path of `root` itself when it is not the object's root; entries go into `out`.
+   * The walk also records the map's front coding ({@link frontCodings}: what each key shares with the one before
+   * it, from the keys' segments), which packing the map for another thread then copies.
    */
   collectPaths(root: unknown, prefix = '', out = new Map<string, Span>()): Map<string, Span> {
-    const walk = (node: unknown, prefix: string, depth: number): void => {
+    // A coding covers the whole map or nothing: started on an empty map, continued on one it covers.
+    let coding: FrontCoding | undefined = out.size === 0 ? { shared: [], suffixes: [] } : frontCodings.get(out);
+    if (coding && coding.shared.length !== out.size) coding = undefined;
+    const emit = (key: string, span: Span | undefined, shared: number, suffix: string): void => {
+      if (!span) return;
+      out.set(key, span);
+      if (coding) {
+        coding.shared.push(shared);
+        coding.suffixes.push(suffix);
+      }
+    };
+    // `shared`/`suffix`: the coding of `prefix` itself against the entry emitted before it.
+    const walk = (node: unknown, prefix: string, depth: number, shared: number, suffix: string): void => {
       const span = this.span(node);
-      if (span && prefix) out.set(prefix, span);
+      if (prefix) {
+        // An entry left out would make the next key's coding refer to the wrong predecessor.
+        if (span) emit(prefix, span, shared, suffix);
+        else coding = undefined;
+      }
       if (depth > 64) return;
       const resolved = this.resolve(node);
+      // Where a child's own segment starts in its key: after `prefix.` (nothing before it at the root).
+      const base = prefix ? prefix.length + 1 : 0;
       if (isMap(resolved)) {
+        // The entry before a child's `path#key` is `prefix` (first child; none at the root) or the last one under
+        // the previous child (`prefix.<previous segment>…`): what they share is known from the two segments.
+        let previous: string | undefined;
         for (const item of resolved.items) {
           const key = this.scalarValue(item.key);
           if (key === undefined || key === null) continue;
+          const segment = String(key);
           const keySpan = this.span(item.key);
-          const path = prefix ? `${prefix}.${String(key)}` : String(key);
-          if (keySpan) out.set(`${path}#key`, keySpan);
-          walk(item.value, path, depth + 1);
+          const path = prefix ? `${prefix}.${segment}` : segment;
+          if (!keySpan) coding = undefined;
+          if (previous === undefined) emit(`${path}#key`, keySpan, prefix.length, prefix ? `.${segment}#key` : `${segment}#key`);
+          else {
+            const common = commonPrefixLength(previous, segment);
+            emit(`${path}#key`, keySpan, base + common, `${segment.slice(common)}#key`);
+          }
+          // `path` itself follows `path#key`.
+          walk(item.value, path, depth + 1, path.length, '');
+          previous = segment;
         }
       } else if (isSeq(resolved)) {
-        resolved.items.forEach((item, i) => walk(item, prefix ? `${prefix}.${i}` : String(i), depth + 1));
+        const items = resolved.items;
+        for (let i = 0; i < items.length; i++) {
+          const segment = String(i);
+          const path = prefix ? `${prefix}.${segment}` : segment;
+          if (i === 0) walk(items[i], path, depth + 1, prefix.length, prefix ? `.${segment}` : segment);
+          else {
+            const common = commonPrefixLength(String(i - 1), segment);
+            walk(items[i], path, depth + 1, base + common, segment.slice(common));
+          }
+        }
       }
     };
-    walk(root, prefix, 0);
+    // The first entry of a walk into a map that already has entries shares nothing (always a valid coding).
+    walk(root, prefix, 0, 0, prefix);
+    if (coding && coding.shared.length === out.size) frontCodings.set(out, coding);
+    else frontCodings.delete(out);
     return out;
   }
+}
+
+/** How many leading UTF-16 code units `a` and `b` have in common. */
+function commonPrefixLength(a: string, b: string): number {
+  const limit = Math.min(a.length, b.length);
+  let n = 0;
+  while (n < limit && a.charCodeAt(n) === b.charCodeAt(n)) n++;
+  return n;
 }
 
 /** A merge key `<<`: yaml ≥2.6 parses it (with `merge: true`) to the symbol `Symbol(<<)`, older versions to the string. */

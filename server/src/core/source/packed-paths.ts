@@ -30,6 +30,20 @@ const INTS_PER_ENTRY = 4;
 const decodedKeys = new StringPool(256, 200_000);
 
 /**
+ * The front coding of a `paths` map, recorded by the walk that built it (the loader's `collectPaths`): for its
+ * entries in order, how many leading characters the key shares with the previous entry's key (at most the true
+ * common prefix) and the rest of the key. The walk knows both from the keys' segments, so {@link packPaths}
+ * copies them instead of comparing every key with the previous one character by character (the keys are built
+ * by concatenation, and reading their characters first flattens each one). Kept beside the map (never on it, so
+ * the map stays a plain `Map`); used only while it has one coding per entry.
+ */
+export interface FrontCoding {
+  readonly shared: number[];
+  readonly suffixes: string[];
+}
+export const frontCodings = new WeakMap<ReadonlyMap<string, Span>, FrontCoding>();
+
+/**
  * Packs the `paths` maps of a file's objects (in order; undefined for objects without) into one
  * {@link PathTable}, returning each object's {@link PathRange} (undefined where it had none).
  */
@@ -46,6 +60,23 @@ export function packPaths(maps: readonly (ReadonlyMap<string, Span> | undefined)
       continue;
     }
     const from = entry;
+    const coding = frontCodings.get(map);
+    if (coding && coding.shared.length === map.size && coding.suffixes.length === map.size) {
+      let k = 0;
+      for (const span of map.values()) {
+        const suffix = coding.suffixes[k];
+        const at = entry * INTS_PER_ENTRY;
+        ints[at] = coding.shared[k];
+        ints[at + 1] = suffix.length;
+        ints[at + 2] = span.start;
+        ints[at + 3] = span.end;
+        parts.push(suffix);
+        k++;
+        entry++;
+      }
+      ranges.push({ from, count: entry - from });
+      continue;
+    }
     let previous = '';
     for (const [key, span] of map) {
       let shared = 0;
