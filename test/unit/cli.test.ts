@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Log } from 'sarif';
@@ -172,5 +172,22 @@ describe('CLI', () => {
     const missing = spawnSync(process.execPath, [bin, 'nope.yaml'], { cwd: dir, encoding: 'utf8' });
     assert.equal(missing.status, 2);
     assert.match(missing.stderr, /nope\.yaml: no such file or directory/);
+  });
+
+  it('bin/kube-netlint.js --version prints the package version without loading the bundle, as the bundle does', function () {
+    this.timeout(20000);
+    const bin = join(ROOT, 'bin', 'kube-netlint.js');
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const fast = spawnSync(process.execPath, ['--require', join(ROOT, 'test-out', 'helpers', 'forbid-bundle.js'), bin, '--version'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(fast.status, 0, fast.stderr);
+    assert.equal(fast.stdout, `${version}\n`);
+    // The bundle's own answer (what `node dist/cli.js --version` and a bin/ without a package.json beside it give).
+    const bundled = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), '--version'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(bundled.stdout, fast.stdout);
+    // Any other command line is the bundle's to parse (`-v`, `--version` beside a path).
+    for (const args of [['-v'], ['--version', 'a.yaml']]) {
+      const other = spawnSync(process.execPath, ['--require', join(ROOT, 'test-out', 'helpers', 'forbid-bundle.js'), bin, ...args], { cwd: dir, encoding: 'utf8' });
+      assert.equal(other.status, 86, `${args.join(' ')}: ${other.stderr}`);
+    }
   });
 });

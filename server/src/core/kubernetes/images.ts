@@ -1,4 +1,7 @@
-import semver from 'semver';
+// The two functions used, not the package's index: it builds semver's range machinery at start-up (~10 ms of every run).
+import type SemVer from 'semver/classes/semver';
+import coerce from 'semver/functions/coerce';
+import lt from 'semver/functions/lt';
 
 /** A container image reference split into its parts: `registry:5000/ns/name:tag@sha256:…`. */
 export interface ImageRef {
@@ -36,7 +39,7 @@ export function parseImage(image: string): ImageRef {
 
 /** An image's version: known (from a version-like tag), or unknown with the reason, for messages. */
 export type ImageVersion =
-  | { readonly known: true; readonly version: semver.SemVer; readonly tag: string }
+  | { readonly known: true; readonly version: SemVer; readonly tag: string }
   | { readonly known: false; readonly reason: string };
 
 /** Tags that name a version: `v1.9.11`, `1.9`, `v3.25.0-1-abc`, `v0.11.0-amd64`. */
@@ -55,12 +58,12 @@ export function imageVersion(image: string): ImageVersion {
     return { known: false, reason: ref.digest ? `image ${image} is pinned by digest, so its version is unknown` : `image ${image} has no tag (":latest"), so its version is unknown` };
   }
   if (!VERSION_TAG.test(ref.tag)) return { known: false, reason: `tag "${ref.tag}" of image ${ref.repository} is not a version, so the version is unknown` };
-  const full = semver.coerce(ref.tag, { includePrerelease: true });
+  const full = coerce(ref.tag, { includePrerelease: true });
   if (!full) return { known: false, reason: `tag "${ref.tag}" of image ${ref.repository} is not a version, so the version is unknown` };
   // A pre-release (`v3.25.0-0.dev`, `v1.30.0-rc.1`) comes before its release and keeps the older behaviour;
   // other suffixes are builds of the release (`-amd64`, `-eksbuild.1`, `-1-abc`) and compare as the release.
   const pre = full.prerelease.length > 0 && PRE_RELEASE.test(full.prerelease.join('.'));
-  return { known: true, version: pre ? full : semver.coerce(ref.tag)!, tag: ref.tag };
+  return { known: true, version: pre ? full : coerce(ref.tag)!, tag: ref.tag };
 }
 
 /** Pre-release identifiers as projects tag them: Calico's `0.dev`, `alpha.1`, `beta.0`, `rc.2`, `dev`, `pre`, nightlies. */
@@ -68,5 +71,5 @@ const PRE_RELEASE = /^(0\.dev|alpha|beta|rc|dev|pre|snapshot|nightly)(\b|[.\-\d]
 
 /** True when the version is known and lower than `min` (e.g. `'3.25.0'`). */
 export function isOlderThan(v: ImageVersion, min: string): boolean {
-  return v.known && semver.lt(v.version, min);
+  return v.known && lt(v.version, min);
 }

@@ -1,6 +1,6 @@
 import type { Located } from '../../source/span';
 import type { Container, WorkloadObject } from '../objects';
-import { asRecord, cachedView, isPortValue, locatedAt, rawAt } from './raw-fields';
+import { asRecord, cachedView, isPortValue, isRecord, locatedAt, rawAt } from './raw-fields';
 
 /** A probe or lifecycle handler of a container. */
 export type HandlerKind = 'livenessProbe' | 'readinessProbe' | 'startupProbe' | 'postStart' | 'preStop';
@@ -38,14 +38,25 @@ export const handlerPorts = cachedView((obj): readonly HandlerPort[] => {
     const base = containerPath(w, c);
     const raw = asRecord(rawAt(w.raw, base));
     for (const handler of PROBES) {
-      if (raw[handler] === undefined) continue;
-      for (const action of ['httpGet', 'tcpSocket', 'grpc'] as const) add(out, w, c, handler, action, `${base}.${handler}.${action}.port`);
+      const probe = raw[handler];
+      if (probe === undefined) continue;
+      for (const action of ['httpGet', 'tcpSocket', 'grpc'] as const) {
+        // Most probes hold one action: skip the others without building their path (what `add` reads is absent).
+        if (hasPort(probe, action)) add(out, w, c, handler, action, `${base}.${handler}.${action}.port`);
+      }
     }
     const lifecycle = asRecord(raw.lifecycle);
-    for (const handler of HOOKS) if (lifecycle[handler] !== undefined) add(out, w, c, handler, 'httpGet', `${base}.lifecycle.${handler}.httpGet.port`);
+    for (const handler of HOOKS) {
+      if (lifecycle[handler] !== undefined && hasPort(lifecycle[handler], 'httpGet')) add(out, w, c, handler, 'httpGet', `${base}.lifecycle.${handler}.httpGet.port`);
+    }
   }
   return out;
 });
+
+/** True when `handler.<action>.port` holds a value (as {@link rawAt} reads it: through records only, for these keys). */
+function hasPort(handler: unknown, action: HandlerPort['action']): boolean {
+  return isRecord(handler) && isRecord(handler[action]) && (handler[action] as Record<string, unknown>).port !== undefined;
+}
 
 function add(out: HandlerPort[], w: WorkloadObject, container: Container, handler: HandlerKind, action: HandlerPort['action'], path: string): void {
   const port = locatedAt(w, path, isPortValue);

@@ -18,14 +18,18 @@ export const asInteger = (v: unknown): number | undefined => (typeof v === 'numb
 
 /** The value at a dotted `path` of `raw` (`spec.rules.0.http`), undefined when any step is missing. */
 export function rawAt(raw: unknown, path: string): unknown {
+  if (!path) return raw;
+  // Step by step along the dots (no array of steps: the views call this for every field they read).
   let current = raw;
-  for (const step of path ? path.split('.') : []) {
+  for (let from = 0; ; ) {
+    const dot = path.indexOf('.', from);
+    const step = dot < 0 ? path.slice(from) : path.slice(from, dot);
     if (Array.isArray(current)) current = current[Number(step)];
     else if (isRecord(current)) current = current[step];
     else return undefined;
-    if (current === undefined) return undefined;
+    if (current === undefined || dot < 0) return current;
+    from = dot + 1;
   }
-  return current;
 }
 
 /**
