@@ -54,10 +54,22 @@ describe('rendered sources: helmCharts, left-out entries, multi-document templat
       assert.equal(r.findings.filter((f) => f.ruleId === 'helm-chart-not-rendered' || f.ruleId === 'nodeport-out-of-range').length, 0);
     });
 
-    it('puts an inflated object\'s finding on its helmCharts entry when no valuesInline line holds the value', () => {
+    it('puts an inflated object\'s finding on the line of the vendored chart\'s values.yaml when no valuesInline key sets the value', () => {
       const files = vendored(30509);
       files['c/kustomization.yaml'] = helmKustomization(30509).replace('    valuesInline:\n      np: 30509\n', '');
-      files['c/charts/ingress-nginx-4.11.0/ingress-nginx/values.yaml'] = 'np: 30501\n';
+      files['c/charts/ingress-nginx-4.11.0/ingress-nginx/values.yaml'] = '# defaults\nnp: 30501\n';
+      const dup = (lintRendered(tree(files), ['.']).findings as Finding[]).filter((f) => f.ruleId === 'nodeport-duplicate');
+      assert.deepEqual(dup.map(row), [
+        ['nodeport-duplicate', 'c/charts/ingress-nginx-4.11.0/ingress-nginx/values.yaml', 2, 5, 'Service default/ingress-controller'],
+        ['nodeport-duplicate', 'c/svc.yaml', 4, 53, 'Service default/svc-c'],
+      ]);
+    });
+
+    it('puts it on its helmCharts entry when the value is written in no values file (a template literal)', () => {
+      const files = vendored(30509);
+      files['c/kustomization.yaml'] = helmKustomization(30509).replace('    valuesInline:\n      np: 30509\n', '');
+      files['c/charts/ingress-nginx-4.11.0/ingress-nginx/values.yaml'] = 'other: 1\n';
+      files['c/charts/ingress-nginx-4.11.0/ingress-nginx/templates/svc.yaml'] = chart('x', '1', '')['templates/svc.yaml'].replace('{{ .Values.np }}', '30501');
       const dup = (lintRendered(tree(files), ['.']).findings as Finding[]).filter((f) => f.ruleId === 'nodeport-duplicate');
       assert.deepEqual(dup.map(row), [
         ['nodeport-duplicate', 'c/kustomization.yaml', 4, 5, 'Service default/ingress-controller'],
@@ -102,6 +114,49 @@ describe('rendered sources: helmCharts, left-out entries, multi-document templat
         ['other.yaml', 4, 93],
       ]);
       assert.deepEqual(rows(r, 'render-incomplete').map((x) => (x as unknown[]).slice(1, 3)), [['kustomization.yaml', 4]]);
+    });
+  });
+
+  describe('helmCharts valuesFile and additionalValuesFiles', () => {
+    // The chart's own values.yaml is replaced by valuesFile; additionalValuesFiles merge after it, key by key.
+    const appChart = chart('app', '0.1.0', 'np: 30000\nhostPort: 8080\n');
+    appChart['templates/deploy.yaml'] =
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}-web\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.27\n          ports:\n            - containerPort: 8080\n              hostPort: {{ .Values.hostPort }}\n';
+    const other = 'apiVersion: v1\nkind: Service\nmetadata: {name: other}\nspec: {type: NodePort, ports: [{port: 80, nodePort: 30401}]}\n';
+    const k = (extra = ''): string => `resources:\n  - other.yaml\n${extra}helmCharts:\n  - name: app\n    releaseName: app\n    valuesFile: values/prod.yaml\n    additionalValuesFiles:\n      - values/extra.yaml\n`;
+    const files = (extra = ''): Record<string, string> => ({
+      'kustomization.yaml': k(extra),
+      'other.yaml': other,
+      'values/prod.yaml': '# production\nnp: 30401\nhostPort: 30401\n',
+      'values/extra.yaml': 'hostPort: 30401 # the node port of other, by mistake\n',
+      ...under('charts/app', appChart),
+    });
+    const rows = (r: { findings: JsonFinding[] }, rule: string): unknown[] =>
+      (r.findings as Finding[]).filter((f) => f.ruleId === rule).map((f) => [...row(f), f.related.map((x) => `${x.file}:${x.line}`).join(' ')]);
+
+    it('puts each finding on the values-file key that feeds the field, the last file that sets it winning', () => {
+      const r = lintRendered(tree(files()), ['.']);
+      assert.deepEqual(rows(r, 'nodeport-duplicate'), [
+        ['nodeport-duplicate', 'other.yaml', 4, 53, 'Service default/other', 'values/prod.yaml:2'],
+        ['nodeport-duplicate', 'values/prod.yaml', 2, 5, 'Service default/app-controller', 'other.yaml:4'],
+      ]);
+      assert.deepEqual(rows(r, 'host-port-conflicts-nodeport').map((x) => (x as unknown[]).slice(1, 4)), [
+        ['other.yaml', 4, 53],
+        ['values/extra.yaml', 1, 11],
+        ['values/prod.yaml', 2, 5],
+      ]);
+      // The root kustomization is the only cluster group, and "rendered by ./kustomization.yaml" already names it.
+      assert.deepEqual(r.findings.filter((f) => f.message.includes('(in cluster')).map((f) => f.message), []);
+      assert.match(r.findings.find((f) => f.ruleId === 'host-port-conflicts-nodeport' && f.file === 'values/extra.yaml')!.message, /\(Deployment default\/app-web, rendered by \.\/kustomization\.yaml\)$/);
+    });
+
+    it('maps them the same when the build runs on a copy (values files in a subfolder are copied)', () => {
+      const r = lintRendered(tree(files('  - https://github.com/example/base//deploy?ref=v1\n')), ['.']);
+      assert.deepEqual(rows(r, 'nodeport-duplicate').map((x) => (x as unknown[]).slice(1, 4)), [
+        ['other.yaml', 4, 53],
+        ['values/prod.yaml', 2, 5],
+      ]);
+      assert.deepEqual(rows(r, 'render-incomplete').map((x) => (x as unknown[]).slice(1, 3)), [['kustomization.yaml', 3]]);
     });
   });
 

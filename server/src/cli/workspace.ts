@@ -81,7 +81,8 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
     .filter((path) => path !== stdinPath)
     .map((path) => [path, display(path)] as const);
   const cache = options.cache ? ParseCache.open(cacheFile(options.cacheLocation, io.cwd), packageVersion()) : undefined;
-  for (const f of await loadFiles(onDisk, { ...loadOptions, cache, compactTexts: true })) files.push(f); // no spread: a workspace may hold 100,000s of files
+  const lean = { compactTexts: true, leanFromBytes: LEAN_WORKSPACE_BYTES };
+  for (const f of await loadFiles(onDisk, { ...loadOptions, cache, ...lean })) files.push(f); // no spread: a workspace may hold 100,000s of files
   // As for a pipe: named files that are all empty (or only comments and empty documents) mean a wrong path or a
   // failed generator, not a clean workspace (kubectl apply says "no objects passed to apply").
   if (!options.paths.includes('-') && files.length && files.every(holdsNothing)) {
@@ -107,6 +108,12 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
   });
   return { analysis, config, files, extraObjects };
 }
+
+/**
+ * From this many bytes of files to load, a run keeps their texts deflated and their strings pooled (peak memory
+ * of a 10,000-file workspace); below it, the main thread skips that work (see docs/performance.md).
+ */
+export const LEAN_WORKSPACE_BYTES = 32 * 1024 * 1024;
 
 /** Why charts are not rendered under `--no-render` (helm-chart-not-rendered then says to drop the flag, not to install helm). */
 export const NO_RENDER_REASON = 'rendering is turned off by --no-render';

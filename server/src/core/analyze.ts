@@ -117,10 +117,21 @@ export function finishFindings(inputs: AnalysisInputs, units: readonly { readonl
   // Cross-object findings always name their clusters; single-object ones only when not found in every cluster.
   return [...merged.values()]
     .map(({ finding, clusters }) =>
-      (clusters.length === all && finding.related.length === 0) || (clusters.length === 1 && finding.rendered?.label === `rendered by ${clusters[0]}`)
+      (clusters.length === all && finding.related.length === 0) || (clusters.length === 1 && namesEntryPoint(finding.rendered?.label, clusters[0]))
         ? finding
         : { ...finding, message: `${finding.message} ${clusterSuffix(finding.message, clusters)}`, clusters })
     .sort(compareFindings);
+}
+
+/**
+ * Whether a rendered finding's label already names the kustomize entry point that is its only cluster group: the
+ * group of folder `dir` is "rendered by dir", and the root's is named by its file ("rendered by ./kustomization.yaml",
+ * core/render/plan.ts), so "(in cluster .)" would say it again, worse.
+ */
+function namesEntryPoint(label: string | undefined, group: string): boolean {
+  if (label === undefined) return false;
+  if (label === `rendered by ${group}`) return true;
+  return group === '.' && /^rendered by \.\/[^/]+$/.test(label);
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Worker-thread entry of the parallel loader ({@link ./parallel-load}): reads and parses the files it is
- * sent and posts back their {@link SerializedLoadedFile}s (their typed arrays transferred, not copied; or, for files sent with their text, the cache
+ * sent and posts back their {@link PostedLoadedFile}s (their typed arrays transferred, not copied; their texts deflated
+ * and their spans' file names dropped when the request asks; or, for files sent with their text, the cache
  * bytes, transferred without a copy). Runs the same `readManifestFile` / `loadFile` as the single-threaded
  * path, so results are identical.
  */
@@ -8,15 +9,17 @@ import { parentPort } from 'node:worker_threads';
 import { loadFile } from '../core/load/load-file';
 import { cacheEntryBytes } from './parse-cache';
 import { readManifestFile } from './read-file';
-import { dropSpanNames, serializeLoadedFile, transferables, type LoadRequest, type LoadResponse } from './serialized-file';
+import { dropSpanNames, serializeLoadedFile, transferables, withTextDeflated, type LoadRequest, type LoadResponse } from './serialized-file';
 
 parentPort?.on('message', (request: LoadRequest) => {
   const transfer: ArrayBuffer[] = [];
   const files = request.files.map(([path, display, text]) => {
     if (text === undefined) {
-      const serialized = dropSpanNames(serializeLoadedFile(readManifestFile(path, display, request.options)));
-      transfer.push(...transferables(serialized));
-      return serialized;
+      let serialized = serializeLoadedFile(readManifestFile(path, display, request.options));
+      if (request.dropSpanNames) serialized = dropSpanNames(serialized);
+      const posted = request.deflateTexts ? withTextDeflated(serialized) : serialized;
+      transfer.push(...transferables(posted));
+      return posted;
     }
     const bytes = cacheEntryBytes(dropSpanNames(serializeLoadedFile(loadFile(display, text, request.options))));
     // Transferred (no copy) when the bytes own their buffer; a view into a shared pool is copied instead.

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -26,6 +27,16 @@ export interface ParallelLoadOptions extends LoadOptions {
    * for a command-line run, where few readers need a text; a language server reads them on every edit.
    */
   readonly compactTexts?: boolean;
+  /**
+   * Give every equal string of the files the workers load one shared copy ({@link StringPool}; default true): the
+   * strings that cross from a worker are a copy per occurrence.
+   */
+  readonly poolStrings?: boolean;
+  /**
+   * With `compactTexts` or `poolStrings`: do either only when the files to load total at least this many bytes on
+   * disk (the memory they save matters for large workspaces; a smaller one loads faster without). Default 0.
+   */
+  readonly leanFromBytes?: number;
   /** Called as files finish loading (cached files count at once), with how many of `files` are done. */
   readonly onProgress?: (done: number, total: number) => void;
 }
@@ -54,7 +65,7 @@ interface Miss {
  * Never rejects for bad files (they become `file-skipped` problems); rejects only if a worker crashes.
  */
 export async function loadFiles(files: readonly FileToLoad[], options: ParallelLoadOptions = {}): Promise<LoadedFile[]> {
-  const { workers: requested, cache, onProgress, compactTexts, ...loadOptions } = options;
+  const { workers: requested, cache, onProgress, compactTexts: compactAsked, poolStrings: poolAsked = true, leanFromBytes = 0, ...loadOptions } = options;
   const namespace = loadOptions.defaultNamespace ?? '';
   const results: LoadedFile[] = new Array(files.length);
   let done = 0;
@@ -94,8 +105,10 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
     }
     return results;
   }
+  const lean = (compactAsked || poolAsked) && (leanFromBytes <= 0 || bytesOf(misses, leanFromBytes) >= leanFromBytes);
+  const compactTexts = lean && compactAsked === true;
   // One pool for the whole load: most repeated strings (`TCP`, label keys, env var names) repeat across files.
-  const pool = new StringPool();
+  const pool = lean && poolAsked ? new StringPool() : null;
   const batches: Miss[][] = [];
   for (let i = 0; i < misses.length; i += BATCH_SIZE) batches.push(misses.slice(i, i + BATCH_SIZE));
   let next = 0;
@@ -109,7 +122,9 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
         // Two batches in flight per worker, so a worker never waits for the next one.
         while (inFlight < 2 && next < batches.length) {
           const batch = next++;
-          const request: LoadRequest = { batch, files: batches[batch].map((m) => (m.text !== undefined ? [m.file[0], m.file[1], m.text] : m.file)), options: loadOptions };
+          const files = batches[batch].map((m): LoadRequest['files'][number] => (m.text !== undefined ? [m.file[0], m.file[1], m.text] : m.file));
+          // Without a pool the main thread does not walk a file's values, so its spans keep their file name.
+          const request: LoadRequest = { batch, files, options: loadOptions, dropSpanNames: pool !== null, deflateTexts: compactTexts };
           worker.postMessage(request);
           inFlight++;
         }
@@ -125,10 +140,11 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
           const miss = batch[i];
           if (file instanceof Uint8Array) {
             // Loaded from the text sent (cache misses): the bytes are both the answer and the cache entry.
-            results[miss.index] = cacheEntryToFile(file, miss.text!, pool);
+            results[miss.index] = cacheEntryToFile(file, miss.text!, pool ?? undefined);
             store(miss, file);
-          } else results[miss.index] = deserializeLoadedFile(file, pool);
-          if (compactTexts) results[miss.index] = withCompactText(results[miss.index]);
+            // The text was read here (to look the file up): compacted here.
+            if (compactTexts) results[miss.index] = withCompactText(results[miss.index]);
+          } else results[miss.index] = deserializeLoadedFile(file, pool, pool === null);
         });
         progress(batch.length);
         send();
@@ -143,6 +159,26 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
   // handing out batches and competes with the workers), see docs/performance.md.
   await Promise.all(Array.from({ length: count }, runWorker));
   return results;
+}
+
+/**
+ * How many bytes `misses` hold (their texts' lengths, or their sizes on disk), counted up to `enough`: an
+ * unreadable file counts 0 (loading it reports why).
+ */
+function bytesOf(misses: readonly Miss[], enough: number): number {
+  let total = 0;
+  for (const miss of misses) {
+    if (total >= enough) break;
+    if (miss.text !== undefined) total += miss.text.length;
+    else {
+      try {
+        total += statSync(miss.file[0]).size;
+      } catch {
+        // counted by the load, which reports the file
+      }
+    }
+  }
+  return total;
 }
 
 /**

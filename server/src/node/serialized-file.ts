@@ -4,6 +4,7 @@ import type { K8sObject } from '../core/model/objects';
 import { packedPathsOfFile, packPaths, type PathRange, type PathTable } from '../core/source/packed-paths';
 import { LineIndex } from '../core/source/line-index';
 import { StringPool } from '../core/source/string-pool';
+import { deflateLineStarts, deflateText, inflateLineStarts, withDeflatedText } from './compact-text';
 import { type SpanTable, untableSpans } from './span-table';
 
 /** An object as it crosses a thread boundary: its `paths` are entries of the file's {@link PathTable}. */
@@ -33,13 +34,30 @@ export interface LoadRequest {
   readonly batch: number;
   readonly files: readonly (readonly [string, string] | readonly [string, string, string])[];
   readonly options: LoadOptionsForWorker;
+  /** Post the files read from disk with their spans' file names dropped ({@link dropSpanNames}), for a receiver that walks them anyway (to pool their strings). */
+  readonly dropSpanNames?: boolean;
+  /** Post the texts of the files read from disk deflated ({@link PostedLoadedFile}), for a receiver that keeps them compact. */
+  readonly deflateTexts?: boolean;
 }
+
+/**
+ * A file a load worker read from disk, as posted: a {@link SerializedLoadedFile}, or one whose text the worker
+ * deflated (`text` is `''`, `deflatedText` is the compact form of compact-text.ts, transferred, and `textLength`
+ * the text's length in UTF-16 units; its line starts likewise), so the receiving thread neither receives nor
+ * compresses the text itself, and holds the line starts of a file only once asked for them.
+ */
+export type PostedLoadedFile = SerializedLoadedFile & {
+  readonly deflatedText?: Uint8Array;
+  readonly textLength?: number;
+  /** With `deflatedText`: the line starts in the compact form of compact-text.ts (`lineStarts` is then empty). */
+  readonly deflatedLineStarts?: Uint8Array;
+};
 
 type LoadOptionsForWorker = import('../core/load/load-file').LoadOptions & { readonly maxBytes?: number };
 
 export interface LoadResponse {
   readonly batch: number;
-  readonly files: readonly (SerializedLoadedFile | Uint8Array)[];
+  readonly files: readonly (PostedLoadedFile | Uint8Array)[];
 }
 
 export function serializeLoadedFile(file: LoadedFile): SerializedLoadedFile {
@@ -56,8 +74,18 @@ export function serializeLoadedFile(file: LoadedFile): SerializedLoadedFile {
 }
 
 /** The buffers of a serialized file that can be transferred to another thread instead of copied. */
-export function transferables(file: SerializedLoadedFile): ArrayBuffer[] {
-  return [file.pathTable.ints.buffer as ArrayBuffer, file.lineStarts.buffer as ArrayBuffer];
+export function transferables(file: PostedLoadedFile): ArrayBuffer[] {
+  const buffers = [file.pathTable.ints.buffer as ArrayBuffer, file.lineStarts.buffer as ArrayBuffer];
+  if (file.deflatedText) buffers.push(file.deflatedText.buffer as ArrayBuffer);
+  if (file.deflatedLineStarts) buffers.push(file.deflatedLineStarts.buffer as ArrayBuffer);
+  return buffers;
+}
+
+/** `file` as posted with its text deflated ({@link deflateText}), or as it is when its text stays a string. */
+export function withTextDeflated(file: SerializedLoadedFile): PostedLoadedFile {
+  const deflatedText = deflateText(file.text);
+  if (!deflatedText) return file;
+  return { ...file, text: '', deflatedText, textLength: file.text.length, lineStarts: new Int32Array(0), deflatedLineStarts: deflateLineStarts(file.lineStarts) };
 }
 
 /**
@@ -80,15 +108,18 @@ export function dropSpanNames(file: SerializedLoadedFile): SerializedLoadedFile 
  * every string of its objects and problems (typed fields, `raw`, labels) becomes `pool`'s copy (see
  * {@link StringPool}: a copy per occurrence arrives), and `paths` become `PackedPaths` over the file's table
  * (keys decoded when first asked for).
+ * A file posted with its text deflated ({@link PostedLoadedFile}) keeps it so ({@link withDeflatedText}).
  * @param pool shared by the files of one load so equal strings of different files are one string (default: one
- *   pool for this file)
+ *   pool for this file); null: strings are left as they arrived (a small workspace, where the copies cost little)
+ * @param namedSpans the spans still carry their file name (the sender did not {@link dropSpanNames}): with no
+ *   pool, the file's values are then not walked at all
  * @throws Error for a span table that does not fit the values (a damaged cache entry)
  */
-export function deserializeLoadedFile(file: SerializedLoadedFile, pool: StringPool = new StringPool()): LoadedFile {
-  const { lineStarts, pathTable, objects: serialized, spanTable, ...rest } = file;
+export function deserializeLoadedFile(file: PostedLoadedFile, pool: StringPool | null = new StringPool(), namedSpans = false): LoadedFile {
+  const { lineStarts, pathTable, objects: serialized, spanTable, deflatedText, textLength, deflatedLineStarts, ...rest } = file;
   const name = file.file;
   if (spanTable) untableSpans([serialized, rest.problems], spanTable, name);
-  restoreStrings([serialized, rest.problems], name, pool);
+  if (pool || !namedSpans) restoreStrings([serialized, rest.problems], name, pool);
   const paths = packedPathsOfFile(name, pathTable, serialized.map((o) => o.paths));
   const objects = serialized.map((o, i): K8sObject => {
     const own = paths[i];
@@ -96,23 +127,30 @@ export function deserializeLoadedFile(file: SerializedLoadedFile, pool: StringPo
     (o as { paths?: unknown }).paths = own;
     return o as unknown as K8sObject;
   });
+  if (deflatedText) {
+    const { text: _text, ...others } = rest;
+    const length = textLength ?? 0;
+    if (!deflatedLineStarts) return withDeflatedText({ ...others, objects, lines: LineIndex.fromLineStarts(lineStarts, length) }, deflatedText);
+    return withDeflatedText({ ...others, objects }, deflatedText, () => LineIndex.fromLineStarts(inflateLineStarts(deflatedLineStarts), length));
+  }
   return { ...rest, objects, lines: LineIndex.fromLineStarts(lineStarts, file.text.length) };
 }
 
 /**
  * The arrival walk of {@link deserializeLoadedFile}, one pass over the file's objects and problems: each span of
  * the file (file name `''`, as {@link walkSpans} finds them) gets `name`, and each string value becomes `pool`'s
- * copy. Under the keys that hold plain manifest data ({@link PLAIN_KEYS}: `raw`, labels, …) nothing is taken for a
+ * copy (with a pool). Under the keys that hold plain manifest data ({@link PLAIN_KEYS}: `raw`, labels, …) nothing is taken for a
  * span (a user's `{file: '', start: 1, end: 2}` stays as written); their strings are pooled too. Map keys are
  * left as they are (the only maps are a Service's `fieldSpans`).
  */
-function restoreStrings(value: unknown, name: string, pool: StringPool): void {
+function restoreStrings(value: unknown, name: string, pool: StringPool | null): void {
   const walk = (v: object, plain: boolean): void => {
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         const item: unknown = v[i];
-        if (typeof item === 'string') v[i] = pool.intern(item);
-        else if (item !== null && typeof item === 'object') walk(item, plain);
+        if (typeof item === 'string') {
+          if (pool) v[i] = pool.intern(item);
+        } else if (item !== null && typeof item === 'object') walk(item, plain);
       }
       return;
     }
@@ -128,8 +166,9 @@ function restoreStrings(value: unknown, name: string, pool: StringPool): void {
     const record = v as Record<string, unknown>;
     for (const key in record) {
       const item = record[key];
-      if (typeof item === 'string') record[key] = pool.intern(item);
-      else if (item !== null && typeof item === 'object') walk(item, plain || PLAIN_KEYS.has(key));
+      if (typeof item === 'string') {
+        if (pool) record[key] = pool.intern(item);
+      } else if (item !== null && typeof item === 'object') walk(item, plain || PLAIN_KEYS.has(key));
     }
   };
   walk(value as object, false);

@@ -57,6 +57,8 @@ export interface KustomizeJob extends JobBase {
   readonly chartDirs?: readonly string[];
   /** Chart.yaml files (as loaded) of those charts: rendered through this build, not as releases of their own. */
   readonly helmChartFiles?: readonly string[];
+  /** Repository paths of the values files those charts are inflated with (`valuesFile` or the chart's values.yaml, `additionalValuesFiles`). */
+  readonly helmValuesFiles?: readonly string[];
   /** Settings added on top (a wrapper kustomization): Flux `targetNamespace`, Argo CD `kustomize.namePrefix` …. */
   readonly overlay?: Readonly<Record<string, unknown>>;
   /** Where the overlay's transformers are written (for findings on fields they set), e.g. Flux `targetNamespace`. */

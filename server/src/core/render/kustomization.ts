@@ -47,6 +47,13 @@ export interface HelmChartEntry {
   readonly span: Span;
   /** The scalar leaves of `valuesInline`, with where each is written (what a rendered value may come from). */
   readonly inlineValues: readonly { readonly text: string; readonly span: Span }[];
+  /**
+   * `valuesFile` (used instead of the chart's own values.yaml) and `additionalValuesFiles` (merged after it), as
+   * written: paths relative to the kustomization's folder, read through kustomize's loader (so, with the default load
+   * restrictor, inside that folder).
+   */
+  readonly valuesFile?: string;
+  readonly additionalValuesFiles: readonly string[];
 }
 
 /** A kustomization.yaml, read for rendering: entries and transformers with spans (offsets into `file`). */
@@ -155,6 +162,7 @@ export function readKustomization(file: string, text: string): Kustomization {
       if (isMap(pairs)) for (const pair of pairs.items) transformers.push({ key: 'labels', name: scalarString(pair.key), span: spanOf(file, pair.value ?? pair.key)! });
     }
   }
+  const otherFiles: string[] = [];
   const helmCharts: Kustomization['helmCharts'][number][] = [];
   const charts = root.get('helmCharts', true);
   if (isSeq(charts)) {
@@ -172,11 +180,17 @@ export function readKustomization(file: string, text: string): Kustomization {
         }
       };
       leaves(item.get('valuesInline', true));
-      helmCharts.push({ name, repo: scalarString(item.get('repo', true)), version: scalarString(item.get('version', true)), releaseName: scalarString(item.get('releaseName', true)), span: spanOf(file, item)!, inlineValues });
+      const valuesFile = scalarString(item.get('valuesFile', true));
+      const additionalValuesFiles = strings(file, item, 'additionalValuesFiles').map((f) => f.value);
+      // The build reads them: they belong to what a temporary copy of the tree holds, and a change re-renders.
+      otherFiles.push(...(valuesFile ? [valuesFile] : []), ...additionalValuesFiles);
+      helmCharts.push({
+        name, repo: scalarString(item.get('repo', true)), version: scalarString(item.get('version', true)), releaseName: scalarString(item.get('releaseName', true)), span: spanOf(file, item)!, inlineValues,
+        ...(valuesFile ? { valuesFile } : {}), additionalValuesFiles,
+      });
     }
   }
   const generators: Kustomization['generators'][number][] = [];
-  const otherFiles: string[] = [];
   for (const [key, genKind] of [['configMapGenerator', 'ConfigMapGenerator'], ['secretGenerator', 'SecretGenerator']] as const) {
     const seq = root.get(key, true);
     if (!isSeq(seq)) continue;

@@ -21,7 +21,7 @@ export interface KustomizeMapInput {
   /** Source files by name as loaded. */
   readonly files: ReadonlyMap<string, LoadedFile>;
   readonly repoPath: RepoPath;
-  /** Output of the same build with sentinel numbers in `helmCharts` valuesInline (see kustomize-sentinels.ts), when it ran and succeeded. */
+  /** Output of the same build with sentinel numbers in `helmCharts` valuesInline and values files (see kustomize-sentinels.ts), when it ran and succeeded. */
   readonly sentinel?: { readonly output: string; readonly plan: KustomizeSentinelPlan };
 }
 
@@ -61,7 +61,7 @@ const MAX_CHAINS = 64;
  * field by field, and a field that differs is credited to the patch (strategic-merge or JSON 6902) or builtin
  * transformer (`namespace`, `namePrefix`/`nameSuffix`, `images`, `replicas`, labels) of the kustomizations on the
  * way from the entry point that sets it; a field of an inflated chart's object that the sentinel build shows fed by
- * a `helmCharts` valuesInline number points at that key's value — kustomize's `transformations` annotation lists every transformer on
+ * a `helmCharts` values number (valuesInline or a values file) points at that key's value — kustomize's `transformations` annotation lists every transformer on
  * every object, changed or not, so it is not used. The annotations kube-netlint asked for are removed from the
  * output. Also finds patches that change nothing (`kustomize-patch-no-effect`).
  */

@@ -36,7 +36,14 @@ export interface KustomizeClosure {
    * `helmCharts` entries: vendored (rendered with `--enable-helm`; `chartDir` is the repository path of the chart
    * folder kustomize inflates) or not (left out).
    */
-  readonly helmCharts: readonly { readonly kustomization: string; readonly kustomizationDir: string; readonly name: string; readonly vendored: boolean; readonly chartDir?: string; readonly span: RenderNote['span'] }[];
+  readonly helmCharts: readonly {
+    readonly kustomization: string; readonly kustomizationDir: string; readonly name: string; readonly vendored: boolean; readonly chartDir?: string; readonly span: RenderNote['span'];
+    /**
+     * Repository paths of the values files kustomize hands `helm template` for the entry, in merge order: `valuesFile`
+     * or else the vendored chart's values.yaml, then `additionalValuesFiles` (api/internal/builtins/HelmChartInflationGenerator.go, v5.4).
+     */
+    readonly valuesFiles: readonly string[];
+  }[];
 }
 
 /** Follows resources/bases/components from `entryDir` (local paths only), by kustomize's rules. */
@@ -75,7 +82,9 @@ export function kustomizeClosure(entryDir: string, index: KustomizationIndex, fi
       // for an entry with repo and version, <chartHome>/<name> otherwise, and pulls when repo is set and that is missing.
       const local = join(c.repo && c.version ? `${home}/${c.name}-${c.version}/${c.name}` : `${home}/${c.name}`);
       const chartDir = fileExists(`${local}/Chart.yaml`) ? local : undefined;
-      helmCharts.push({ kustomization: file, kustomizationDir: dir, name: c.name, vendored: chartDir !== undefined, ...(chartDir !== undefined ? { chartDir } : {}), span: c.span });
+      const own = c.valuesFile !== undefined ? [join(c.valuesFile)] : chartDir !== undefined ? [`${chartDir}/values.yaml`] : [];
+      const valuesFiles = [...own, ...c.additionalValuesFiles.map(join)].filter(fileExists);
+      helmCharts.push({ kustomization: file, kustomizationDir: dir, name: c.name, vendored: chartDir !== undefined, ...(chartDir !== undefined ? { chartDir } : {}), span: c.span, valuesFiles });
     }
   }
   return { dirs, files: [...files], remote, helmCharts };
@@ -176,6 +185,7 @@ export function kustomizeJob(
   }
   // The vendored charts kustomize inflates: their files are read (and consumed) by this build.
   const chartDirs = [...new Set(closure.helmCharts.flatMap((c) => (c.chartDir !== undefined ? [c.chartDir] : [])))];
+  const helmValuesFiles = [...new Set(closure.helmCharts.flatMap((c) => (c.vendored ? c.valuesFiles : [])))];
   const helmChartFiles: string[] = [];
   for (const [p, f] of byPath) {
     if (!chartDirs.some((d) => p.startsWith(`${d}/`))) continue;
@@ -197,6 +207,7 @@ export function kustomizeJob(
     dropHelmCharts,
     chartDirs,
     helmChartFiles,
+    helmValuesFiles,
     ...(extra.overlay ? { overlay: extra.overlay } : {}),
     ...(extra.overlayFields ? { overlayFields: extra.overlayFields } : {}),
     enableHelm: closure.helmCharts.some((c) => c.vendored),

@@ -29,7 +29,7 @@ export interface KustomizeRunResult {
   readonly originPath: (path: string) => string | undefined;
   /** Patches left out because their target came from a left-out remote base. */
   readonly droppedPatches: readonly { readonly kustomization: string; readonly patch: string; readonly target: string }[];
-  /** The sentinel build (valuesInline numbers replaced, see core/render/kustomize-sentinels.ts), when it ran and succeeded. */
+  /** The sentinel build (valuesInline and values-file numbers replaced, see core/render/kustomize-sentinels.ts), when it ran and succeeded. */
   readonly sentinel?: { readonly output: string; readonly plan: KustomizeSentinelPlan };
 }
 
@@ -45,9 +45,9 @@ const WRAPPER = '.kube-netlint-wrapper';
  * without them; a strategic-merge patch whose target only the remote base had then fails (`no resource matches
  * strategic merge patch "<id>"`): that patch is left out too and the build retried (at most 5 times).
  *
- * With vendored `helmCharts` whose valuesInline holds numbers, a second build runs on a temporary copy whose
- * kustomizations have those numbers replaced by sentinels (never the user's files): it proves which valuesInline key
- * feeds each field. When it fails, the build is still mapped, by unique values only.
+ * With vendored `helmCharts` whose valuesInline or values files hold numbers, a second build runs on a temporary
+ * copy whose kustomizations and values files have those numbers replaced by sentinels (never the user's files): it
+ * proves which values key feeds each field. When it fails, the build is still mapped, by unique valuesInline values only.
  */
 export async function runKustomize(job: KustomizeJob, ctx: KustomizeRunContext): Promise<KustomizeRunResult> {
   const abs = (p: string): string => resolve(ctx.baseDir, p);
@@ -71,7 +71,7 @@ export async function runKustomize(job: KustomizeJob, ctx: KustomizeRunContext):
 
   /**
    * A copy of what the build reads, at the same absolute layout below a temp root, with the dropped entries left
-   * out and (for the sentinel build) the sentinel kustomization texts; the wrapper inside it.
+   * out and (for the sentinel build) the sentinel kustomization and values texts; the wrapper inside it.
    */
   const copyTree = (tag: string): { root: string; wrapperDir: string; write: (texts?: ReadonlyMap<string, string>) => void } => {
     const root = ctx.sandbox.folder(`${slug}-${tag}-${Math.random().toString(36).slice(2, 8)}`);
@@ -132,8 +132,8 @@ export async function runKustomize(job: KustomizeJob, ctx: KustomizeRunContext):
 }
 
 /**
- * The sentinel plan of a build's kustomizations (those it reads that have `helmCharts`), avoiding every number
- * written in the files the build reads.
+ * The sentinel plan of a build's kustomizations (those it reads that have `helmCharts`) and of the values files its
+ * charts are inflated with, avoiding every number written in the files the build reads.
  */
 function sentinelPlanOf(job: KustomizeJob, ctx: KustomizeRunContext): KustomizeSentinelPlan | undefined {
   const kustomizations: { path: string; file: string; text: string }[] = [];
@@ -143,16 +143,24 @@ function sentinelPlanOf(job: KustomizeJob, ctx: KustomizeRunContext): KustomizeS
     const path = ctx.repoPath(entry.file);
     kustomizations.push({ path, file: entry.file, text: readText(ctx, path) });
   }
-  if (!kustomizations.length) return undefined;
+  const valuesFiles = (job.helmValuesFiles ?? []).flatMap((path) => {
+    const f = loadedAt(ctx, path);
+    return f ? [{ path, file: f.file, text: f.text }] : [];
+  });
+  if (!kustomizations.length && !valuesFiles.length) return undefined;
   const reads = job.reads.map((p) => (p === '.' ? '' : p));
   const read = (p: string): boolean => reads.some((r) => r === '' || p === r || p.startsWith(`${r}/`));
   const avoid = [...ctx.files.values()].filter((f) => read(ctx.repoPath(f.file))).map((f) => f.text).join('\n');
-  return kustomizeSentinelPlan(kustomizations, avoid);
+  return kustomizeSentinelPlan(kustomizations, avoid, valuesFiles);
+}
+
+function loadedAt(ctx: KustomizeRunContext, repoPath: string): LoadedFile | undefined {
+  for (const f of ctx.files.values()) if (ctx.repoPath(f.file) === repoPath) return f;
+  return undefined;
 }
 
 function readText(ctx: KustomizeRunContext, kustomizationRepoPath: string): string {
-  for (const f of ctx.files.values()) if (ctx.repoPath(f.file) === kustomizationRepoPath) return f.text;
-  return '';
+  return loadedAt(ctx, kustomizationRepoPath)?.text ?? '';
 }
 
 /**
