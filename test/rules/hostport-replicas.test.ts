@@ -33,7 +33,7 @@ spec:
 ${bounds}`;
     const scaled = lint({ 'w.yaml': workload('Deployment', '', hostPort80), 'hpa.yaml': hpa('Deployment', '  minReplicas: 3\n  maxReplicas: 10') }, { rules }).findings;
     assert.deepEqual(scaled.map((f) => [f.file, f.line, f.column, f.text, f.severity, f.object]), [['w.yaml', 16, 25, '80', 'warning', 'Deployment shop/web']]);
-    assert.equal(scaled[0].message, 'Deployment shop/web is scaled to 3-10 replicas by HorizontalPodAutoscaler shop/web and has hostPort 80/TCP: at most one pod per node, so it needs up to 10 nodes with the port free, and a rolling update one more ("node(s) didn\'t have free ports"); use a DaemonSet or a Service');
+    assert.equal(scaled[0].message, 'Deployment shop/web is scaled to 3-10 replicas by HorizontalPodAutoscaler shop/web and has hostPort 80/TCP: one pod per node, so it needs up to 10 nodes with the port free, plus one for a rolling update; use a DaemonSet or a Service');
     assert.deepEqual(scaled[0].related.map((r) => [r.file, r.line, r.message]), [['hpa.yaml', 7, 'maxReplicas: 10 of HorizontalPodAutoscaler shop/web']]);
     // minReplicas defaults to 1; the HPA wins over spec.replicas: 1.
     assert.match(lint({ 'w.yaml': workload('Deployment', '\n  replicas: 1', hostPort80), 'hpa.yaml': hpa('Deployment', '  maxReplicas: 4') }, { rules }).findings[0].message, /is scaled to 1-4 replicas by HorizontalPodAutoscaler shop\/web/);

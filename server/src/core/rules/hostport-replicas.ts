@@ -122,11 +122,11 @@ function autoscaledFinding(w: WorkloadObject, claims: readonly HostPortClaim[], 
   const node = pinnedNode(w);
   const consequence = node
     ? `it is pinned to node ${node}, where only one pod can hold the port: the others never run`
-    : `at most one pod per node, so it needs up to ${a.max} nodes with the port free, and a rolling update one more`;
+    : `one pod per node, so it needs up to ${a.max} nodes with the port free, plus one for a rolling update`;
   return {
     ruleId: id,
     severity: node ? 'error' : 'warning',
-    message: `${describe(w)} is scaled to ${a.min}-${a.max} replicas by ${describe(a.hpa)} and has ${what}${claims.length > 1 ? 's' : ''} ${ports}: ${consequence} ("node(s) didn't have free ports"); use a DaemonSet or a Service`,
+    message: `${describe(w)} is scaled to ${a.min}-${a.max} replicas by ${describe(a.hpa)} and has ${what}${claims.length > 1 ? 's' : ''} ${ports}: ${consequence}; use a DaemonSet or a Service`,
     span: claims[0].span,
     object: refOf(w),
     related: [{ span: a.maxSpan, message: `maxReplicas: ${a.max} of ${describe(a.hpa)}` }],
