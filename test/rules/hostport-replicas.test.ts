@@ -23,6 +23,25 @@ ${ports}`;
 const hostPort80 = '            - containerPort: 80\n              hostPort: 80';
 
 describe('hostport-replicas', () => {
+  it('counts the replicas a HorizontalPodAutoscaler sets: warns up to maxReplicas, names the HPA, silent for maxReplicas 1', () => {
+    const hpa = (target: string, bounds: string) => `
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web, namespace: shop}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: ${target}, name: web}
+${bounds}`;
+    const scaled = lint({ 'w.yaml': workload('Deployment', '', hostPort80), 'hpa.yaml': hpa('Deployment', '  minReplicas: 3\n  maxReplicas: 10') }, { rules }).findings;
+    assert.deepEqual(scaled.map((f) => [f.file, f.line, f.column, f.text, f.severity, f.object]), [['w.yaml', 16, 25, '80', 'warning', 'Deployment shop/web']]);
+    assert.equal(scaled[0].message, 'Deployment shop/web is scaled to 3-10 replicas by HorizontalPodAutoscaler shop/web and has hostPort 80/TCP: one pod per node, so it needs up to 10 nodes with the port free, plus one for a rolling update; use a DaemonSet or a Service');
+    assert.deepEqual(scaled[0].related.map((r) => [r.file, r.line, r.message]), [['hpa.yaml', 7, 'maxReplicas: 10 of HorizontalPodAutoscaler shop/web']]);
+    // minReplicas defaults to 1; the HPA wins over spec.replicas: 1.
+    assert.match(lint({ 'w.yaml': workload('Deployment', '\n  replicas: 1', hostPort80), 'hpa.yaml': hpa('Deployment', '  maxReplicas: 4') }, { rules }).findings[0].message, /is scaled to 1-4 replicas by HorizontalPodAutoscaler shop\/web/);
+    assert.deepEqual(lint({ 'w.yaml': workload('Deployment', '', hostPort80), 'hpa.yaml': hpa('Deployment', '  maxReplicas: 1') }, { rules }).findings, []);
+    // An HPA of another kind or name does not scale this workload.
+    assert.deepEqual(lint({ 'w.yaml': workload('Deployment', '', hostPort80), 'hpa.yaml': hpa('StatefulSet', '  maxReplicas: 4') }, { rules }).findings, []);
+  });
+
   it('warns on a Deployment with replicas > 1 and a hostPort, giving the count, the port and the rolling-update cost', () => {
     const { findings } = lint(workload('Deployment', '\n  replicas: 3', hostPort80), { rules });
     assert.equal(findings.length, 1);

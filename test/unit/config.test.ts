@@ -53,6 +53,7 @@ describe('config (.kube-netlint.yaml)', () => {
     assert.deepEqual(error('kubeProxyMode: userspace'), ['kubeProxyMode', 1, `${FILE}:1: 'kubeProxyMode': must be one of iptables, ipvs, nftables (got "userspace")`]);
     assert.deepEqual(error('namespace: ""'), ['namespace', 1, `${FILE}:1: 'namespace': must be a non-empty string`]);
     assert.deepEqual(error('exclude: vendor/**'), ['exclude', 1, `${FILE}:1: 'exclude': must be a list of strings`]);
+    assert.deepEqual(error('clusters:\n  dev: ["envs/dev/**"]\n  "": ["x/**"]'), ['clusters.', 3, `${FILE}:3: 'clusters.': a cluster name must not be empty (findings name the cluster they concern)`]);
     assert.deepEqual(error('- a\n- b'), ['', undefined, `${FILE}: the config must be a mapping of keys to values`]);
   });
 

@@ -168,6 +168,8 @@ export function parseConfig(value: unknown, file: string, knownRules: ReadonlySe
     if (typeof v.clusters !== 'object' || Array.isArray(v.clusters)) fail('clusters', 'must map cluster names to lists of globs');
     clusters = {};
     for (const [name, globs] of Object.entries(v.clusters as Record<string, unknown>)) {
+      // Findings and the stderr notice name a cluster by its key: an empty one would print as nothing.
+      if (!name.trim()) fail(`clusters.${name}`, 'a cluster name must not be empty (findings name the cluster they concern)');
       if (!Array.isArray(globs) || globs.some((g) => typeof g !== 'string')) fail(`clusters.${name}`, 'must be a list of glob strings');
       checkGlobs(globs as string[], `clusters.${name}`, fail);
       clusters[name] = globs as string[];

@@ -1,5 +1,7 @@
 import { HostPortClaim, hostPortClaims } from '../model/claims';
 import { describe } from '../model/objects';
+import type { K8sObject, WorkloadObject } from '../model/objects';
+import type { Span } from '../source/span';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 import { pinnedNode } from '../kubernetes/scheduler/placement';
@@ -22,6 +24,9 @@ export const hostportReplicas: Rule = {
     '- a **StatefulSet** updates by deleting a pod first, but scaling beyond the number of nodes leaves pods Pending;',
     '- ReplicaSet / ReplicationController: pods beyond the number of nodes stay Pending.',
     '',
+    'A HorizontalPodAutoscaler whose `scaleTargetRef` names the workload sets its replicas (`minReplicas`, default 1,',
+    'to `maxReplicas`): the workload is replicated when `maxReplicas` is above 1, whatever `spec.replicas` says.',
+    '',
     '**Error** when the workload is pinned to one node (`nodeName`, or a `kubernetes.io/hostname` nodeSelector or',
     'required affinity with a single value): only one replica can ever run there, the others stay Pending (or, with',
     '`nodeName`, are rejected by the kubelet: `Predicate NodePorts failed`). Warning otherwise.',
@@ -37,15 +42,22 @@ export const hostportReplicas: Rule = {
     'https://kubernetes.io/docs/tasks/debug/debug-application/debug-pods/#my-pod-stays-pending ("you can only schedule as many Pods as there are nodes")',
     'https://kubernetes.io/docs/concepts/workloads/controllers/deployment/#max-surge (v1.33)',
     'https://kubernetes.io/docs/concepts/configuration/overview/#services (hostPort guidance)',
+    'https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/ (the HPA sets spec.replicas between minReplicas and maxReplicas, v1.33)',
   ],
   check({ model }) {
     const findings: Finding[] = [];
+    let autoscalers: ReadonlyMap<string, Autoscaler> | undefined;
     for (const w of model.workloads) {
       if (!REPLICATED_KINDS.has(w.kind)) continue;
-      const replicas = w.replicas?.value ?? 1;
-      if (replicas <= 1) continue;
       const claims = hostPortClaims(w).filter((c) => c.container.role === 'container');
       if (!claims.length) continue;
+      const hpa = (autoscalers ??= autoscalersOf(model.objects)).get(`${w.kind}/${w.namespace}/${w.name}`);
+      if (hpa && hpa.max > 1) {
+        findings.push(autoscaledFinding(w, claims, hpa));
+        continue;
+      }
+      const replicas = w.replicas?.value ?? 1;
+      if (replicas <= 1) continue;
       const ports = [...new Set(claims.map((c) => `${boundPort(c)}/${c.protocol}`))].join(', ');
       const what = claims[0].hostNetwork ? 'hostNetwork port' : 'hostPort';
       const node = pinnedNode(w);
@@ -75,4 +87,49 @@ export const hostportReplicas: Rule = {
  */
 function boundPort(c: HostPortClaim): number {
   return c.hostNetwork ? c.containerPort.containerPort?.value ?? c.port : c.port;
+}
+
+/** A HorizontalPodAutoscaler's replica bounds for its target, with the spans of the values. */
+interface Autoscaler {
+  readonly hpa: K8sObject;
+  readonly min: number;
+  readonly max: number;
+  readonly maxSpan: Span;
+}
+
+/**
+ * The HorizontalPodAutoscalers of the objects by target (`Kind/namespace/name` of `spec.scaleTargetRef`, in the
+ * HPA's namespace); `minReplicas` defaults to 1. An HPA without an integer `maxReplicas` (required) is left out.
+ * Source: https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/horizontal-pod-autoscaler-v2/ (v1.33).
+ */
+function autoscalersOf(objects: readonly K8sObject[]): ReadonlyMap<string, Autoscaler> {
+  const out = new Map<string, Autoscaler>();
+  for (const o of objects) {
+    if (o.kind !== 'HorizontalPodAutoscaler' || o.group !== 'autoscaling') continue;
+    const spec = (o.raw.spec ?? {}) as { scaleTargetRef?: { kind?: unknown; name?: unknown }; minReplicas?: unknown; maxReplicas?: unknown };
+    const ref = spec.scaleTargetRef;
+    if (!ref || typeof ref.kind !== 'string' || typeof ref.name !== 'string' || !Number.isInteger(spec.maxReplicas)) continue;
+    const min = Number.isInteger(spec.minReplicas) ? (spec.minReplicas as number) : 1;
+    const key = `${ref.kind}/${o.namespace}/${ref.name}`;
+    if (!out.has(key)) out.set(key, { hpa: o, min, max: spec.maxReplicas as number, maxSpan: o.paths?.get('spec.maxReplicas') ?? o.span });
+  }
+  return out;
+}
+
+function autoscaledFinding(w: WorkloadObject, claims: readonly HostPortClaim[], a: Autoscaler): Finding {
+  const ports = [...new Set(claims.map((c) => `${boundPort(c)}/${c.protocol}`))].join(', ');
+  const what = claims[0].hostNetwork ? 'hostNetwork port' : 'hostPort';
+  const node = pinnedNode(w);
+  const consequence = node
+    ? `it is pinned to node ${node}, where only one pod can hold the port: the others never run`
+    : `one pod per node, so it needs up to ${a.max} nodes with the port free, plus one for a rolling update`;
+  return {
+    ruleId: id,
+    severity: node ? 'error' : 'warning',
+    message: `${describe(w)} is scaled to ${a.min}-${a.max} replicas by ${describe(a.hpa)} and has ${what}${claims.length > 1 ? 's' : ''} ${ports}: ${consequence}; use a DaemonSet or a Service`,
+    span: claims[0].span,
+    object: refOf(w),
+    related: [{ span: a.maxSpan, message: `maxReplicas: ${a.max} of ${describe(a.hpa)}` }],
+    fixes: [],
+  };
 }
