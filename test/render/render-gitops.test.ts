@@ -36,6 +36,24 @@ describe('rendering GitOps releases (Argo CD, Flux)', function () {
     assert.match(r.stderr, /rendered 0 kustomizations, 1 Helm release in/);
   });
 
+  it('reads a multi-source Application\'s $ref values file from this repository when the ref source is this repository', () => {
+    const app = (name: string, refRepo: string) =>
+      `apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: ${name}\n  namespace: argocd\nspec:\n  destination:\n    namespace: ${name}\n  sources:\n    - repoURL: https://git.example.com/Org/repo.git\n      path: charts/web\n      helm:\n        valueFiles: [$values/envs/prod.yaml]\n    - repoURL: ${refRepo}\n      ref: values\n`;
+    // Argo CD compares Git URLs without case, a trailing slash or .git: this is the same repository.
+    const dir = tree({ ...chart, 'apps/shop.yaml': app('shop', 'https://git.example.com/org/repo/'), 'envs/prod.yaml': 'service:\n  nodePort: 30310\n', 'other.yaml': svc('other', 30310) });
+    const r = lintRendered(dir, ['.']);
+    const dup = r.findings.filter((f) => f.ruleId === 'nodeport-duplicate');
+    assert.deepEqual(dup.map((f) => [f.file, f.line, f.column]), [['envs/prod.yaml', 2, 13], ['other.yaml', 11, 17]]);
+    assert.match(dup[0].message, /claimed by Service default\/other: .*\(Service shop\/shop, Helm release shop, prod\.yaml\)$/);
+    assert.deepEqual(r.findings.filter((f) => f.ruleId === 'render-incomplete'), []);
+    // A ref source in another repository stays out of the render, and says so on the valueFiles entry.
+    const elsewhere = lintRendered(tree({ ...chart, 'apps/shop.yaml': app('shop', 'https://git.example.com/org/values.git'), 'envs/prod.yaml': 'service:\n  nodePort: 30310\n', 'other.yaml': svc('other', 30310) }), ['.']);
+    assert.deepEqual(elsewhere.findings.filter((f) => f.ruleId === 'nodeport-duplicate'), []);
+    const left = elsewhere.findings.filter((f) => f.ruleId === 'render-incomplete');
+    assert.deepEqual(left.map((f) => [f.file, f.line, f.column]), [['apps/shop.yaml', 13, 22]]);
+    assert.equal(left[0].message, 'Argo CD Application shop: values file $values/envs/prod.yaml is not in this repository and is left out of the render (kube-netlint never downloads)');
+  });
+
   it('renders a Flux HelmRelease: [targetNamespace-]name, valuesFiles replace values.yaml, valuesFrom named', () => {
     const hr =
       'apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: web\n  namespace: flux-system\nspec:\n  targetNamespace: prod\n  chart:\n    spec:\n      chart: ./charts/web\n      sourceRef: {kind: GitRepository, name: repo}\n      valuesFiles: [charts/web/values-prod.yaml]\n  valuesFrom:\n    - kind: Secret\n      name: web-values\n';

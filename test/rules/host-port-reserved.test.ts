@@ -130,6 +130,40 @@ describe('host-port-reserved', () => {
     assert.deepEqual(lint(files, { rules }).findings, []);
   });
 
+  it('follows kube-proxy\'s healthz and metrics ports where its KubeProxyConfiguration or flags put them', () => {
+    const agent = (port: number, hostIP = '') => workload('DaemonSet', 'agent', 'example/agent:1', `            - {containerPort: ${port}, hostPort: ${port}${hostIP ? `, hostIP: ${hostIP}` : ''}}`);
+    const configMap = (config: string) => `
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: kube-proxy, namespace: kube-system}
+data:
+  config.conf: |
+    apiVersion: kubeproxy.config.k8s.io/v1alpha1
+    kind: KubeProxyConfiguration
+${config.split('\n').map((l) => `    ${l}`).join('\n')}
+`;
+    const moved = configMap('healthzBindAddress: 0.0.0.0:10266\nmetricsBindAddress: 0.0.0.0:10249');
+    // The default healthz port is free there; the configured one is taken.
+    assert.deepEqual(lint({ 'cm.yaml': moved, 'a.yaml': agent(10256) }, { rules }).findings, []);
+    const taken = lint({ 'cm.yaml': moved, 'a.yaml': agent(10266) }, { rules }).findings;
+    assert.deepEqual(taken.map((f) => [f.file, f.line, f.column, f.text, f.severity]), [['a.yaml', 15, 48, '10266', 'error']]);
+    assert.equal(taken[0].message, 'hostPort 10266/TCP of DaemonSet ns/agent is the kube-proxy healthz port on every node: CNI portmap takes the component\'s traffic on every node address.');
+    // metrics on 0.0.0.0 is no longer loopback-only: a hostPort bound to a node address takes its traffic too.
+    const metrics = lint({ 'cm.yaml': moved, 'a.yaml': agent(10249, '192.0.2.10') }, { rules }).findings;
+    assert.deepEqual(metrics.map((f) => [f.line, f.text]), [[15, '10249']]);
+    assert.match(metrics[0].message, /is the kube-proxy metrics port on every node/);
+    assert.deepEqual(lint({ 'a.yaml': agent(10249, '192.0.2.10') }, { rules }).findings, []);
+    // A bare address keeps the default port; port 0 serves nothing.
+    assert.equal(lint({ 'cm.yaml': configMap('healthzBindAddress: 0.0.0.0'), 'a.yaml': agent(10256) }, { rules }).findings.length, 1);
+    assert.deepEqual(lint({ 'cm.yaml': configMap('healthzBindAddress: "[::]:0"'), 'a.yaml': agent(10256) }, { rules }).findings, []);
+    // Flags of the kube-proxy container, when no config file sets the address; a config file wins over them.
+    const proxy = (args: string) => workload('DaemonSet', 'kube-proxy', 'registry.k8s.io/kube-proxy:v1.31.0', '            - {containerPort: 10249}', '      hostNetwork: true\n', 'kube-proxy')
+      .replace('          ports:', `          args: [${args}]\n          ports:`);
+    assert.deepEqual(lint({ 'p.yaml': proxy('--healthz-bind-address=0.0.0.0:10300'), 'a.yaml': agent(10256) }, { rules }).findings, []);
+    assert.deepEqual(lint({ 'p.yaml': proxy('--healthz-bind-address=0.0.0.0:10300'), 'a.yaml': agent(10300) }, { rules }).findings.map((f) => [f.file, f.text]), [['a.yaml', '10300']]);
+    assert.deepEqual(lint({ 'p.yaml': proxy('--healthz-bind-address=0.0.0.0:10300'), 'cm.yaml': moved, 'a.yaml': agent(10300) }, { rules }).findings, []);
+  });
+
   it('downgrades kube-proxy ports to a warning when the workspace shows a kube-proxy replacement', () => {
     const cm = `
 apiVersion: v1

@@ -113,6 +113,66 @@ describe('hostport-conflict', () => {
     assert.deepEqual(lint({ 'a.yaml': one, 'b.yaml': dumpedPod('n1'), 'c.yaml': dumpedPod('n1').replace('agent-n1', 'agent-n1b') }, { rules }).findings, []);
   });
 
+  it('never reports a Deployment, its ReplicaSet and their Pods, or a CronJob and its Job, against each other (a kubectl dump)', () => {
+    const ports = '[{containerPort: 8125, hostPort: 8125, protocol: UDP}]';
+    const owner = (kind: string, name: string, apiVersion = 'apps/v1') => `ownerReferences: [{apiVersion: ${apiVersion}, kind: ${kind}, name: ${name}, uid: u1, controller: true}]`;
+    const dump = `
+    apiVersion: v1
+    kind: List
+    items:
+      - apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: agent, namespace: obs}
+        spec:
+          selector: {matchLabels: {app: agent}}
+          template:
+            metadata: {labels: {app: agent}}
+            spec: {containers: [{name: agent, image: agent, ports: ${ports}}]}
+      - apiVersion: apps/v1
+        kind: ReplicaSet
+        metadata: {name: agent-7d9f8b6c5d, namespace: obs, labels: {app: agent, pod-template-hash: 7d9f8b6c5d}, ${owner('Deployment', 'agent')}}
+        spec:
+          selector: {matchLabels: {app: agent, pod-template-hash: 7d9f8b6c5d}}
+          template:
+            metadata: {labels: {app: agent, pod-template-hash: 7d9f8b6c5d}}
+            spec: {containers: [{name: agent, image: agent, ports: ${ports}}]}
+      - apiVersion: v1
+        kind: Pod
+        metadata: {name: agent-7d9f8b6c5d-x2k9p, namespace: obs, labels: {app: agent, pod-template-hash: 7d9f8b6c5d}, ${owner('ReplicaSet', 'agent-7d9f8b6c5d')}}
+        spec: {nodeName: node-1, containers: [{name: agent, image: agent, ports: ${ports}}]}
+      - apiVersion: batch/v1
+        kind: CronJob
+        metadata: {name: probe, namespace: obs}
+        spec:
+          schedule: "*/5 * * * *"
+          jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: p, image: p, ports: ${ports}}]}}}}
+      - apiVersion: batch/v1
+        kind: Job
+        metadata: {name: probe-28871234, namespace: obs, ${owner('CronJob', 'probe', 'batch/v1')}}
+        spec: {template: {spec: {restartPolicy: Never, containers: [{name: p, image: p, ports: ${ports}}]}}}
+      - apiVersion: v1
+        kind: Pod
+        metadata: {name: probe-28871234-abcde, namespace: obs, ${owner('Job', 'probe-28871234', 'batch/v1')}}
+        spec: {restartPolicy: Never, containers: [{name: p, image: p, ports: ${ports}}]}`;
+    // The Deployment's family and the CronJob's family are two workloads: each member meets each of the other.
+    const findings = lint(dump, { rules }).findings;
+    const pairs = findings.map((f) => `${f.object} vs ${f.message.replace(/^.*also claimed by (.*?): .*$/, '$1')}`);
+    assert.deepEqual(pairs, [
+      'Deployment obs/agent vs CronJob obs/probe, Job obs/probe-28871234 and Pod obs/probe-28871234-abcde',
+      'ReplicaSet obs/agent-7d9f8b6c5d vs CronJob obs/probe, Job obs/probe-28871234 and Pod obs/probe-28871234-abcde',
+      'Pod obs/agent-7d9f8b6c5d-x2k9p vs CronJob obs/probe, Job obs/probe-28871234 and Pod obs/probe-28871234-abcde',
+      'CronJob obs/probe vs Deployment obs/agent, ReplicaSet obs/agent-7d9f8b6c5d and Pod obs/agent-7d9f8b6c5d-x2k9p',
+      'Job obs/probe-28871234 vs Deployment obs/agent, ReplicaSet obs/agent-7d9f8b6c5d and Pod obs/agent-7d9f8b6c5d-x2k9p',
+      'Pod obs/probe-28871234-abcde vs Deployment obs/agent, ReplicaSet obs/agent-7d9f8b6c5d and Pod obs/agent-7d9f8b6c5d-x2k9p',
+    ]);
+    assert.deepEqual(findings.map((f) => [f.line, f.text, f.severity]), [[11, '8125', 'warning'], [19, '8125', 'warning'], [23, '8125', 'warning'], [29, '8125', 'warning'], [33, '8125', 'warning'], [37, '8125', 'warning']]);
+    // Alone, each family is silent.
+    const agentOnly = dump.split('      - apiVersion: batch/v1')[0];
+    assert.deepEqual(lint(agentOnly, { rules }).findings, []);
+    // A ReplicaSet of another Deployment is not of this family.
+    assert.equal(lint(agentOnly.replace("name: Deployment, name: agent", "name: Deployment, name: other").replace(`${owner('Deployment', 'agent')}`, `${owner('Deployment', 'other')}`).replace(/agent-7d9f8b6c5d/g, 'other-5c4b3a2d1e').replace(/pod-template-hash: 7d9f8b6c5d/g, 'pod-template-hash: 5c4b3a2d1e'), { rules }).findings.length, 3);
+  });
+
   it('catches duplicates inside one pod template: exact key is an error, wildcard next to an address a warning', () => {
     const twoContainers = (second: string) => `
     apiVersion: v1

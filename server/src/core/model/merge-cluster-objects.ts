@@ -41,21 +41,35 @@ interface OwnerRef {
 }
 
 /**
- * The controller a cluster Pod belongs to, as a twin key, or undefined for bare Pods and mirror Pods.
- * A ReplicaSet named `<name>-<pod-template-hash>` stands for Deployment `<name>`.
+ * The controller ownerReference of an object exactly as written, as a twin key (a ReplicaSet stays a
+ * ReplicaSet), or undefined without one (and for mirror Pods, whose owner is their Node).
  */
-export function podController(pod: K8sObject): string | undefined {
-  const refs = (pod.raw.metadata as { ownerReferences?: unknown } | undefined)?.ownerReferences;
+export function controllerRefKey(o: K8sObject): string | undefined {
+  const ref = controllerRef(o);
+  return ref && twinKey({ group: ref.group, kind: ref.kind, namespace: o.namespace, name: ref.name });
+}
+
+function controllerRef(o: K8sObject): { group: string; kind: string; name: string } | undefined {
+  const refs = (o.raw.metadata as { ownerReferences?: unknown } | undefined)?.ownerReferences;
   if (!Array.isArray(refs)) return undefined;
   const ref = (refs as OwnerRef[]).find((r) => r && r.controller === true) ?? (refs as OwnerRef[])[0];
   if (!ref || typeof ref.kind !== 'string' || typeof ref.name !== 'string' || ref.kind === 'Node') return undefined;
   const apiVersion = typeof ref.apiVersion === 'string' ? ref.apiVersion : '';
-  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.lastIndexOf('/')) : '';
+  return { group: apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.lastIndexOf('/')) : '', kind: ref.kind, name: ref.name };
+}
+
+/**
+ * The controller a cluster Pod belongs to, as a twin key, or undefined for bare Pods and mirror Pods.
+ * A ReplicaSet named `<name>-<pod-template-hash>` stands for Deployment `<name>`.
+ */
+export function podController(pod: K8sObject): string | undefined {
+  const ref = controllerRef(pod);
+  if (!ref) return undefined;
   const hash = pod.labels['pod-template-hash'];
   if (ref.kind === 'ReplicaSet' && hash && ref.name.endsWith(`-${hash}`)) {
-    return twinKey({ group, kind: 'Deployment', namespace: pod.namespace, name: ref.name.slice(0, -hash.length - 1) });
+    return twinKey({ group: ref.group, kind: 'Deployment', namespace: pod.namespace, name: ref.name.slice(0, -hash.length - 1) });
   }
-  return twinKey({ group, kind: ref.kind, namespace: pod.namespace, name: ref.name });
+  return twinKey({ group: ref.group, kind: ref.kind, namespace: pod.namespace, name: ref.name });
 }
 
 /** Merges cluster objects under workspace objects (see {@link ClusterMerge}). Linear in objects. */

@@ -2,6 +2,7 @@ import type { CoreConfig } from '../config/config';
 import { allocatesNodePorts, externalIpErrors, needsHealthCheck } from '../kubernetes/api-server/validation';
 import { calicoFeatures } from '../kubernetes/node/calico-features';
 import { ComponentPort, COMPONENT_PORTS } from '../kubernetes/node/component-ports';
+import { kubeProxyListeners, withKubeProxyListeners } from '../kubernetes/kube-proxy/listen-ports';
 import { ComponentId, kubeProxyReplacement, presentComponents, workloadComponents } from '../kubernetes/node/components';
 import { runningClaims } from '../kubernetes/scheduler/host-ports';
 import type { K8sObject, ServiceObject, WorkloadObject } from '../model/objects';
@@ -104,11 +105,12 @@ function collect(model: WorkspaceModel, config: CoreConfig): NodeClaim[] {
       });
     }
   }
+  const table = withKubeProxyListeners(COMPONENT_PORTS, kubeProxyListeners(model.objects));
   const declared = new Set<string>(); // `component|port|protocol` a component's own workload declares
   for (const claims of model.hostPorts.values()) {
     for (const c of runningClaims(claims)) {
       const own = workloadComponents(c.workload);
-      const row = COMPONENT_PORTS.find((r) => own.has(r.owner) && r.protocol === c.protocol && c.port >= r.min && c.port <= r.max);
+      const row = table.find((r) => own.has(r.owner) && r.protocol === c.protocol && c.port >= r.min && c.port <= r.max);
       if (row) declared.add(`${row.owner}|${c.port}|${c.protocol}`);
       out.push({
         kind: c.hostNetwork ? 'hostNetwork' : 'hostPort', port: c.port, protocol: c.protocol, object: c.workload, span: c.span,
@@ -124,7 +126,7 @@ function collect(model: WorkspaceModel, config: CoreConfig): NodeClaim[] {
   for (const w of model.workloads) {
     for (const id of workloadComponents(w)) if (!componentOwners.has(id)) componentOwners.set(id, w);
   }
-  out.push(...componentClaims(model, config, componentOwners, declared));
+  out.push(...componentClaims(model, config, componentOwners, declared, table));
   return out;
 }
 
@@ -148,13 +150,13 @@ function healthCheckInactive(svc: ServiceObject): string | undefined {
   return 'not a LoadBalancer Service with externalTrafficPolicy Local: the API server rejects the healthCheckNodePort';
 }
 
-/** The component ports of the table that the cluster has open, each port of a row's range on its own. */
-function componentClaims(model: WorkspaceModel, config: CoreConfig, owners: ReadonlyMap<ComponentId, WorkloadObject>, declared: ReadonlySet<string>): NodeClaim[] {
+/** The component ports of the table (kube-proxy's where the workspace moves them) that the cluster has open, each port of a row's range on its own. */
+function componentClaims(model: WorkspaceModel, config: CoreConfig, owners: ReadonlyMap<ComponentId, WorkloadObject>, declared: ReadonlySet<string>, table: readonly ComponentPort[]): NodeClaim[] {
   const present = presentComponents(model.objects, config);
   const features = calicoFeatures(model.objects);
   const replacement = kubeProxyReplacement(model.objects);
   const out: NodeClaim[] = [];
-  for (const row of COMPONENT_PORTS) {
+  for (const row of table) {
     if (row.scope !== 'every-node' && row.scope !== 'control-plane' && !present.has(row.scope)) continue;
     if (row.feature && features.get(row.feature)?.enabled === false) continue;
     const owner = owners.get(row.owner);

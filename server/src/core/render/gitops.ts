@@ -26,7 +26,8 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v 
  * and Flux compute:
  * - Argo CD (docs/user-guide/helm.md, reposerver/repository/repository.go): release = `helm.releaseName` else the
  *   Application's name; namespace = `helm.namespace` else `destination.namespace`; `valueFiles` (relative to the
- *   chart) then `valuesObject` (else `values`) then `parameters` (as `--set`); a folder with kustomization.yaml is
+ *   chart; a multi-source `$ref/path` from the repository root when the `ref` source is this repository) then
+ *   `valuesObject` (else `values`) then `parameters` (as `--set`); a folder with kustomization.yaml is
  *   built with `kustomize.namePrefix`/`nameSuffix`/`namespace`/`images`/`commonLabels`/`replicas` on top.
  * - Flux helm-controller (api/v2 helmrelease_types.go): release = `releaseName` else `[targetNamespace-]name`;
  *   namespace = `targetNamespace` else the HelmRelease's; `chart.spec.valuesFiles` replace the chart's values.yaml;
@@ -88,7 +89,9 @@ function argoJobs(
       (Array.isArray(helm.valueFiles) ? helm.valueFiles : []).forEach((v, i) => {
         if (typeof v !== 'string') return;
         const at = spanAt(o, `${prefix}.helm.valueFiles.${i}`);
-        if (isUrl(v) || v.startsWith('$')) notes.push(note('info', `${who}: values file ${v} is not in this repository and is left out of the render (kube-netlint never downloads)`, at));
+        const fromRef = v.startsWith('$') ? refValuesFile(v, source, sources.map((s) => s.source)) : undefined;
+        if (fromRef) valuesFiles.push({ path: fromRoot(root, fromRef), namedAt: at });
+        else if (isUrl(v) || v.startsWith('$')) notes.push(note('info', `${who}: values file ${v} is not in this repository and is left out of the render (kube-netlint never downloads)`, at));
         else valuesFiles.push({ path: v.startsWith('/') ? fromRoot(root, v) : posix.normalize(posix.join(dir, v)), namedAt: at });
       });
       const inline = argoInlineValues(o, file, prefix, helm);
@@ -121,6 +124,26 @@ function argoJobs(
     // A plain folder of manifests: its files are linted as written.
   }
   return out;
+}
+
+/**
+ * A multi-source Application's `$<ref>/<path>` values file, as a path from the repository root, when the source
+ * named `ref: <ref>` is this same repository (its `repoURL` is the chart source's, compared as Argo CD normalises
+ * Git URLs: case, a trailing `/` or `.git`); undefined for another repository, an unknown ref or no path.
+ * Source: https://argo-cd.readthedocs.io/en/stable/user-guide/multiple_sources/ ("$values resolves to the root of
+ * the values repository", Argo CD v2.6+).
+ */
+function refValuesFile(value: string, chartSource: Raw, sources: readonly Raw[]): string | undefined {
+  const m = /^\$([^/]+)\/(.+)$/.exec(value);
+  if (!m) return undefined;
+  const refSource = sources.find((s) => s.ref === m[1]);
+  const here = gitUrl(chartSource.repoURL);
+  return refSource && here !== undefined && gitUrl(refSource.repoURL) === here ? m[2] : undefined;
+}
+
+/** A Git URL compared as Argo CD does (lower case, no trailing `/` or `.git`), or undefined when not a string. */
+function gitUrl(v: unknown): string | undefined {
+  return typeof v === 'string' && v.trim() ? v.trim().toLowerCase().replace(/\/+$/, '').replace(/\.git$/, '') : undefined;
 }
 
 /** `helm.valuesObject` (a map in the Application) or `helm.values` (a YAML string), as the values file Argo CD writes. */

@@ -4,6 +4,7 @@ import { describe } from '../model/objects';
 import { ComponentPort, componentPortsAt, COMPONENT_PORTS } from '../kubernetes/node/component-ports';
 import { KubeProxyReplacement, kubeProxyReplacement, PresentComponents, presentComponents, runsOnControlPlane, workloadComponents } from '../kubernetes/node/components';
 import { CalicoFeatures, calicoFeatures } from '../kubernetes/node/calico-features';
+import { kubeProxyListeners, withKubeProxyListeners } from '../kubernetes/kube-proxy/listen-ports';
 import { joinNames } from './report/collisions';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
@@ -134,6 +135,10 @@ export const hostPortReserved: Rule = {
     'written, else the `containerPort` of the hostNetwork pod, or the `nodePort`. Loopback-only listeners (kubelet healthz,',
     'kube-proxy metrics, Felix health on 127.0.0.1) are not reported for a hostPort bound to another `hostIP`.',
     '',
+    'kube-proxy\'s ports follow the workspace: `healthzBindAddress` / `metricsBindAddress` of a KubeProxyConfiguration',
+    '(or the one in the `kube-proxy` ConfigMap) and the `--healthz-bind-address` / `--metrics-bind-address` flags (a',
+    'config file wins) move its healthz (default 0.0.0.0:10256) and metrics (127.0.0.1:10249) rows; port 0 serves none.',
+    '',
     'Fix: pick another port (most of these components cannot move theirs without reconfiguring every node).',
     '',
     'Port table (server/src/core/kubernetes/node/component-ports.ts):',
@@ -145,6 +150,7 @@ export const hostPortReserved: Rule = {
   sources: [
     'https://kubernetes.io/docs/reference/networking/ports-and-protocols/ (v1.33)',
     'kubernetes pkg/cluster/ports/ports.go (v1.33)',
+    'https://kubernetes.io/docs/reference/config-api/kube-proxy-config.v1alpha1/ (healthzBindAddress, metricsBindAddress, v1.33)',
     'containernetworking/plugins plugins/meta/portmap/portmap_iptables.go (DNAT for --dst-type LOCAL)',
     'https://docs.tigera.io/calico/latest/getting-started/kubernetes/requirements#network-requirements',
     'https://docs.tigera.io/calico/latest/reference/configure-calico-node (CALICO_NETWORKING_BACKEND, CALICO_IPV4POOL_VXLAN, FELIX_WIREGUARDENABLED)',
@@ -158,10 +164,16 @@ export const hostPortReserved: Rule = {
     // edit in a workspace without such ports does not pay for them (the language server runs this per edit).
     let scanned: { present: ReturnType<typeof presentComponents>; features: ReturnType<typeof calicoFeatures>; replacement: ReturnType<typeof kubeProxyReplacement> } | undefined;
     const workspace = () => (scanned ??= { present: presentComponents(model.objects, config), features: calicoFeatures(model.objects), replacement: kubeProxyReplacement(model.objects) });
+    // kube-proxy's healthz and metrics ports where the workspace's KubeProxyConfiguration or flags put them.
+    let table: readonly ComponentPort[] | undefined;
+    const rowsAt = (port: number, protocol: string): readonly ComponentPort[] => {
+      table ??= withKubeProxyListeners(COMPONENT_PORTS, kubeProxyListeners(model.objects));
+      return table === COMPONENT_PORTS ? componentPortsAt(port, protocol) : table.filter((r) => r.protocol === protocol && port >= r.min && port <= r.max);
+    };
     const findings: Finding[] = [];
     for (const [port, claims] of model.hostPorts) {
       for (const claim of claims) {
-        const rows = componentPortsAt(port, claim.protocol);
+        const rows = rowsAt(port, claim.protocol);
         if (rows.length === 0) continue;
         const { present, features, replacement } = workspace();
         const own = workloadComponents(claim.workload);
@@ -185,7 +197,7 @@ export const hostPortReserved: Rule = {
     for (const [port, claims] of model.nodePorts) {
       if (port < range.min || port > range.max) continue;
       for (const claim of claims) {
-        const rows = componentPortsAt(port, claim.protocol);
+        const rows = rowsAt(port, claim.protocol);
         if (rows.length === 0) continue;
         const { present, features, replacement } = workspace();
         const judgements = reported(rows.flatMap((r) => judge(r, present, features, replacement, 'nodePort') ?? []));

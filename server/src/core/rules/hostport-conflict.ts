@@ -1,6 +1,6 @@
 import type { HostPortClaim } from '../model/claims';
 import { describe, WorkloadObject } from '../model/objects';
-import { podController, twinKey } from '../model/merge-cluster-objects';
+import { OwnerLineage } from '../model/owner-lineage';
 import { areVariants, cappedRelated, collisionSummary, joinNames, splitSides } from './report/collisions';
 import { claimLabel, portPhrase } from './report/claim-labels';
 import { hostIPsOverlap, runningClaims } from '../kubernetes/scheduler/host-ports';
@@ -35,7 +35,9 @@ export const hostportConflict: Rule = {
     '  Pending on every such node (a DaemonSet then misses nodes: node-level agents silently do not run);',
     '- **warning** when they only may (e.g. two Deployments: the scheduler keeps them apart while nodes last);',
     '- nothing when their selections exclude each other (e.g. `nodeSelector` `zone: a` vs `zone: b`).',
-    'Variants of one object (same kind, namespace and name in several files) never collide.',
+    'Variants of one object (same kind, namespace and name in several files) never collide, nor do the objects of one',
+    'controller that `kubectl get -o yaml` dumps next to it: a Deployment, its ReplicaSets and their Pods, a CronJob',
+    'and its Jobs, a DaemonSet or StatefulSet and its Pods (followed through `metadata.ownerReferences`).',
     '',
     'Inside one pod template the API server itself rejects the same protocol/hostIP/hostPort twice across',
     'containers (`Duplicate value: "TCP//80"`, init containers checked separately); for a hostNetwork template the',
@@ -52,10 +54,12 @@ export const hostportConflict: Rule = {
     'kubernetes pkg/apis/core/validation/validation.go AccumulateUniqueHostPorts (Duplicate value, v1.33)',
     'kubernetes pkg/api/pod/warnings.go (dangerously ambiguous port definition, v1.28+)',
     'https://kubernetes.io/docs/concepts/configuration/overview/#services (hostIP, hostPort, protocol unique)',
+    'https://kubernetes.io/docs/concepts/overview/working-with-objects/owners-dependents/ (ownerReferences, v1.33)',
   ],
   check({ model }) {
     const findings: Finding[] = [];
     const nodes = nodeLabelsOf(model.nodes);
+    const lineage = new OwnerLineage(model.workloads);
     for (const [port, all] of model.hostPorts) {
       const claims = runningClaims(all).filter((c) => c.container.role === 'container');
       if (claims.length < 2) continue;
@@ -72,7 +76,7 @@ export const hostportConflict: Rule = {
       for (let i = 0; i < compared.length; i++) {
         for (let j = i + 1; j < compared.length; j++) {
           const [a, b] = [compared[i], compared[j]];
-          if (a.workload === b.workload || areVariants(a.workload, b.workload) || sameController(a.workload, b.workload)) continue;
+          if (a.workload === b.workload || areVariants(a.workload, b.workload) || lineage.sameWorkload(a.workload, b.workload)) continue;
           if (a.protocol !== b.protocol || !hostIPsOverlap(a.hostIP, b.hostIP)) continue;
           const meeting = canShareNode(a.workload, b.workload, nodes);
           if (meeting === 'never') continue;
@@ -90,16 +94,6 @@ export const hostportConflict: Rule = {
     return findings;
   },
 };
-
-/**
- * True when one is a Pod created by the other (its controller ownerReference, e.g. a `kubectl get pods -o yaml`
- * dump next to its DaemonSet) or both are Pods of one controller: instances of one template never collide.
- */
-function sameController(a: WorkloadObject, b: WorkloadObject): boolean {
-  const ca = a.kind === 'Pod' ? podController(a) : undefined;
-  const cb = b.kind === 'Pod' ? podController(b) : undefined;
-  return (!!ca && (ca === cb || ca === twinKey(b))) || (!!cb && cb === twinKey(a));
-}
 
 function crossFinding(claim: HostPortClaim, others: { other: HostPortClaim; meeting: Meeting }[], port: number): Finding {
   const certain = others.filter((o) => o.meeting === 'certain');
