@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { analyze, Analysis, AnalyzeOptions } from '../core/analyze';
 import { RENDER_FILE_PREFIX } from '../core/render/jobs';
 import type { CoreConfig } from '../core/config/config';
+import type { ChangedRange } from '../core/load/incremental-file';
 import type { LoadedFile } from '../core/load/load-file';
 import { IncrementalWorkspace } from '../core/workspace/incremental';
 import type { RepoPath } from '../core/repo/layout';
@@ -21,8 +22,11 @@ export interface HostAnalysis {
   readonly durationMs: number;
 }
 
-/** Where a file's current content comes from: the editor's buffer, or the disk. */
-type Source = { readonly kind: 'memory'; readonly text: string } | { readonly kind: 'disk' };
+/**
+ * Where a file's current content comes from: the editor's buffer (with its UTF-8 size in bytes once counted), or the
+ * disk.
+ */
+type Source = { readonly kind: 'memory'; readonly text: string; bytes?: number } | { readonly kind: 'disk' };
 
 /**
  * The ONE place the language server re-analyses: holds the loaded files of one workspace folder and
@@ -89,10 +93,20 @@ export class AnalysisHost {
     this.dirty = true;
   }
 
-  /** Sets a file's content from an editor buffer (open or changed document). */
-  update(file: string, text: string): void {
-    this.sources.set(file, { kind: 'memory', text });
-    this.load(file);
+  /**
+   * Sets a file's content from an editor buffer (open or changed document). `changed`: where it differs from the
+   * buffer set before, as the editor's incremental changes say (spares comparing and measuring whole buffers).
+   */
+  update(file: string, text: string, changed?: ChangedRange): void {
+    const before = this.sources.get(file);
+    const source: Source = { kind: 'memory', text };
+    this.sources.set(file, source);
+    if (before?.kind === 'memory' && before.bytes !== undefined && changed && changed.previousLength === before.text.length) {
+      // The size of a large buffer follows from the changed range: only its old and new text are counted.
+      const [from, oldEnd, newEnd] = [changed.prefix, before.text.length - changed.suffix, text.length - changed.suffix];
+      if (from <= oldEnd && from <= newEnd) source.bytes = before.bytes - utf8Bytes(before.text.slice(from, oldEnd)) + utf8Bytes(text.slice(from, newEnd));
+    }
+    this.load(file, changed);
   }
 
   /** (Re)reads a file from disk: initial scan, file created or changed on disk, document closed. */
@@ -243,12 +257,12 @@ export class AnalysisHost {
     return this.lastRun;
   }
 
-  private load(file: string): void {
+  private load(file: string, changed?: ChangedRange): void {
     const source = this.sources.get(file);
     if (!source) return;
     const options = { defaultNamespace: this.config.namespace, maxBytes: this.maxBytes };
     if (source.kind === 'disk') this.setLoaded(file, readManifestFile(file, file, options));
-    else this.loaded.set(file, this.loadText(file, source.text));
+    else this.loaded.set(file, this.loadText(file, source, changed));
     this.dirty = true;
   }
 
@@ -257,15 +271,20 @@ export class AnalysisHost {
     this.incremental.setLoaded(file, loaded);
   }
 
-  private loadText(file: string, text: string): LoadedFile {
+  private loadText(file: string, source: Source & { kind: 'memory' }, changed: ChangedRange | undefined): LoadedFile {
+    const text = source.text;
     // A UTF-16 code unit is 1 to 3 UTF-8 bytes: the byte count (a pass over the text) only when it can matter.
-    if (this.maxBytes > 0 && text.length * 3 > this.maxBytes && Buffer.byteLength(text, 'utf8') > this.maxBytes) {
+    if (this.maxBytes > 0 && text.length * 3 > this.maxBytes && (source.bytes ??= utf8Bytes(text)) > this.maxBytes) {
       const mib = (n: number): string => (n / 1048576).toFixed(1);
-      const skipped = skippedFile(file, 'too-large', `not analysed: the file is ${mib(Buffer.byteLength(text, 'utf8'))} MiB, above the ${mib(this.maxBytes)} MiB limit`);
+      const skipped = skippedFile(file, 'too-large', `not analysed: the file is ${mib(source.bytes)} MiB, above the ${mib(this.maxBytes)} MiB limit`);
       this.incremental.setLoaded(file, skipped);
       return skipped;
     }
     // The text is kept as is (offsets must match the editor's buffer); yaml itself skips a BOM.
-    return this.incremental.setText(file, text);
+    return this.incremental.setText(file, text, changed);
   }
+}
+
+function utf8Bytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
 }

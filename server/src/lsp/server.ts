@@ -2,13 +2,13 @@ import {
   CodeActionKind, Connection, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, FileChangeType, InitializeResult, MessageType, ShowMessageNotification,
   TextDocuments, TextDocumentSyncKind, WorkspaceFolder,
 } from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
 import { packageVersion } from '../node/version';
 import { clusterUri, type ClusterSettings } from '../protocol/cluster-messages';
 import type { InitializationOptions } from '../protocol/messages';
 import { RENDER_SETTINGS_NOTIFICATION, RENDERED_DOCUMENT_REQUEST, renderedFileOfUri, renderedUri, RenderSettings } from '../protocol/render-messages';
 import { RENDER_FILE_PREFIX } from '../core/render/jobs';
 import { CLUSTER_FILE_PREFIX, ClusterIntegration } from './cluster';
+import { ChangedRanges } from './changed-ranges';
 import { listenValidated } from './message-shapes';
 import { DiagnosticPublisher } from './diagnostics';
 import { PortMapService } from './port-map';
@@ -31,7 +31,8 @@ export const ANALYSIS_DELAY_MS = 150;
  * findings changed. Handlers never throw: failures are logged to the client's output.
  */
 export function startServer(connection: Connection): void {
-  const documents = new TextDocuments(TextDocument);
+  const changedRanges = new ChangedRanges(); // where each buffer changed since the analysis read it
+  const documents = new TextDocuments(changedRanges);
   const uris = new UriMap();
   const log = (message: string): void => connection.console.log(message);
   const shown = new Set<string>();
@@ -113,7 +114,7 @@ export function startServer(connection: Connection): void {
   const applyPending = (): void => {
     for (const uri of pending) {
       const doc = documents.get(uri);
-      if (doc) workspace.setText(uris.fileOf(uri), doc.getText());
+      if (doc) workspace.setText(uris.fileOf(uri), doc.getText(), changedRanges.take(uri));
     }
     pending.clear();
   };
@@ -241,6 +242,7 @@ export function startServer(connection: Connection): void {
   documents.onDidChangeContent((e) => { pending.add(e.document.uri); scheduler.request(); bufferChanged(e.document.uri); });
   documents.onDidClose((e) => {
     pending.delete(e.document.uri);
+    changedRanges.forget(e.document.uri);
     if (!ready) return;
     workspace.closed(uris.fileOf(e.document.uri));
     scheduler.request();

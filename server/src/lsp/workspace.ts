@@ -7,6 +7,7 @@ import { CONFIG_FILE_NAME } from '../node/config-file';
 import { CACHE_FILE_NAME, ParseCache } from '../node/parse-cache';
 import { packageVersion } from '../node/version';
 import { AnalysisHost } from './analysis-host';
+import type { ChangedRange } from '../core/load/incremental-file';
 import { FolderConfig, resolveFolderConfig } from './settings';
 import { pathOfUri } from './uris';
 import { defaultRepoPath } from '../core/repo/layout';
@@ -93,11 +94,14 @@ export class Workspace {
     return this.folders.find((f) => f.path && isInside(file, f.path)) ?? this.loose;
   }
 
-  /** Editor buffer opened or changed. Returns false when the file is excluded (not analysed). */
-  setText(file: string, text: string): boolean {
+  /**
+   * Editor buffer opened or changed (`changed`: where it differs from the buffer set before, if the editor said).
+   * Returns false when the file is excluded (not analysed).
+   */
+  setText(file: string, text: string, changed?: ChangedRange): boolean {
     const folder = this.folderOf(file);
     if (folder.isExcluded(file)) return false;
-    folder.host.update(file, text);
+    folder.host.update(file, text, changed);
     return true;
   }
 

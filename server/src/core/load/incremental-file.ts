@@ -25,6 +25,18 @@ interface Chunk {
   spans?: Span[];
 }
 
+/**
+ * Where a new text differs from the one before, as an editor's incremental changes tell it (the language server's
+ * `didChange` ranges, merged when several arrive between analyses): the new text's first `prefix` and last `suffix`
+ * UTF-16 code units are those of the previous text, which was `previousLength` code units long. Saves comparing two
+ * whole buffers; a range that does not fit the previous text is ignored (the texts are compared instead).
+ */
+export interface ChangedRange {
+  readonly prefix: number;
+  readonly suffix: number;
+  readonly previousLength: number;
+}
+
 /** What an {@link IncrementalFile.update} did. */
 export interface FileUpdate {
   readonly loaded: LoadedFile;
@@ -51,6 +63,8 @@ export interface FileUpdate {
 export class IncrementalFile {
   private chunks: Chunk[] | undefined;
   private current: LoadedFile;
+  /** The current text may hold a suppression comment (see mayHoldDirective); when not, an edit checks its own text only. */
+  private mayHoldSuppressions = false;
 
   constructor(readonly file: string, text: string, private readonly options: LoadOptions = {}) {
     this.current = this.loadWhole(text);
@@ -63,11 +77,12 @@ export class IncrementalFile {
   /**
    * Moves to `text` (the whole new content, e.g. an editor buffer after an edit). `alsoMove`: more values
    * holding spans of this file (e.g. earlier findings) to move with the reused documents, in the same pass.
+   * `changed`: what the editor says it changed (else the two texts are compared).
    */
-  update(text: string, alsoMove: readonly unknown[] = []): FileUpdate {
+  update(text: string, alsoMove: readonly unknown[] = [], changed?: ChangedRange): FileUpdate {
     const before = this.current;
     if (text === before.text) return { loaded: before, reparsed: 'none', removed: [], added: [] };
-    const fast = this.updateOneDocument(text, alsoMove);
+    const fast = this.updateOneDocument(text, alsoMove, changed);
     if (fast) return fast;
     this.current = this.loadWhole(text);
     return { loaded: this.current, reparsed: 'file', removed: before.objects, added: this.current.objects };
@@ -87,19 +102,23 @@ export class IncrementalFile {
       const end = i + 1 < docs.length ? docs[i + 1].range[0] : text.length;
       return { start, end, objects, problems, explicitStart: doc.directives?.docStart === true };
     });
+    // Each document's spans are listed now, while the file opens, not on the first keystroke (which would move
+    // every document after it and wait for this walk).
+    if (chunks.length > 1) for (const c of chunks) c.spans = collectSpans([c.objects, c.problems], this.file);
     this.chunks = chunks;
-    return this.assemble(text, chunks, lines);
+    return this.assemble(text, chunks, lines, true);
   }
 
   /** The fast path, or undefined when the edit is not confined to one document. */
-  private updateOneDocument(text: string, alsoMove: readonly unknown[]): FileUpdate | undefined {
+  private updateOneDocument(text: string, alsoMove: readonly unknown[], changed: ChangedRange | undefined): FileUpdate | undefined {
     const chunks = this.chunks;
     const old = this.current.text;
     if (!chunks) return undefined;
     // A file that starts with `{` is kubectl's JSON stream once it is not one well-formed JSON value: read whole.
     if (jsonStream(text)) return undefined;
-    const prefix = commonPrefix(old, text);
-    const suffix = commonSuffix(old, text, Math.min(old.length, text.length) - prefix);
+    const fits = changed && fitsTexts(changed, old, text);
+    const prefix = fits ? changed.prefix : commonPrefix(old, text);
+    const suffix = fits ? changed.suffix : commonSuffix(old, text, Math.min(old.length, text.length) - prefix);
     const editEnd = old.length - suffix;
     // The old text has no template marker (else it has no chunks): a new one overlaps the edited text.
     if (isTemplateLike(text.slice(Math.max(0, prefix - 1), text.length - suffix + 1))) return undefined;
@@ -133,7 +152,10 @@ export class IncrementalFile {
     moveSpans(alsoMove, delta, this.file, chunk.end, after.map((c) => c.spans!));
     for (const c of after) next.push(delta === 0 ? c : { ...c, start: c.start + delta, end: c.end + delta });
     this.chunks = next;
-    this.current = this.assemble(text, next, this.patchLines(old, text, prefix, editEnd, delta));
+    // A suppression comment the text did not hold before can only come with the edited text (or span its edges).
+    const directiveMargin = 24;
+    const suppressible = this.mayHoldSuppressions || mayHoldDirective(text.slice(Math.max(0, prefix - directiveMargin), text.length - suffix + directiveMargin));
+    this.current = this.assemble(text, next, this.patchLines(old, text, prefix, editEnd, delta), suppressible);
     return { loaded: this.current, reparsed: 'document', parser: composed ? 'events' : 'yaml', removed: chunk.objects, added: objects, shift: { from: chunk.end, delta } };
   }
 
@@ -153,15 +175,21 @@ export class IncrementalFile {
   /** The new text's line index from the old one: starts before the edit kept, inside re-scanned, after moved. */
   private patchLines(old: string, text: string, editStart: number, oldEditEnd: number, delta: number): LineIndex {
     const starts = this.current.lines.lineStarts;
-    // Line starts are ascending: the kept ones are found by bisection and copied at once, not one by one.
+    // Line starts are ascending: the kept ones are found by bisection and copied at once, not one by one, into
+    // an Int32Array (offsets stay below 2^31: files above 5 MiB are not loaded), which the garbage collector
+    // never copies and which takes 4 bytes a line.
     const kept = firstAbove(starts, editStart);
-    const out: number[] = Array.prototype.slice.call(starts, 0, kept);
-    for (let i = text.indexOf('\n', editStart); i !== -1 && i < oldEditEnd + delta; i = text.indexOf('\n', i + 1)) out.push(i + 1);
-    for (let line = firstAbove(starts, oldEditEnd); line < starts.length; line++) out.push(starts[line] + delta);
+    const moved = firstAbove(starts, oldEditEnd);
+    const inside: number[] = [];
+    for (let i = text.indexOf('\n', editStart); i !== -1 && i < oldEditEnd + delta; i = text.indexOf('\n', i + 1)) inside.push(i + 1);
+    const out = new Int32Array(kept + inside.length + starts.length - moved);
+    out.set(starts instanceof Int32Array ? starts.subarray(0, kept) : Array.prototype.slice.call(starts, 0, kept));
+    out.set(inside, kept);
+    for (let line = moved, j = kept + inside.length; line < starts.length; line++, j++) out[j] = starts[line] + delta;
     return LineIndex.fromLineStarts(out, text.length);
   }
 
-  private assemble(text: string, chunks: readonly Chunk[], lines: LineIndex): LoadedFile {
+  private assemble(text: string, chunks: readonly Chunk[], lines: LineIndex, mayHoldDirectives: boolean): LoadedFile {
     // Loops, not flatMap: a 2,000-document file assembles its lists on every keystroke.
     let objects: readonly K8sObject[];
     if (chunks.length === 1) objects = chunks[0].objects;
@@ -173,7 +201,8 @@ export class IncrementalFile {
     const problems: LoadProblem[] = [];
     for (const c of chunks) for (const p of c.problems) problems.push(p);
     // Suppression comments are rare: the lexer pass runs only when the directive is in the text.
-    const suppressions = mayHoldDirective(text) ? findLineSuppressions(text, lines) : new Map();
+    this.mayHoldSuppressions = mayHoldDirectives && mayHoldDirective(text);
+    const suppressions = this.mayHoldSuppressions ? findLineSuppressions(text, lines) : new Map();
     return { file: this.file, text, lines, objects, problems, suppressions };
   }
 }
@@ -190,6 +219,17 @@ function hasDirectives(doc: Document.Parsed): boolean {
   const d = doc.directives as unknown as { yaml?: { explicit?: boolean }; tags?: Record<string, string> } | undefined;
   // An unknown directive (`%FOO`) is only a warning of `yaml`'s; loadFile reports every directive.
   return (!!d && (d.yaml?.explicit === true || Object.keys(d.tags ?? {}).length > 1)) || doc.warnings.some((w) => w.code === 'BAD_DIRECTIVE');
+}
+
+/**
+ * True when `changed` can describe the move from `old` to `text`: the lengths agree, the unchanged ends do not
+ * overlap, and the code units next to the changed range are equal in both (a cheap check, not a proof).
+ */
+function fitsTexts(changed: ChangedRange, old: string, text: string): boolean {
+  const { prefix, suffix, previousLength } = changed;
+  if (previousLength !== old.length || prefix < 0 || suffix < 0 || prefix + suffix > Math.min(old.length, text.length)) return false;
+  if (prefix > 0 && old.charCodeAt(prefix - 1) !== text.charCodeAt(prefix - 1)) return false;
+  return suffix === 0 || old.charCodeAt(old.length - suffix) === text.charCodeAt(text.length - suffix);
 }
 
 /** Index of the chunk holding `offset` (binary search; chunks tile the text). */

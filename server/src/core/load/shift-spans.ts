@@ -33,26 +33,35 @@ export function walkSpans(value: unknown, file: string, visit: (span: Mutable<Sp
 }
 
 /**
- * Every {@link Span} of `file` inside `roots` (as {@link walkSpans} finds them; a span reachable twice is listed
- * twice), to move later with {@link moveSpans}' `flat` lists instead of walking the values again.
+ * Every {@link Span} of `file` inside `roots` (as {@link walkSpans} finds them), each span object once even when
+ * it is reachable twice, to move later with {@link moveSpans}' `flat` lists instead of walking the values again.
  */
 export function collectSpans(roots: readonly unknown[], file: string): Mutable<Span>[] {
   const out: Mutable<Span>[] = [];
-  for (const root of roots) walkSpans(root, file, (span) => out.push(span));
+  // Listed spans are marked by a bitwise-negated start (always negative) while walking, then restored.
+  const list = (span: Mutable<Span>): void => {
+    if (span.start < 0) return;
+    span.start = ~span.start;
+    out.push(span);
+  };
+  for (const root of roots) walkSpans(root, file, list);
+  for (const span of out) span.start = ~span.start;
   return out;
 }
 
 /**
  * Moves every {@link Span} of `file` that starts at or after `from` by `delta` UTF-16 code units, IN PLACE,
  * in all of `roots` (loader output: objects, problems; findings) and in the `flat` lists of spans (from
- * {@link collectSpans}). Used when an edit earlier in a file moves the documents after it: their parsed results
+ * {@link collectSpans}: no span twice in one list, and the lists disjoint — one list per document, and documents
+ * share no span). Used when an edit earlier in a file moves the documents after it: their parsed results
  * (and the findings about them) are reused instead of computed again, which keeps a keystroke in a
  * 2,000-document file cheap.
  *
  * A span object reachable twice (an object's anchor reused as a defaulted field's span, a finding pointing
  * at an object's span, a span in a flat list and in a root) must move once. Rather than a visited set (costly
- * for tens of thousands of spans), the first pass marks moved spans by storing their new offsets
- * bitwise-negated (always negative), the second pass restores them.
+ * for tens of thousands of spans), the walk over `roots` marks the spans it moves by storing their new offsets
+ * bitwise-negated (always negative); the flat lists, each span once, move their unmarked spans and restore the
+ * marked ones in one pass; a last walk over `roots` restores the rest.
  */
 export function moveSpans(roots: readonly unknown[], delta: number, file: string, from = 0, flat: readonly (readonly Mutable<Span>[])[] = []): void {
   if (delta === 0) return;
@@ -66,8 +75,18 @@ export function moveSpans(roots: readonly unknown[], delta: number, file: string
     span.start = ~span.start;
     span.end = ~span.end;
   };
-  for (const list of flat) for (const span of list) mark(span);
   for (const root of roots) walkSpans(root, file, mark);
-  for (const list of flat) for (const span of list) restore(span);
+  for (const list of flat) {
+    for (const span of list) {
+      const start = span.start;
+      if (start < 0) {
+        span.start = ~start; // moved by the walk over roots
+        span.end = ~span.end;
+      } else if (start >= from) {
+        span.start = start + delta;
+        span.end += delta;
+      }
+    }
+  }
   for (const root of roots) walkSpans(root, file, restore);
 }

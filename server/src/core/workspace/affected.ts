@@ -1,7 +1,7 @@
 import type { CoreConfig } from '../config/config';
 import { deriveClusterSettings } from '../model/cluster-settings';
 import { contributionOf, ModelIndexes } from '../model/model-indexes';
-import type { K8sObject, WorkloadObject } from '../model/objects';
+import type { K8sObject, ServiceObject, WorkloadObject } from '../model/objects';
 import { selectorMatches, WorkspaceModel } from '../model/workspace-model';
 import { workloadComponents } from '../kubernetes/node/components';
 import { referencedNamespaces } from '../model/views/references';
@@ -35,6 +35,32 @@ function readNamespaces(obj: K8sObject): ReturnType<typeof referencedNamespaces>
   let read = readsCache.get(obj);
   if (read === undefined) readsCache.set(obj, (read = referencedNamespaces(obj) ?? null));
   return read ?? undefined;
+}
+
+/**
+ * How many workloads each Service selects in a model (only the Services {@link affectedObjects} asked about, and
+ * those carried over from the model before): the next model's counts follow from the changed workloads alone, so
+ * an edit does not match every Service of a namespace against the pod templates again.
+ */
+const selectionCounts = new WeakMap<WorkspaceModel, Map<ServiceObject, number>>();
+
+/** Counts selected workloads in `after`, derived from `before`'s counts for Services that did not change. */
+function selectionCounter(removed: readonly K8sObject[], added: readonly K8sObject[], before: WorkspaceModel, after: WorkspaceModel): (svc: ServiceObject) => number {
+  // `after` is `before` without `removed`, with `added`: a Service in neither selects what it did, less the removed
+  // workloads that it selected, plus the added ones that it selects (as each model's own selector lookups say).
+  const delta = new Map<ServiceObject, number>();
+  for (const w of removed) if (w.category === 'workload') for (const svc of before.selectingServices(w)) delta.set(svc, (delta.get(svc) ?? 0) - 1);
+  for (const w of added) if (w.category === 'workload') for (const svc of after.selectingServices(w)) delta.set(svc, (delta.get(svc) ?? 0) + 1);
+  const changed = new Set<K8sObject>([...removed, ...added]);
+  const previous = selectionCounts.get(before);
+  const counts = new Map<ServiceObject, number>();
+  if (previous) for (const [svc, n] of previous) if (!changed.has(svc)) counts.set(svc, n + (delta.get(svc) ?? 0));
+  selectionCounts.set(after, counts);
+  return (svc) => {
+    let n = counts.get(svc);
+    if (n === undefined) counts.set(svc, (n = after.selectedWorkloads(svc).length));
+    return n;
+  };
 }
 
 /**
@@ -90,9 +116,10 @@ export function affectedObjects(
     const read = readNamespaces(obj);
     if (read && (read === 'any' || [...read].some((ns) => namespaces.has(ns)))) out.add(obj);
   }
+  const selected = selectionCounter(removed, added, before, after);
   if (namespaces.size) {
     for (const ns of namespaces) {
-      for (const svc of after.servicesIn(ns)) if (svc.selector && Object.keys(svc.selector).length && after.selectedWorkloads(svc).length === 0) out.add(svc);
+      for (const svc of after.servicesIn(ns)) if (svc.selector && Object.keys(svc.selector).length && selected(svc) === 0) out.add(svc);
     }
   }
   // A Service matching nothing in its own namespace names the pod templates of other namespaces its selector matches.
@@ -100,7 +127,7 @@ export function affectedObjects(
   if (changedWorkloads.length) {
     for (const svc of after.services) {
       if (!svc.selector || Object.keys(svc.selector).length === 0 || out.has(svc)) continue;
-      if (changedWorkloads.some((w) => w.namespace !== svc.namespace && selectorMatches(svc.selector, w)) && after.selectedWorkloads(svc).length === 0) out.add(svc);
+      if (changedWorkloads.some((w) => w.namespace !== svc.namespace && selectorMatches(svc.selector, w)) && selected(svc) === 0) out.add(svc);
     }
   }
   // Old versions that are gone are not in the new model: the model went from `before` to `after` by taking away

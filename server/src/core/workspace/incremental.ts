@@ -2,7 +2,7 @@ import { Analysis, AnalysisInputs, analysisInputs, analysisUnits, AnalyzeOptions
 import { ClusterGroup, computeLayout, defaultRepoPath, objectsInGroup, RepoLayout } from '../repo/layout';
 import type { CoreConfig } from '../config/config';
 import { compareFindings, RuleFailure, runRules } from '../engine/run-rules';
-import { IncrementalFile } from '../load/incremental-file';
+import { ChangedRange, IncrementalFile } from '../load/incremental-file';
 import type { LoadedFile } from '../load/load-file';
 import { contributionOf, ModelIndexes, patchIndexes } from '../model/model-indexes';
 import type { K8sObject } from '../model/objects';
@@ -117,14 +117,17 @@ export class IncrementalWorkspace {
     this.needsFull = true;
   }
 
-  /** Sets a file from text (an editor buffer); an edit confined to one document re-parses that document only. */
-  setText(file: string, text: string): LoadedFile {
+  /**
+   * Sets a file from text (an editor buffer); an edit confined to one document re-parses that document only.
+   * `changed`: where the text differs from the one set before, as the editor said (else the texts are compared).
+   */
+  setText(file: string, text: string, changed?: ChangedRange): LoadedFile {
     const existing = this.editable.get(file);
     if (existing && this.files.get(file) === existing.loaded) {
       // The kept findings about this file move with the documents after the edit (same pass, in place).
       const touches = (f: Finding): boolean => f.span.file === file || f.related.some((r) => r.span.file === file);
       const findings = this.units.flatMap((u) => u.findings.filter(touches));
-      const update = existing.update(text, findings);
+      const update = existing.update(text, findings, changed);
       if (update.reparsed === 'none') return update.loaded;
       this.record(file, update.removed, update.added, update.loaded);
       if (update.reparsed === 'file') this.changes.get(file)!.whole = true; // the kept findings of this file were not moved
