@@ -2,7 +2,7 @@ import type { Sourced } from '../model/cluster-settings';
 import type { PortRange } from '../config/config';
 import { describe } from '../model/objects';
 import type { Located, Span } from '../source/span';
-import { allocatesNodePorts, needsHealthCheck } from '../kubernetes/api-server/validation';
+import { nodePortsOutsideRange } from '../kubernetes/api-server/validation';
 import { freeNodePort } from './fixes/free-node-port';
 import type { Finding, RelatedLocation, Rule } from './rule';
 import { refOf } from './rule';
@@ -52,7 +52,6 @@ export const nodeportOutOfRange: Rule = {
   check({ model, config }) {
     const range = model.settings.nodePortRange;
     const { min, max } = range.value;
-    const inRange = (p: number): boolean => p >= min && p <= max;
     const rangeText = `${min}-${max}`;
 
     const related: RelatedLocation[] = range.span ? [{ span: range.span, message: `NodePort range ${rangeText} set here` }] : [];
@@ -74,18 +73,7 @@ export const nodeportOutOfRange: Rule = {
     for (const svc of model.services) {
       // Live Services were accepted by the API server: one outside the assumed range means the assumption is wrong, not the Service.
       if (svc.origin.type !== 'file') continue;
-      if (allocatesNodePorts(svc)) {
-        for (const sp of svc.ports) {
-          if (sp.nodePort && !inRange(sp.nodePort.value)) {
-            report(svc, 'nodePort', sp.nodePort);
-          }
-        }
-      }
-      const hc = svc.healthCheckNodePort;
-      // Outside 1–65535 validation rejects it first (service-spec-invalid); unless LoadBalancer+Local it is not allocated.
-      if (hc && needsHealthCheck(svc) && hc.value >= 1 && hc.value <= 65535 && !inRange(hc.value)) {
-        report(svc, 'healthCheckNodePort', hc);
-      }
+      for (const { field, loc } of nodePortsOutsideRange(svc, min, max)) report(svc, field, loc);
     }
     return findings;
   },

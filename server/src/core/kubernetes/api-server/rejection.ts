@@ -12,7 +12,7 @@ import { networkPolicyPortProblems } from './network-policy-spec';
 import { containerPortProblems, decodeProblems, handlerPortProblems, PodSpecProblem } from './pod-spec';
 import { checkServiceShapes } from './service-shape';
 import { checkServiceFields, checkServicePort, SERVICE, SpecProblem, WrittenText } from './service-spec';
-import { allocatesNodePorts, needsHealthCheck } from './validation';
+import { nodePortsOutsideRange } from './validation';
 
 /*
  * Objects the API server rejects on their own fields, and the one rule that follows from it: an object that
@@ -100,10 +100,7 @@ export function rejectedByApiServer(obj: K8sObject, ctx: RejectionContext): bool
   const rejects = (problems: readonly SpecProblem[]): boolean => problems.some((p) => !p.warning);
   if (obj.category === 'workload') return rejects(podTemplateProblems(obj, partial, written, source));
   if (obj.category === 'service') {
-    const { min, max } = ctx.nodePortRange;
-    const outside = (n: number | undefined): boolean => n !== undefined && (n < min || n > max);
-    if (allocatesNodePorts(obj) && obj.ports.some((sp) => outside(sp.nodePort?.value))) return true;
-    if (needsHealthCheck(obj) && outside(obj.healthCheckNodePort?.value)) return true;
+    if (nodePortsOutsideRange(obj, ctx.nodePortRange.min, ctx.nodePortRange.max).length) return true;
     return rejects(serviceSpecProblems(obj, partial, written, source));
   }
   if (obj.apiVersion !== 'networking.k8s.io/v1') return false;

@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import type { ServiceObject } from '../../model/objects';
+import type { Located } from '../../source/span';
 
 /**
  * The Kubernetes API server's own value checks, with its exact messages, so findings can quote what
@@ -142,4 +143,20 @@ export function needsHealthCheck(svc: ServiceObject): boolean {
 /** True when the API server allocates this Service's nodePorts (types NodePort and LoadBalancer). */
 export function allocatesNodePorts(svc: ServiceObject): boolean {
   return svc.type.value === 'NodePort' || svc.type.value === 'LoadBalancer';
+}
+
+/**
+ * The nodePorts and healthCheckNodePort of a Service that the API server's allocator refuses as outside the NodePort
+ * range (`min`–`max`, inclusive): nodePorts of a Service that allocates them, the healthCheckNodePort of a
+ * LoadBalancer with `externalTrafficPolicy: Local`. A healthCheckNodePort outside 1–65535 is left to field validation
+ * (rejected before allocation). Source: kubernetes pkg/registry/core/service/portallocator/allocator.go
+ * (ErrNotInRange) and pkg/registry/core/service/storage/alloc.go, v1.33.
+ */
+export function nodePortsOutsideRange(svc: ServiceObject, min: number, max: number): { field: 'nodePort' | 'healthCheckNodePort'; loc: Located<number> }[] {
+  const inRange = (p: number): boolean => p >= min && p <= max;
+  const out: { field: 'nodePort' | 'healthCheckNodePort'; loc: Located<number> }[] = [];
+  if (allocatesNodePorts(svc)) for (const sp of svc.ports) if (sp.nodePort && !inRange(sp.nodePort.value)) out.push({ field: 'nodePort', loc: sp.nodePort });
+  const hc = svc.healthCheckNodePort;
+  if (hc && needsHealthCheck(svc) && hc.value >= 1 && hc.value <= 65535 && !inRange(hc.value)) out.push({ field: 'healthCheckNodePort', loc: hc });
+  return out;
 }
