@@ -40,7 +40,7 @@ export function disableCommentUnknownRule(knownIds: () => ReadonlySet<string>): 
       for (const file of files?.values() ?? []) {
         // Read the text only of files whose directives name an unknown id or word (an unknown word's line maps
         // to an empty set): the CLI holds texts compressed, and most files have no directive at all.
-        if (![...file.suppressions.values()].some((ids) => ids.size === 0 || [...ids].some((id) => id !== '*' && !known.has(id)))) continue;
+        if (!namesUnknown(file, known)) continue;
         for (const d of directivesOf(file)) {
           if (d.kind === 'unknown') {
             out.push(unknownDirective(d, file.file));
@@ -68,6 +68,19 @@ export function disableCommentUnknownRule(knownIds: () => ReadonlySet<string>): 
       return out;
     },
   };
+}
+
+/** Per loaded file (an edit loads a new one), whether its suppressions name an unknown id or word, and against which ids. */
+const unknownMemo = new WeakMap<LoadedFile, { known: ReadonlySet<string>; unknown: boolean }>();
+
+/** True when a directive of the file names an id not in `known`, or an unknown directive word (its line maps to no id). */
+function namesUnknown(file: LoadedFile, known: ReadonlySet<string>): boolean {
+  if (file.suppressions.size === 0) return false;
+  const hit = unknownMemo.get(file);
+  if (hit && hit.known === known) return hit.unknown;
+  const unknown = [...file.suppressions.values()].some((ids) => ids.size === 0 || [...ids].some((id) => id !== '*' && !known.has(id)));
+  unknownMemo.set(file, { known, unknown });
+  return unknown;
 }
 
 /** Each file's directive comments, read once per loaded file (an edit loads a new one): rules run on every edit. */
