@@ -169,6 +169,32 @@ describe('rendered locations: replacements, JSON 6902 patch files, Helm range lo
     });
   });
 
+  describe('standard input named by --stdin-filename inside a chart', () => {
+    const chartTree = (): string =>
+      tree({
+        '.kube-netlint.yaml': 'render:\n  helm:\n    - chart: charts/web\n      values: [envs/prod.yaml]\n',
+        'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+        'charts/web/values.yaml': 'np: 30100\nhp: 30200\n',
+        'charts/web/templates/svc.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  type: NodePort\n  ports:\n    - port: 80\n      nodePort: {{ .Values.np }}\n',
+        'charts/web/templates/pod.yaml': 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n    - name: c\n      image: nginx\n      ports:\n        - containerPort: 8080\n          hostPort: {{ .Values.hp }}\n',
+        'envs/prod.yaml': '# production\nnp: 30101\n',
+      });
+    const rows = (r: { findings: JsonFinding[] }): unknown[] => (r.findings as Finding[]).filter((f) => f.ruleId === 'host-port-conflicts-nodeport').map((f) => [f.file, f.line, f.column, f.object?.name]);
+
+    it('renders a values file a configured release names, read from standard input, with the chart from disk', () => {
+      const dir = chartTree();
+      const r = lintRendered(dir, ['--stdin-filename', 'envs/prod.yaml', '-'], undefined, '# production\n\nnp: 30200\n');
+      assert.deepEqual(rows(r), [['envs/prod.yaml', 3, 5, 'web']]);
+      assert.deepEqual(rows(lintRendered(dir, ['--stdin-filename', 'envs/prod.yaml', '-'], undefined, '# production\nnp: 30101\n')), []);
+    });
+
+    it("renders a chart's template read from standard input in place of the file", () => {
+      const dir = chartTree();
+      const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n    - name: c\n      image: nginx\n      ports:\n        - containerPort: 8080\n          hostPort: 30101\n';
+      assert.deepEqual(rows(lintRendered(dir, ['--stdin-filename', 'charts/web/templates/pod.yaml', '-'], undefined, pod)), [['charts/web/templates/pod.yaml', 11, 21, 'p']]);
+    });
+  });
+
   describe('a values file that render.helm names but that is missing', () => {
     const files = (values: string): Record<string, string> => ({
       '.kube-netlint.yaml': `# releases\nrender:\n  helm:\n    - chart: c\n      release: web-prod\n      values:\n        - c/values.yaml\n        - ${values}\n`,

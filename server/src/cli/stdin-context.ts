@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { discoverFiles } from '../node/discover-files';
 import { readKustomization } from '../core/render/kustomization';
 import { isRemoteReference } from '../core/render/remote';
 
@@ -71,4 +72,44 @@ function isFile(path: string): boolean {
 
 function isDirectory(path: string): boolean {
   return existsSync(path) && statSync(path).isDirectory();
+}
+
+/**
+ * The files on disk that the Helm releases reading `stdinPath` read: standard input named by `--stdin-filename` is an
+ * editor buffer of a chart (values.yaml, a template, Chart.yaml) or a values file a configured release names, and
+ * helm renders it in place of that file with the rest of the chart from disk. The chart is the outermost one that
+ * vendors the chart holding the file (`<parent>/charts/<name>/`), or each `render.helm` chart whose `values:` list it.
+ * @param releases the configured releases (`render.helm`), paths absolute
+ * @returns absolute paths of the charts' manifest files and the releases' other values files, `stdinPath` left out
+ */
+export function helmContextOfStdin(stdinPath: string, releases: readonly { readonly chart: string; readonly values: readonly string[] }[] = []): string[] {
+  const charts = new Set<string>();
+  const values = new Set<string>();
+  let chart: string | undefined;
+  for (let dir = dirname(stdinPath); ; dir = dirname(dir)) {
+    if (isFile(join(dir, 'Chart.yaml'))) {
+      chart = dir;
+      break;
+    }
+    if (dirname(dir) === dir || existsSync(join(dir, '.git'))) break;
+  }
+  // A subchart renders through the chart that vendors it.
+  while (chart && basename(dirname(chart)) === 'charts' && isFile(join(dirname(dirname(chart)), 'Chart.yaml'))) chart = dirname(dirname(chart));
+  if (chart) charts.add(chart);
+  for (const r of releases) {
+    if (!r.values.includes(stdinPath) && !(chart !== undefined && r.chart === chart) && !stdinPath.startsWith(r.chart + sep)) continue;
+    charts.add(r.chart);
+    r.values.forEach((v) => values.add(v));
+  }
+  const out = new Set<string>();
+  for (const dir of charts) {
+    try {
+      for (const f of discoverFiles([dir], [], dir)) out.add(f);
+    } catch {
+      // an unreadable chart folder: helm reports it when it runs
+    }
+  }
+  for (const v of values) if (isFile(v)) out.add(v);
+  out.delete(stdinPath);
+  return [...out].slice(0, MAX_CONTEXT_FILES);
 }

@@ -17,7 +17,7 @@ import { packageVersion } from '../node/version';
 import type { CliIo } from './io';
 import type { CliOptions } from './options';
 import { renderForCli } from './render';
-import { kustomizeContextOfStdin } from './stdin-context';
+import { helmContextOfStdin, kustomizeContextOfStdin } from './stdin-context';
 
 /** The options that say what to analyse, shared by every command that reads a workspace (lint, ports). */
 export type WorkspaceOptions = Pick<CliOptions, 'paths' | 'config' | 'nodePortRange' | 'kubeProxyMode' | 'rules' | 'exclude' | 'stdinFilename' | 'maxFileBytes' | 'cluster'>
@@ -86,10 +86,13 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
   const cache = options.cache ? ParseCache.open(cacheFile(options.cacheLocation, io.cwd), packageVersion()) : undefined;
   const lean = { compactTexts: true, leanFromBytes: LEAN_WORKSPACE_BYTES };
   for (const f of await loadFiles(onDisk, { ...loadOptions, cache, ...lean })) files.push(f); // no spread: a workspace may hold 100,000s of files
-  // Standard input named as a file of a kustomize overlay: the files its build reads join the run (rendered with the
-  // buffer in place of the file, see cli/stdin-context.ts), and only the buffer's own findings are reported.
+  // Standard input named as a file of a kustomize overlay or a chart: the files its build or release reads join the run
+  // (rendered with the buffer in place of the file, see cli/stdin-context.ts), and only the buffer's own findings are reported.
   const onDiskPaths = new Set(onDisk.map(([path]) => path));
-  const context = stdinPath && stdinText !== undefined && !options.noRender ? kustomizeContextOfStdin(stdinPath, stdinText).filter((p) => !onDiskPaths.has(p)) : [];
+  const releases = (fileConfig.render?.helm ?? []).map((r) => ({ chart: resolve(baseDir, r.chart), values: (r.values ?? []).map((v) => resolve(baseDir, v)) }));
+  const context = stdinPath && stdinText !== undefined && !options.noRender
+    ? [...new Set([...kustomizeContextOfStdin(stdinPath, stdinText), ...helmContextOfStdin(stdinPath, releases)])].filter((p) => !onDiskPaths.has(p))
+    : [];
   const contextNames = new Set<string>();
   for (const f of context.length ? await loadFiles(context.map((path) => [path, display(path)] as const), loadOptions) : []) {
     contextNames.add(f.file);
