@@ -17,6 +17,7 @@ import { packageVersion } from '../node/version';
 import type { CliIo } from './io';
 import type { CliOptions } from './options';
 import { renderForCli } from './render';
+import { helmContextOfStdin, kustomizeContextOfStdin } from './stdin-context';
 
 /** The options that say what to analyse, shared by every command that reads a workspace (lint, ports). */
 export type WorkspaceOptions = Pick<CliOptions, 'paths' | 'config' | 'nodePortRange' | 'kubeProxyMode' | 'rules' | 'exclude' | 'stdinFilename' | 'maxFileBytes' | 'cluster'>
@@ -66,6 +67,7 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
   const maxBytes = options.maxFileBytes ?? DEFAULT_CLI_MAX_FILE_BYTES;
   const loadOptions = { defaultNamespace: config.namespace, maxBytes };
   const stdinName = stdinPath ? display(stdinPath) : '<stdin>';
+  let stdinText: string | undefined;
   if (options.paths.includes('-')) {
     const input = toBytes(io.readStdin(maxBytes));
     const tooLarge = input.length > maxBytes;
@@ -75,6 +77,7 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
     if (!stdinPath && !tooLarge && holdsNoDocument(loaded.text)) {
       throw new PathError(`standard input: no manifests found (${input.length ? 'it holds only comments or empty documents' : 'it is empty'})`);
     }
+    if (!tooLarge) stdinText = loaded.text;
     files.push(loaded);
   }
   // The standard input named by --stdin-filename stands for that file (an editor's unsaved buffer): the copy on disk is not read.
@@ -84,6 +87,18 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
   const cache = options.cache ? ParseCache.open(cacheFile(options.cacheLocation, io.cwd), packageVersion()) : undefined;
   const lean = { compactTexts: true, leanFromBytes: LEAN_WORKSPACE_BYTES };
   for (const f of await loadFiles(onDisk, { ...loadOptions, cache, ...lean })) files.push(f); // no spread: a workspace may hold 100,000s of files
+  // Standard input named as a file of a kustomize overlay or a chart: the files its build or release reads join the run
+  // (rendered with the buffer in place of the file, see cli/stdin-context.ts), and only the buffer's own findings are reported.
+  const onDiskPaths = new Set(onDisk.map(([path]) => path));
+  const releases = (fileConfig.render?.helm ?? []).map((r) => ({ chart: resolve(baseDir, r.chart), values: (r.values ?? []).map((v) => resolve(baseDir, v)) }));
+  const context = stdinPath && stdinText !== undefined && !options.noRender
+    ? [...new Set([...kustomizeContextOfStdin(stdinPath, stdinText), ...helmContextOfStdin(stdinPath, releases)])].filter((p) => !onDiskPaths.has(p))
+    : [];
+  const contextNames = new Set<string>();
+  for (const f of context.length ? await loadFiles(context.map((path) => [path, display(path)] as const), loadOptions) : []) {
+    contextNames.add(f.file);
+    files.push(f);
+  }
   // As for a pipe: named files that are all empty (or only comments and empty documents) mean a wrong path or a
   // failed generator, not a clean workspace (kubectl apply says "no objects passed to apply").
   if (!options.paths.includes('-') && files.length && files.every(holdsNothing)) {
@@ -103,11 +118,13 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
   // Kustomize entry points and Helm releases are rendered with the real tools when they are found (cli/render.ts).
   // The config file as a source of lines: findings fed by a `render.helm` `set:` value point at it.
   const configFile = configPath && fileConfig.render?.helm ? loadFile(configName, readFileSync(configPath, 'utf8')) : undefined;
-  const rendered = options.noRender ? undefined : await renderForCli(options, io, files, config, repoPath, rootDir, configPath, configFile);
-  const analysis = analyze(files, config, {
+  const buffers = stdinPath && stdinText !== undefined ? new Map([[stdinPath, stdinText]]) : undefined;
+  const rendered = options.noRender ? undefined : await renderForCli(options, io, files, config, repoPath, rootDir, configPath, configFile, buffers);
+  const analyzed = analyze(files, config, {
     repoPath, extraObjects, renders: rendered?.outcomes, helmUnavailable: options.noRender ? NO_RENDER_REASON : rendered?.helmUnavailable, renderNotes: rendered?.notes, ...(configFile ? { sourceFiles: [configFile] } : {}),
   });
-  return { analysis, config, files, extraObjects };
+  const analysis = contextNames.size ? { ...analyzed, findings: analyzed.findings.filter((f) => !contextNames.has(f.span.file)) } : analyzed;
+  return { analysis, config, files: contextNames.size ? files.filter((f) => !contextNames.has(f.file)) : files, extraObjects };
 }
 
 /**
