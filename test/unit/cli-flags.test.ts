@@ -352,6 +352,21 @@ describe('CLI flags', () => {
       assert.match(bad.err, /^kube-netlint: --color must be auto, always or never \(got "sometimes"\)/);
     });
 
+    it('takes --color and --no-color as eslint and chalk do: bare --color is always, the last flag wins', async () => {
+      assert.equal(await coloured(['--color'], { NO_COLOR: '1' }), true);
+      assert.equal(await coloured(['--no-color'], { FORCE_COLOR: '1' }, true), false);
+      assert.equal(await coloured(['--no-color', '--color']), true);
+      assert.equal(await coloured(['--color', '--no-color'], {}, true), false);
+      assert.equal(await coloured(['--color', 'never'], {}, true), false, 'a mode after a bare --color is its value');
+      // A path after a bare --color is a path: m.yaml is linted, in colour.
+      const r = await cli(['--color', 'm.yaml']);
+      assert.equal(r.code, 1);
+      assert.match(r.out, /^\u001b\[1mm\.yaml:/);
+      const help = (await cli(['--help'])).out;
+      assert.match(help, /^ {6}--color \[auto\|always\|never\] +colour the text report \(bare --color: always;/m);
+      assert.match(help, /^ {6}--no-color +no colour \(the same as --color never\)$/m);
+    });
+
     it('colours the severity and keeps the text otherwise identical', async () => {
       const plain = (await cli(['m.yaml'])).out;
       const colour = (await cli(['--color', 'always', 'm.yaml'])).out;

@@ -12,7 +12,7 @@ import { findConfigFile, readConfigFile } from '../node/config-file';
 import { discoverFiles, PathError } from '../node/discover-files';
 import { loadFiles } from '../node/parallel-load';
 import { CACHE_FILE_NAME, ParseCache } from '../node/parse-cache';
-import { decodeManifest, DEFAULT_CLI_MAX_FILE_BYTES, mib } from '../node/read-file';
+import { DEFAULT_CLI_MAX_FILE_BYTES, loadManifestBytes, tooLargeDetail } from '../node/read-file';
 import { packageVersion } from '../node/version';
 import type { CliIo } from './io';
 import type { CliOptions } from './options';
@@ -68,13 +68,14 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
   const stdinName = stdinPath ? display(stdinPath) : '<stdin>';
   if (options.paths.includes('-')) {
     const input = toBytes(io.readStdin(maxBytes));
-    const decoded = input.length > maxBytes ? { skip: 'too-large' as const, detail: `not analysed: standard input is more than ${mib(maxBytes)}, above the ${mib(maxBytes)} limit (--max-file-size)` } : decodeManifest(input);
+    const tooLarge = input.length > maxBytes;
+    const loaded = tooLarge ? skippedFile(stdinName, 'too-large', `${tooLargeDetail('standard input', undefined, maxBytes)} (--max-file-size)`) : loadManifestBytes(stdinName, input, loadOptions);
     // Plain `-` is a pipe (`helm template … | kube-netlint -`): nothing in it means the producer failed. With
     // --stdin-filename it is an editor's buffer, and an empty buffer is simply clean.
-    if (!stdinPath && !('skip' in decoded) && holdsNoDocument(decoded.text)) {
+    if (!stdinPath && !tooLarge && holdsNoDocument(loaded.text)) {
       throw new PathError(`standard input: no manifests found (${input.length ? 'it holds only comments or empty documents' : 'it is empty'})`);
     }
-    files.push('skip' in decoded ? skippedFile(stdinName, decoded.skip, decoded.detail) : loadFile(stdinName, decoded.text, loadOptions));
+    files.push(loaded);
   }
   // The standard input named by --stdin-filename stands for that file (an editor's unsaved buffer): the copy on disk is not read.
   const onDisk = discoverFiles(diskPaths, config.exclude, baseDir, { failWhenEmpty: true })
