@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Log } from 'sarif';
 import { LINT_FLAGS } from '../../server/out/cli/options';
-import { rebaseGlob, runCli } from '../../server/out/cli/run';
+import { runCli } from '../../server/out/cli/run';
 import { allRules } from '../../server/out/core/rules/index';
 
 // One file with one finding of each severity class: an error (nodePort 5678 out of range), a warning
@@ -257,12 +257,39 @@ describe('CLI flags', () => {
       assert.deepEqual(files, [join(dir, 'tmp', 'c.yaml'), 'web/a.yaml']);
     });
 
-    it('rebaseGlob rewrites a glob of the working directory for the config folder', () => {
-      assert.equal(rebaseGlob('vendor/**', '/repo/apps', '/repo'), 'apps/vendor/**');
-      assert.equal(rebaseGlob('**/*.gen.yaml', '/repo', '/repo'), '**/*.gen.yaml');
-      assert.equal(rebaseGlob('!keep/**', '/repo/apps', '/repo'), '!apps/keep/**');
-      assert.equal(rebaseGlob('/repo/apps/tmp/**', '/elsewhere', '/repo'), 'apps/tmp/**');
-      assert.equal(rebaseGlob('tmp/**', '/other', '/repo'), '../other/tmp/**');
+    it('takes globs relative to the working directory when the config sits in a folder below it', async () => {
+      write('deploy/.kube-netlint.yaml', 'namespace: x\n');
+      write('deploy/app.yaml', svc('a', 5678));
+      write('deploy/hn/b.yaml', svc('b', 5679));
+      const files = async (...globs: string[]): Promise<string[]> => {
+        const r = await cli(['-f', 'json', ...globs.flatMap((g) => ['--exclude', g]), 'deploy']);
+        return (JSON.parse(r.out) as { findings: { file: string }[] }).findings.map((f) => f.file);
+      };
+      assert.deepEqual(await files(), ['deploy/app.yaml', 'deploy/hn/b.yaml']);
+      assert.deepEqual(await files('**/app.yaml'), ['deploy/hn/b.yaml']);
+      assert.deepEqual(await files('deploy/app.yaml'), ['deploy/hn/b.yaml']);
+      assert.deepEqual(await files('deploy/hn/**'), ['deploy/app.yaml']);
+      assert.deepEqual(await files(join(dir, 'deploy', 'hn', 'b.yaml')), ['deploy/app.yaml']);
+      const all = await cli(['--exclude', 'deploy/**', 'deploy']);
+      assert.equal(all.code, 2);
+      assert.match(all.err, /deploy: no manifests found \(the one YAML file below it is excluded by --exclude or exclude: in the config\)/);
+    });
+
+    it('reads the config exclude in order: a later !glob re-includes, an absolute glob matches the absolute path, --exclude comes last', async () => {
+      write('base/app.yaml', svc('a', 5678));
+      write('base/hn.yaml', svc('b', 5679));
+      write('vendor/keep.yaml', svc('c', 5680));
+      const files = async (config: string, ...argv: string[]): Promise<string[]> => {
+        write('.kube-netlint.yaml', config);
+        const r = await cli(['-f', 'json', ...argv, '.']);
+        return (JSON.parse(r.out) as { findings: { file: string }[] }).findings.map((f) => f.file);
+      };
+      assert.deepEqual(await files('exclude: ["base/*.yaml", "!base/app.yaml"]\n'), ['base/app.yaml', 'vendor/keep.yaml']);
+      assert.deepEqual(await files(`exclude: [${JSON.stringify(join(dir, 'base', 'app.yaml'))}]\n`), ['base/hn.yaml', 'vendor/keep.yaml']);
+      // As in git: a file inside a folder excluded whole is not re-included (the folder is not walked).
+      assert.deepEqual(await files('exclude: ["vendor/**", "!vendor/keep.yaml"]\n'), ['base/app.yaml', 'base/hn.yaml']);
+      assert.deepEqual(await files('exclude: ["base/**"]\n', '--exclude', '!base/hn.yaml'), ['vendor/keep.yaml']);
+      assert.deepEqual(await files('exclude: ["base/*.yaml"]\n', '--exclude', '!base/hn.yaml'), ['base/hn.yaml', 'vendor/keep.yaml']);
     });
   });
 

@@ -136,4 +136,4 @@ export function readStdinSync(maxBytes = Infinity): Uint8Array {
   return Buffer.concat(chunks, total);
 }
 
-export { commonFolder, rebaseGlob } from './workspace';
+export { commonFolder } from './workspace';
