@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -310,6 +310,30 @@ describe('CLI flags', () => {
       const r = await cli(['-o', 'blocker/report.txt', 'm.yaml']);
       assert.equal(r.code, 2);
       assert.match(r.err, /^kube-netlint: .*blocker\/report\.txt: cannot write the report \(E[A-Z]+\)\n$/);
+    });
+
+    it('refuses (exit 2, nothing written) a file the run lints, also through a symlink or the ports command', async () => {
+      write('m.yaml', MIXED);
+      write('sub/n.yaml', svc('n', 5678));
+      symlinkSync(join(dir, 'm.yaml'), join(dir, 'link.txt'));
+      for (const argv of [['-o', 'm.yaml', '.'], ['-f', 'json', '--output', join(dir, 'sub', 'n.yaml'), '.'], ['-o', 'link.txt', 'm.yaml'], ['ports', '-o', 'sub/../m.yaml', '.']]) {
+        const r = await cli(argv);
+        assert.equal(r.code, 2, argv.join(' '));
+        assert.match(r.err, /: --output names a file this run lints; the report would overwrite it: choose another file\n$/, argv.join(' '));
+      }
+      assert.equal(readFileSync(join(dir, 'm.yaml'), 'utf8'), MIXED);
+      assert.equal(readFileSync(join(dir, 'sub', 'n.yaml'), 'utf8'), svc('n', 5678));
+      // A file of the tree that this run does not lint may be the report.
+      assert.equal((await cli(['-o', 'sub/n.yaml', 'm.yaml'])).code, 1);
+      assert.match(readFileSync(join(dir, 'sub', 'n.yaml'), 'utf8'), /^m\.yaml:\d+:\d+: /);
+    });
+
+    it('fails (exit 2) instead of hanging when a parent folder cannot be made (procfs: mkdir -p of Node 20 loops there)', async function () {
+      if (process.platform !== 'linux' || !existsSync('/proc/self')) this.skip();
+      write('m.yaml', MIXED);
+      const r = await cli(['-o', '/proc/kube-netlint-none/x/report.txt', 'm.yaml']);
+      assert.equal(r.code, 2);
+      assert.match(r.err, /^kube-netlint: \/proc\/kube-netlint-none\/x\/report\.txt: cannot write the report \(ENOENT\)\n$/);
     });
   });
 

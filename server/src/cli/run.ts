@@ -92,7 +92,7 @@ async function lint(options: CliOptions, io: CliIo): Promise<number> {
     const groups = [...analysis.clusterModels.keys()];
     if (groups.length > 1) io.stderr(separateClustersNote(groups));
   }
-  if (options.output) writeReport(absolute(options.output), report);
+  if (options.output) writeReport(absolute(options.output), report, files.map((f) => absolute(f.file)));
   else io.stdout(report);
   const threshold = RANK[options.failOn];
   const warnings = findings.filter((f) => f.severity === 'warning').length;

@@ -84,7 +84,7 @@ export const portsCommand: Subcommand = {
 };
 
 async function ports(options: PortsOptions, io: CliIo): Promise<number> {
-  const { analysis, config } = await analyzeWorkspace(options, io);
+  const { analysis, config, files } = await analyzeWorkspace(options, io);
   for (const failure of analysis.failures) io.stderr(`kube-netlint ports: rule ${failure.ruleId} failed (its collisions are missing): ${failure.error.split('\n')[0]}\n`);
   let maps = portMapsOf(analysis, config);
   let models = analysis.clusterModels.size ? [...analysis.clusterModels.values()] : [analysis.model];
@@ -103,7 +103,10 @@ async function ports(options: PortsOptions, io: CliIo): Promise<number> {
   if (options.portsFormat === 'json') report = JSON.stringify(portMapDocument(maps, analysis.files, { free }), null, 2) + '\n';
   else if (free) report = options.portsFormat === 'markdown' ? free.ports.map((p) => `- ${p}\n`).join('') : formatFreeText(free.ports);
   else report = options.portsFormat === 'markdown' ? formatPortsMarkdown(portMapDocument(maps, analysis.files)) : formatPortsText(portMapDocument(maps, analysis.files));
-  if (options.output) writeReport(isAbsolute(options.output) ? options.output : resolve(io.cwd, options.output), report);
+  if (options.output) {
+    const absolute = (p: string): string => (isAbsolute(p) ? p : resolve(io.cwd, p));
+    writeReport(absolute(options.output), report, files.map((f) => absolute(f.file)));
+  }
   else io.stdout(report);
   const staticEnd = models.reduce((end, m) => Math.min(end, nodePortBands(m.settings.nodePortRange.value).find((b) => b.band === 'static')?.max ?? 0), Infinity);
   const dynamic = free?.ports.filter((p) => p > staticEnd).length ?? 0;
