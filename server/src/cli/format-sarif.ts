@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ArtifactLocation, Log, Notification, ReportingDescriptor, Result } from 'sarif';
 import type { RuleFailure } from '../core/engine/run-rules';
@@ -36,7 +36,9 @@ function artifactLocation(file: string): ArtifactLocation {
   if (file === '<stdin>') return { description: { text: 'standard input' } };
   if (isVirtualFile(file)) return { uri: file };
   if (isAbsolute(file)) return { uri: pathToFileURL(file).href };
-  return { uri: file.split(/[\\/]/).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
+  // Split on the platform's separators only: on Linux and macOS a backslash is a character of a file name
+  // (`a\\b.yaml`), percent-encoded as RFC 3986 asks of a SARIF uri, not a folder separator.
+  return { uri: file.split(sep === '\\' ? /[\\/]/ : '/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
 }
 
 /** The folder as a `file://` URI ending in `/` (SARIF §3.14.14: a base URI must end with a slash). */
@@ -115,6 +117,9 @@ export function formatSarif(findings: readonly ResolvedFinding[], run: SarifRun)
         tool: { driver: { name: 'kube-netlint', version: run.version, semanticVersion: run.version, rules: descriptors } },
         invocations: [{ executionSuccessful: failures.length === 0, ...(notifications.length ? { toolExecutionNotifications: notifications } : {}) }],
         originalUriBaseIds: { '%SRCROOT%': { uri: folderUri(run.srcRoot) } },
+        // Columns count UTF-16 code units, as the text report and the LSP do; SARIF's default is Unicode code
+        // points, which would move every region after an emoji or other astral character (SARIF 2.1.0 §3.14.17).
+        columnKind: 'utf16CodeUnits',
         results,
       },
     ],
