@@ -293,6 +293,17 @@ describe('CLI flags', () => {
     });
   });
 
+  it('lists every problem of the config file on stderr, one line each in line order, and exits 2 (lint and ports)', async () => {
+    write('m.yaml', MIXED);
+    write('.kube-netlint.yaml', 'rules:\n  no-such-rule: off\nkubeProxyMode: IPVS\nfoo: 1\n');
+    for (const [argv, prefix] of [[['m.yaml'], 'kube-netlint'], [['ports', 'm.yaml'], 'kube-netlint ports']] as const) {
+      const r = await cli([...argv]);
+      assert.equal(r.code, 2);
+      assert.deepEqual(r.err.split('\n').map((l) => /^(.*?): .*\.kube-netlint\.yaml:(\d+): '([^']+)'/.exec(l)?.slice(1)).filter(Boolean),
+        [[prefix, '2', 'rules.no-such-rule'], [prefix, '3', 'kubeProxyMode'], [prefix, '4', 'foo']]);
+    }
+  });
+
   describe('--output FILE', () => {
     it('writes the report to the file (creating its folder), nothing to stdout, same exit code', async () => {
       write('m.yaml', MIXED);

@@ -2,7 +2,7 @@ import { existsSync, readSync } from 'node:fs';
 import { escapeKeepingNewlines } from '../core/output/escape-text';
 import { isAbsolute, resolve } from 'node:path';
 import { keepClusterFinding } from '../cluster/cli-cluster';
-import { ConfigError, Severity } from '../core/config/config';
+import { ConfigError, ConfigErrors, Severity } from '../core/config/config';
 import { resolveFindings } from '../core/output/resolve';
 import { allRules } from '../core/rules/index';
 import { PathError } from '../node/discover-files';
@@ -62,7 +62,7 @@ async function runLint(argv: readonly string[], io: CliIo): Promise<number> {
     return await lint(options, io);
   } catch (err) {
     if (err instanceof UsageError || err instanceof PathError || err instanceof ConfigError) {
-      io.stderr(`kube-netlint: ${err.message}\n`);
+      for (const message of err instanceof ConfigErrors ? err.errors.map((e) => e.message) : [err.message]) io.stderr(`kube-netlint: ${message}\n`);
       return 2;
     }
     throw err;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { ConfigError } from '../../core/config/config';
+import { ConfigError, ConfigErrors } from '../../core/config/config';
 import { portMapDocument } from '../../core/port-map/document';
 import { nodePortBands } from '../../core/kubernetes/api-server/node-port-allocator';
 import { commonFreeNodePorts, portMapsOf } from '../../core/port-map/port-map';
@@ -75,7 +75,7 @@ export const portsCommand: Subcommand = {
       return await ports(options, io);
     } catch (err) {
       if (err instanceof UsageError || err instanceof PathError || err instanceof ConfigError) {
-        io.stderr(`kube-netlint ports: ${err.message}\n`);
+        for (const message of err instanceof ConfigErrors ? err.errors.map((e) => e.message) : [err.message]) io.stderr(`kube-netlint ports: ${message}\n`);
         return 2;
       }
       throw err;
