@@ -152,6 +152,13 @@ describe('kube-netlint ports', () => {
     for (const p of group.ports) for (const c of p.claims) for (const x of c.collisions) for (const w of x.with) assert.ok(p.claims.some((o) => o.id === w), `claim ${c.id} names ${w}, not on port ${p.port}`);
   });
 
+  it('takes --rule as lint does: a rule turned off or down collides no more, or less, in the map', async () => {
+    const collisionOf = async (args: string[]) => (await json('collisions', args)).clusterGroups[0].ports.find((p) => p.port === 30100)!.collision;
+    assert.equal(await collisionOf([]), 'error');
+    assert.equal(await collisionOf(['--rule', 'host-port-conflicts-healthcheck-nodeport=warning']), 'warning');
+    assert.equal(await collisionOf(['--rule', 'host-port-conflicts-healthcheck-nodeport=off']), null);
+  });
+
   it('prints Markdown tables', async () => {
     const r = await ports('groups', ['.', '--format', 'markdown', '-g', 'prod']);
     const lines = r.out.split('\n');

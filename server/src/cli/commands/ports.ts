@@ -15,7 +15,8 @@ import { analyzeWorkspace } from '../workspace';
 const FORMATS = ['text', 'json', 'markdown'] as const;
 
 /** Flags of the lint command that mean the same here (what to read, and how). */
-const SHARED = ['output', 'config', 'exclude', 'stdin-filename', 'node-port-range', 'kube-proxy-mode', 'cluster', 'max-file-size', 'helm', 'kustomize', 'no-render'];
+// --rule too: a collision is a finding of a rule, so its severity override (or off) changes the map's collisions.
+const SHARED = ['output', 'config', 'rule', 'exclude', 'stdin-filename', 'node-port-range', 'kube-proxy-mode', 'cluster', 'max-file-size', 'helm', 'kustomize', 'no-render'];
 
 interface PortsOptions extends CliOptions {
   readonly portsFormat: (typeof FORMATS)[number];
