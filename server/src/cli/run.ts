@@ -26,7 +26,7 @@ const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1, hint: 0 
 /**
  * Runs the CLI: a subcommand when the first argument names one (commands/index.ts), else the lint
  * command. Resolves to the exit code (0 clean, 1 findings at or above --fail-on or more than
- * --max-warnings warnings, 2 usage error, bad config or unreadable path).
+ * --max-warnings warnings, 2 usage error, bad config or a path that does not exist or cannot be listed).
  */
 export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<number> {
   // Messages on stderr quote paths and values from the workspace: no control or bidi character gets through.
