@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { percent } from '../../server/out/cli/ports-format';
 import { runCli } from '../../server/out/cli/run';
 import type { ClaimJson, PortMapDocument } from '../../server/out/core/port-map/document';
 
@@ -157,6 +158,10 @@ describe('kube-netlint ports', () => {
     assert.equal(await collisionOf([]), 'error');
     assert.equal(await collisionOf(['--rule', 'host-port-conflicts-healthcheck-nodeport=warning']), 'warning');
     assert.equal(await collisionOf(['--rule', 'host-port-conflicts-healthcheck-nodeport=off']), null);
+  });
+
+  it('prints a band\'s fill with one decimal, never 0.0% with a port used or 100.0% with a port free', () => {
+    assert.deepEqual([0, 1 / 2682, 2 / 2682, 0.5, 2681 / 2682, 1].map(percent), ['0.0%', '<0.1%', '0.1%', '50.0%', '>99.9%', '100.0%']);
   });
 
   it('prints Markdown tables', async () => {
