@@ -67,7 +67,8 @@ function fingerprints(findings: readonly ResolvedFinding[], textOf: (span: Span)
  * shows the markdown, so the log needs no `helpUri` and has none: a rule's page ships with the CLI, not on a web
  * site, and a URI on the machine that ran the lint would be dead wherever the log is read), results
  * with regions, related locations and `partialFingerprints` under {@link FINGERPRINT_KEY}, `%SRCROOT%` in
- * `originalUriBaseIds`, and `executionSuccessful: false` with a notification per rule that failed.
+ * `originalUriBaseIds`, and `executionSuccessful: false` with a notification per rule that failed; a finding on a
+ * live-cluster object (`--cluster`) is a notification too, since it has no file of the repository.
  */
 export function formatSarif(findings: readonly ResolvedFinding[], run: SarifRun): string {
   const ruleIndex = new Map(run.rules.map((r, i) => [r.id, i]));
@@ -91,6 +92,15 @@ export function formatSarif(findings: readonly ResolvedFinding[], run: SarifRun)
     ...(message ? { message: { text: message } } : {}),
   });
   const prints = fingerprints(findings, run.textOf ?? (() => ''));
+  // A finding whose place is a live-cluster object (`--cluster`) has no file of the repository to sit on: code
+  // scanning cannot show it as a result, so it is a notification of the run, with its rule and where it is. The
+  // workspace side of the same collision is a result of its own (naming the cluster object as related).
+  const inCluster = ({ region }: ResolvedFinding): boolean => region.file.startsWith('cluster:');
+  const clusterNotifications: Notification[] = findings.filter(inCluster).map(({ finding, region }) => ({
+    level: LEVEL[finding.severity],
+    message: { text: `${finding.message} (on the live-cluster object ${region.file})` },
+    ...(ruleIndex.has(finding.ruleId) ? { associatedRule: { id: finding.ruleId, index: ruleIndex.get(finding.ruleId) } } : {}),
+  }));
   const results: Result[] = findings.map(({ finding, region, related, rendered }, i) => ({
     ruleId: finding.ruleId,
     ruleIndex: ruleIndex.get(finding.ruleId),
@@ -102,13 +112,14 @@ export function formatSarif(findings: readonly ResolvedFinding[], run: SarifRun)
     ...(related.length || rendered
       ? { relatedLocations: [...related.map((r, j) => location(r.region, r.message, j + 1)), ...(rendered ? [location(rendered.region, `in the rendered manifest (${rendered.label})`, related.length + 1)] : [])] }
       : {}),
-  }));
+  })).filter((_, i) => !inCluster(findings[i]));
   const failures = run.failures ?? [];
-  const notifications: Notification[] = failures.map((f) => ({
+  const ruleFailures: Notification[] = failures.map((f) => ({
     level: 'error',
     message: { text: `rule ${f.ruleId} failed and was skipped: ${f.error.split('\n')[0]}` },
     ...(ruleIndex.has(f.ruleId) ? { associatedRule: { id: f.ruleId, index: ruleIndex.get(f.ruleId) } } : {}),
   }));
+  const notifications = [...ruleFailures, ...clusterNotifications];
   const log: Log = {
     version: '2.1.0',
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
