@@ -129,9 +129,6 @@ const fileVerdicts = new WeakMap<LoadedFile, { partial: boolean; min: number; ma
 
 const NO_PATCH_FILES: ReadonlySet<string> = new Set();
 
-/** The loaded file whose objects list holds the object (set when the file is first judged). */
-const homeOf = new WeakMap<K8sObject, LoadedFile>();
-
 /**
  * Per file map (one analysis builds one and runs several rule runs over it), the rejected extents of its files'
  * objects by file, and what they were judged with.
@@ -142,14 +139,15 @@ const mapVerdicts = new WeakMap<ReadonlyMap<string, LoadedFile>, { patchFiles: R
  * The rejected objects among every object of `files` and `model` (the files give the whole workspace also when
  * the model is a part of it, as in the language server's re-checks), each judged once per object and context.
  * A file is judged again only when it changed (a new LoadedFile), or its patch-file role or the NodePort range
- * did; the files' part is shared by the rule runs over one file map, so after an edit a run costs one lookup per
- * file of a new map and one per model object (the model's own objects: kustomize views, live objects).
+ * did, and then each object's verdict is looked up (an edit re-creates only the edited document's objects); the files'
+ * part is shared by the rule runs over one file map. The model's objects are looked up too (its own objects, such as
+ * kustomize views and live objects, are in no file; a rejected file object is then listed twice, which changes nothing).
  */
 export function rejectedObjects(model: WorkspaceModel, files: ReadonlyMap<string, LoadedFile> | undefined, layout: RepoLayout | undefined): RejectedObjects {
   const ctx: RejectionContext = { files, patchFiles: layout?.patchFiles ?? NO_PATCH_FILES, nodePortRange: model.settings.nodePortRange.value };
   const { min, max } = ctx.nodePortRange;
   const rejected = (o: K8sObject): boolean => {
-    const partial = ctx.patchFiles.has(o.file);
+    const partial = ctx.patchFiles.size > 0 && ctx.patchFiles.has(o.file);
     let v = verdicts.get(o);
     if (!v || v.partial !== partial || v.min !== min || v.max !== max) {
       v = { partial, min, max, rejected: rejectedByApiServer(o, ctx) };
@@ -159,11 +157,7 @@ export function rejectedObjects(model: WorkspaceModel, files: ReadonlyMap<string
   };
   const byFile = files ? filesRejected(files, ctx, rejected) : new Map<string, readonly Span[]>();
   const extra: Span[] = [];
-  for (const o of model.objects) {
-    const home = homeOf.get(o);
-    if (home && files?.get(home.file) === home) continue; // judged with its file
-    if (rejected(o)) extra.push(o.extent);
-  }
+  for (const o of model.objects) if (rejected(o)) extra.push(o.extent);
   const inside = (span: Span) => (e: Span): boolean => e.file === span.file && span.start >= e.start && span.end <= e.end;
   return {
     none: byFile.size === 0 && extra.length === 0,
@@ -178,14 +172,11 @@ function filesRejected(files: ReadonlyMap<string, LoadedFile>, ctx: RejectionCon
   if (hit && hit.patchFiles === ctx.patchFiles && hit.min === min && hit.max === max && hit.size === files.size) return hit.byFile;
   const byFile = new Map<string, Span[]>();
   for (const f of files.values()) {
-    const partial = ctx.patchFiles.has(f.file);
+    const partial = ctx.patchFiles.size > 0 && ctx.patchFiles.has(f.file);
     let v = fileVerdicts.get(f);
     if (!v || v.partial !== partial || v.min !== min || v.max !== max) {
       const extents: Span[] = [];
-      for (const o of f.objects) {
-        homeOf.set(o, f);
-        if (rejected(o)) extents.push(o.extent);
-      }
+      for (const o of f.objects) if (rejected(o)) extents.push(o.extent);
       v = { partial, min, max, extents };
       fileVerdicts.set(f, v);
     }
