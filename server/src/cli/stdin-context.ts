@@ -104,7 +104,7 @@ export function helmContextOfStdin(stdinPath: string, releases: readonly { reado
   const out = new Set<string>();
   for (const dir of charts) {
     try {
-      for (const f of discoverFiles([dir], [], dir)) out.add(f);
+      for (const f of discoverFiles([dir], [])) out.add(f);
     } catch {
       // an unreadable chart folder: helm reports it when it runs
     }

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { clusterObjectsForCli } from '../cluster/cli-cluster';
 import { analyze, Analysis } from '../core/analyze';
 import { CoreConfig, DEFAULT_CONFIG } from '../core/config/config';
@@ -10,9 +10,10 @@ import type { K8sObject } from '../core/model/objects';
 import { isRemoteReference } from '../core/render/remote';
 import { findConfigFile, readConfigFile } from '../node/config-file';
 import { discoverFiles, PathError } from '../node/discover-files';
+import { excludeGlobs } from '../node/exclude-globs';
 import { loadFiles } from '../node/parallel-load';
 import { CACHE_FILE_NAME, ParseCache } from '../node/parse-cache';
-import { decodeManifest, DEFAULT_CLI_MAX_FILE_BYTES, mib } from '../node/read-file';
+import { DEFAULT_CLI_MAX_FILE_BYTES, loadManifestBytes, tooLargeDetail } from '../node/read-file';
 import { packageVersion } from '../node/version';
 import type { CliIo } from './io';
 import type { CliOptions } from './options';
@@ -57,7 +58,7 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
     nodePortRange: options.nodePortRange ?? fileConfig.nodePortRange,
     kubeProxyMode: options.kubeProxyMode ?? fileConfig.kubeProxyMode,
     rules: { ...fileConfig.rules, ...options.rules },
-    exclude: [...fileConfig.exclude, ...options.exclude.map((g) => rebaseGlob(g, io.cwd, baseDir))],
+    exclude: fileConfig.exclude,
     settingSources: {
       nodePortRange: options.nodePortRange ? '--node-port-range flag' : `nodePortRange in ${configName}`,
       kubeProxyMode: options.kubeProxyMode ? '--kube-proxy-mode flag' : `kubeProxyMode in ${configName}`,
@@ -70,17 +71,20 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
   let stdinText: string | undefined;
   if (options.paths.includes('-')) {
     const input = toBytes(io.readStdin(maxBytes));
-    const decoded = input.length > maxBytes ? { skip: 'too-large' as const, detail: `not analysed: standard input is more than ${mib(maxBytes)}, above the ${mib(maxBytes)} limit (--max-file-size)` } : decodeManifest(input);
+    const tooLarge = input.length > maxBytes;
+    const loaded = tooLarge ? skippedFile(stdinName, 'too-large', `${tooLargeDetail('standard input', undefined, maxBytes)} (--max-file-size)`) : loadManifestBytes(stdinName, input, loadOptions);
     // Plain `-` is a pipe (`helm template … | kube-netlint -`): nothing in it means the producer failed. With
     // --stdin-filename it is an editor's buffer, and an empty buffer is simply clean.
-    if (!stdinPath && !('skip' in decoded) && holdsNoDocument(decoded.text)) {
+    if (!stdinPath && !tooLarge && holdsNoDocument(loaded.text)) {
       throw new PathError(`standard input: no manifests found (${input.length ? 'it holds only comments or empty documents' : 'it is empty'})`);
     }
-    if (!('skip' in decoded)) stdinText = decoded.text;
-    files.push('skip' in decoded ? skippedFile(stdinName, decoded.skip, decoded.detail) : loadFile(stdinName, decoded.text, loadOptions));
+    if (!tooLarge) stdinText = loaded.text;
+    files.push(loaded);
   }
   // The standard input named by --stdin-filename stands for that file (an editor's unsaved buffer): the copy on disk is not read.
-  const onDisk = discoverFiles(diskPaths, config.exclude, baseDir, { failWhenEmpty: true })
+  // The config's globs are relative to its folder, the flag's to the working directory (README, --exclude).
+  const exclude = [...excludeGlobs(config.exclude, baseDir), ...excludeGlobs(options.exclude, io.cwd)];
+  const onDisk = discoverFiles(diskPaths, exclude, { failWhenEmpty: true })
     .filter((path) => path !== stdinPath)
     .map((path) => [path, display(path)] as const);
   const cache = options.cache ? ParseCache.open(cacheFile(options.cacheLocation, io.cwd), packageVersion()) : undefined;
@@ -151,19 +155,6 @@ function isDirectory(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * A glob given relative to `from` (the working directory), rewritten relative to `to` (the folder exclude
- * globs are matched against), with `/` separators: `vendor/**` run in `<to>/apps` becomes `apps/vendor/**`.
- * A leading `!` stays in front.
- */
-export function rebaseGlob(glob: string, from: string, to: string): string {
-  const negated = glob.startsWith('!');
-  const body = negated ? glob.slice(1) : glob;
-  const prefix = relative(to, from).split(sep).join('/');
-  const rebased = isAbsolute(body) ? relative(to, body).split(sep).join('/') : prefix ? posix.join(prefix, body) : body;
-  return (negated ? '!' : '') + rebased;
 }
 
 function toBytes(input: string | Uint8Array): Uint8Array {
