@@ -8,6 +8,7 @@ import { fixKeepsJson, isJsonManifest } from '../rules/fixes/json-manifest';
 import { localFix } from '../rules/fixes/local-edits';
 import { IGNORE_ANNOTATION } from './suppress';
 import { rejectedObjects, RejectedObjects, rememberRejectionContext } from '../kubernetes/api-server/rejection';
+import { modelWithout } from '../model/model-without';
 
 /** A rule that threw: its findings are dropped for this run, the other rules still report. */
 export interface RuleFailure {
@@ -39,18 +40,30 @@ export function runRules(rules: readonly Rule[], model: WorkspaceModel, config: 
   // is left out, and so is a finding that exists only because of them (every related location lies in one). A finding
   // that also names an accepted object stays: Services A and B sharing a nodePort still collide when a third one on
   // that port is rejected.
+  // The other rules also run over the model without them, so they never name one among a finding's other objects
+  // (message and related locations: "also claimed by Service b", not "by Service b and Service c" when c is rejected).
   let rejected: RejectedObjects | undefined;
+  const rejections = (): RejectedObjects => (rejected ??= rejectedObjects(model, files, layout));
   const inRejected = (f: Finding): boolean => {
-    rejected ??= rejectedObjects(model, files, layout);
-    if (rejected.none) return false;
-    return rejected.covers(f.span) || (f.related.length > 0 && f.related.every((r) => rejected!.covers(r.span)));
+    const r = rejections();
+    if (r.none) return false;
+    return r.covers(f.span) || (f.related.length > 0 && f.related.every((l) => r.covers(l.span)));
+  };
+  let accepted: WorkspaceModel | undefined;
+  const acceptedModel = (): WorkspaceModel => {
+    const r = rejections();
+    if (!accepted) {
+      accepted = r.none ? model : modelWithout(model, (o) => r.covers(o.extent));
+      rememberRejectionContext(accepted, files, layout);
+    }
+    return accepted;
   };
   for (const rule of rules) {
     const override = config.rules[rule.id];
     if (override === 'off') continue;
     let produced: Finding[];
     try {
-      produced = rule.check({ model, config, files, layout });
+      produced = rule.check({ model: rule.reportsRejection ? model : acceptedModel(), config, files, layout });
     } catch (err) {
       failures.push({ ruleId: rule.id, error: err instanceof Error ? `${err.message}\n${err.stack ?? ''}` : String(err) });
       continue;

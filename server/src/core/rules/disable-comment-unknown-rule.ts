@@ -94,7 +94,8 @@ function directivesOf(file: LoadedFile): readonly DisableDirective[] {
 function unknownDirective(d: DisableDirective, file: string): Finding {
   const span = { file, start: d.start + d.at, end: d.start + d.at + d.word.length };
   // Only a misspelling gets a fix: eslint's block forms (`kube-netlint-disable`) mean something else entirely.
-  const near = closestId(d.word, [DISABLE_NEXT_LINE, DISABLE_LINE]);
+  const lower = d.word.toLowerCase(); // a directive in capitals is the directive, written in the wrong case
+  const near = lower === DISABLE_NEXT_LINE || lower === DISABLE_LINE ? lower : closestId(d.word, [DISABLE_NEXT_LINE, DISABLE_LINE]);
   const suggestion = near && Math.abs(near.length - d.word.length) <= 2 ? near : undefined;
   return {
     ruleId: 'disable-comment-unknown-rule',

@@ -23,8 +23,9 @@ import { nodePortsOutsideRange } from './validation';
  * related locations all lie in rejected objects, is left out (core/engine/run-rules.ts), in either role: it neither
  * collides with other objects nor is reported for what it would do to them, and the other objects' checks that would
  * name only it (a Service selecting it, a port it would take) say nothing about it either, until it is fixed and
- * accepted. A finding that also names an accepted object stays (its message may still list the rejected one): an
- * accepted collision must never be lost because a rejected object shares the port.
+ * accepted. A finding that also names an accepted object stays, naming only the accepted ones (the other rules run
+ * over the model without the rejected objects: core/model/model-without.ts): an accepted collision must never be
+ * lost because a rejected object shares the port.
  * Warnings the API server only prints (the object is stored) do not count. Live cluster objects were accepted.
  * Sources: kubernetes pkg/registry/rest/create.go (BeforeCreate: any validation error fails the whole create) and
  * staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go (a decode error answers 400 before anything is stored), v1.33.
