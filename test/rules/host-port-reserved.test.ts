@@ -61,7 +61,7 @@ describe('host-port-reserved', () => {
     const alone = lint(pod, { rules }).findings;
     assert.equal(alone.length, 1);
     assert.equal(alone[0].severity, 'warning');
-    assert.equal(alone[0].message, 'hostPort 179/TCP of DaemonSet ns/bgp is used by Calico BGP (BIRD) and kube-router BGP: ' +
+    assert.equal(alone[0].message, 'hostPort 179/TCP of DaemonSet ns/bgp is commonly used by Calico BGP (BIRD) and kube-router BGP: ' +
       'where one of them runs, CNI portmap takes the component\'s traffic on every node address; use another hostPort. ' +
       'A warning: neither is in the workspace (config `cni: [calico, kube-router]` for an error)');
     const configured = lint(pod, { rules, config: { cni: ['calico'] } }).findings;
@@ -81,7 +81,7 @@ describe('host-port-reserved', () => {
     const vxlanBackend = lint({ 'p.yaml': hostPorts, 'c.yaml': calicoNode('[{name: CALICO_NETWORKING_BACKEND, value: vxlan}]') }, { rules }).findings;
     // 179 is free of Calico now; kube-router (not deployed) is only named as a common user, at warning level.
     assert.deepEqual(vxlanBackend.map((f) => [f.line, f.text, f.severity]), [[15, '179', 'warning'], [16, '4789', 'error']]);
-    assert.match(vxlanBackend[0].message, /used by kube-router BGP/);
+    assert.match(vxlanBackend[0].message, /commonly used by kube-router BGP/);
     assert.doesNotMatch(vxlanBackend[0].message, /Calico/);
     assert.match(vxlanBackend[1].message, /^hostPort 4789\/UDP of DaemonSet ns\/ports is the Calico VXLAN port on every Calico node \(CALICO_NETWORKING_BACKEND=vxlan in DaemonSet ns\/calico-node\): /);
     const ref = '[{name: CALICO_NETWORKING_BACKEND, valueFrom: {configMapKeyRef: {name: calico-config, key: calico_backend}}}]';
@@ -106,7 +106,7 @@ describe('host-port-reserved', () => {
   it('reads the operator Installation: bgp Disabled, ipPools encapsulation, Typha always', () => {
     const installation = (network: string) => `apiVersion: operator.tigera.io/v1\nkind: Installation\nmetadata: {name: default}\nspec:\n  calicoNetwork: ${network}\n`;
     const texts = (network: string) => lint({ 'p.yaml': hostPorts, 'i.yaml': installation(network) }, { rules }).findings.map((f) => `${f.text} ${f.severity}`);
-    // bgp: Disabled frees 179 of Calico: only the kube-router warning ("used by") is left.
+    // bgp: Disabled frees 179 of Calico: only the kube-router warning ("commonly used by") is left.
     assert.deepEqual(texts('{bgp: Disabled, ipPools: [{cidr: 10.244.0.0/16, encapsulation: VXLAN}]}'), ['179 warning', '4789 error', '5473 error']);
     assert.deepEqual(texts('{bgp: Enabled, ipPools: [{cidr: 10.244.0.0/16, encapsulation: IPIPCrossSubnet}]}'), ['179 error', '5473 error']);
     assert.deepEqual(texts('{ipPools: [{cidr: 10.244.0.0/16, encapsulation: VXLANCrossSubnet}]}'), ['179 error', '4789 error', '5473 error']);
@@ -114,11 +114,11 @@ describe('host-port-reserved', () => {
     assert.match(vx[1].message, /VXLAN port on every Calico node \(ipPools encapsulation VXLAN in Installation default\)/);
   });
 
-  it('names only absent components, as "used by", when Calico is deployed with BGP off', () => {
+  it('names only absent components, as "commonly used by", when Calico is deployed with BGP off', () => {
     const bgpOnly = workload('DaemonSet', 'bgp', 'example/bgpd:1', '            - {containerPort: 179, hostPort: 179}');
     const { findings } = lint({ 'p.yaml': bgpOnly, 'c.yaml': calicoNode('[{name: CALICO_NETWORKING_BACKEND, value: vxlan}]') }, { rules });
     assert.deepEqual(findings.map((f) => f.severity), ['warning']);
-    assert.match(findings[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is used by kube-router BGP: where it runs, .* A warning: no kube-router in the workspace \(config `cni: \[kube-router\]` for an error\)$/);
+    assert.match(findings[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is commonly used by kube-router BGP: where it runs, .* A warning: kube-router is not in the workspace \(config `cni: \[kube-router\]` for an error\)$/);
   });
 
   it('exempts the component\'s own workloads (calico-node 9099/179, kube-router 179, kube-proxy 10256)', () => {

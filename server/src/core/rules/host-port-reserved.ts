@@ -18,7 +18,7 @@ interface Judgement {
   readonly row: ComponentPort;
   readonly severity: Severity;
   readonly why?: string;
-  /** The optional component is not in the workspace: the port is only "used by" it where it runs. */
+  /** The optional component is not in the workspace: the port is only "commonly used by" it. */
   readonly absent?: boolean;
   /** The workspace setting that turns the row's feature on, for the message. */
   readonly evidence?: string;
@@ -83,8 +83,8 @@ function finding(span: HostPortClaim['span'], obj: HostPortClaim['workload'] | N
     const names = [...new Set(judgements.map((j) => `${j.row.component}${rowRange(j.row)}`))];
     const scopes = [...new Set(judgements.map((j) => j.row.scope))];
     const missing = joinNames(scopes.map((s) => COMPONENT_NAMES[s]));
-    message = `${what} of ${describe(obj)} is used by ${joinNames(names)}: where ${scopes.length > 1 ? 'one of them runs' : 'it runs'}, ${consequence}; ${fix}. ` +
-      `A warning: ${scopes.length === 1 ? `no ${missing}` : scopes.length === 2 ? 'neither is' : 'none of them is'} in the workspace (config \`cni: [${scopes.join(', ')}]\` for an error)`;
+    message = `${what} of ${describe(obj)} is commonly used by ${joinNames(names)}: where ${scopes.length > 1 ? 'one of them runs' : 'it runs'}, ${consequence}; ${fix}. ` +
+      `A warning: ${scopes.length === 1 ? `${missing} is not` : scopes.length === 2 ? 'neither is' : 'none of them is'} in the workspace (config \`cni: [${scopes.join(', ')}]\` for an error)`;
   } else {
     const why = worst.severity === 'error' ? '' : ` A warning: ${worst.why}.`;
     message = `${what} of ${describe(obj)} is ${describeRows(judgements)}: ${consequence}; ${fix}.${why}`;
@@ -118,7 +118,7 @@ export const hostPortReserved: Rule = {
     '',
     'Only components that are deployed are named. A port several components share (179: Calico BGP and kube-router',
     'BGP; 8472/UDP: Flannel and Cilium VXLAN) names the ones the workspace shows; when it shows none of them the finding',
-    'is a **warning** saying the port is "used by" them where they run (list them in `cni` to make it an error).',
+    'is a **warning** saying the port is "commonly used by" them (list them in `cni` to make it an error).',
     '',
     'Calico ports follow Calico\'s configuration when it is in the workspace (a feature the workspace turns **off** frees',
     'its port, and the port is **not reported** — not even as info, since nothing listens there; a feature nothing',
