@@ -109,6 +109,35 @@ describe('language server: rendering', function () {
     await client.waitFor(other, (d) => !d.some((x) => x.code === 'nodeport-duplicate'));
   });
 
+  it('renders an overlay from an unsaved patch buffer and an unsaved kustomization.yaml, and from the disk again when they are closed', async () => {
+    client = await TestClient.start([dir], { prefix });
+    const np = join(dir, 'prod/np.yaml');
+    const api = join(dir, 'prod/api.yaml');
+    const kustomization = join(dir, 'prod/kustomization.yaml');
+    const dup = (d: { code?: unknown; message: string; range: { start: { line: number; character: number } } }[]) =>
+      d.filter((x) => x.code === 'nodeport-duplicate').map((x) => [x.range.start.line, x.range.start.character, x.message.replace(/^nodePort (\d+) is also claimed by (\S+ \S+):.*\((.*)\)$/, '$1 $2 ($3)')]);
+    const rendered = (d: Parameters<typeof dup>[0]) => JSON.stringify(dup(d)) === JSON.stringify([[8, 16, '30090 Service default/api (Service default/web, rendered by prod)']]);
+    // From the disk (once the render is in; until then the overlay is linted as written): the patch sets web's nodePort to api's.
+    await client.waitFor(np, rendered);
+    client.open(np);
+    // Typed, not saved: another nodePort, two lines lower. The overlay renders from the buffer.
+    client.change(np, `# typed\n\n${patch(30091)}`);
+    await client.waitFor(api, (d) => dup(d).length === 0);
+    await client.waitFor(np, (d) => dup(d).length === 0);
+    // And back to the colliding value, still unsaved: the finding is on the buffer's line.
+    client.change(np, `# typed\n\n${patch(30090)}`);
+    const back = await client.waitFor(np, (d) => dup(d).length === 1);
+    assert.deepEqual(dup(back), [[10, 16, '30090 Service default/api (Service default/web, rendered by prod)']]);
+    // An unsaved kustomization.yaml that drops the patch: web keeps the base's 30080, nothing collides.
+    client.open(kustomization);
+    client.change(kustomization, 'resources:\n  - ../base\n  - api.yaml\n');
+    await client.waitFor(api, (d) => dup(d).length === 0);
+    // Both closed without saving: the disk's overlay again.
+    client.close(kustomization);
+    client.close(np);
+    await client.waitFor(np, rendered);
+  });
+
   it('runs nothing in an untrusted workspace and says why in the status', async () => {
     client = await TestClient.start([dir], { prefix, initializationOptions: { workspaceTrusted: false } });
     await client.waitFor(join(dir, 'prod/api.yaml'), () => true).catch(() => undefined);

@@ -63,7 +63,7 @@ describe('host-port-reserved', () => {
     assert.equal(alone[0].severity, 'warning');
     assert.equal(alone[0].message, 'hostPort 179/TCP of DaemonSet ns/bgp is commonly used by Calico BGP (BIRD) and kube-router BGP: ' +
       'where one of them runs, CNI portmap takes the component\'s traffic on every node address; use another hostPort. ' +
-      'A warning: neither is in the workspace (config `cni: [calico, kube-router]` for an error)');
+      'Warning: neither is in the workspace (`cni: [calico, kube-router]` for an error)');
     const configured = lint(pod, { rules, config: { cni: ['calico'] } }).findings;
     assert.equal(configured[0].severity, 'error');
     assert.match(configured[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is the Calico BGP \(BIRD\) port on every Calico node: CNI portmap takes/);
@@ -118,7 +118,7 @@ describe('host-port-reserved', () => {
     const bgpOnly = workload('DaemonSet', 'bgp', 'example/bgpd:1', '            - {containerPort: 179, hostPort: 179}');
     const { findings } = lint({ 'p.yaml': bgpOnly, 'c.yaml': calicoNode('[{name: CALICO_NETWORKING_BACKEND, value: vxlan}]') }, { rules });
     assert.deepEqual(findings.map((f) => f.severity), ['warning']);
-    assert.match(findings[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is commonly used by kube-router BGP: where it runs, .* A warning: kube-router is not in the workspace \(config `cni: \[kube-router\]` for an error\)$/);
+    assert.match(findings[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is commonly used by kube-router BGP: where it runs, .* Warning: kube-router is not in the workspace \(`cni: \[kube-router\]` for an error\)$/);
   });
 
   it('exempts the component\'s own workloads (calico-node 9099/179, kube-router 179, kube-proxy 10256)', () => {

@@ -76,7 +76,7 @@ describe('hostile input: reads, paths and discovery', () => {
     symlinkSync('..', join(dir, 'real', 'up'));
     symlinkSync('missing.yaml', join(dir, 'gone.yaml'));
     symlinkSync('self.yaml', join(dir, 'self.yaml'));
-    const files = discoverFiles([dir], [], dir).map((f) => f.slice(dir.length + 1));
+    const files = discoverFiles([dir], []).map((f) => f.slice(dir.length + 1));
     assert.deepEqual(files, ['gone.yaml', 'real/a.yaml', 'self.yaml'], 'the folder under its own name, once');
     const r = await cli(dir, ['.']);
     assert.equal(r.code, 0, r.out);
@@ -93,14 +93,14 @@ describe('hostile input: reads, paths and discovery', () => {
     write('app/x.generated.yaml', svc('g', 30080));
     write('build/b.yaml', svc('b', 30080));
     const rel = (fs: string[]) => fs.map((f) => f.slice(dir.length + 1));
-    assert.deepEqual(rel(discoverFiles([join(dir, 'app')], [], dir)), ['app/a.yaml']);
-    assert.deepEqual(rel(discoverFiles([dir], [], dir)), ['app/a.yaml']);
-    assert.deepEqual(rel(discoverFiles([dir], [], dir, { gitignore: false })), ['app/a.yaml', 'app/local.yaml', 'app/x.generated.yaml', 'build/b.yaml']);
-    assert.deepEqual(rel(discoverFiles([join(dir, 'build/b.yaml')], [], dir)), ['build/b.yaml']);
+    assert.deepEqual(rel(discoverFiles([join(dir, 'app')], [])), ['app/a.yaml']);
+    assert.deepEqual(rel(discoverFiles([dir], [])), ['app/a.yaml']);
+    assert.deepEqual(rel(discoverFiles([dir], [], { gitignore: false })), ['app/a.yaml', 'app/local.yaml', 'app/x.generated.yaml', 'build/b.yaml']);
+    assert.deepEqual(rel(discoverFiles([join(dir, 'build/b.yaml')], [])), ['build/b.yaml']);
     // A folder named on the command line (or opened in the editor) that git ignores is read, minus its own .gitignore.
     write('build/.gitignore', 'tmp.yaml\n');
     write('build/tmp.yaml', svc('t', 30080));
-    assert.deepEqual(rel(discoverFiles([join(dir, 'build')], [], dir)), ['build/b.yaml']);
+    assert.deepEqual(rel(discoverFiles([join(dir, 'build')], [])), ['build/b.yaml']);
   });
 
   it('expands a quoted glob given as a path, and says "no manifests found" (exit 2) for a path that yields none', async () => {

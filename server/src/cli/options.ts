@@ -170,7 +170,8 @@ Options:
 ${formatFlagHelp(LINT_FLAGS as readonly Flag<unknown>[])}
 
 Exit codes: 0 = no finding at or above --fail-on (and at most --max-warnings warnings), 1 = some,
-2 = usage error, bad config or unreadable path.
+2 = usage error, bad config, or a path that does not exist or cannot be listed
+(a file that cannot be read is a file-skipped error: exit 1).
 `;
 }
 

@@ -211,9 +211,10 @@ export class AnalysisHost {
     return this.loaded.get(file) ?? (file.startsWith(RENDER_FILE_PREFIX) ? this.lastRun?.analysis.files.get(file) : this.clusterViews.get(file) ?? this.renderSources().get(file));
   }
 
-  /** The renders' extra source files by name (not workspace files). */
+  /** The renders' extra source files by name (not workspace files): `.kube-netlint.yaml`, JSON 6902 patches. */
   private renderSources(): Map<string, LoadedFile> {
-    return new Map((this.renders?.sourceFiles ?? []).filter((f) => !this.sources.has(f.file)).map((f) => [f.file, f]));
+    const extra = [...(this.renders?.sourceFiles ?? []), ...(this.renders?.renders ?? []).flatMap((o) => o.sources ?? [])];
+    return new Map(extra.filter((f) => !this.sources.has(f.file)).map((f) => [f.file, f]));
   }
 
   /** Every loaded file (as the renders read them). */

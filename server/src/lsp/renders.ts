@@ -41,7 +41,7 @@ type RenderWorkspaceInputNotes = ReturnType<typeof planWorkspace>['notes'];
 
 /**
  * Renders in the language server, beside the analysis and never in its way: a change to a file a render reads
- * (saved to disk: helm and kustomize read the disk) marks that render stale; after {@link RENDER_DELAY_MS} of quiet
+ * (saved to disk, or typed into an editor buffer: see {@link bufferChanged}) marks that render stale; after {@link RENDER_DELAY_MS} of quiet
  * the folder's plan is made again and only new, changed or stale renders run, at most {@link MAX_PARALLEL_RENDERS}
  * at once; each finished render goes to its folder's analysis host and asks for a new analysis. Until then the
  * analysis uses the last outcomes (hovers and edits never wait for a render).
@@ -135,20 +135,17 @@ export class RenderManager {
   }
 
   /**
-   * An editor buffer changed, or closed (its text is the disk's again): the Helm releases that read the file
-   * render again from the buffers after {@link BUFFER_RENDER_DELAY_MS} of quiet. Nothing happens for a file no
-   * render reads (a plain manifest: the analysis alone handles it), nor for kustomize renders (kustomize reads
-   * the disk; they run again on save).
+   * An editor buffer changed, or closed (its text is the disk's again): the renders that read the file (Helm
+   * releases, kustomize builds: a kustomization.yaml, a patch, a resource of an overlay) render again from the
+   * buffers after {@link BUFFER_RENDER_DELAY_MS} of quiet — kustomize on a temporary copy of the tree with the
+   * buffers in place. Nothing happens for a file no render reads (a plain manifest: the analysis alone handles it).
    */
   bufferChanged(folder: Folder, path: string): void {
     const state = this.folders.get(folder);
     if (!this.trusted || !folder.path || !state) return;
     const repoPath = relative(folder.settings.baseDir ?? folder.path, path).split(sep).join('/');
-    const helmReads = [...state.keys.values()].some((key) => {
-      const job = JSON.parse(key) as { reads: string[]; kind: string };
-      return job.kind === 'helm' && readsAny(job, [repoPath]);
-    });
-    if (helmReads) this.schedule(folder, [path], BUFFER_RENDER_DELAY_MS);
+    const read = [...state.keys.values()].some((key) => readsAny(JSON.parse(key) as { reads: string[]; kind: string }, [repoPath]));
+    if (read) this.schedule(folder, [path], BUFFER_RENDER_DELAY_MS);
   }
 
   /** Forgets a removed folder. */

@@ -111,6 +111,14 @@ const tagError = (): never => decline('scalar the tag cannot resolve');
  */
 const plainCache = [new Map<string, unknown>(), new Map<string, unknown>()] as const;
 const PLAIN_CACHE_LIMIT = 50_000;
+/**
+ * Only sources shorter than this are cached. V8 makes a substring of 13 or more characters a slice that points
+ * into the whole string it was cut from (SlicedString::kMinLength, v8/src/objects/string.h), so a cached long
+ * source (a timestamp, an address) kept its file's whole text alive until the cache was cleared: a load worker
+ * held ~30 MB of texts after 5,000 files. Shorter substrings are copies; the scalars that repeat (ports,
+ * counts, booleans) are short.
+ */
+const MAX_CACHED_SOURCE = 12;
 
 /**
  * First characters of the YAML 1.1 implicit scalars other than strings: `~` and `null`, booleans (`y`, `yes`,
@@ -123,9 +131,9 @@ const WORD_START = /^[~nNyYtTfFoO<]/;
 
 function resolvePlain(source: string, atKey: boolean): unknown {
   if (source && !NUMBER_START.test(source) && (source.length > 5 || !WORD_START.test(source))) return source;
-  const cache = plainCache[atKey ? 1 : 0];
-  const hit = cache.get(source);
-  if (hit !== undefined || cache.has(source)) return hit;
+  const cache = source.length <= MAX_CACHED_SOURCE ? plainCache[atKey ? 1 : 0] : undefined;
+  const hit = cache?.get(source);
+  if (hit !== undefined || cache?.has(source)) return hit;
   let tag = stringTag;
   for (const t of atKey ? keyTags : valueTags) {
     if (t.test!.test(source)) {
@@ -140,6 +148,7 @@ function resolvePlain(source: string, atKey: boolean): unknown {
     value = value.value;
   }
   if (value !== null && typeof value === 'object') return decline('scalar resolved to an object');
+  if (!cache) return value;
   if (cache.size >= PLAIN_CACHE_LIMIT) cache.clear();
   cache.set(source, value);
   return value;

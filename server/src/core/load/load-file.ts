@@ -27,6 +27,8 @@ export interface LoadProblem {
   /** `yaml`'s error code (`BAD_INDENT`, `DUPLICATE_KEY`, …) or one of ours. */
   readonly code: string;
   readonly severity: 'error' | 'warning' | 'info';
+  /** True when quoting the value written at `span` fixes the problem (see EnvelopeProblem.quotable). */
+  readonly quotable?: boolean;
 }
 
 /** One file after loading: its objects, problems and suppression comments. Plain data (no YAML nodes kept). */

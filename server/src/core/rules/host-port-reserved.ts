@@ -84,7 +84,8 @@ function finding(span: HostPortClaim['span'], obj: HostPortClaim['workload'] | N
     const scopes = [...new Set(judgements.map((j) => j.row.scope))];
     const missing = joinNames(scopes.map((s) => COMPONENT_NAMES[s]));
     message = `${what} of ${describe(obj)} is commonly used by ${joinNames(names)}: where ${scopes.length > 1 ? 'one of them runs' : 'it runs'}, ${consequence}; ${fix}. ` +
-      `A warning: ${scopes.length === 1 ? `${missing} is not` : scopes.length === 2 ? 'neither is' : 'none of them is'} in the workspace (config \`cni: [${scopes.join(', ')}]\` for an error)`;
+      // The config key is named bare (`cni: [metallb]`): with a rendered label the full sentence ran past 300 characters.
+      `Warning: ${scopes.length === 1 ? `${missing} is not` : scopes.length === 2 ? 'neither is' : 'none of them is'} in the workspace (\`cni: [${scopes.join(', ')}]\` for an error)`;
   } else {
     const why = worst.severity === 'error' ? '' : ` A warning: ${worst.why}.`;
     message = `${what} of ${describe(obj)} is ${describeRows(judgements)}: ${consequence}; ${fix}.${why}`;
