@@ -138,6 +138,51 @@ describe('language server: rendering', function () {
     await client.waitFor(np, rendered);
   });
 
+  it('renders each overlay and release once at start, and again only those that read a file created or deleted', async () => {
+    rmSync(dir, { recursive: true, force: true });
+    dir = writeTree({
+      'a/kustomization.yaml': 'resources:\n  - web.yaml\n',
+      'a/web.yaml': svc('a', 30001),
+      'b/kustomization.yaml': 'resources:\n  - web.yaml\n',
+      'b/web.yaml': svc('b', 30002),
+      'charts/c/Chart.yaml': 'apiVersion: v2\nname: c\nversion: 0.1.0\n',
+      'charts/c/values.yaml': 'np: 30003\n',
+      'charts/c/templates/svc.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: c\nspec:\n  type: NodePort\n  ports:\n    - port: 80\n      nodePort: {{ .Values.np }}\n',
+    });
+    client = await TestClient.start([dir], { prefix });
+    const c = client;
+    const renders = (): string[] => c.logs.flatMap((l) => /^kube-netlint: (.+): rendered \d+ objects in/.exec(l)?.[1] ?? []).sort();
+    const settle = async (count: number): Promise<void> => {
+      for (let i = 0; i < 200 && renders().length < count; i++) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 1500)); // time for a render that should not run
+    };
+    await settle(3);
+    assert.deepEqual(renders(), ['Helm release c', 'rendered by a', 'rendered by b']);
+    // A manifest created in overlay a, a file deleted that nothing renders, a template created in the chart.
+    const created = join(dir, 'a/extra.yaml');
+    writeFileSync(created, svc('x', 30009));
+    client.diskChanged(created, FileChangeType.Created);
+    await settle(4);
+    assert.deepEqual(renders(), ['Helm release c', 'rendered by a', 'rendered by a', 'rendered by b']);
+    const template = join(dir, 'charts/c/templates/more.yaml');
+    writeFileSync(template, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: more\n');
+    client.diskChanged(template, FileChangeType.Created);
+    await settle(5);
+    // A file that no render reads: the plan is made again, and nothing renders (the chart's new template is read already).
+    const plain = join(dir, 'plain.yaml');
+    writeFileSync(plain, svc('p', 30010));
+    client.diskChanged(plain, FileChangeType.Created);
+    await settle(5);
+    rmSync(plain);
+    client.diskChanged(plain, FileChangeType.Deleted);
+    await settle(5);
+    assert.deepEqual(renders(), ['Helm release c', 'Helm release c', 'rendered by a', 'rendered by a', 'rendered by b']);
+    rmSync(created);
+    client.diskChanged(created, FileChangeType.Deleted);
+    await settle(6);
+    assert.deepEqual(renders(), ['Helm release c', 'Helm release c', 'rendered by a', 'rendered by a', 'rendered by a', 'rendered by b']);
+  });
+
   it('runs nothing in an untrusted workspace and says why in the status', async () => {
     client = await TestClient.start([dir], { prefix, initializationOptions: { workspaceTrusted: false } });
     await client.waitFor(join(dir, 'prod/api.yaml'), () => true).catch(() => undefined);
