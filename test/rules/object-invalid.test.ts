@@ -156,6 +156,82 @@ describe('object-invalid', () => {
     assert.deepEqual(fs.map((f) => f.fixes.length), [0, 0]);
   });
 
+  it('reports a name or namespace the API server refuses, with its words, on the value, and the object then collides with nothing', () => {
+    const text = `
+      apiVersion: v1
+      kind: Service
+      metadata: {name: Web_App}
+      spec: {type: NodePort, ports: [{port: 80, nodePort: 30080}]}
+      ---
+      apiVersion: v1
+      kind: Service
+      metadata: {name: 1api, namespace: Team_A}
+      spec: {type: NodePort, ports: [{port: 80, nodePort: 30080}]}
+      ---
+      apiVersion: v1
+      kind: Service
+      metadata: {name: web}
+      spec: {type: NodePort, ports: [{port: 80, nodePort: 30081}]}
+    `;
+    const fs = check(text);
+    assert.deepEqual(where(fs), [[3, 18, 'Web_App', 'error'], [8, 18, '1api', 'error'], [8, 35, 'Team_A', 'error']]);
+    assert.equal(fs[0].message, 'Service name "Web_App": the API server rejects it ("metadata.name: Invalid value: "Web_App": a DNS-1035 label must consist of lower case alphanumeric characters or \'-\', start with an alphabetic character, and end with an alphanumeric character"); rename it');
+    assert.equal(fs[2].message, 'Service namespace "Team_A": the API server rejects it ("metadata.namespace: Invalid value: "Team_A": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character"); use another namespace');
+    // Neither object exists: no nodePort collision between them, and they are not in the model.
+    const { findings, analysis } = lint(text);
+    assert.deepEqual(findings.filter((f) => f.ruleId !== 'object-invalid').map((f) => f.ruleId), []);
+    assert.deepEqual(analysis.model.services.filter((s) => s.origin.type === 'file').map((s) => s.name), ['web']);
+  });
+
+  it('takes each kind\'s own name rule: subdomains with dots, a length limit, and no judgement of generateName, placeholders or other kinds', () => {
+    const ok = check(`
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: app.config-v2, namespace: shop}
+      ---
+      apiVersion: v1
+      kind: Pod
+      metadata: {generateName: Web_, namespace: shop}
+      spec: {containers: [{name: a, image: nginx}]}
+      ---
+      apiVersion: v1
+      kind: Service
+      metadata: {name: "\${APP_NAME}-svc", namespace: "\${NAMESPACE}"}
+      spec: {ports: [{port: 80}]}
+      ---
+      apiVersion: rbac.authorization.k8s.io/v1
+      kind: ClusterRole
+      metadata: {name: "system:controller:Web"}
+      ---
+      apiVersion: v1
+      kind: Namespace
+      metadata: {name: team-a}
+    `);
+    assert.deepEqual(ok, []);
+    const bad = check(`
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: Web.App, namespace: shop}
+      spec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: a, image: nginx}]}}}
+      ---
+      apiVersion: v1
+      kind: Service
+      metadata: {name: api.v1}
+      ---
+      apiVersion: v1
+      kind: Namespace
+      metadata: {name: team.a}
+      ---
+      apiVersion: v1
+      kind: Secret
+      metadata: {name: ${'a'.repeat(254)}}
+    `);
+    assert.deepEqual(bad.map((f) => [f.line, f.text.slice(0, 10)]), [[3, 'Web.App'], [8, 'api.v1'], [12, 'team.a'], [16, 'aaaaaaaaaa']]);
+    assert.match(bad[0].message, /^Deployment name "Web\.App": .*"metadata\.name: Invalid value: "Web\.App": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '\.', and must start and end with an alphanumeric character"\); rename it$/);
+    assert.match(bad[2].message, /^Namespace name "team\.a": .*a lowercase RFC 1123 label must consist/);
+    assert.match(bad[3].message, /^Secret name "a{19}…": .*Invalid value: "a{19}…": must be no more than 253 characters"\); rename it$/);
+  });
+
   it('gives one info finding per document (or List item) that is a list or a scalar', () => {
     const fs = check(`
       - name: an Ansible play

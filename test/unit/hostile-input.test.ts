@@ -157,16 +157,18 @@ describe('hostile input: reads, paths and discovery', () => {
     const evil = 'x\\r\\n1 file checked: 0 errors, 0 warnings, 0 notes\\e[2K\\u202e';
     write('a.yaml', `apiVersion: v1\nkind: Service\nmetadata: {name: "${evil}"}\nspec:\n  type: NodePort\n  ports: [{port: 80, nodePort: 30080}]\n`);
     write('evil\n0 files checked.yaml', svc('b', 30080));
+    write('c.yaml', svc('c', 30080));
     const r = await cli(dir, ['.']);
     assert.equal(r.code, 1);
     const lines = r.out.trimEnd().split('\n');
     assert.equal(lines.filter((l) => / checked: /.test(l) && !l.startsWith('    ') && !/: error /.test(l)).length, 1, 'one summary line');
-    assert.equal(lines[lines.length - 1], '2 files checked: 2 errors, 0 warnings, 0 notes');
+    // The Service with that name is refused (object-invalid, quoting the name); b and c collide.
+    assert.equal(lines[lines.length - 1], '3 files checked: 3 errors, 0 warnings, 0 notes');
     assert.ok(!/[\r\u001b\u202e]/.test(r.out));
-    assert.ok(r.out.includes('Service default/x\\r\\n1 file checked: 0 errors, 0 warnings, 0 notes\\e[2K\\u202e'));
+    assert.ok(r.out.includes('a.yaml:3:18: error object-invalid: Service name "x\\r\\n1 file checked: …": '));
     assert.ok(r.out.includes('evil\\n0 files checked.yaml:6:'));
     const json = await cli(dir, ['--format', 'json', '.']);
-    assert.ok(JSON.parse(json.out).findings.some((f: { message: string }) => f.message.includes('x\r\n1 file checked')), 'JSON keeps the value, escaped by JSON itself');
+    assert.ok(JSON.parse(json.out).findings.some((f: { message: string }) => f.message.includes('x\\r\\n1 file checked')), 'JSON keeps the value, escaped by JSON itself');
   });
 
   it('discovers .json files that hold Kubernetes objects, and no other JSON', async () => {

@@ -15,6 +15,7 @@
  *   (sigs.k8s.io/json, the API server's decoder, keeps encoding/json's UnmarshalTypeError text).
  */
 import type { Span } from '../../source/span';
+import { checksNamespace, isPlaceholder, nameError, nameRuleOf } from './object-names';
 
 /** JSON type of a value, as Go's decoder names it in `cannot unmarshal <type>`. */
 export type JsonKind = 'object' | 'array' | 'string' | 'number' | 'bool' | 'null';
@@ -43,7 +44,7 @@ export interface EnvelopeEntry {
 export interface EnvelopeProblem {
   readonly span: Span;
   readonly message: string;
-  readonly code: 'OBJECT_NO_API_VERSION' | 'OBJECT_NO_KIND' | 'OBJECT_NO_NAME' | 'OBJECT_DECODE' | 'OBJECT_METADATA_TYPE' | 'OBJECT_NOT_MAPPING';
+  readonly code: 'OBJECT_NO_API_VERSION' | 'OBJECT_NO_KIND' | 'OBJECT_NO_NAME' | 'OBJECT_NAME' | 'OBJECT_DECODE' | 'OBJECT_METADATA_TYPE' | 'OBJECT_NOT_MAPPING';
   readonly severity: 'error' | 'info';
   /** True when quoting the value written at `span` fixes the problem (a string field given an unquoted bool or number). */
   readonly quotable?: boolean;
@@ -152,6 +153,8 @@ export function checkObjectEnvelope(view: EnvelopeView): EnvelopeResult {
     // A name given as a boolean or number is reported as such, not as missing.
   } else if (!written(view.scalar('metadata.name')) && !written(view.scalar('metadata.generateName'))) {
     add(metadata === 'object' ? 'metadata' : 'kind', 'OBJECT_NO_NAME', `${kind} has no metadata.name: the API server rejects it with "metadata.name: Required value: name or generateName is required"; give it a name`);
+  } else {
+    problems.push(...nameProblems(view, kind));
   }
   if (known.specField) {
     const spec = view.kindOf(known.specField);
@@ -161,6 +164,30 @@ export function checkObjectEnvelope(view: EnvelopeView): EnvelopeResult {
     }
   }
   return { verdict: problems.length ? 'reject' : 'object', problems };
+}
+
+/** A value for a message: quoted as JSON, cut to 20 characters (the finding's range shows all of it). */
+const shown = (v: string): string => JSON.stringify(v.length > 20 ? `${v.slice(0, 19)}…` : v);
+
+/**
+ * A `metadata.name` (not a generateName) or `metadata.namespace` of a built-in kind that the API server refuses
+ * (see kubernetes/api-server/object-names.ts): `metadata.name: Invalid value: "Web_App": a DNS-1035 label must
+ * consist of …`. Placeholders of other tools (`${VAR}`, `$(VAR)`, `{{ … }}`) are not judged.
+ * @returns at most one `OBJECT_NAME` error for the name and one for the namespace, at the value
+ */
+export function nameProblems(view: EnvelopeView, kind: string): EnvelopeProblem[] {
+  const out: EnvelopeProblem[] = [];
+  const judge = (field: 'name' | 'namespace', rule: ReturnType<typeof nameRuleOf>): void => {
+    const value = view.scalar(`metadata.${field}`);
+    const span = view.span(`metadata.${field}`);
+    if (!rule || typeof value !== 'string' || value === '' || !span || isPlaceholder(value)) return;
+    const error = nameError(rule, value);
+    if (!error) return;
+    out.push({ span, code: 'OBJECT_NAME', severity: 'error', message: `${kind} ${field} ${shown(value)}: the API server rejects it ("metadata.${field}: Invalid value: ${shown(value)}: ${error}"); ${field === 'name' ? 'rename it' : 'use another namespace'}` });
+  };
+  judge('name', nameRuleOf(kind));
+  if (checksNamespace(kind)) judge('namespace', 'RFC 1123 label');
+  return out;
 }
 
 /** The string fields of metav1.ObjectMeta a manifest may write (status-like ones too: kubectl sends what is written). */
