@@ -68,5 +68,7 @@ await createVSIX({
   // The README has no relative links (the extension page opens only http(s) links; rule pages are opened by
   // commands) and its images are data: URIs; rewriting would point them at a web site.
   rewriteRelativeLinks: false,
+  // The project has no public repository yet: package.json names none rather than an address that does not exist.
+  allowMissingRepository: true,
 });
 console.log(`package: ${path.relative(root, out)} (${(statSync(out).size / 1024).toFixed(1)} KiB)`);

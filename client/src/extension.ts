@@ -14,7 +14,8 @@ import { StatusItem } from './status-item';
 let client: LanguageClient | undefined;
 
 /**
- * Activated on YAML files (onLanguage:yaml, workspaceContains YAML): starts the kube-netlint language
+ * Activated on YAML files (onLanguage:yaml, workspaceContains YAML) and on opening a JSON file (a workspace of
+ * Kubernetes *.json manifests only): starts the kube-netlint language
  * server, shows the language status item and registers the commands. Works in untrusted workspaces
  * (analysis only); when trust is granted the server is restarted so it can use trusted-only features.
  */

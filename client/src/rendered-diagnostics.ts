@@ -1,7 +1,11 @@
 import * as vscode from 'vscode';
 import type { HandleDiagnosticsSignature } from 'vscode-languageclient/node';
 import { RENDER_URI_SCHEME } from '../../server/src/protocol/render-messages';
+import { nextFinding } from './finding-steps';
 import { ViewCopies } from './view-copies';
+
+/** Commands bound to F8 / Shift+F8 in a rendered view (package.json keybindings), also in the command palette there. */
+export const VIEW_FINDING_COMMANDS = { next: 'kubeNetlint.nextFindingInView', previous: 'kubeNetlint.previousFindingInView' } as const;
 
 /**
  * Squiggle colour (a theme colour's CSS variable) and overview-ruler colour of each severity a copy is drawn in
@@ -23,7 +27,8 @@ const STYLES: ReadonlyMap<vscode.DiagnosticSeverity, { readonly css: string; rea
  * colour (wavy), with the message, severity and rule in the hover, and a mark in the overview
  * ruler. A view's finding that no source diagnostic links to (a rendered field with no source line) stays a
  * diagnostic: it is listed once, in the view (view-copies.ts decides). Hints pass through too: Problems never lists
- * them. Other LSP clients (Neovim) get every view finding as a diagnostic: the server is unchanged.
+ * them. Other LSP clients (Neovim) get every view finding as a diagnostic: the server is unchanged. VS Code's F8
+ * visits markers only, so in a view F8 / Shift+F8 are bound to this class's steps over both (finding-steps.ts).
  */
 export class RenderedViewDiagnostics implements vscode.Disposable {
   private readonly copies = new ViewCopies<vscode.Diagnostic>((uri) => uri.startsWith(`${RENDER_URI_SCHEME}:`));
@@ -44,7 +49,12 @@ export class RenderedViewDiagnostics implements vscode.Disposable {
         rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
       }));
     }
-    this.disposables.push(...this.types.values(), vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => this.draw(e))));
+    this.disposables.push(
+      ...this.types.values(),
+      vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => this.draw(e))),
+      vscode.commands.registerCommand(VIEW_FINDING_COMMANDS.next, () => this.step(1)),
+      vscode.commands.registerCommand(VIEW_FINDING_COMMANDS.previous, () => this.step(-1)),
+    );
   }
 
   /**
@@ -77,6 +87,25 @@ export class RenderedViewDiagnostics implements vscode.Disposable {
     const { listed, drawn } = this.copies.split(view);
     const isHint = (d: vscode.Diagnostic): boolean => d.severity === vscode.DiagnosticSeverity.Hint;
     return { listed: [...listed, ...drawn.filter(isHint)], drawn: drawn.filter((d) => !isHint(d)) };
+  }
+
+  /**
+   * F8 (1) / Shift+F8 (-1) in a rendered view: moves the cursor to the next drawn or listed finding (document order,
+   * wrapping) and shows its hover, where the message is. Outside a view, or in a view without findings, VS Code's
+   * own marker navigation runs as if the keys were not bound.
+   */
+  private async step(direction: 1 | -1): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    const own = direction === 1 ? 'editor.action.marker.next' : 'editor.action.marker.prev';
+    if (!editor || editor.document.uri.scheme !== RENDER_URI_SCHEME) return void (await vscode.commands.executeCommand(own));
+    const drawn = this.drawnOf(editor.document.uri.toString()).map((d) => ({ start: visibleRange(editor.document, d.range).start }));
+    const listed = vscode.languages.getDiagnostics(editor.document.uri).map((d) => ({ start: d.range.start }));
+    const target = nextFinding([...drawn, ...listed], editor.selection.active, direction);
+    if (!target) return void (await vscode.commands.executeCommand(own));
+    const at = new vscode.Position(target.start.line, target.start.character);
+    editor.selection = new vscode.Selection(at, at);
+    editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    await vscode.commands.executeCommand('editor.action.showHover');
   }
 
   private drawnOf(view: string): vscode.Diagnostic[] {

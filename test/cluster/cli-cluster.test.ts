@@ -97,6 +97,26 @@ describe('CLI --cluster', () => {
     assert.deepEqual(at(30080).map((c) => c[1]), ['legacy']);
   });
 
+  it('SARIF: findings on live-cluster objects are notifications of the run, not results code scanning cannot place', async () => {
+    const { code, out } = await cli(['--format', 'sarif', '--cluster', '.'], workspace(), writeKubeconfig(server.url));
+    assert.equal(code, 1);
+    const run = (JSON.parse(out) as import('sarif').Log).runs[0];
+    const uris = run.results!.map((r) => r.locations![0].physicalLocation!.artifactLocation!.uri!);
+    assert.ok(uris.length > 0 && uris.every((u) => !u.startsWith('cluster:')), uris.join(', '));
+    assert.ok(run.results!.some((r) => r.ruleId === 'nodeport-duplicate' && uris[run.results!.indexOf(r)] === 'payments.yaml'), 'the workspace side stays a result');
+    const notes = run.invocations![0].toolExecutionNotifications!.map((n) => [n.associatedRule?.id, n.level, /\(on the live-cluster object (cluster:[^)]+)\)$/.exec(n.message.text!)?.[1]]);
+    assert.deepEqual(notes, [
+      ['calico-ip-autodetection', 'error', 'cluster:prod-admin/DaemonSet/kube-system/calico-node'],
+      ['calico-node-address-mismatch', 'warning', 'cluster:prod-admin/Node/node-3'],
+      ['hostport-shadows-service-port', 'error', 'cluster:prod-admin/Pod/ingress-nginx/ingress-nginx-controller-5bq8d'],
+      ['hostport-shadows-service-port', 'error', 'cluster:prod-admin/Pod/ingress-nginx/ingress-nginx-controller-5bq8d'],
+      ['externaltrafficpolicy-local-healthcheck', 'note', 'cluster:prod-admin/Service/monitoring/grafana'],
+      ['host-port-conflicts-healthcheck-nodeport', 'error', 'cluster:prod-admin/Service/monitoring/grafana'],
+      ['nodeport-duplicate', 'error', 'cluster:prod-admin/Service/shop/checkout'],
+    ]);
+    assert.equal(run.invocations![0].executionSuccessful, true);
+  });
+
   it('prints cluster objects as cluster:<context>/<kind>/<namespace>/<name> in text output', async () => {
     const { out } = await cli(['--cluster=prod-admin', '.'], workspace(), writeKubeconfig(server.url));
     assert.match(out, /^cluster:prod-admin\/Service\/shop\/checkout: error nodeport-duplicate: nodePort 31234 is also claimed by Service team-b\/payments/m);

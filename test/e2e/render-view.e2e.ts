@@ -133,6 +133,30 @@ describe('VS Code workbench rendering a kustomize overlay', function () {
       ['Service default/api in Service default/web', 'Service default/web in Service default/api'], hovers.join('\n---\n'));
     await page.mouse.move(5, 5);
     await assertProblemsCountIsSourceFindings();
+    // F8 / Shift+F8 step over the drawn findings as over markers (VS Code's own F8 sees no marker in the view): from
+    // the top, F8 puts the cursor on the first rendered nodePort value and shows its finding, F8 again on the second,
+    // then wraps to the first; Shift+F8 from there goes back round to the second.
+    const column = (await tokens.nth(0).innerText()).indexOf('30090') + 1;
+    const selection = page.locator('[id="status.editor.selection"]').first();
+    await tokens.nth(0).click();
+    await page.keyboard.press('Control+Home');
+    const stepTo = async (key: string, previous?: string): Promise<{ at: string; other: string }> => {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press(key);
+      const at = await until(`${key} to put the cursor on a nodePort value (Col ${column})`, async () => {
+        const t = (await selection.innerText().catch(() => '')).trim();
+        return new RegExp(`^Ln \\d+, Col ${column}$`).test(t) && t !== previous ? t : undefined;
+      });
+      const text = (await visibleHoverText(page, 'nodePort 30090 is also claimed by Service default/')).replace(/\s+/g, ' ');
+      return { at, other: /claimed by (Service default\/\w+)/.exec(text)?.[1] ?? text };
+    };
+    const first = await stepTo('F8');
+    const second = await stepTo('F8', first.at);
+    assert.notEqual(second.other, first.other, 'F8 twice showed the same finding');
+    assert.deepEqual([first.other, second.other].sort(), ['Service default/api', 'Service default/web']);
+    assert.deepEqual(await stepTo('F8', second.at), first, 'F8 did not wrap to the first finding');
+    assert.deepEqual(await stepTo('Shift+F8', first.at), second, 'Shift+F8 did not wrap back to the last finding');
+    await page.keyboard.press('Escape');
     // Read-only: typing changes nothing (VS Code says it cannot edit a read-only editor).
     await line.click();
     await page.keyboard.type('x');

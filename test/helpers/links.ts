@@ -31,12 +31,13 @@ export function markdownImages(text: string): string[] {
 }
 
 /**
- * The project's home as package.json names it (`repository.url`, the one place it is configured), as an https
- * address without `git+` or `.git`: what no emitted link may point at (rule pages ship with the package).
+ * The project's home as package.json names it (`repository.url`, the one place it would be configured), as an https
+ * address without `git+` or `.git`: what no emitted link may point at (rule pages ship with the package). Undefined
+ * while package.json names none (the project has no public repository yet).
  */
-export function projectHome(): string {
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { repository: { url: string } };
-  return manifest.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+export function projectHome(): string | undefined {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { repository?: { url: string } };
+  return manifest.repository?.url.replace(/^git\+/, '').replace(/\.git$/, '');
 }
 
 /** Commands the VS Code extension contributes (package.json `contributes.commands`). */
@@ -60,6 +61,7 @@ export function deadLinkReason(link: string): string | undefined {
     const command = /^command:([^?]+)/.exec(link)![1];
     return contributedCommands().has(command) ? undefined : `${link}: command ${command} is not contributed by the extension`;
   }
-  if (/^https?:/.test(link)) return link.startsWith(projectHome()) ? `${link}: the project's home, where nothing is published` : undefined;
+  const home = projectHome();
+  if (/^https?:/.test(link)) return home && link.startsWith(home) ? `${link}: the project's home, where nothing is published` : undefined;
   return `${link}: not a URI an editor or code scanning can open`;
 }

@@ -4,6 +4,7 @@ import { loadFile } from '../../server/out/core/load/load-file';
 import { regionOf } from '../../server/out/core/output/resolve';
 import { allRules } from '../../server/out/core/rules/index';
 import type { Finding } from '../../server/out/core/rules/rule';
+import { recordFixInput } from './seen-fixes';
 import { recordMessages } from './seen-messages';
 
 /** A finding with 1-based positions, for exact assertions in tests. */
@@ -31,9 +32,11 @@ export interface TestFinding {
 export function lint(files: Record<string, string> | string, options: { config?: Partial<CoreConfig>; rules?: string[] } = {}): { findings: TestFinding[]; analysis: Analysis } {
   const map = typeof files === 'string' ? { 'test.yaml': files } : files;
   const config: CoreConfig = { ...DEFAULT_CONFIG, ...options.config };
-  const loaded = Object.entries(map).map(([name, text]) => loadFile(name, dedent(text), { defaultNamespace: config.namespace }));
+  const texts = Object.fromEntries(Object.entries(map).map(([name, text]) => [name, dedent(text)]));
+  const loaded = Object.entries(texts).map(([name, text]) => loadFile(name, text, { defaultNamespace: config.namespace }));
   const analysis = analyze(loaded, config);
   recordMessages(analysis.findings);
+  if (analysis.findings.some((f) => f.fixes.length)) recordFixInput(texts, config);
   const findings = analysis.findings
     .filter((f) => !options.rules || options.rules.includes(f.ruleId))
     .map((f) => {

@@ -37,8 +37,8 @@ export interface JsonFinding {
  * remote reference fails instead of reaching out), with only the test renderers and system folders on PATH.
  * @param path PATH for the CLI (default: the test renderers, then /usr/bin:/bin)
  */
-export function lintRendered(cwd: string, args: string[], path = `${renderBin()}${delimiter}/usr/bin${delimiter}/bin`): { code: number; findings: JsonFinding[]; stderr: string } {
-  const r = runRendered(cwd, ['--format', 'json', ...args], path);
+export function lintRendered(cwd: string, args: string[], path = `${renderBin()}${delimiter}/usr/bin${delimiter}/bin`, input?: string): { code: number; findings: JsonFinding[]; stderr: string } {
+  const r = runRendered(cwd, ['--format', 'json', ...args], path, input);
   let findings: JsonFinding[] = [];
   try {
     findings = (JSON.parse(r.stdout) as { findings: JsonFinding[] }).findings;
@@ -49,11 +49,15 @@ export function lintRendered(cwd: string, args: string[], path = `${renderBin()}
   return { code: r.status ?? -1, findings, stderr: r.stderr };
 }
 
-/** Runs the CLI with `args` as {@link lintRendered} does (inside `unshare -n`, only the test renderers on PATH). */
-export function runRendered(cwd: string, args: string[], path = `${renderBin()}${delimiter}/usr/bin${delimiter}/bin`): { status: number | null; stdout: string; stderr: string } {
+/**
+ * Runs the CLI with `args` as {@link lintRendered} does (inside `unshare -n`, only the test renderers on PATH).
+ * @param input standard input (for `-`); none by default
+ */
+export function runRendered(cwd: string, args: string[], path = `${renderBin()}${delimiter}/usr/bin${delimiter}/bin`, input?: string): { status: number | null; stdout: string; stderr: string } {
   const argv = [CLI, ...args];
   const env = { PATH: path, HOME: process.env.HOME ?? '/root' };
-  return CAN_UNSHARE ? spawnSync(UNSHARE!, ['-n', process.execPath, ...argv], { cwd, env, encoding: 'utf8' }) : spawnSync(process.execPath, argv, { cwd, env, encoding: 'utf8' });
+  const options = { cwd, env, encoding: 'utf8' as const, ...(input !== undefined ? { input } : {}) };
+  return CAN_UNSHARE ? spawnSync(UNSHARE!, ['-n', process.execPath, ...argv], options) : spawnSync(process.execPath, argv, options);
 }
 
 /** Writes `{relative path: text}` into a new temp folder and returns it. */

@@ -106,3 +106,55 @@ describe('hover summary of a rule (ruleSummary)', () => {
     assert.match(summary, / …$/);
   });
 });
+
+describe('language server hovers on a value taken through an alias', function () {
+  this.timeout(30000);
+  let dir: string;
+  let client: TestClient;
+  // Two Services of a kind: List share nodePort 30080 through an anchor: the second one's nodePort is `*np`.
+  const LIST = [
+    'apiVersion: v1',
+    'kind: List',
+    'items:',
+    '  - apiVersion: v1',
+    '    kind: Service',
+    '    metadata: {name: a}',
+    '    spec:',
+    '      type: NodePort',
+    '      ports: [{port: 80, nodePort: &np 30080}]',
+    '  - apiVersion: v1',
+    '    kind: Service',
+    '    metadata: {name: b}',
+    '    spec:',
+    '      type: NodePort',
+    '      ports:',
+    '        - port: 80',
+    '          nodePort: *np',
+    '',
+  ].join('\n');
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'knl-hover-alias-'));
+    writeFileSync(join(dir, 'list.yaml'), LIST);
+    client = await TestClient.start([dir]);
+    await client.waitFor(join(dir, 'list.yaml'), (d) => d.length > 0);
+  });
+  after(async () => {
+    await client.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('explains the anchored value and lists the other Service, on the alias and on its key', async () => {
+    const file = join(dir, 'list.yaml');
+    const uri = uriOf(file);
+    for (const character of [20, 10]) { // on `*np`, then on `nodePort`
+      const h = await client.hover(file, 16, character);
+      const text = h ? (h.contents as { value: string }).value : '';
+      assert.match(text, /^\*\*nodePort 30080\*\*: kube-proxy accepts this port on every node/m, `column ${character}: ${text}`);
+      assert.ok(text.includes(`- nodePort 30080/TCP of Service default/a — [list.yaml:9](${uri}#L9)`), text);
+      // The finding sits on the alias (where the value is taken): its rule heads the hover there, not on the key.
+      if (character === 20) assert.match(text, /^\*\*nodePort claimed twice\*\* \(`nodeport-duplicate`\)/m, text);
+      else assert.doesNotMatch(text, /nodeport-duplicate/);
+    }
+  });
+});

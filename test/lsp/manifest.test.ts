@@ -8,10 +8,11 @@ const ROOT = resolve(__dirname, '../..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
 describe('extension manifest (package.json) and injection grammar', () => {
-  it('activates on YAML, accepts VS Code 1.100 and runs the bundled client in untrusted workspaces (limited)', () => {
+  it('activates on YAML and on JSON (a workspace of Kubernetes *.json manifests only), accepts VS Code 1.100 and runs the bundled client in untrusted workspaces (limited)', () => {
     assert.equal(pkg.main, './dist/extension.js');
     assert.equal(pkg.engines.vscode, '^1.100.0');
-    assert.deepEqual(pkg.activationEvents, ['onLanguage:yaml', 'workspaceContains:**/*.{yaml,yml}']);
+    // JSON activates when a JSON file is opened, not on every workspace holding one (package.json, .vscode/*.json).
+    assert.deepEqual(pkg.activationEvents, ['onLanguage:yaml', 'workspaceContains:**/*.{yaml,yml}', 'onLanguage:json']);
     assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
     assert.equal(pkg.bin['kube-netlint-language-server'], 'bin/kube-netlint-language-server.js');
   });

@@ -109,6 +109,80 @@ describe('language server: rendering', function () {
     await client.waitFor(other, (d) => !d.some((x) => x.code === 'nodeport-duplicate'));
   });
 
+  it('renders an overlay from an unsaved patch buffer and an unsaved kustomization.yaml, and from the disk again when they are closed', async () => {
+    client = await TestClient.start([dir], { prefix });
+    const np = join(dir, 'prod/np.yaml');
+    const api = join(dir, 'prod/api.yaml');
+    const kustomization = join(dir, 'prod/kustomization.yaml');
+    const dup = (d: { code?: unknown; message: string; range: { start: { line: number; character: number } } }[]) =>
+      d.filter((x) => x.code === 'nodeport-duplicate').map((x) => [x.range.start.line, x.range.start.character, x.message.replace(/^nodePort (\d+) is also claimed by (\S+ \S+):.*\((.*)\)$/, '$1 $2 ($3)')]);
+    const rendered = (d: Parameters<typeof dup>[0]) => JSON.stringify(dup(d)) === JSON.stringify([[8, 16, '30090 Service default/api (Service default/web, rendered by prod)']]);
+    // From the disk (once the render is in; until then the overlay is linted as written): the patch sets web's nodePort to api's.
+    await client.waitFor(np, rendered);
+    client.open(np);
+    // Typed, not saved: another nodePort, two lines lower. The overlay renders from the buffer.
+    client.change(np, `# typed\n\n${patch(30091)}`);
+    await client.waitFor(api, (d) => dup(d).length === 0);
+    await client.waitFor(np, (d) => dup(d).length === 0);
+    // And back to the colliding value, still unsaved: the finding is on the buffer's line.
+    client.change(np, `# typed\n\n${patch(30090)}`);
+    const back = await client.waitFor(np, (d) => dup(d).length === 1);
+    assert.deepEqual(dup(back), [[10, 16, '30090 Service default/api (Service default/web, rendered by prod)']]);
+    // An unsaved kustomization.yaml that drops the patch: web keeps the base's 30080, nothing collides.
+    client.open(kustomization);
+    client.change(kustomization, 'resources:\n  - ../base\n  - api.yaml\n');
+    await client.waitFor(api, (d) => dup(d).length === 0);
+    // Both closed without saving: the disk's overlay again.
+    client.close(kustomization);
+    client.close(np);
+    await client.waitFor(np, rendered);
+  });
+
+  it('renders each overlay and release once at start, and again only those that read a file created or deleted', async () => {
+    rmSync(dir, { recursive: true, force: true });
+    dir = writeTree({
+      'a/kustomization.yaml': 'resources:\n  - web.yaml\n',
+      'a/web.yaml': svc('a', 30001),
+      'b/kustomization.yaml': 'resources:\n  - web.yaml\n',
+      'b/web.yaml': svc('b', 30002),
+      'charts/c/Chart.yaml': 'apiVersion: v2\nname: c\nversion: 0.1.0\n',
+      'charts/c/values.yaml': 'np: 30003\n',
+      'charts/c/templates/svc.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: c\nspec:\n  type: NodePort\n  ports:\n    - port: 80\n      nodePort: {{ .Values.np }}\n',
+    });
+    client = await TestClient.start([dir], { prefix });
+    const c = client;
+    const renders = (): string[] => c.logs.flatMap((l) => /^kube-netlint: (.+): rendered \d+ objects in/.exec(l)?.[1] ?? []).sort();
+    const settle = async (count: number): Promise<void> => {
+      for (let i = 0; i < 200 && renders().length < count; i++) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 1500)); // time for a render that should not run
+    };
+    await settle(3);
+    assert.deepEqual(renders(), ['Helm release c', 'rendered by a', 'rendered by b']);
+    // A manifest created in overlay a, a file deleted that nothing renders, a template created in the chart.
+    const created = join(dir, 'a/extra.yaml');
+    writeFileSync(created, svc('x', 30009));
+    client.diskChanged(created, FileChangeType.Created);
+    await settle(4);
+    assert.deepEqual(renders(), ['Helm release c', 'rendered by a', 'rendered by a', 'rendered by b']);
+    const template = join(dir, 'charts/c/templates/more.yaml');
+    writeFileSync(template, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: more\n');
+    client.diskChanged(template, FileChangeType.Created);
+    await settle(5);
+    // A file that no render reads: the plan is made again, and nothing renders (the chart's new template is read already).
+    const plain = join(dir, 'plain.yaml');
+    writeFileSync(plain, svc('p', 30010));
+    client.diskChanged(plain, FileChangeType.Created);
+    await settle(5);
+    rmSync(plain);
+    client.diskChanged(plain, FileChangeType.Deleted);
+    await settle(5);
+    assert.deepEqual(renders(), ['Helm release c', 'Helm release c', 'rendered by a', 'rendered by a', 'rendered by b']);
+    rmSync(created);
+    client.diskChanged(created, FileChangeType.Deleted);
+    await settle(6);
+    assert.deepEqual(renders(), ['Helm release c', 'Helm release c', 'rendered by a', 'rendered by a', 'rendered by a', 'rendered by b']);
+  });
+
   it('runs nothing in an untrusted workspace and says why in the status', async () => {
     client = await TestClient.start([dir], { prefix, initializationOptions: { workspaceTrusted: false } });
     await client.waitFor(join(dir, 'prod/api.yaml'), () => true).catch(() => undefined);

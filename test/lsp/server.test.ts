@@ -105,6 +105,17 @@ describe('language server over stdio (protocol)', function () {
     assert.equal(actions.length, 3);
   });
 
+  it('offers no quick fix and no ignore edit in a file with U+FFFD (bytes that were not UTF-8, which saving would write as U+FFFD)', async () => {
+    await client.waitFor(A, hasCollision);
+    client.open(A);
+    client.change(A, `# caf\uFFFD\n${aText}`);
+    const [diag] = await client.waitFor(A, (d) => hasCollision(d) && d[0].range.start.line === 15);
+    assert.deepEqual(await client.codeActions(A, diag.range, [diag]), []);
+    client.change(A, aText);
+    const [back] = await client.waitFor(A, (d) => hasCollision(d) && d[0].range.start.line === 14);
+    assert.equal((await client.codeActions(A, back.range, [back])).length, 3, 'the same file without it gets them');
+  });
+
   it('"Ignore for this object" adds the annotation and silences only that object; "on this line" adds the comment', async () => {
     const [diag] = await client.waitFor(A, hasCollision);
     client.open(A);

@@ -35,6 +35,9 @@ describe('lsp settings: editor settings and .kube-netlint.yaml', () => {
     assert.equal(folder.configFile, join(dir, '.kube-netlint.yaml'));
     assert.equal(folder.baseDir, dir);
     assert.deepEqual(folder.problems, []);
+    // Messages name where each value came from, as the CLI's do.
+    assert.deepEqual(folder.config.settingSources, { nodePortRange: 'nodePortRange in .kube-netlint.yaml', kubeProxyMode: 'kubeNetlint.kubeProxyMode setting' });
+    assert.deepEqual(resolveFolderConfig(join(dir, 'sub'), {}).config.settingSources, { nodePortRange: `nodePortRange in ${join('..', '.kube-netlint.yaml')}`, kubeProxyMode: undefined });
   });
 
   it('reports a broken config file with its name and line, and falls back to the editor settings', () => {
@@ -48,6 +51,7 @@ describe('lsp settings: editor settings and .kube-netlint.yaml', () => {
     writeFileSync(join(dir, '.kube-netlint.yaml'), 'kubeProxyMode: IPVS\nrules:\n  nodeport-duplicate: warning\n  hostport-usage: sometimes\nnamespace: shop\n');
     const folder = resolveFolderConfig(dir, { kubeProxyMode: 'nftables', rules: { 'hostport-usage': 'off' } });
     assert.equal(folder.config.kubeProxyMode, 'nftables', 'the bad kubeProxyMode falls back to the editor setting');
+    assert.equal(folder.config.settingSources?.kubeProxyMode, 'kubeNetlint.kubeProxyMode setting');
     assert.deepEqual(folder.config.rules, { 'nodeport-duplicate': 'warning', 'hostport-usage': 'off' });
     assert.equal(folder.config.namespace, 'shop');
     const file = join(dir, '.kube-netlint.yaml');

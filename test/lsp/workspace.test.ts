@@ -186,24 +186,25 @@ describe('language server: settings, config file, watched files, bad input', fun
     await c.waitFor(join(dir, 'a.yaml'), empty);
   });
 
-  it('reports binary, non-UTF-8 and oversized files with one file-skipped info diagnostic, without crashing', async () => {
+  it('reads files as kubectl does: a NUL byte is a yaml-syntax error, a byte that is not UTF-8 a warning, UTF-16 with a BOM is read; an oversized file gets one file-skipped info', async () => {
+    const utf16 = `apiVersion: v1\nkind: Service\nmetadata: {name: b}\nspec:\n  type: NodePort\n  ports: [{port: 80, nodePort: 30080}]\n`;
     const dir = workspace({
       'binary.yaml': Buffer.from([0x6b, 0x69, 0x6e, 0x64, 0x00, 0x01, 0x02]),
-      'latin1.yaml': Buffer.from('kind: ConfigMap\nname: caf\xe9\n', 'latin1'),
+      'latin1.yaml': Buffer.from('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {note: caf\xe9}\n', 'latin1'),
       'ok.yaml': service('a', 30080),
+      'utf16.yaml': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(utf16, 'utf16le')]),
     });
     const c = await start([dir]);
-    for (const name of ['binary.yaml', 'latin1.yaml']) {
-      const [d] = await c.waitFor(join(dir, name), (x) => x.length === 1);
-      assert.equal(d.code, 'file-skipped');
-      assert.equal(d.severity, DiagnosticSeverity.Information);
-      assert.deepEqual(d.range.start, { line: 0, character: 0 });
-    }
+    const shown = async (name: string) => (await c.waitFor(join(dir, name), (x) => x.length === 1)).map((d) => [d.code, d.severity, d.range.start.line, d.range.start.character]);
+    assert.deepEqual(await shown('binary.yaml'), [['yaml-syntax', DiagnosticSeverity.Error, 0, 4]]);
+    assert.deepEqual(await shown('latin1.yaml'), [['yaml-syntax', DiagnosticSeverity.Warning, 3, 16]]);
+    // The UTF-16 file's Service collides with ok.yaml's on nodePort 30080, at its own line and column.
+    assert.deepEqual(await shown('utf16.yaml'), [['nodeport-duplicate', DiagnosticSeverity.Error, 5, 31]]);
     const big = join(dir, 'big.yaml');
     c.open(big, `# padding\n${'x: 1\n'.repeat(1_100_000)}`); // 5.2 MiB > the 5 MiB editor limit
     const [d] = await c.waitFor(big, (x) => x.length === 1);
     assert.equal(d.code, 'file-skipped');
-    assert.match(d.message, /above the 5\.0 MiB limit/);
+    assert.match(d.message, /above the limit of 5\.0 MiB$/);
   });
 
   it('analyses open documents outside every folder together, from memory, and clears them when closed', async () => {

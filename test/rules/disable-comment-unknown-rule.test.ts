@@ -120,6 +120,30 @@ describe('disable-comment-unknown-rule', () => {
     assert.deepEqual(lint(fixed, { rules }).findings.map((f) => [f.line, f.text]), [[7, 'kube-netlint-disable'], [13, '81'], [13, 'nodeport-out-of-rnage'], [14, 'kube-netlint-enable']], 'both fixed comments now silence nodePort 80');
   });
 
+  it('reports a directive written in capitals (it silences nothing: directives are lower-case), with the lower-case fix', () => {
+    const text = dedent(`
+      apiVersion: v1
+      kind: Service
+      metadata:
+        name: c
+      spec:
+        type: NodePort
+        ports:
+          # KUBE-NETLINT-DISABLE-NEXT-LINE nodeport-out-of-range
+          - nodePort: 80
+            port: 80 # Kube-Netlint-Disable-Line
+        selector: {app: c}`);
+    const { findings } = lint(text, { rules });
+    assert.deepEqual(findings.map((f) => [f.ruleId, f.line, f.column, f.text]), [
+      ['disable-comment-unknown-rule', 8, 7, 'KUBE-NETLINT-DISABLE-NEXT-LINE'],
+      ['nodeport-out-of-range', 9, 17, '80'],
+      ['disable-comment-unknown-rule', 10, 18, 'Kube-Netlint-Disable-Line'],
+    ]);
+    assert.equal(findings[0].message, '"KUBE-NETLINT-DISABLE-NEXT-LINE" is not a kube-netlint directive, so this comment silences nothing; did you mean kube-netlint-disable-next-line?');
+    const fixed = applyEdits(text, findings[0].fixes[0].edits);
+    assert.deepEqual(lint(fixed, { rules }).findings.map((f) => [f.line, f.text]), [[10, 'Kube-Netlint-Disable-Line']], 'the fixed comment silences nodePort 80');
+  });
+
   it('suggests only ids near enough to be a typo', () => {
     assert.equal(closestId('hostport-usag', ruleIds), 'hostport-usage');
     assert.equal(closestId('yaml', ruleIds), undefined);

@@ -107,6 +107,29 @@ describe('externaltrafficpolicy-local-coverage', () => {
     assert.deepEqual(lint(fixed, { rules }).findings, []);
   });
 
+  it('removes a written healthCheckNodePort in the same fix (block style), keeping every other line and comment', () => {
+    // The API server accepts a healthCheckNodePort only with type LoadBalancer and externalTrafficPolicy Local.
+    const text = svc('LoadBalancer', '\n  # health checks\n  healthCheckNodePort: 31990\n  loadBalancerClass: example.com/lb # ours') + workload('Deployment');
+    const [f] = lint(text, { rules }).findings;
+    assert.deepEqual(f.fixes.map((x) => [x.title, x.preferred]), [['Set externalTrafficPolicy to Cluster and remove healthCheckNodePort 31990 (every node forwards; backends lose the client source IP to SNAT)', false]]);
+    const fixed = applyEdits(dedent(text), f.fixes[0].edits);
+    assert.equal(fixed, dedent(text).replace('Local  # keep', 'Cluster  # keep').replace('  healthCheckNodePort: 31990\n', ''));
+    assert.ok(fixed.includes('    - {name: http, port: 80, targetPort: 8080, nodePort: 30480}\n  # health checks\n  loadBalancerClass: example.com/lb # ours\n'));
+    assert.deepEqual(lint(fixed).findings.filter((x) => x.ruleId.endsWith('-invalid')), []);
+  });
+
+  it('removes a healthCheckNodePort written in a flow-style spec, and offers no fix when it cannot remove it exactly', () => {
+    const flow = 'apiVersion: v1\nkind: Service\nmetadata: {name: ingress, namespace: edge}\nspec: {type: LoadBalancer, externalTrafficPolicy: Local, healthCheckNodePort: 31990, selector: {app: ingress}, ports: [{port: 80, targetPort: 8080}]}\n' + workload('Deployment');
+    const [f] = lint(flow, { rules }).findings;
+    const fixed = applyEdits(dedent(flow), f.fixes[0].edits);
+    assert.ok(fixed.includes('spec: {type: LoadBalancer, externalTrafficPolicy: Cluster, selector: {app: ingress}, ports: [{port: 80, targetPort: 8080}]}\n'), fixed);
+    // The entry carries an anchor another Service could use, or a comment of its own: no fix rather than a wrong one.
+    const anchored = svc('LoadBalancer', '\n  healthCheckNodePort: &hc 31990\n  loadBalancerClass: x') + workload('Deployment');
+    assert.deepEqual(lint(anchored, { rules }).findings.map((x) => x.fixes.length), [0]);
+    const commented = svc('LoadBalancer', '\n  healthCheckNodePort: 31990 # fixed port\n  loadBalancerClass: x') + workload('Deployment');
+    assert.deepEqual(lint(commented, { rules }).findings.map((x) => x.fixes.length), [0]);
+  });
+
   it('treats a DaemonSet restricted by nodeSelector as partial coverage and names its selection', () => {
     const { findings } = lint(svc('NodePort') + daemonSet('ing', '\n      nodeSelector: {node-role: ingress, kubernetes.io/os: linux}'), { rules });
     assert.equal(findings.length, 1);

@@ -27,7 +27,7 @@ describe('gateway-backend-unresolved', () => {
     assert.equal(findings.length, 1);
     const f = findings[0];
     assert.deepEqual([f.file, f.line, f.column, f.text, f.severity, f.object], ['r.yaml', 8, 29, '81', 'error', 'HTTPRoute shop/shop']);
-    assert.equal(f.message, 'rule #0 backendRef #0 of HTTPRoute shop/shop names port 81 of Service shop/web, which does not expose it (it has port 80 "http" (→ 8080)): the reference does not resolve (ResolvedRefs False) and its requests get 500');
+    assert.equal(f.message, 'rule #0 backendRef #0 of HTTPRoute shop/shop names port 81 of Service shop/web, which does not expose it (it has port 80 "http" (→ 8080)): the reference does not resolve (ResolvedRefs False) and its requests get 500; use one of its ports');
     assert.deepEqual(f.related.map((r) => [r.file, r.line]), [['svc.yaml', 3]]);
     assert.deepEqual(f.fixes.map((x) => [x.title, x.preferred]), [['Use port 80 of Service shop/web', undefined]]);
     const fixed = applyEdits(dedent(files['r.yaml']), f.fixes[0].edits);
@@ -37,7 +37,7 @@ describe('gateway-backend-unresolved', () => {
   it('says when the port is the Service\'s targetPort and prefers the Service port that sends to it', () => {
     const files = { 'svc.yaml': service('[{name: http, port: 80, targetPort: 8080}, {name: admin, port: 9000}]'), 'r.yaml': route('        - {name: web, port: 8080, weight: 90}') };
     const { findings } = lint(files, { rules });
-    assert.deepEqual(findings.map((f) => f.message), ['rule #0 backendRef #0 of HTTPRoute shop/shop names port 8080, the targetPort of port 80 of Service shop/web: a backendRef takes the Service port, so the reference does not resolve (ResolvedRefs False) and its requests get 500']);
+    assert.deepEqual(findings.map((f) => f.message), ['rule #0 backendRef #0 of HTTPRoute shop/shop names port 8080, the targetPort of port 80 of Service shop/web: a backendRef takes the Service port, so the reference does not resolve (ResolvedRefs False) and its requests get 500; use port 80']);
     assert.deepEqual(findings[0].fixes.map((x) => [x.title, x.preferred]), [['Use port 80 of Service shop/web', true]]);
   });
 
@@ -46,7 +46,7 @@ describe('gateway-backend-unresolved', () => {
     const files = { 'svc.yaml': service('[{port: 8080}]'), 'r.yaml': block };
     const { findings } = lint(files, { rules });
     assert.deepEqual(findings.map((f) => [f.line, f.column, f.endLine, f.text, f.severity]), [[8, 11, 9, 'name: web\n          weight: 1', 'error']]);
-    assert.equal(findings[0].message, 'rule #0 backendRef #0 of HTTPRoute shop/shop names Service shop/web without a port: a Service reference needs the Service port number, so the API server rejects the route ("Must have port for Service reference")');
+    assert.equal(findings[0].message, 'rule #0 backendRef #0 of HTTPRoute shop/shop names Service shop/web without a port: a Service reference needs the Service port number, so the API server rejects the route ("Must have port for Service reference"); add port: 8080');
     const fixed = applyEdits(dedent(block), findings[0].fixes[0].edits);
     assert.equal(fixed.split('\n').slice(7).join('\n'), '        - name: web\n          port: 8080\n          weight: 1');
     const flow = route('        - {name: web}');
@@ -64,17 +64,17 @@ describe('gateway-backend-unresolved', () => {
     };
     const { findings } = lint(files, { rules });
     assert.deepEqual(findings.map((f) => [f.file, f.text, f.object]), [['grpc.yaml', '6000', 'GRPCRoute shop/shop'], ['tcp.yaml', '5433', 'TCPRoute shop/shop']]);
-    assert.match(findings[0].message, /^rule #0 requestMirror of GRPCRoute.*: the reference does not resolve \(ResolvedRefs False\) and no request is mirrored$/);
+    assert.match(findings[0].message, /^rule #0 requestMirror of GRPCRoute.*: the reference does not resolve \(ResolvedRefs False\) and no request is mirrored; use one of its ports$/);
     // TCP has no HTTP status: the implementation rejects the connections (TCPRoute BackendRefs).
-    assert.match(findings[1].message, /^rule #0 backendRef #0 of TCPRoute shop\/shop names port 5433 of Service db\/pg, .*and connections to it are rejected$/);
+    assert.match(findings[1].message, /^rule #0 backendRef #0 of TCPRoute shop\/shop names port 5433 of Service db\/pg, .*and connections to it are rejected; use one of its ports$/);
     const grpc = lint({ ...files, 'grpc.yaml': route('        - {name: pg, namespace: db, port: 6000}', 'GRPCRoute') }, { rules }).findings;
-    assert.match(grpc[0].message, /of GRPCRoute shop\/shop names port 6000 .*and its calls fail$/);
+    assert.match(grpc[0].message, /of GRPCRoute shop\/shop names port 6000 .*and its calls fail; use one of its ports$/);
   });
 
   it('is info when the Service is not in the workspace, and silent for other kinds of backends and matching ports', () => {
     const missing = lint({ 'r.yaml': route('        - {name: api, port: 80}') }, { rules }).findings;
     assert.deepEqual(missing.map((f) => [f.severity, f.text]), [['info', 'api']]);
-    assert.match(missing[0].message, /Service "api" of rule #0 backendRef #0 of HTTPRoute shop\/shop is not in namespace shop here/);
+    assert.match(missing[0].message, /^Service "api" of rule #0 backendRef #0 of HTTPRoute shop\/shop is not in namespace shop here: .* and its requests get 500; check the name and namespace$/);
     const silent: Record<string, string>[] = [
       { 'svc.yaml': service('[{port: 80}]'), 'r.yaml': route('        - {name: web, port: 80}') },
       { 'r.yaml': route('        - {group: multicluster.x-k8s.io, kind: ServiceImport, name: web, port: 81}') },

@@ -34,7 +34,7 @@ describe('host-port-reserved', () => {
     const f = findings[0];
     assert.deepEqual([f.severity, f.line, f.column, f.text, f.object], ['error', 17, 30, '10250', 'Deployment ns/op']);
     assert.match(f.message, /^hostNetwork containerPort 10250\/TCP of Deployment ns\/op is the kubelet API port on every node: the later bind fails/);
-    assert.match(f.message, /address already in use/);
+    assert.match(f.message, /: the later bind fails \("address already in use"\); use another port\.$/);
   });
 
   it('points at the hostPort value, not the containerPort, and explains the portmap DNAT', () => {
@@ -42,7 +42,7 @@ describe('host-port-reserved', () => {
     assert.equal(findings.length, 1);
     assert.deepEqual([findings[0].severity, findings[0].line, findings[0].text], ['error', 16, '10256']);
     assert.match(findings[0].message, /hostPort 10256\/TCP of DaemonSet ns\/agent is the kube-proxy healthz port/);
-    assert.match(findings[0].message, /: CNI portmap takes the component's traffic on every node address\.$/);
+    assert.match(findings[0].message, /: CNI portmap takes the component's traffic on every node address; use another hostPort\.$/);
   });
 
   it('ignores another protocol on the same number', () => {
@@ -62,8 +62,8 @@ describe('host-port-reserved', () => {
     assert.equal(alone.length, 1);
     assert.equal(alone[0].severity, 'warning');
     assert.equal(alone[0].message, 'hostPort 179/TCP of DaemonSet ns/bgp is commonly used by Calico BGP (BIRD) and kube-router BGP: ' +
-      'where one of them runs, CNI portmap takes the component\'s traffic on every node address. ' +
-      'A warning: neither is in the workspace (config `cni: [calico, kube-router]` for an error)');
+      'where one of them runs, CNI portmap takes the component\'s traffic on every node address; use another hostPort. ' +
+      'Warning: neither is in the workspace (`cni: [calico, kube-router]` for an error)');
     const configured = lint(pod, { rules, config: { cni: ['calico'] } }).findings;
     assert.equal(configured[0].severity, 'error');
     assert.match(configured[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is the Calico BGP \(BIRD\) port on every Calico node: CNI portmap takes/);
@@ -118,7 +118,7 @@ describe('host-port-reserved', () => {
     const bgpOnly = workload('DaemonSet', 'bgp', 'example/bgpd:1', '            - {containerPort: 179, hostPort: 179}');
     const { findings } = lint({ 'p.yaml': bgpOnly, 'c.yaml': calicoNode('[{name: CALICO_NETWORKING_BACKEND, value: vxlan}]') }, { rules });
     assert.deepEqual(findings.map((f) => f.severity), ['warning']);
-    assert.match(findings[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is commonly used by kube-router BGP: where it runs, .* A warning: kube-router is not in the workspace \(config `cni: \[kube-router\]` for an error\)$/);
+    assert.match(findings[0].message, /^hostPort 179\/TCP of DaemonSet ns\/bgp is commonly used by kube-router BGP: where it runs, .* Warning: kube-router is not in the workspace \(`cni: \[kube-router\]` for an error\)$/);
   });
 
   it('exempts the component\'s own workloads (calico-node 9099/179, kube-router 179, kube-proxy 10256)', () => {
@@ -147,7 +147,7 @@ ${config.split('\n').map((l) => `    ${l}`).join('\n')}
     assert.deepEqual(lint({ 'cm.yaml': moved, 'a.yaml': agent(10256) }, { rules }).findings, []);
     const taken = lint({ 'cm.yaml': moved, 'a.yaml': agent(10266) }, { rules }).findings;
     assert.deepEqual(taken.map((f) => [f.file, f.line, f.column, f.text, f.severity]), [['a.yaml', 15, 48, '10266', 'error']]);
-    assert.equal(taken[0].message, 'hostPort 10266/TCP of DaemonSet ns/agent is the kube-proxy healthz port on every node: CNI portmap takes the component\'s traffic on every node address.');
+    assert.equal(taken[0].message, 'hostPort 10266/TCP of DaemonSet ns/agent is the kube-proxy healthz port on every node: CNI portmap takes the component\'s traffic on every node address; use another hostPort.');
     // metrics on 0.0.0.0 is no longer loopback-only: a hostPort bound to a node address takes its traffic too.
     const metrics = lint({ 'cm.yaml': moved, 'a.yaml': agent(10249, '192.0.2.10') }, { rules }).findings;
     assert.deepEqual(metrics.map((f) => [f.line, f.text]), [[15, '10249']]);
@@ -219,7 +219,7 @@ spec:
     const { findings } = lint(svc, { rules, config: { nodePortRange: { min: 1000, max: 32767 } } });
     assert.equal(findings.length, 1);
     assert.deepEqual([findings[0].severity, findings[0].line, findings[0].text], ['error', 8, '10250']);
-    assert.match(findings[0].message, /^nodePort 10250\/TCP of Service ns\/metrics is the kubelet API port.*range \(1000-32767, from config\)/);
+    assert.match(findings[0].message, /^nodePort 10250\/TCP of Service ns\/metrics is the kubelet API port.*range \(1000-32767, from config\).*; use another nodePort\.$/);
   });
 
   it('stays silent on ports no component uses', () => {

@@ -78,6 +78,19 @@ ${bounds}`;
     assert.match(bySelector[0].message, /pinned to node node-b.*1 replica will never run/);
   });
 
+  it('counts the workspace\'s Nodes the workload may run on, and says how many replicas will stay Pending', () => {
+    const node = (name: string, labels = '') => `apiVersion: v1\nkind: Node\nmetadata:\n  name: ${name}\n  labels: {kubernetes.io/hostname: ${name}${labels}}\n`;
+    const nodes = { 'n1.yaml': node('node-1', ', zone: a'), 'n2.yaml': node('node-2', ', zone: a'), 'n3.yaml': node('node-3', ', zone: b') };
+    const three = lint({ 'w.yaml': workload('StatefulSet', '\n  replicas: 3', hostPort80, '\n      nodeSelector: {zone: a}'), ...nodes }, { rules }).findings;
+    assert.deepEqual(three.map((f) => [f.file, f.line, f.text, f.severity]), [['w.yaml', 18, '80', 'warning']]);
+    assert.equal(three[0].message, 'StatefulSet shop/web has replicas: 3 and hostPort 80/TCP: at most one pod per node, and the workspace\'s Nodes it may run on are 2 (node-1, node-2): 1 replica will stay Pending ("node(s) didn\'t have free ports for the requested pod ports")');
+    const none = lint({ 'w.yaml': workload('Deployment', '\n  replicas: 2', hostPort80, '\n      nodeSelector: {zone: c}'), ...nodes }, { rules }).findings;
+    assert.match(none[0].message, /at most one pod per node, and none of the workspace's Nodes matches its node selection: 2 replicas will stay Pending/);
+    // Enough Nodes: the general message (the rolling-update cost), as without Node objects.
+    const enough = lint({ 'w.yaml': workload('Deployment', '\n  replicas: 3', hostPort80), ...nodes }, { rules }).findings;
+    assert.match(enough[0].message, /so it needs 3 nodes with the port free, and a rolling update \(maxSurge\) needs one more spare node/);
+  });
+
   it('stays silent for one replica, unset replicas, DaemonSets and pods without host ports', () => {
     assert.deepEqual(lint(workload('Deployment', '\n  replicas: 1', hostPort80), { rules }).findings, []);
     assert.deepEqual(lint(workload('Deployment', '', hostPort80), { rules }).findings, []);

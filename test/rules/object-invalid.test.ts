@@ -152,6 +152,8 @@ describe('object-invalid', () => {
       [3, '[x]', 'metadata.labels is a list, not a mapping of strings: the API server refuses the Service ("json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string"); give a mapping of key: "value" strings'],
       [3, 'on', 'metadata.annotations is a boolean, not a mapping of strings: the API server refuses the Service ("json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.annotations of type map[string]string"); give a mapping of key: "value" strings'],
     ]);
+    // Quoting `on` would give a string, still not a mapping: no "Quote" fix there.
+    assert.deepEqual(fs.map((f) => f.fixes.length), [0, 0]);
   });
 
   it('gives one info finding per document (or List item) that is a list or a scalar', () => {

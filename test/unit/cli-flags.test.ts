@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Log } from 'sarif';
 import { LINT_FLAGS } from '../../server/out/cli/options';
-import { rebaseGlob, runCli } from '../../server/out/cli/run';
+import { runCli } from '../../server/out/cli/run';
 import { allRules } from '../../server/out/core/rules/index';
 
 // One file with one finding of each severity class: an error (nodePort 5678 out of range), a warning
@@ -257,13 +257,51 @@ describe('CLI flags', () => {
       assert.deepEqual(files, [join(dir, 'tmp', 'c.yaml'), 'web/a.yaml']);
     });
 
-    it('rebaseGlob rewrites a glob of the working directory for the config folder', () => {
-      assert.equal(rebaseGlob('vendor/**', '/repo/apps', '/repo'), 'apps/vendor/**');
-      assert.equal(rebaseGlob('**/*.gen.yaml', '/repo', '/repo'), '**/*.gen.yaml');
-      assert.equal(rebaseGlob('!keep/**', '/repo/apps', '/repo'), '!apps/keep/**');
-      assert.equal(rebaseGlob('/repo/apps/tmp/**', '/elsewhere', '/repo'), 'apps/tmp/**');
-      assert.equal(rebaseGlob('tmp/**', '/other', '/repo'), '../other/tmp/**');
+    it('takes globs relative to the working directory when the config sits in a folder below it', async () => {
+      write('deploy/.kube-netlint.yaml', 'namespace: x\n');
+      write('deploy/app.yaml', svc('a', 5678));
+      write('deploy/hn/b.yaml', svc('b', 5679));
+      const files = async (...globs: string[]): Promise<string[]> => {
+        const r = await cli(['-f', 'json', ...globs.flatMap((g) => ['--exclude', g]), 'deploy']);
+        return (JSON.parse(r.out) as { findings: { file: string }[] }).findings.map((f) => f.file);
+      };
+      assert.deepEqual(await files(), ['deploy/app.yaml', 'deploy/hn/b.yaml']);
+      assert.deepEqual(await files('**/app.yaml'), ['deploy/hn/b.yaml']);
+      assert.deepEqual(await files('deploy/app.yaml'), ['deploy/hn/b.yaml']);
+      assert.deepEqual(await files('deploy/hn/**'), ['deploy/app.yaml']);
+      assert.deepEqual(await files(join(dir, 'deploy', 'hn', 'b.yaml')), ['deploy/app.yaml']);
+      const all = await cli(['--exclude', 'deploy/**', 'deploy']);
+      assert.equal(all.code, 2);
+      assert.match(all.err, /deploy: no manifests found \(the one YAML file below it is excluded by --exclude or exclude: in the config\)/);
     });
+
+    it('reads the config exclude in order: a later !glob re-includes, an absolute glob matches the absolute path, --exclude comes last', async () => {
+      write('base/app.yaml', svc('a', 5678));
+      write('base/hn.yaml', svc('b', 5679));
+      write('vendor/keep.yaml', svc('c', 5680));
+      const files = async (config: string, ...argv: string[]): Promise<string[]> => {
+        write('.kube-netlint.yaml', config);
+        const r = await cli(['-f', 'json', ...argv, '.']);
+        return (JSON.parse(r.out) as { findings: { file: string }[] }).findings.map((f) => f.file);
+      };
+      assert.deepEqual(await files('exclude: ["base/*.yaml", "!base/app.yaml"]\n'), ['base/app.yaml', 'vendor/keep.yaml']);
+      assert.deepEqual(await files(`exclude: [${JSON.stringify(join(dir, 'base', 'app.yaml'))}]\n`), ['base/hn.yaml', 'vendor/keep.yaml']);
+      // As in git: a file inside a folder excluded whole is not re-included (the folder is not walked).
+      assert.deepEqual(await files('exclude: ["vendor/**", "!vendor/keep.yaml"]\n'), ['base/app.yaml', 'base/hn.yaml']);
+      assert.deepEqual(await files('exclude: ["base/**"]\n', '--exclude', '!base/hn.yaml'), ['vendor/keep.yaml']);
+      assert.deepEqual(await files('exclude: ["base/*.yaml"]\n', '--exclude', '!base/hn.yaml'), ['base/hn.yaml', 'vendor/keep.yaml']);
+    });
+  });
+
+  it('lists every problem of the config file on stderr, one line each in line order, and exits 2 (lint and ports)', async () => {
+    write('m.yaml', MIXED);
+    write('.kube-netlint.yaml', 'rules:\n  no-such-rule: off\nkubeProxyMode: IPVS\nfoo: 1\n');
+    for (const [argv, prefix] of [[['m.yaml'], 'kube-netlint'], [['ports', 'm.yaml'], 'kube-netlint ports']] as const) {
+      const r = await cli([...argv]);
+      assert.equal(r.code, 2);
+      assert.deepEqual(r.err.split('\n').map((l) => /^(.*?): .*\.kube-netlint\.yaml:(\d+): '([^']+)'/.exec(l)?.slice(1)).filter(Boolean),
+        [[prefix, '2', 'rules.no-such-rule'], [prefix, '3', 'kubeProxyMode'], [prefix, '4', 'foo']]);
+    }
   });
 
   describe('--output FILE', () => {
@@ -283,6 +321,30 @@ describe('CLI flags', () => {
       const r = await cli(['-o', 'blocker/report.txt', 'm.yaml']);
       assert.equal(r.code, 2);
       assert.match(r.err, /^kube-netlint: .*blocker\/report\.txt: cannot write the report \(E[A-Z]+\)\n$/);
+    });
+
+    it('refuses (exit 2, nothing written) a file the run lints, also through a symlink or the ports command', async () => {
+      write('m.yaml', MIXED);
+      write('sub/n.yaml', svc('n', 5678));
+      symlinkSync(join(dir, 'm.yaml'), join(dir, 'link.txt'));
+      for (const argv of [['-o', 'm.yaml', '.'], ['-f', 'json', '--output', join(dir, 'sub', 'n.yaml'), '.'], ['-o', 'link.txt', 'm.yaml'], ['ports', '-o', 'sub/../m.yaml', '.']]) {
+        const r = await cli(argv);
+        assert.equal(r.code, 2, argv.join(' '));
+        assert.match(r.err, /: --output names a file this run lints; the report would overwrite it: choose another file\n$/, argv.join(' '));
+      }
+      assert.equal(readFileSync(join(dir, 'm.yaml'), 'utf8'), MIXED);
+      assert.equal(readFileSync(join(dir, 'sub', 'n.yaml'), 'utf8'), svc('n', 5678));
+      // A file of the tree that this run does not lint may be the report.
+      assert.equal((await cli(['-o', 'sub/n.yaml', 'm.yaml'])).code, 1);
+      assert.match(readFileSync(join(dir, 'sub', 'n.yaml'), 'utf8'), /^m\.yaml:\d+:\d+: /);
+    });
+
+    it('fails (exit 2) instead of hanging when a parent folder cannot be made (procfs: mkdir -p of Node 20 loops there)', async function () {
+      if (process.platform !== 'linux' || !existsSync('/proc/self')) this.skip();
+      write('m.yaml', MIXED);
+      const r = await cli(['-o', '/proc/kube-netlint-none/x/report.txt', 'm.yaml']);
+      assert.equal(r.code, 2);
+      assert.match(r.err, /^kube-netlint: \/proc\/kube-netlint-none\/x\/report\.txt: cannot write the report \(ENOENT\)\n$/);
     });
   });
 
@@ -350,6 +412,21 @@ describe('CLI flags', () => {
       const bad = await cli(['--color', 'sometimes', 'm.yaml']);
       assert.equal(bad.code, 2);
       assert.match(bad.err, /^kube-netlint: --color must be auto, always or never \(got "sometimes"\)/);
+    });
+
+    it('takes --color and --no-color as eslint and chalk do: bare --color is always, the last flag wins', async () => {
+      assert.equal(await coloured(['--color'], { NO_COLOR: '1' }), true);
+      assert.equal(await coloured(['--no-color'], { FORCE_COLOR: '1' }, true), false);
+      assert.equal(await coloured(['--no-color', '--color']), true);
+      assert.equal(await coloured(['--color', '--no-color'], {}, true), false);
+      assert.equal(await coloured(['--color', 'never'], {}, true), false, 'a mode after a bare --color is its value');
+      // A path after a bare --color is a path: m.yaml is linted, in colour.
+      const r = await cli(['--color', 'm.yaml']);
+      assert.equal(r.code, 1);
+      assert.match(r.out, /^\u001b\[1mm\.yaml:/);
+      const help = (await cli(['--help'])).out;
+      assert.match(help, /^ {6}--color \[auto\|always\|never\] +colour the text report \(bare --color: always;/m);
+      assert.match(help, /^ {6}--no-color +no colour \(the same as --color never\)$/m);
     });
 
     it('colours the severity and keeps the text otherwise identical', async () => {

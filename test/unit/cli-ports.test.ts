@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { percent } from '../../server/out/cli/ports-format';
 import { runCli } from '../../server/out/cli/run';
 import type { ClaimJson, PortMapDocument } from '../../server/out/core/port-map/document';
 
@@ -150,6 +151,17 @@ describe('kube-netlint ports', () => {
     const ids = group.ports.flatMap((p) => p.claims.map((c) => c.id));
     assert.deepEqual(ids, ids.map((_, i) => i + 1));
     for (const p of group.ports) for (const c of p.claims) for (const x of c.collisions) for (const w of x.with) assert.ok(p.claims.some((o) => o.id === w), `claim ${c.id} names ${w}, not on port ${p.port}`);
+  });
+
+  it('takes --rule as lint does: a rule turned off or down collides no more, or less, in the map', async () => {
+    const collisionOf = async (args: string[]) => (await json('collisions', args)).clusterGroups[0].ports.find((p) => p.port === 30100)!.collision;
+    assert.equal(await collisionOf([]), 'error');
+    assert.equal(await collisionOf(['--rule', 'host-port-conflicts-healthcheck-nodeport=warning']), 'warning');
+    assert.equal(await collisionOf(['--rule', 'host-port-conflicts-healthcheck-nodeport=off']), null);
+  });
+
+  it('prints a band\'s fill with one decimal, never 0.0% with a port used or 100.0% with a port free', () => {
+    assert.deepEqual([0, 1 / 2682, 2 / 2682, 0.5, 2681 / 2682, 1].map(percent), ['0.0%', '<0.1%', '0.1%', '50.0%', '>99.9%', '100.0%']);
   });
 
   it('prints Markdown tables', async () => {

@@ -113,8 +113,18 @@ describe('VS Code settings in package.json', () => {
     }
   });
 
-  it('Refresh Cluster is hidden in the palette while cluster access is off; the config schema is registered', () => {
-    assert.deepEqual(manifest.contributes.menus.commandPalette, [{ command: 'kubeNetlint.refreshCluster', when: 'config.kubeNetlint.cluster.enabled' }]);
+  it('Refresh Cluster is hidden in the palette while cluster access is off, the rendered-view steps outside a view; the config schema is registered', () => {
+    const inView = 'resourceScheme == kube-netlint-rendered';
+    assert.deepEqual(manifest.contributes.menus.commandPalette, [
+      { command: 'kubeNetlint.refreshCluster', when: 'config.kubeNetlint.cluster.enabled' },
+      { command: 'kubeNetlint.nextFindingInView', when: inView },
+      { command: 'kubeNetlint.previousFindingInView', when: inView },
+    ]);
+    // F8 / Shift+F8 step over a rendered view's drawn findings too, only there (VS Code's own marker steps elsewhere).
+    assert.deepEqual((manifest.contributes as unknown as { keybindings: unknown }).keybindings, [
+      { command: 'kubeNetlint.nextFindingInView', key: 'f8', when: `editorTextFocus && ${inView}` },
+      { command: 'kubeNetlint.previousFindingInView', key: 'shift+f8', when: `editorTextFocus && ${inView}` },
+    ]);
     assert.deepEqual(manifest.contributes.yamlValidation, [{ fileMatch: '.kube-netlint.yaml', url: './schemas/kube-netlint.schema.json' }]);
   });
 });

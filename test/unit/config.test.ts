@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, DEFAULT_CONFIG, parsePortRange } from '../../server/out/core/config/config';
+import { ConfigError, ConfigErrors, DEFAULT_CONFIG, parsePortRange } from '../../server/out/core/config/config';
 import { findConfigFile, parseConfigText, parseConfigTextLeniently, readConfigFile } from '../../server/out/node/config-file';
 
 const FILE = '/repo/.kube-netlint.yaml';
@@ -18,6 +18,22 @@ function error(text: string): [string, number | undefined, string] {
 }
 
 describe('config (.kube-netlint.yaml)', () => {
+  it('reports every problem of the file at once, in line order (not the first one checked)', () => {
+    const text = 'namespace: x\nrules:\n  no-such-rule: off\n  hostport-usage: loud\nkubeProxyMode: IPVS\nfoo: 1\n';
+    let caught: unknown;
+    try {
+      parseConfigText(text, FILE);
+    } catch (err) {
+      caught = err;
+    }
+    assert.ok(caught instanceof ConfigErrors, `not ConfigErrors: ${caught}`);
+    assert.deepEqual(caught.errors.map((e) => [e.line, e.key]), [[3, 'rules.no-such-rule'], [4, 'rules.hostport-usage'], [5, 'kubeProxyMode'], [6, 'foo']]);
+    assert.equal(caught.message.split('\n')[3], `${FILE}:6: 'foo': unknown key (known keys: nodePortRange, kubeProxyMode, nodes, namespace, exclude, rules, cni, clusters, render)`);
+    // One problem stays a plain ConfigError; the language server's lenient read lists the same problems.
+    assert.deepEqual(error('foo: 1\n').slice(0, 2), ['foo', 1]);
+    assert.equal(parseConfigTextLeniently(text, FILE).problems.length, 4);
+  });
+
   it('reads every key and fills defaults', () => {
     const config = parseConfigText([
       'nodePortRange: "20000-22767"',

@@ -9,6 +9,7 @@ import { IncrementalFile } from '../../server/out/core/load/incremental-file';
 import { loadFile, LoadedFile } from '../../server/out/core/load/load-file';
 import type { Finding } from '../../server/out/core/rules/rule';
 import { IncrementalWorkspace } from '../../server/out/core/workspace/incremental';
+import { claimedPorts } from '../../server/out/core/port-map/node-claims';
 import { dedent } from '../helpers/lint';
 
 // The incremental paths must give exactly what a full load / full analysis gives (no timing here: speed is
@@ -139,10 +140,13 @@ describe('IncrementalWorkspace', () => {
       }
       texts.set(p, t);
       ws.setText(p, t);
-      const got = ws.analyze().findings.map(key);
+      const run = ws.analyze();
       modes.add(ws.lastRun.mode);
-      const want = analyze(ws.fileNames().map((f) => ws.get(f)!), DEFAULT_CONFIG).findings.map(key);
-      assert.deepEqual(got, want, `edit ${i} in ${p} (${ws.lastRun.mode})`);
+      const fresh = analyze(ws.fileNames().map((f) => ws.get(f)!), DEFAULT_CONFIG);
+      assert.deepEqual(run.findings.map(key), fresh.findings.map(key), `edit ${i} in ${p} (${ws.lastRun.mode})`);
+      // The taken ports the quick fixes avoid, carried from the model before the edit: those of a fresh model.
+      const taken = (m: typeof fresh.model): number[] => [...claimedPorts(m, DEFAULT_CONFIG)].sort((a, b) => a - b);
+      assert.deepEqual(taken(run.model), taken(fresh.model), `claimed ports after edit ${i} in ${p}`);
     }
     assert.ok(modes.has('incremental'), `modes: ${[...modes]}`);
   });
@@ -200,6 +204,60 @@ describe('IncrementalWorkspace', () => {
     ws.setText('db.yaml', svc(29999));
     assert.deepEqual(proposed(), ['29998']);
     assert.deepEqual(ws.analyze().findings.map(key), analyze(ws.fileNames().map((f) => ws.get(f)!), DEFAULT_CONFIG).findings.map(key));
+  });
+
+  it('re-checks an object the API server rejects when an edit makes it valid, and leaves it out again when it is rejected anew', () => {
+    const svc = (name: string, nodePort: number, targetPort: number) =>
+      `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\nspec:\n  type: NodePort\n  ports:\n    - port: 80\n      targetPort: ${targetPort}\n      nodePort: ${nodePort}\n`;
+    const agent = (containerPort: number) =>
+      `apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: agent\nspec:\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n    spec:\n      containers:\n        - name: agent\n          image: agent:1.0\n          ports:\n            - containerPort: ${containerPort}\n              hostPort: 30090\n`;
+    const ws = new IncrementalWorkspace(DEFAULT_CONFIG);
+    ws.setText('ab.yaml', `${svc('a', 30080, 8080)}---\n${svc('b', 30080, 8080)}`);
+    ws.setText('c.yaml', svc('c', 30080, 70000)); // targetPort out of range: rejected
+    ws.setText('d.yaml', svc('d', 30090, 8080));
+    ws.setText('agent.yaml', agent(70000)); // containerPort out of range: rejected, so its hostPort takes nothing
+    ws.analyze();
+    const fresh = (): string[] => analyze(ws.fileNames().map((f) => ws.get(f)!), DEFAULT_CONFIG).findings.map(key);
+    const named = (rule: string): string[] => ws.analyze().findings.filter((f) => f.ruleId === rule).map((f) => `${f.object?.name}@${f.span.file}`).sort();
+    const step = (file: string, text: string): void => {
+      ws.setText(file, text);
+      assert.deepEqual(ws.analyze().findings.map(key), fresh(), `after editing ${file}`);
+      assert.equal(ws.lastRun.mode, 'incremental');
+    };
+    assert.deepEqual(named('nodeport-duplicate'), ['a@ab.yaml', 'b@ab.yaml']);
+    assert.deepEqual(named('host-port-conflicts-nodeport'), []);
+    // c becomes valid: it now shares 30080 with a and b.
+    step('c.yaml', svc('c', 30080, 8080));
+    assert.deepEqual(named('nodeport-duplicate'), ['a@ab.yaml', 'b@ab.yaml', 'c@c.yaml']);
+    // A line above moves the rejected DaemonSet's spans: still rejected, still nothing about its hostPort.
+    step('agent.yaml', `# moved\n${agent(70000)}`);
+    assert.deepEqual(named('host-port-conflicts-nodeport'), []);
+    // The DaemonSet becomes valid: its hostPort 30090 meets Service d's nodePort.
+    step('agent.yaml', `# moved\n${agent(9000)}`);
+    assert.deepEqual(named('host-port-conflicts-nodeport').length > 0, true);
+    // Both rejected again: back to the first findings.
+    step('agent.yaml', agent(70000));
+    step('c.yaml', svc('c', 30080, 70000));
+    assert.deepEqual(named('nodeport-duplicate'), ['a@ab.yaml', 'b@ab.yaml']);
+    assert.deepEqual(named('host-port-conflicts-nodeport'), []);
+  });
+
+  it('follows an edit of where kube-proxy serves healthz (the component facts are kept across edits by content)', () => {
+    const proxy = (bind: string) =>
+      `apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: kube-proxy\n  namespace: kube-system\nspec:\n  selector: {matchLabels: {k8s-app: kube-proxy}}\n  template:\n    metadata: {labels: {k8s-app: kube-proxy}}\n    spec:\n      hostNetwork: true\n      containers:\n        - name: kube-proxy\n          image: registry.k8s.io/kube-proxy:v1.31.0\n          command: [kube-proxy, --healthz-bind-address=${bind}]\n`;
+    const pod = `apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: probe\nspec:\n  selector: {matchLabels: {app: probe}}\n  template:\n    metadata: {labels: {app: probe}}\n    spec:\n      hostNetwork: true\n      containers:\n        - name: probe\n          image: probe:1.0\n          ports:\n            - containerPort: 10256\n`;
+    const ws = new IncrementalWorkspace(DEFAULT_CONFIG);
+    ws.setText('proxy.yaml', proxy('0.0.0.0:10256'));
+    ws.setText('probe.yaml', pod);
+    const reserved = (): string[] => ws.analyze().findings.filter((f) => f.ruleId === 'host-port-reserved' && f.object?.name === 'probe').map((f) => f.message);
+    const fresh = (): string[] => analyze(ws.fileNames().map((f) => ws.get(f)!), DEFAULT_CONFIG).findings.map(key);
+    assert.equal(reserved().length, 1);
+    ws.setText('proxy.yaml', proxy('0.0.0.0:10999'));
+    assert.deepEqual(reserved(), []);
+    assert.deepEqual(ws.analyze().findings.map(key), fresh());
+    ws.setText('proxy.yaml', proxy('0.0.0.0:10256'));
+    assert.equal(reserved().length, 1);
+    assert.deepEqual(ws.analyze().findings.map(key), fresh());
   });
 
   it('gives the full analysis\' findings when several edits come between two analyses (a fast typist)', () => {

@@ -100,6 +100,24 @@ describe('SARIF output', () => {
     assert.equal(log.runs[0].results![0].locations![0].physicalLocation!.artifactLocation!.uriBaseId, '%SRCROOT%');
   });
 
+  it('counts columns in UTF-16 code units and says so (columnKind), and keeps a backslash of a POSIX file name in it', async function () {
+    if (process.platform === 'win32') this.skip();
+    // One flow line, the emoji in an annotation (free text) before the nodePort.
+    const flow = (name: string) => `# ${name}\n{apiVersion: v1, kind: Service, metadata: {annotations: {note: "\u{1F600}"}, name: ${name}}, spec: {type: NodePort, ports: [{port: 80, nodePort: 30080}]}}\n`;
+    write('win/a\\b.yaml', flow('a'));
+    write('win/c.yaml', flow('c'));
+    const log = await sarif(['win']);
+    assert.equal(log.runs[0].columnKind, 'utf16CodeUnits');
+    const places = log.runs[0].results!.map((r) => {
+      const p = r.locations![0].physicalLocation!;
+      return [p.artifactLocation!.uri, p.region!.startLine, p.region!.startColumn, p.region!.endColumn];
+    });
+    const line = flow('a').split('\n')[1];
+    const column = line.indexOf('30080') + 1; // 😀 is two UTF-16 code units, one code point
+    assert.equal(column, 133);
+    assert.deepEqual(places, [['win/a%5Cb.yaml', 2, column, column + 5], ['win/c.yaml', 2, column, column + 5]]);
+  });
+
   it('partialFingerprints: a versioned key of our own, stable when lines move, distinct per finding', async () => {
     write('a.yaml', svc('a', 30080) + '---\n' + svc('b', 30080));
     const before = await sarif(['a.yaml']);

@@ -22,6 +22,12 @@ export interface Flag<O> {
    */
   readonly optionalValue?: boolean;
   /**
+   * The value a bare `--NAME` stands for (`--color` is `--color always`, as eslint and chalk read it). Unlike an
+   * {@link optionalValue} flag it is parsed in command-line order with the others (`--no-color --color` is always):
+   * the next word is its value unless it starts with `-` or names an existing path.
+   */
+  readonly bareValue?: string;
+  /**
    * Shown in `--help` as repeatable. Every flag may be given several times: `apply` runs once per
    * occurrence, in command-line order, so a single-valued flag given twice keeps the last value.
    */
@@ -50,6 +56,7 @@ export function parseFlags<O>(argv: readonly string[], flags: readonly Flag<O>[]
     for (const value of takeOptionalValueFlag(rest, flag.name, pathExists)) flag.apply(options, value);
   }
   joinNegativeNumbers(rest, flags);
+  fillBareValues(rest, flags, pathExists);
   const byName = new Map(flags.map((f) => [f.name, f]));
   let parsed;
   try {
@@ -102,6 +109,16 @@ function joinNegativeNumbers<O>(argv: string[], flags: readonly Flag<O>[]): void
   }
 }
 
+/** Rewrites a bare `--NAME` of a flag with a {@link Flag.bareValue} to `--NAME=VALUE`, in place before `--`. */
+function fillBareValues<O>(argv: string[], flags: readonly Flag<O>[], pathExists: (p: string) => boolean): void {
+  const bare = new Map(flags.filter((f) => f.bareValue !== undefined).map((f) => [`--${f.name}`, f.bareValue!]));
+  for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
+    const value = bare.get(argv[i]);
+    const next = argv[i + 1];
+    if (value !== undefined && (next === undefined || next.startsWith('-') || pathExists(next))) argv[i] = `${argv[i]}=${value}`;
+  }
+}
+
 /**
  * The text a command prints on stderr for a usage mistake: the message and where the options are listed
  * (`kube-netlint ports: no paths given` / `Run "kube-netlint ports --help" for the options.`), not the whole help.
@@ -137,7 +154,7 @@ export function takeOptionalValueFlag(argv: string[], name: string, pathExists: 
 /** The `Options:` block of `--help`: `-f, --format text|json|sarif   help`, continuation lines aligned. */
 export function formatFlagHelp(flags: readonly Flag<unknown>[]): string {
   const heads = flags.map((f) => {
-    const value = (f.value ? (f.optionalValue ? ` [${f.value}]` : ` ${f.value}`) : '') + (f.repeatable ? ' ...' : '');
+    const value = (f.value ? (f.optionalValue || f.bareValue !== undefined ? ` [${f.value}]` : ` ${f.value}`) : '') + (f.repeatable ? ' ...' : '');
     return `${f.short ? `-${f.short}, ` : '    '}--${f.name}${value}`;
   });
   const width = Math.max(...heads.map((h) => h.length)) + 2;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ArtifactLocation, Log, Notification, ReportingDescriptor, Result } from 'sarif';
 import type { RuleFailure } from '../core/engine/run-rules';
@@ -36,7 +36,9 @@ function artifactLocation(file: string): ArtifactLocation {
   if (file === '<stdin>') return { description: { text: 'standard input' } };
   if (isVirtualFile(file)) return { uri: file };
   if (isAbsolute(file)) return { uri: pathToFileURL(file).href };
-  return { uri: file.split(/[\\/]/).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
+  // Split on the platform's separators only: on Linux and macOS a backslash is a character of a file name
+  // (`a\\b.yaml`), percent-encoded as RFC 3986 asks of a SARIF uri, not a folder separator.
+  return { uri: file.split(sep === '\\' ? /[\\/]/ : '/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
 }
 
 /** The folder as a `file://` URI ending in `/` (SARIF §3.14.14: a base URI must end with a slash). */
@@ -65,7 +67,8 @@ function fingerprints(findings: readonly ResolvedFinding[], textOf: (span: Span)
  * shows the markdown, so the log needs no `helpUri` and has none: a rule's page ships with the CLI, not on a web
  * site, and a URI on the machine that ran the lint would be dead wherever the log is read), results
  * with regions, related locations and `partialFingerprints` under {@link FINGERPRINT_KEY}, `%SRCROOT%` in
- * `originalUriBaseIds`, and `executionSuccessful: false` with a notification per rule that failed.
+ * `originalUriBaseIds`, and `executionSuccessful: false` with a notification per rule that failed; a finding on a
+ * live-cluster object (`--cluster`) is a notification too, since it has no file of the repository.
  */
 export function formatSarif(findings: readonly ResolvedFinding[], run: SarifRun): string {
   const ruleIndex = new Map(run.rules.map((r, i) => [r.id, i]));
@@ -89,6 +92,15 @@ export function formatSarif(findings: readonly ResolvedFinding[], run: SarifRun)
     ...(message ? { message: { text: message } } : {}),
   });
   const prints = fingerprints(findings, run.textOf ?? (() => ''));
+  // A finding whose place is a live-cluster object (`--cluster`) has no file of the repository to sit on: code
+  // scanning cannot show it as a result, so it is a notification of the run, with its rule and where it is. The
+  // workspace side of the same collision is a result of its own (naming the cluster object as related).
+  const inCluster = ({ region }: ResolvedFinding): boolean => region.file.startsWith('cluster:');
+  const clusterNotifications: Notification[] = findings.filter(inCluster).map(({ finding, region }) => ({
+    level: LEVEL[finding.severity],
+    message: { text: `${finding.message} (on the live-cluster object ${region.file})` },
+    ...(ruleIndex.has(finding.ruleId) ? { associatedRule: { id: finding.ruleId, index: ruleIndex.get(finding.ruleId) } } : {}),
+  }));
   const results: Result[] = findings.map(({ finding, region, related, rendered }, i) => ({
     ruleId: finding.ruleId,
     ruleIndex: ruleIndex.get(finding.ruleId),
@@ -100,13 +112,14 @@ export function formatSarif(findings: readonly ResolvedFinding[], run: SarifRun)
     ...(related.length || rendered
       ? { relatedLocations: [...related.map((r, j) => location(r.region, r.message, j + 1)), ...(rendered ? [location(rendered.region, `in the rendered manifest (${rendered.label})`, related.length + 1)] : [])] }
       : {}),
-  }));
+  })).filter((_, i) => !inCluster(findings[i]));
   const failures = run.failures ?? [];
-  const notifications: Notification[] = failures.map((f) => ({
+  const ruleFailures: Notification[] = failures.map((f) => ({
     level: 'error',
     message: { text: `rule ${f.ruleId} failed and was skipped: ${f.error.split('\n')[0]}` },
     ...(ruleIndex.has(f.ruleId) ? { associatedRule: { id: f.ruleId, index: ruleIndex.get(f.ruleId) } } : {}),
   }));
+  const notifications = [...ruleFailures, ...clusterNotifications];
   const log: Log = {
     version: '2.1.0',
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -115,6 +128,9 @@ export function formatSarif(findings: readonly ResolvedFinding[], run: SarifRun)
         tool: { driver: { name: 'kube-netlint', version: run.version, semanticVersion: run.version, rules: descriptors } },
         invocations: [{ executionSuccessful: failures.length === 0, ...(notifications.length ? { toolExecutionNotifications: notifications } : {}) }],
         originalUriBaseIds: { '%SRCROOT%': { uri: folderUri(run.srcRoot) } },
+        // Columns count UTF-16 code units, as the text report and the LSP do; SARIF's default is Unicode code
+        // points, which would move every region after an emoji or other astral character (SARIF 2.1.0 §3.14.17).
+        columnKind: 'utf16CodeUnits',
         results,
       },
     ],

@@ -90,9 +90,11 @@ export const LINT_FLAGS: readonly Flag<Draft<CliOptions>>[] = [
     apply: (o, v) => (o.stdinFilename = String(v)),
   },
   {
-    name: 'color', value: 'auto|always|never', help: 'colour the text report (default auto: on a terminal, unless NO_COLOR is set;\nFORCE_COLOR=1 turns it on, FORCE_COLOR=0 off)',
+    name: 'color', value: 'auto|always|never', bareValue: 'always',
+    help: 'colour the text report (bare --color: always; default auto: on a terminal, unless\nNO_COLOR is set; FORCE_COLOR=1 turns it on, FORCE_COLOR=0 off)',
     apply: (o, v) => (o.color = oneOf('color', v, COLOR_MODES)),
   },
+  { name: 'no-color', help: 'no colour (the same as --color never)', apply: (o) => (o.color = 'never') },
   {
     name: 'node-port-range', value: 'MIN-MAX', help: 'NodePort range, inclusive (default: config, workspace kube-apiserver, 30000-32767)',
     apply: (o, v) => {
@@ -168,7 +170,8 @@ Options:
 ${formatFlagHelp(LINT_FLAGS as readonly Flag<unknown>[])}
 
 Exit codes: 0 = no finding at or above --fail-on (and at most --max-warnings warnings), 1 = some,
-2 = usage error, bad config or unreadable path.
+2 = usage error, bad config, or a path that does not exist or cannot be listed
+(a file that cannot be read is a file-skipped error: exit 1).
 `;
 }
 

@@ -65,8 +65,12 @@ function intervals(b: BandJson): string {
   return more > 0 ? `${text.join(', ')} and ${more} more` : text.join(', ');
 }
 
-function percent(fill: number): string {
-  return `${(fill * 100).toFixed(1)}%`;
+/** A band's fill: one decimal, but never "0.0%" for a band with a port used nor "100.0%" for one with a port free. */
+export function percent(fill: number): string {
+  const p = fill * 100;
+  if (p > 0 && p < 0.05) return '<0.1%';
+  if (p < 100 && p >= 99.95) return '>99.9%';
+  return `${p.toFixed(1)}%`;
 }
 
 function bandLines(g: PortMapGroupJson): string[][] {

@@ -8,11 +8,13 @@ import type { CliIo } from './io';
 import type { CliOptions } from './options';
 
 /**
- * Renders the workspace's kustomize entry points and Helm releases with the real tools (when it has any), and says
+ * Renders the workspace's kustomize entry points and Helm releases with the real tools (when it has any; `buffers`:
+ * standard input named by --stdin-filename, rendered in place of that file), and says
  * on stderr which renders ran (`rendered 3 kustomizations, 2 Helm releases in 1.4 s`) and which tool is missing.
  */
 export async function renderForCli(
   options: Pick<CliOptions, 'helm' | 'kustomize'>, io: CliIo, files: readonly LoadedFile[], config: CoreConfig, repoPath: (f: string) => string, baseDir: string, configPath: string | undefined, configFile?: LoadedFile,
+  buffers?: ReadonlyMap<string, string>,
 ): Promise<WorkspaceRenders | undefined> {
   if (!files.some((f) => f.role) && !files.some((f) => f.objects.some((o) => GITOPS_KINDS.has(o.kind)))) return undefined;
   const env = io.env ?? process.env;
@@ -22,7 +24,7 @@ export async function renderForCli(
     env.PATH,
     io.cwd,
   );
-  const result = await renderWorkspace({ files, config, repoPath, baseDir, repoRoot: repositoryRoot(baseDir, configPath), renderers, configFile });
+  const result = await renderWorkspace({ files, config, repoPath, baseDir, repoRoot: repositoryRoot(baseDir, configPath), renderers, configFile, ...(buffers ? { buffers } : {}) });
   const kustomizations = result.outcomes.filter((o) => o.job.kind === 'kustomize').length;
   const releases = result.outcomes.length - kustomizations;
   const failed = result.outcomes.filter((o) => !o.file).length;

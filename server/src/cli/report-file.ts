@@ -1,16 +1,62 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PathError } from '../node/discover-files';
 
 /**
  * Writes a command's report to `--output FILE`, creating its folder.
- * @throws PathError when the file cannot be written (exit 2)
+ * @param file absolute path of the report
+ * @param inputs absolute paths of the files the run read (its manifests): the report never overwrites one
+ * @throws PathError when `file` is one of `inputs` (the same file by device and inode, so a symlink or another
+ *   spelling of the path counts) or cannot be written (exit 2); nothing is written then
  */
-export function writeReport(file: string, report: string): void {
+export function writeReport(file: string, report: string, inputs: readonly string[] = []): void {
+  if (isOneOf(file, inputs)) {
+    throw new PathError(`${file}: --output names a file this run lints; the report would overwrite it: choose another file`);
+  }
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    makeFolder(dirname(file));
     writeFileSync(file, report);
   } catch (err) {
     throw new PathError(`${file}: cannot write the report (${(err as NodeJS.ErrnoException).code ?? err})`);
+  }
+}
+
+/** Whether `file` exists and is the same file as one of `paths`. */
+function isOneOf(file: string, paths: readonly string[]): boolean {
+  let target;
+  try {
+    target = statSync(file);
+  } catch {
+    return false; // a new file is no input
+  }
+  return paths.some((p) => {
+    if (p === file) return true;
+    try {
+      const st = statSync(p);
+      return st.ino === target.ino && st.dev === target.dev;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Creates `dir` and its missing parents one level at a time. Not `mkdirSync(dir, { recursive: true })`: on Node 20
+ * that never returns for a path below a folder where mkdir fails with ENOENT although the folder exists
+ * (`/proc/nope/x`: procfs), so `--output /proc/nope/x` spun a core until the CI job's timeout.
+ * @throws the first mkdir error (ENOENT, ENOTDIR, EACCES, …)
+ */
+function makeFolder(dir: string): void {
+  const missing: string[] = [];
+  for (let d = dir; !existsSync(d); d = dirname(d)) {
+    missing.push(d);
+    if (dirname(d) === d) break;
+  }
+  for (const d of missing.reverse()) {
+    try {
+      mkdirSync(d);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // made meanwhile: fine
+    }
   }
 }

@@ -2,7 +2,7 @@ import { existsSync, readSync } from 'node:fs';
 import { escapeKeepingNewlines } from '../core/output/escape-text';
 import { isAbsolute, resolve } from 'node:path';
 import { keepClusterFinding } from '../cluster/cli-cluster';
-import { ConfigError, Severity } from '../core/config/config';
+import { ConfigError, ConfigErrors, Severity } from '../core/config/config';
 import { resolveFindings } from '../core/output/resolve';
 import { allRules } from '../core/rules/index';
 import { PathError } from '../node/discover-files';
@@ -26,7 +26,7 @@ const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1, hint: 0 
 /**
  * Runs the CLI: a subcommand when the first argument names one (commands/index.ts), else the lint
  * command. Resolves to the exit code (0 clean, 1 findings at or above --fail-on or more than
- * --max-warnings warnings, 2 usage error, bad config or unreadable path).
+ * --max-warnings warnings, 2 usage error, bad config or a path that does not exist or cannot be listed).
  */
 export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<number> {
   // Messages on stderr quote paths and values from the workspace: no control or bidi character gets through.
@@ -62,7 +62,7 @@ async function runLint(argv: readonly string[], io: CliIo): Promise<number> {
     return await lint(options, io);
   } catch (err) {
     if (err instanceof UsageError || err instanceof PathError || err instanceof ConfigError) {
-      io.stderr(`kube-netlint: ${err.message}\n`);
+      for (const message of err instanceof ConfigErrors ? err.errors.map((e) => e.message) : [err.message]) io.stderr(`kube-netlint: ${message}\n`);
       return 2;
     }
     throw err;
@@ -92,7 +92,7 @@ async function lint(options: CliOptions, io: CliIo): Promise<number> {
     const groups = [...analysis.clusterModels.keys()];
     if (groups.length > 1) io.stderr(separateClustersNote(groups));
   }
-  if (options.output) writeReport(absolute(options.output), report);
+  if (options.output) writeReport(absolute(options.output), report, files.map((f) => absolute(f.file)));
   else io.stdout(report);
   const threshold = RANK[options.failOn];
   const warnings = findings.filter((f) => f.severity === 'warning').length;
@@ -136,4 +136,4 @@ export function readStdinSync(maxBytes = Infinity): Uint8Array {
   return Buffer.concat(chunks, total);
 }
 
-export { commonFolder, rebaseGlob } from './workspace';
+export { commonFolder } from './workspace';

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { clusterObjectsForCli } from '../cluster/cli-cluster';
 import { analyze, Analysis } from '../core/analyze';
 import { CoreConfig, DEFAULT_CONFIG } from '../core/config/config';
@@ -10,13 +10,15 @@ import type { K8sObject } from '../core/model/objects';
 import { isRemoteReference } from '../core/render/remote';
 import { findConfigFile, readConfigFile } from '../node/config-file';
 import { discoverFiles, PathError } from '../node/discover-files';
+import { excludeGlobs } from '../node/exclude-globs';
 import { loadFiles } from '../node/parallel-load';
 import { CACHE_FILE_NAME, ParseCache } from '../node/parse-cache';
-import { decodeManifest, DEFAULT_CLI_MAX_FILE_BYTES, mib } from '../node/read-file';
+import { DEFAULT_CLI_MAX_FILE_BYTES, loadManifestBytes, tooLargeDetail } from '../node/read-file';
 import { packageVersion } from '../node/version';
 import type { CliIo } from './io';
 import type { CliOptions } from './options';
 import { renderForCli } from './render';
+import { helmContextOfStdin, kustomizeContextOfStdin } from './stdin-context';
 
 /** The options that say what to analyse, shared by every command that reads a workspace (lint, ports). */
 export type WorkspaceOptions = Pick<CliOptions, 'paths' | 'config' | 'nodePortRange' | 'kubeProxyMode' | 'rules' | 'exclude' | 'stdinFilename' | 'maxFileBytes' | 'cluster'>
@@ -56,7 +58,7 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
     nodePortRange: options.nodePortRange ?? fileConfig.nodePortRange,
     kubeProxyMode: options.kubeProxyMode ?? fileConfig.kubeProxyMode,
     rules: { ...fileConfig.rules, ...options.rules },
-    exclude: [...fileConfig.exclude, ...options.exclude.map((g) => rebaseGlob(g, io.cwd, baseDir))],
+    exclude: fileConfig.exclude,
     settingSources: {
       nodePortRange: options.nodePortRange ? '--node-port-range flag' : `nodePortRange in ${configName}`,
       kubeProxyMode: options.kubeProxyMode ? '--kube-proxy-mode flag' : `kubeProxyMode in ${configName}`,
@@ -66,23 +68,40 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
   const maxBytes = options.maxFileBytes ?? DEFAULT_CLI_MAX_FILE_BYTES;
   const loadOptions = { defaultNamespace: config.namespace, maxBytes };
   const stdinName = stdinPath ? display(stdinPath) : '<stdin>';
+  let stdinText: string | undefined;
   if (options.paths.includes('-')) {
     const input = toBytes(io.readStdin(maxBytes));
-    const decoded = input.length > maxBytes ? { skip: 'too-large' as const, detail: `not analysed: standard input is more than ${mib(maxBytes)}, above the ${mib(maxBytes)} limit (--max-file-size)` } : decodeManifest(input);
+    const tooLarge = input.length > maxBytes;
+    const loaded = tooLarge ? skippedFile(stdinName, 'too-large', `${tooLargeDetail('standard input', undefined, maxBytes)} (--max-file-size)`) : loadManifestBytes(stdinName, input, loadOptions);
     // Plain `-` is a pipe (`helm template … | kube-netlint -`): nothing in it means the producer failed. With
     // --stdin-filename it is an editor's buffer, and an empty buffer is simply clean.
-    if (!stdinPath && !('skip' in decoded) && holdsNoDocument(decoded.text)) {
+    if (!stdinPath && !tooLarge && holdsNoDocument(loaded.text)) {
       throw new PathError(`standard input: no manifests found (${input.length ? 'it holds only comments or empty documents' : 'it is empty'})`);
     }
-    files.push('skip' in decoded ? skippedFile(stdinName, decoded.skip, decoded.detail) : loadFile(stdinName, decoded.text, loadOptions));
+    if (!tooLarge) stdinText = loaded.text;
+    files.push(loaded);
   }
   // The standard input named by --stdin-filename stands for that file (an editor's unsaved buffer): the copy on disk is not read.
-  const onDisk = discoverFiles(diskPaths, config.exclude, baseDir, { failWhenEmpty: true })
+  // The config's globs are relative to its folder, the flag's to the working directory (README, --exclude).
+  const exclude = [...excludeGlobs(config.exclude, baseDir), ...excludeGlobs(options.exclude, io.cwd)];
+  const onDisk = discoverFiles(diskPaths, exclude, { failWhenEmpty: true })
     .filter((path) => path !== stdinPath)
     .map((path) => [path, display(path)] as const);
   const cache = options.cache ? ParseCache.open(cacheFile(options.cacheLocation, io.cwd), packageVersion()) : undefined;
   const lean = { compactTexts: true, leanFromBytes: LEAN_WORKSPACE_BYTES };
   for (const f of await loadFiles(onDisk, { ...loadOptions, cache, ...lean })) files.push(f); // no spread: a workspace may hold 100,000s of files
+  // Standard input named as a file of a kustomize overlay or a chart: the files its build or release reads join the run
+  // (rendered with the buffer in place of the file, see cli/stdin-context.ts), and only the buffer's own findings are reported.
+  const onDiskPaths = new Set(onDisk.map(([path]) => path));
+  const releases = (fileConfig.render?.helm ?? []).map((r) => ({ chart: resolve(baseDir, r.chart), values: (r.values ?? []).map((v) => resolve(baseDir, v)) }));
+  const context = stdinPath && stdinText !== undefined && !options.noRender
+    ? [...new Set([...kustomizeContextOfStdin(stdinPath, stdinText), ...helmContextOfStdin(stdinPath, releases)])].filter((p) => !onDiskPaths.has(p))
+    : [];
+  const contextNames = new Set<string>();
+  for (const f of context.length ? await loadFiles(context.map((path) => [path, display(path)] as const), loadOptions) : []) {
+    contextNames.add(f.file);
+    files.push(f);
+  }
   // As for a pipe: named files that are all empty (or only comments and empty documents) mean a wrong path or a
   // failed generator, not a clean workspace (kubectl apply says "no objects passed to apply").
   if (!options.paths.includes('-') && files.length && files.every(holdsNothing)) {
@@ -102,11 +121,13 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
   // Kustomize entry points and Helm releases are rendered with the real tools when they are found (cli/render.ts).
   // The config file as a source of lines: findings fed by a `render.helm` `set:` value point at it.
   const configFile = configPath && fileConfig.render?.helm ? loadFile(configName, readFileSync(configPath, 'utf8')) : undefined;
-  const rendered = options.noRender ? undefined : await renderForCli(options, io, files, config, repoPath, rootDir, configPath, configFile);
-  const analysis = analyze(files, config, {
+  const buffers = stdinPath && stdinText !== undefined ? new Map([[stdinPath, stdinText]]) : undefined;
+  const rendered = options.noRender ? undefined : await renderForCli(options, io, files, config, repoPath, rootDir, configPath, configFile, buffers);
+  const analyzed = analyze(files, config, {
     repoPath, extraObjects, renders: rendered?.outcomes, helmUnavailable: options.noRender ? NO_RENDER_REASON : rendered?.helmUnavailable, renderNotes: rendered?.notes, ...(configFile ? { sourceFiles: [configFile] } : {}),
   });
-  return { analysis, config, files, extraObjects };
+  const analysis = contextNames.size ? { ...analyzed, findings: analyzed.findings.filter((f) => !contextNames.has(f.span.file)) } : analyzed;
+  return { analysis, config, files: contextNames.size ? files.filter((f) => !contextNames.has(f.file)) : files, extraObjects };
 }
 
 /**
@@ -134,19 +155,6 @@ function isDirectory(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * A glob given relative to `from` (the working directory), rewritten relative to `to` (the folder exclude
- * globs are matched against), with `/` separators: `vendor/**` run in `<to>/apps` becomes `apps/vendor/**`.
- * A leading `!` stays in front.
- */
-export function rebaseGlob(glob: string, from: string, to: string): string {
-  const negated = glob.startsWith('!');
-  const body = negated ? glob.slice(1) : glob;
-  const prefix = relative(to, from).split(sep).join('/');
-  const rebased = isAbsolute(body) ? relative(to, body).split(sep).join('/') : prefix ? posix.join(prefix, body) : body;
-  return (negated ? '!' : '') + rebased;
 }
 
 function toBytes(input: string | Uint8Array): Uint8Array {

@@ -79,6 +79,8 @@ export function analysisInputs(inputFiles: readonly LoadedFile[], config: CoreCo
     layout = { ...layout, groups: applied.groups, render: applied.render };
     files = [...applied.modelFiles];
     for (const f of applied.renderedFiles) fileMap.set(f.file, f);
+    // Files only a render read (a JSON 6902 patch): findings on the fields they set point into them.
+    for (const o of options.renders ?? []) for (const f of o.sources ?? []) if (!fileMap.has(f.file)) fileMap.set(f.file, f);
   }
   // Committed copies join their unit's groups, other plain files the nearest groups (rendered or not).
   if (layout.groups) layout = { ...layout, groups: placePlainFiles(files, layout.groups, repoPath) };

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { analyze, Analysis, AnalyzeOptions } from '../core/analyze';
 import { RENDER_FILE_PREFIX } from '../core/render/jobs';
 import type { CoreConfig } from '../core/config/config';
@@ -11,7 +10,7 @@ import type { K8sObject } from '../core/model/objects';
 import { skippedFile } from '../core/load/skipped-file';
 import type { Finding } from '../core/rules/rule';
 import { loadFiles, type ParallelLoadOptions } from '../node/parallel-load';
-import { DEFAULT_MAX_FILE_BYTES, readManifestFile } from '../node/read-file';
+import { DEFAULT_MAX_FILE_BYTES, readManifestFile, readManifestText, tooLargeDetail } from '../node/read-file';
 
 /** The result of one analysis run of a host. */
 export interface HostAnalysis {
@@ -172,7 +171,7 @@ export class AnalysisHost {
       if (source.kind !== 'memory') continue;
       let disk: string | undefined;
       try {
-        disk = readFileSync(file, 'utf8');
+        disk = readManifestText(file);
       } catch {
         disk = undefined;
       }
@@ -212,9 +211,10 @@ export class AnalysisHost {
     return this.loaded.get(file) ?? (file.startsWith(RENDER_FILE_PREFIX) ? this.lastRun?.analysis.files.get(file) : this.clusterViews.get(file) ?? this.renderSources().get(file));
   }
 
-  /** The renders' extra source files by name (not workspace files). */
+  /** The renders' extra source files by name (not workspace files): `.kube-netlint.yaml`, JSON 6902 patches. */
   private renderSources(): Map<string, LoadedFile> {
-    return new Map((this.renders?.sourceFiles ?? []).filter((f) => !this.sources.has(f.file)).map((f) => [f.file, f]));
+    const extra = [...(this.renders?.sourceFiles ?? []), ...(this.renders?.renders ?? []).flatMap((o) => o.sources ?? [])];
+    return new Map(extra.filter((f) => !this.sources.has(f.file)).map((f) => [f.file, f]));
   }
 
   /** Every loaded file (as the renders read them). */
@@ -275,8 +275,7 @@ export class AnalysisHost {
     const text = source.text;
     // A UTF-16 code unit is 1 to 3 UTF-8 bytes: the byte count (a pass over the text) only when it can matter.
     if (this.maxBytes > 0 && text.length * 3 > this.maxBytes && (source.bytes ??= utf8Bytes(text)) > this.maxBytes) {
-      const mib = (n: number): string => (n / 1048576).toFixed(1);
-      const skipped = skippedFile(file, 'too-large', `not analysed: the file is ${mib(source.bytes)} MiB, above the ${mib(this.maxBytes)} MiB limit`);
+      const skipped = skippedFile(file, 'too-large', tooLargeDetail('the file', source.bytes, this.maxBytes));
       this.incremental.setLoaded(file, skipped);
       return skipped;
     }

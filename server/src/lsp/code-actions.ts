@@ -48,7 +48,7 @@ export function codeActions(params: CodeActionParams, ctx: CodeActionContext): C
     if (ctx.ruleDocsCommand) {
       out.push({ title: `Show documentation for ${finding.ruleId}`, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], command: { title: 'Show Rule Documentation', command: SHOW_RULE_DOCUMENTATION_COMMAND, arguments: [finding.ruleId] } });
     }
-    if (NOT_IGNORABLE.has(finding.ruleId)) continue;
+    if (NOT_IGNORABLE.has(finding.ruleId) || mayHoldLostBytes(ctx.text)) continue;
     const objectEdit = finding.object && finding.object.uid.startsWith(`${ctx.file}#`) ? checkedObjectEdit(ctx, finding) : undefined;
     if (objectEdit) out.push(action(`Ignore ${finding.ruleId} for this object`, diagnostic, ctx, objectEdit));
     // JSON has no comments: the line-comment ignore is for YAML only.
@@ -63,6 +63,15 @@ export function codeActions(params: CodeActionParams, ctx: CodeActionContext): C
   });
 }
 
+/**
+ * True for a text with U+FFFD: almost always bytes that were not UTF-8 (kubectl, the loader and the editor all read
+ * each as U+FFFD), which saving any edit would write back as U+FFFD. Such a file gets no fix and no ignore edit.
+ * (UTF-16 files with a byte order mark are not affected: the editor saves them in their own encoding.)
+ */
+function mayHoldLostBytes(text: string): boolean {
+  return text.includes('\uFFFD');
+}
+
 function action(title: string, diagnostic: Diagnostic, ctx: CodeActionContext, edit: OffsetEdit): CodeAction {
   const lines = loadFile(ctx.file, ctx.text).lines;
   const textEdit: TextEdit = { range: { start: lines.lspPosition(edit.start), end: lines.lspPosition(edit.end) }, newText: edit.newText };
@@ -74,7 +83,7 @@ function fixEdit(fix: Fix, ctx: CodeActionContext): WorkspaceEdit | undefined {
   const changes: Record<string, TextEdit[]> = {};
   for (const e of fix.edits) {
     const analysed = ctx.analysedFile(e.span.file);
-    if (!analysed || ctx.currentText(e.span.file) !== analysed.text) return undefined;
+    if (!analysed || ctx.currentText(e.span.file) !== analysed.text || mayHoldLostBytes(analysed.text)) return undefined;
     const uri = ctx.uriOf(e.span.file);
     (changes[uri] ??= []).push({ range: { start: analysed.lines.lspPosition(e.span.start), end: analysed.lines.lspPosition(e.span.end) }, newText: e.newText });
   }

@@ -33,6 +33,40 @@ interface FileEntry {
   readonly findings: ReadonlyMap<string, Finding>;
   /** Everything the published diagnostics were built from (see {@link DiagnosticPublisher.fingerprint}). */
   readonly fingerprint: string;
+  /** The inputs of that fingerprint by identity (see {@link sameInputs}). */
+  readonly inputs: PublishInputs;
+}
+
+/** What one file's diagnostics were built from, by identity: the findings, the file, the related locations' files. */
+interface PublishInputs {
+  readonly loaded: LoadedFile;
+  readonly findings: readonly Finding[];
+  /** The loaded file of each related location of each finding, in order (undefined when there is none). */
+  readonly related: readonly (LoadedFile | undefined)[];
+}
+
+/** The inputs of a file's diagnostics, read once. */
+function inputsOf(findings: readonly Finding[], loaded: LoadedFile, lookup: FileLookup): PublishInputs {
+  const related: (LoadedFile | undefined)[] = [];
+  for (const f of findings) for (const r of f.related) related.push(lookup.loadedFile(r.span.file));
+  return { loaded, findings: [...findings], related };
+}
+
+/**
+ * True when a file's diagnostics would be built from the same objects as before: the same LoadedFile (same text and
+ * line index), the same finding objects in the same order, and the same loaded file behind every related location.
+ * Findings are not changed after a run, but the kept ones an edit moves (core/workspace/incremental.ts moves them in
+ * place): those touch the edited file, whose LoadedFile is new, so they never pass as the same.
+ */
+function sameInputs(before: PublishInputs, findings: readonly Finding[], loaded: LoadedFile, lookup: FileLookup): boolean {
+  if (before.loaded !== loaded || before.findings.length !== findings.length) return false;
+  let k = 0;
+  for (let i = 0; i < findings.length; i++) {
+    const f = findings[i];
+    if (f !== before.findings[i]) return false;
+    for (const r of f.related) if (lookup.loadedFile(r.span.file) !== before.related[k++]) return false;
+  }
+  return k === before.related.length;
 }
 
 /**
@@ -63,6 +97,8 @@ export class DiagnosticPublisher {
         }
         continue;
       }
+      // Nothing it is built from changed (most files on an edit): the diagnostics sent stand, no fingerprint to build.
+      if (previous && sameInputs(previous.inputs, findings, loaded, lookup)) continue;
       const byKey = new Map<string, Finding>();
       const keys = findings.map((f) => {
         const key = uniqueKey(byKey, `${f.ruleId}|${file}|${f.span.start}|${f.span.end}`);
@@ -71,7 +107,7 @@ export class DiagnosticPublisher {
       });
       // Fixes may change without the diagnostics changing (a free port taken elsewhere): keep the new findings.
       const fingerprint = this.fingerprint(findings, loaded, lookup);
-      this.entries.set(file, { text: loaded.text, findings: byKey, fingerprint });
+      this.entries.set(file, { text: loaded.text, findings: byKey, fingerprint, inputs: inputsOf(findings, loaded, lookup) });
       if (previous?.fingerprint === fingerprint) continue;
       this.send(lookup.uriOf(file), findings.map((f, i) => toDiagnostic(f, keys[i], loaded, lookup)));
     }

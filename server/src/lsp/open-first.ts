@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readManifestText } from '../node/read-file';
 import { dirname, join } from 'node:path';
 import { analyze } from '../core/analyze';
 import type { CoreConfig } from '../core/config/config';
@@ -41,7 +41,7 @@ export function singleFileFindings(file: string, text: string, config: CoreConfi
       const path = join(dir, name);
       if (path === file) continue;
       try {
-        files.push(loadFile(path, readFileSync(path, 'utf8'), options));
+        files.push(loadFile(path, readManifestText(path), options));
       } catch {
         // no such file
       }

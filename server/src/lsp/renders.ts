@@ -27,6 +27,8 @@ interface FolderRenders {
   readonly stale: Set<string>;
   readonly running: Set<string>;
   timer?: NodeJS.Timeout;
+  /** A run is waiting for the renderers to be found (it reads them, and what to render, once they are). */
+  awaiting?: boolean;
   all: boolean;
   /** The plan may have changed (a kustomization, Chart.yaml or GitOps object changed, a file came or went): make it again. */
   replan: boolean;
@@ -41,7 +43,7 @@ type RenderWorkspaceInputNotes = ReturnType<typeof planWorkspace>['notes'];
 
 /**
  * Renders in the language server, beside the analysis and never in its way: a change to a file a render reads
- * (saved to disk: helm and kustomize read the disk) marks that render stale; after {@link RENDER_DELAY_MS} of quiet
+ * (saved to disk, or typed into an editor buffer: see {@link bufferChanged}) marks that render stale; after {@link RENDER_DELAY_MS} of quiet
  * the folder's plan is made again and only new, changed or stale renders run, at most {@link MAX_PARALLEL_RENDERS}
  * at once; each finished render goes to its folder's analysis host and asks for a new analysis. Until then the
  * analysis uses the last outcomes (hovers and edits never wait for a render).
@@ -80,7 +82,13 @@ export class RenderManager {
     ).then((r) => {
       this.renderers = r;
       for (const p of r.problems) this.log(`kube-netlint: ${p}`);
-      for (const folder of this.folders.keys()) this.schedule(folder);
+      for (const [folder, state] of this.folders) {
+        // A run waiting for these renderers renders everything with them: starting another would render it all twice.
+        if (state.awaiting) {
+          state.all = true;
+          state.replan = true;
+        } else this.schedule(folder);
+      }
     });
   }
 
@@ -135,20 +143,17 @@ export class RenderManager {
   }
 
   /**
-   * An editor buffer changed, or closed (its text is the disk's again): the Helm releases that read the file
-   * render again from the buffers after {@link BUFFER_RENDER_DELAY_MS} of quiet. Nothing happens for a file no
-   * render reads (a plain manifest: the analysis alone handles it), nor for kustomize renders (kustomize reads
-   * the disk; they run again on save).
+   * An editor buffer changed, or closed (its text is the disk's again): the renders that read the file (Helm
+   * releases, kustomize builds: a kustomization.yaml, a patch, a resource of an overlay) render again from the
+   * buffers after {@link BUFFER_RENDER_DELAY_MS} of quiet — kustomize on a temporary copy of the tree with the
+   * buffers in place. Nothing happens for a file no render reads (a plain manifest: the analysis alone handles it).
    */
   bufferChanged(folder: Folder, path: string): void {
     const state = this.folders.get(folder);
     if (!this.trusted || !folder.path || !state) return;
     const repoPath = relative(folder.settings.baseDir ?? folder.path, path).split(sep).join('/');
-    const helmReads = [...state.keys.values()].some((key) => {
-      const job = JSON.parse(key) as { reads: string[]; kind: string };
-      return job.kind === 'helm' && readsAny(job, [repoPath]);
-    });
-    if (helmReads) this.schedule(folder, [path], BUFFER_RENDER_DELAY_MS);
+    const read = [...state.keys.values()].some((key) => readsAny(JSON.parse(key) as { reads: string[]; kind: string }, [repoPath]));
+    if (read) this.schedule(folder, [path], BUFFER_RENDER_DELAY_MS);
   }
 
   /** Forgets a removed folder. */
@@ -178,7 +183,9 @@ export class RenderManager {
       if (!this.disposed) state.timer = setTimeout(() => void this.run(folder, state), RENDER_DELAY_MS);
       return;
     }
+    state.awaiting = true;
     await this.resolving;
+    state.awaiting = false;
     const renderers = this.renderers;
     if (!renderers) return;
     this.beforeRender();
@@ -236,7 +243,11 @@ export class RenderManager {
 
   /** Hands the folder's current outcomes to its analysis host and asks for an analysis. */
   private publish(folder: Folder, state: FolderRenders, renderers: Renderers): void {
-    const outcomes = [...state.outcomes.values()];
+    // With the current plan's job: the same render, with what it consumes and its notes as of the last plan.
+    const outcomes = [...state.outcomes.values()].map((o) => {
+      const job = state.jobs.get(o.job.id);
+      return job && job !== o.job ? { ...o, job } : o;
+    });
     const helmUnavailable = this.helmUnavailable(renderers);
     const configFile = this.configFileOf(folder);
     state.published = this.frameOf(folder, state, renderers, configFile);
@@ -303,9 +314,12 @@ const PLAN_FILES = /(^|\/)(kustomization\.ya?ml|Kustomization|Chart\.yaml|\.kube
 
 /** What a job does, as a comparable string (spans left out: a moved line re-renders nothing). */
 function jobKey(job: RenderJob): string {
-  const { anchor: _anchor, notes: _notes, ...rest } = job as RenderJob & { overlayFields?: unknown };
+  // What a render consumes (the files its output replaces) follows from what it reads: a file created in a chart
+  // folder it reads re-runs it once (as a read file), not again when the plan is next made.
+  const { anchor: _anchor, notes: _notes, consumes: _consumes, ...rest } = job as RenderJob & { overlayFields?: unknown };
   void _anchor;
   void _notes;
+  void _consumes;
   const plain = { ...rest, overlayFields: undefined, drop: job.kind === 'kustomize' ? [...job.drop] : undefined, valuesFiles: job.kind === 'helm' ? job.valuesFiles.map((v) => v.path) : undefined, set: job.kind === 'helm' ? job.set.map((s) => [s.key, s.value]) : undefined, inlineValues: job.kind === 'helm' ? job.inlineValues?.text : undefined };
   return JSON.stringify(plain);
 }

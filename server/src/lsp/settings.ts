@@ -1,4 +1,4 @@
-import { dirname } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { ConfigError, CoreConfig, DEFAULT_CONFIG, parseConfig } from '../core/config/config';
 import { ruleIds } from '../core/rules/index';
 import { findConfigFile, parseConfigTextLeniently, readConfigText } from '../node/config-file';
@@ -66,6 +66,7 @@ export function resolveFolderConfig(folderPath: string | undefined, settings: un
   const merged: Record<string, unknown> = { ...DEFAULT_CONFIG, ...editorConfig(settings, problems) };
   let baseDir = folderPath;
   const configFile = folderPath ? findConfigFile(folderPath) : undefined;
+  const fileKeys = new Set<string>();
   if (configFile) {
     try {
       const file = parseConfigTextLeniently(readConfigText(configFile), configFile);
@@ -73,10 +74,17 @@ export function resolveFolderConfig(folderPath: string | undefined, settings: un
       // `rules` merge per rule id, so a rule entry the file gets wrong falls back to the editor's like any other key.
       for (const key of file.keys) merged[key] = key === 'rules' ? { ...(merged.rules as object), ...(fileConfig.rules as object) } : fileConfig[key];
       if (file.keys.includes('exclude')) baseDir = dirname(configFile);
+      for (const key of file.keys) fileKeys.add(key);
       problems.push(...file.problems);
     } catch (err) {
       problems.push(`${err instanceof ConfigError ? err.message : `${configFile}: ${(err as Error).message}`} (the config file is not used)`);
     }
   }
-  return { config: merged as unknown as CoreConfig, configFile, baseDir, problems };
+  // Messages name where the range and the mode came from, as the CLI's do ("nodePortRange in .kube-netlint.yaml").
+  const sourceOf = (key: 'nodePortRange' | 'kubeProxyMode'): string | undefined =>
+    merged[key] === undefined ? undefined
+      : fileKeys.has(key) && configFile ? `${key} in ${relative(folderPath ?? dirname(configFile), configFile)}`
+      : `kubeNetlint.${key} setting`;
+  const settingSources = { nodePortRange: sourceOf('nodePortRange'), kubeProxyMode: sourceOf('kubeProxyMode') };
+  return { config: { ...(merged as unknown as CoreConfig), settingSources }, configFile, baseDir, problems };
 }

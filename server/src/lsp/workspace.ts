@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import picomatch from 'picomatch';
+import { compileExclude, excludeGlobs } from '../node/exclude-globs';
 import { discoverFiles, isManifestFile, MANIFEST_FILE } from '../node/discover-files';
 import { CONFIG_FILE_NAME } from '../node/config-file';
 import { CACHE_FILE_NAME, ParseCache } from '../node/parse-cache';
@@ -143,7 +143,7 @@ export class Workspace {
 
   private yamlFilesBelow(dir: string): string[] {
     try {
-      return discoverFiles([dir], [], dir);
+      return discoverFiles([dir], []);
     } catch (err) {
       this.log(`kube-netlint: cannot list ${dir}: ${(err as Error).message}`);
       return [];
@@ -155,7 +155,7 @@ export class Workspace {
     const started = performance.now();
     let files: string[] = [];
     try {
-      files = discoverFiles([folder.path], folder.settings.config.exclude, folder.settings.baseDir ?? folder.path);
+      files = discoverFiles([folder.path], excludeGlobs(folder.settings.config.exclude, folder.settings.baseDir ?? folder.path));
     } catch (err) {
       this.log(`kube-netlint: cannot list ${folder.path}: ${(err as Error).message}`);
     }
@@ -202,20 +202,15 @@ function makeFolder(uri: string, path: string | undefined, settings: FolderConfi
   return folder;
 }
 
-/** Matches a file against the folder's `exclude` globs the way discover-files does (the file or any parent folder). */
+/** Matches a file against the folder's `exclude` globs as discover-files does (the file or any parent folder). */
 function excluder(settings: FolderConfig): (file: string) => boolean {
-  const globs = settings.config.exclude;
   const base = settings.baseDir;
-  const match = globs.length ? picomatch(globs as string[], { dot: true }) : undefined;
+  const test = compileExclude(base ? excludeGlobs(settings.config.exclude, base) : []);
   return (file) => {
     if (!base || !isAbsolute(file)) return false;
     const parts = relative(base, file).split(sep);
     if (parts.some((p) => SKIPPED_DIRS.has(p))) return true;
-    if (!match) return false;
-    for (let i = 1; i <= parts.length; i++) {
-      const rel = parts.slice(0, i).join('/');
-      if (match(rel) || (i < parts.length && match(rel + '/'))) return true;
-    }
+    for (let i = 1; i <= parts.length; i++) if (test(join(base, ...parts.slice(0, i)), i < parts.length)) return true;
     return false;
   };
 }

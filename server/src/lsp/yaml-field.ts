@@ -1,4 +1,4 @@
-import { isPair, isScalar, isSeq, Scalar, visit } from 'yaml';
+import { Alias, Document, isAlias, isPair, isScalar, isSeq, Scalar, visit } from 'yaml';
 import { parseDocuments } from '../core/load/parse-documents';
 
 /** The field under the cursor: the key it belongs to and the scalar value. */
@@ -14,7 +14,9 @@ export interface FieldAt {
 /**
  * Finds the field at `offset` with `yaml`'s parser and visitor (no text scanning), for hovers.
  * The cursor may be on the key (`nodePort`) or on its scalar value (`30080`), or on a scalar item of
- * a list value (`externalIPs: [1.2.3.4]`). Returns undefined elsewhere. Never throws on bad YAML: the
+ * a list value (`externalIPs: [1.2.3.4]`), or on an alias of a scalar (`nodePort: *np`: the anchored value, with
+ * the alias's offsets, since findings on a value taken through an alias are reported on the alias). Returns
+ * undefined elsewhere. Never throws on bad YAML: the
  * parser recovers and positions of the parts it understood still answer.
  */
 export function fieldAt(text: string, offset: number): FieldAt | undefined {
@@ -26,11 +28,19 @@ export function fieldAt(text: string, offset: number): FieldAt | undefined {
     visit(doc, {
       Pair(_key, pair) {
         const k = pair.key;
-        if (!isScalar(k) || !within(k, offset)) return undefined;
+        if (!isScalar(k)) return undefined;
         const v = pair.value;
+        const alias = isAlias(v) ? aliasedScalar(v, doc) : undefined;
+        if (alias && isAlias(v) && v.range && v.range[0] <= offset && offset <= v.range[1]) {
+          found = { key: String(k.value), value: alias.value, start: v.range[0], end: v.range[1] };
+          return visit.BREAK;
+        }
+        if (!within(k, offset)) return undefined;
         found = isScalar(v) && v.range
           ? { key: String(k.value), value: v.value, start: v.range[0], end: v.range[1] }
-          : { key: String(k.value), value: undefined, start: k.range![0], end: k.range![1] };
+          : alias && isAlias(v) && v.range
+            ? { key: String(k.value), value: alias.value, start: v.range[0], end: v.range[1] }
+            : { key: String(k.value), value: undefined, start: k.range![0], end: k.range![1] };
         return visit.BREAK;
       },
       Scalar(_key, node, path) {
@@ -51,6 +61,12 @@ export function fieldAt(text: string, offset: number): FieldAt | undefined {
     if (found) break;
   }
   return found;
+}
+
+/** The scalar an alias stands for, or undefined (an alias of a collection, or of no anchor). */
+function aliasedScalar(alias: Alias, doc: Document.Parsed): Scalar | undefined {
+  const node = alias.resolve(doc);
+  return isScalar(node) ? node : undefined;
 }
 
 /** True when `offset` is inside the scalar's value (end inclusive, so a cursor just after `30080` counts). */

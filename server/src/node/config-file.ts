@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument } from 'yaml';
 import { mib, readRegularFile } from './read-file';
-import { ConfigError, CoreConfig, DEFAULT_CONFIG, parseConfig } from '../core/config/config';
+import { ConfigError, ConfigErrors, CoreConfig, DEFAULT_CONFIG, parseConfig } from '../core/config/config';
 import { ruleIds } from '../core/rules/index';
 
 export const CONFIG_FILE_NAME = '.kube-netlint.yaml';
@@ -52,10 +52,16 @@ export function readConfigText(path: string): string {
   return Buffer.from(read.bytes).toString('utf8').replace(/^\uFEFF/, '');
 }
 
-/** Parses config text (see {@link readConfigFile}); error lines are 1-based. */
+/**
+ * Parses config text (see {@link readConfigFile}); error lines are 1-based.
+ * @throws ConfigError for a file that cannot be used at all or has one problem, ConfigErrors (every problem, in
+ *   line order) for several
+ */
 export function parseConfigText(text: string, path: string): CoreConfig {
-  const { value, lineOf } = readConfigDocument(text, path);
-  return value === null || value === undefined ? DEFAULT_CONFIG : checkChartFolders(parseConfig(value, path, ruleIds, lineOf), path, lineOf);
+  const { config, ignored } = parseKeepingWhatIsValid(text, path);
+  if (ignored.length === 1) throw ignored[0].error;
+  if (ignored.length) throw new ConfigErrors([...ignored].map((i) => i.error).sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
+  return config;
 }
 
 /**
@@ -89,14 +95,24 @@ export interface LenientConfig {
  * @throws ConfigError when the file as a whole cannot be used (not YAML, several documents, not a mapping)
  */
 export function parseConfigTextLeniently(text: string, path: string): LenientConfig {
+  const { config, keys, ignored } = parseKeepingWhatIsValid(text, path);
+  return { config, keys, problems: ignored.map((i) => `${i.error.message} (${i.what}; the rest of the file applies)`) };
+}
+
+/**
+ * The config with every bad value left out (for `rules:`, only the bad rule entry), and what was left out, in the
+ * order found.
+ * @throws ConfigError when the file as a whole cannot be used (not YAML, several documents, not a mapping)
+ */
+function parseKeepingWhatIsValid(text: string, path: string): { config: CoreConfig; keys: readonly string[]; ignored: readonly { error: ConfigError; what: string }[] } {
   const { value, lineOf } = readConfigDocument(text, path);
-  if (value === null || value === undefined) return { config: DEFAULT_CONFIG, keys: [], problems: [] };
-  const problems: string[] = [];
+  if (value === null || value === undefined) return { config: DEFAULT_CONFIG, keys: [], ignored: [] };
+  const ignored: { error: ConfigError; what: string }[] = [];
   const kept = typeof value === 'object' && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : value;
   for (;;) {
     try {
       const config = checkChartFolders(parseConfig(kept, path, ruleIds, lineOf), path, lineOf);
-      return { config, keys: Object.keys(kept as object), problems };
+      return { config, keys: Object.keys(kept as object), ignored };
     } catch (err) {
       if (!(err instanceof ConfigError) || !err.key || kept !== Object(kept)) throw err;
       const v = kept as Record<string, unknown>;
@@ -105,10 +121,10 @@ export function parseConfigTextLeniently(text: string, path: string): LenientCon
       if (top === 'rules' && id !== undefined && rules && typeof rules === 'object' && id in rules) {
         const { [id]: _dropped, ...rest } = rules as Record<string, unknown>;
         v.rules = rest;
-        problems.push(`${err.message} (this rule setting is ignored; the rest of the file applies)`);
+        ignored.push({ error: err, what: 'this rule setting is ignored' });
       } else if (top in v) {
         delete v[top];
-        problems.push(`${err.message} ('${top}' is ignored; the rest of the file applies)`);
+        ignored.push({ error: err, what: `'${top}' is ignored` });
       } else throw err;
     }
   }

@@ -3,6 +3,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import ignore, { Ignore } from 'ignore';
 import picomatch from 'picomatch';
 import { CONFIG_FILE_NAME } from './config-file';
+import { compileExclude, ExcludeGlob } from './exclude-globs';
 import { fileTypeOf } from './read-file';
 
 /** Folders never searched for manifests. */
@@ -30,8 +31,8 @@ export interface DiscoverOptions {
  * not a manifest). A named file is taken as given, whatever its extension; a path that does not exist but is a
  * glob (`'manifests/**\/*.yaml'`, picomatch syntax, quoted so the shell leaves it) is expanded below its
  * literal base folder. Skipped: `node_modules`, `.git`, the `.kube-netlint.yaml` config files, files matching
- * `exclude` globs (picomatch, matched against the path relative to `baseDir`, with `/` separators;
- * `dot: true`) and, unless `gitignore: false`, files ignored by `.gitignore` (the `ignore` package, git's
+ * `exclude` globs (picomatch, each matched against the path relative to its own base folder, with `/`
+ * separators, `dot: true`, a later `!glob` re-including: see exclude-globs.ts) and, unless `gitignore: false`, files ignored by `.gitignore` (the `ignore` package, git's
  * rules; a file named on the command line is read even when ignored). A symlinked folder is followed once:
  * a folder reached again through a link (a loop, or a second link to it) is not walked twice. Symlinks that
  * point nowhere are returned like files, so the reader reports them (an info finding, see read-file.ts).
@@ -39,16 +40,13 @@ export interface DiscoverOptions {
  * @throws PathError when a named path does not exist (and is not a glob that matches), is not a regular
  *   file or folder (a FIFO, a device, a socket), cannot be read, or — with `failWhenEmpty` — yields no manifest
  */
-export function discoverFiles(paths: readonly string[], exclude: readonly string[], baseDir: string, options: DiscoverOptions = {}): string[] {
-  let isExcluded: (p: string) => boolean = () => false;
-  if (exclude.length) {
-    try {
-      isExcluded = picomatch(exclude as string[], { dot: true });
-    } catch (err) {
-      throw new PathError(`exclude: not a valid glob (${(err as Error).message})`);
-    }
+export function discoverFiles(paths: readonly string[], exclude: readonly ExcludeGlob[], options: DiscoverOptions = {}): string[] {
+  let isExcluded: (p: string, folder: boolean) => boolean;
+  try {
+    isExcluded = compileExclude(exclude);
+  } catch (err) {
+    throw new PathError(`exclude: not a valid glob (${(err as Error).message})`);
   }
-  const rel = (p: string): string => relative(baseDir, p).split(sep).join('/');
   const out = new Set<string>();
   let visited = new Set<string>(); // real paths of folders walked for the current path
   const gitignore = options.gitignore !== false;
@@ -81,13 +79,13 @@ export function discoverFiles(paths: readonly string[], exclude: readonly string
         }
       }
       if (isDir) {
-        if (SKIPPED_DIRS.has(e.name) || isExcluded(rel(full)) || isExcluded(rel(full) + '/') || isIgnored(here, full, true)) continue;
+        if (SKIPPED_DIRS.has(e.name) || isExcluded(full, true) || isIgnored(here, full, true)) continue;
         // Linked folders last: a folder reachable both ways is listed under its own path.
         if (e.isSymbolicLink()) linked.push(() => walk(full, here, accept));
         else walk(full, here, accept);
       } else if (MANIFEST_FILE.test(e.name) && e.name !== CONFIG_FILE_NAME && accept(full)) {
         // Counted, not listed: an empty result then says which setting left every file out.
-        if (isExcluded(rel(full))) left.excluded++;
+        if (isExcluded(full, false)) left.excluded++;
         else if (isIgnored(here, full, false)) left.ignored++;
         else if (!JSON_FILE.test(e.name) || holdsObjects(full)) out.add(full);
       }

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { loadFile, type LoadedFile, type LoadOptions } from '../core/load/load-file';
 import { cacheEntryToFile, contentHash, type ParseCache, serializeForCache } from './parse-cache';
-import { decodeManifest, readManifestFile, readRegularFile } from './read-file';
+import { readManifestFile, readRegularFile } from './read-file';
+import { decodeManifestBytes } from '../core/load/manifest-bytes';
 import { StringPool } from '../core/source/string-pool';
 import { withCompactText } from './compact-text';
 import { deserializeLoadedFile, serializeLoadedFile, type LoadRequest, type LoadResponse, type SerializedLoadedFile } from './serialized-file';
@@ -188,19 +189,20 @@ function bytesOf(misses: readonly Miss[], enough: number): number {
 }
 
 /**
- * The text of a file for a cache lookup and its {@link contentHash}, or undefined when it is not a regular file of
- * manifest text within the size limit (those files are loaded as usual, which reports why they are skipped).
+ * The text of a file for a cache lookup and its {@link contentHash}, or undefined when it is not a regular file within
+ * the size limit, or has bytes that are not UTF-8 (those files are loaded as usual, which reports why: the warning
+ * on bytes that are not UTF-8 is not part of what the cache keeps for a text).
  */
 function cachedText(path: string, maxBytes = Infinity): { text: string; hash: string } | undefined {
   try {
     const read = readRegularFile(path, maxBytes);
     if (!('bytes' in read)) return undefined;
     const { bytes } = read;
-    const decoded = decodeManifest(bytes);
-    if (!('text' in decoded)) return undefined;
-    // The hash of the text's UTF-8 is the hash of the bytes read, unless decoding dropped a byte order mark.
-    const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-    return { text: decoded.text, hash: contentHash(bom ? decoded.text : bytes) };
+    const decoded = decodeManifestBytes(bytes);
+    if (decoded.notUtf8) return undefined;
+    // The hash of the text's UTF-8 is the hash of the bytes read, unless they were UTF-16 or had a byte order mark.
+    const asRead = decoded.encoding === 'utf-8' && !decoded.bom;
+    return { text: decoded.text, hash: contentHash(asRead ? bytes : decoded.text) };
   } catch {
     return undefined;
   }

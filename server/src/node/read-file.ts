@@ -1,6 +1,8 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, Stats } from 'node:fs';
 import { loadFile, LoadedFile, LoadOptions } from '../core/load/load-file';
 import { skippedFile } from '../core/load/skipped-file';
+import { decodeManifestBytes, notUtf8Problem } from '../core/load/manifest-bytes';
+import { CONTROL_CHARACTER_CODE } from '../core/load/reader-stops';
 
 /** Default size limit for one manifest file in the editor: 5 MiB (the largest real install manifest in our corpus, calico.yaml, is 0.7 MB). */
 export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -52,26 +54,65 @@ export function readRegularFile(path: string, maxBytes = Infinity): { readonly b
   }
 }
 
-/** `12.3 MiB` */
+/**
+ * A size for messages: `152 bytes`, `12.5 KiB`, `3.2 MiB`, with `decimals` places in KiB and MiB; the unit is the
+ * one `scale` (default: the size itself) is shown in. A fractional size in bytes is shown rounded down.
+ */
+export function byteSize(bytes: number, decimals = 1, scale = bytes): string {
+  if (scale < 1024) return `${Math.floor(bytes)} byte${Math.floor(bytes) === 1 ? '' : 's'}`;
+  if (scale < 1048576) return `${(bytes / 1024).toFixed(decimals)} KiB`;
+  return `${(bytes / 1048576).toFixed(decimals)} MiB`;
+}
+
+/** `12.3 MiB` (the size-limit flags are in MiB). */
 export const mib = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MiB`;
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 /**
- * Decodes manifest bytes, or says why they are not manifest text. A UTF-8 BOM is dropped.
- * @returns the text, or `{skip}` with the reason
+ * A size and the limit it is above, in one unit (the smaller's) and precise enough that the two never read the
+ * same: `['152 bytes', '10 bytes']`, `['16.05 MiB', '16.00 MiB']`; exact byte counts when nothing shorter differs.
  */
-export function decodeManifest(bytes: Uint8Array): { text: string } | { skip: 'binary' | 'not-utf8'; detail: string } {
-  if (bytes.includes(0)) return { skip: 'binary', detail: 'not analysed: the file contains NUL bytes (binary, or UTF-16 text); manifests must be UTF-8' };
-  try {
-    return { text: utf8.decode(bytes).replace(/^\uFEFF/, '') };
-  } catch {
-    return { skip: 'not-utf8', detail: 'not analysed: the file is not valid UTF-8; save it as UTF-8' };
+export function sizeAndLimit(size: number, limit: number): [string, string] {
+  const scale = Math.min(size, limit);
+  for (let decimals = 1; decimals <= 3; decimals++) {
+    const pair: [string, string] = [byteSize(size, decimals, scale), byteSize(limit, decimals, scale)];
+    if (pair[0] !== pair[1]) return pair;
   }
+  return [`${size} bytes`, `${Math.floor(limit)} bytes`];
 }
 
 /**
- * Reads and loads one file from disk. Never throws: unreadable, too large, binary or non-UTF-8 files, and paths
+ * Why a file (or standard input) is not loaded: `not analysed: the file is 17.0 MiB, above the limit of 16.0 MiB`.
+ * @param size undefined when it is not known (reading stopped at the limit)
+ */
+export function tooLargeDetail(what: string, size: number | undefined, limit: number): string {
+  if (size === undefined) return `not analysed: ${what} is larger than the limit of ${byteSize(limit)}`;
+  const [s, l] = sizeAndLimit(size, limit);
+  return `not analysed: ${what} is ${s}, above the limit of ${l}`;
+}
+
+/**
+ * The text of a manifest file as kubectl decodes it (by its byte order mark, else UTF-8; see
+ * core/load/manifest-bytes.ts), for the few places that read a file whole without loading it.
+ * @throws the system error when the file cannot be read
+ */
+export function readManifestText(path: string): string {
+  return decodeManifestBytes(readFileSync(path)).text;
+}
+
+/**
+ * Loads manifest bytes (a file's or standard input's) as kubectl reads them: decoded by their byte order mark, else
+ * as UTF-8 with U+FFFD for what is not (see core/load/manifest-bytes.ts), which gets a warning at the first such byte
+ * unless kubectl refuses the file anyway (a NUL byte or another control character).
+ */
+export function loadManifestBytes(displayName: string, bytes: Uint8Array, options: LoadOptions = {}): LoadedFile {
+  const decoded = decodeManifestBytes(bytes);
+  const loaded = loadFile(displayName, decoded.text, options);
+  if (!decoded.notUtf8 || loaded.problems.some((p) => p.code === CONTROL_CHARACTER_CODE)) return loaded;
+  return { ...loaded, problems: [notUtf8Problem(displayName, decoded.notUtf8), ...loaded.problems] };
+}
+
+/**
+ * Reads and loads one file from disk ({@link loadManifestBytes}). Never throws: unreadable or too large files, and paths
  * that are not regular files (a FIFO, a device, a socket: reading one could block forever or never end) become a
  * {@link LoadedFile} with one `file-skipped` problem.
  * @param maxBytes size limit in bytes (0 or Infinity = none)
@@ -81,10 +122,8 @@ export function readManifestFile(path: string, displayName: string, options: Loa
   try {
     const read = readRegularFile(path, maxBytes);
     if ('notRegular' in read) return skippedFile(displayName, 'not-regular', `not analysed: the path is ${read.notRegular}, not a regular file; only regular files are read (pipe a stream in with -)`, 'error');
-    if ('tooLarge' in read) return skippedFile(displayName, 'too-large', `not analysed: the file is ${read.stoppedAt ? `more than ${mib(maxBytes)}` : mib(read.tooLarge)}, above the ${mib(maxBytes)} limit`);
-    const decoded = decodeManifest(read.bytes);
-    if ('skip' in decoded) return skippedFile(displayName, decoded.skip, decoded.detail);
-    return loadFile(displayName, decoded.text, options);
+    if ('tooLarge' in read) return skippedFile(displayName, 'too-large', tooLargeDetail('the file', read.stoppedAt ? undefined : read.tooLarge, maxBytes));
+    return loadManifestBytes(displayName, read.bytes, options);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const link = code === 'ENOENT' || code === 'ELOOP' ? linkTarget(path) : undefined;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { ConfigError } from '../../core/config/config';
+import { ConfigError, ConfigErrors } from '../../core/config/config';
 import { portMapDocument } from '../../core/port-map/document';
 import { nodePortBands } from '../../core/kubernetes/api-server/node-port-allocator';
 import { commonFreeNodePorts, portMapsOf } from '../../core/port-map/port-map';
@@ -15,7 +15,8 @@ import { analyzeWorkspace } from '../workspace';
 const FORMATS = ['text', 'json', 'markdown'] as const;
 
 /** Flags of the lint command that mean the same here (what to read, and how). */
-const SHARED = ['output', 'config', 'exclude', 'stdin-filename', 'node-port-range', 'kube-proxy-mode', 'cluster', 'max-file-size', 'helm', 'kustomize', 'no-render'];
+// --rule too: a collision is a finding of a rule, so its severity override (or off) changes the map's collisions.
+const SHARED = ['output', 'config', 'rule', 'exclude', 'stdin-filename', 'node-port-range', 'kube-proxy-mode', 'cluster', 'max-file-size', 'helm', 'kustomize', 'no-render'];
 
 interface PortsOptions extends CliOptions {
   readonly portsFormat: (typeof FORMATS)[number];
@@ -75,7 +76,7 @@ export const portsCommand: Subcommand = {
       return await ports(options, io);
     } catch (err) {
       if (err instanceof UsageError || err instanceof PathError || err instanceof ConfigError) {
-        io.stderr(`kube-netlint ports: ${err.message}\n`);
+        for (const message of err instanceof ConfigErrors ? err.errors.map((e) => e.message) : [err.message]) io.stderr(`kube-netlint ports: ${message}\n`);
         return 2;
       }
       throw err;
@@ -84,7 +85,7 @@ export const portsCommand: Subcommand = {
 };
 
 async function ports(options: PortsOptions, io: CliIo): Promise<number> {
-  const { analysis, config } = await analyzeWorkspace(options, io);
+  const { analysis, config, files } = await analyzeWorkspace(options, io);
   for (const failure of analysis.failures) io.stderr(`kube-netlint ports: rule ${failure.ruleId} failed (its collisions are missing): ${failure.error.split('\n')[0]}\n`);
   let maps = portMapsOf(analysis, config);
   let models = analysis.clusterModels.size ? [...analysis.clusterModels.values()] : [analysis.model];
@@ -103,7 +104,10 @@ async function ports(options: PortsOptions, io: CliIo): Promise<number> {
   if (options.portsFormat === 'json') report = JSON.stringify(portMapDocument(maps, analysis.files, { free }), null, 2) + '\n';
   else if (free) report = options.portsFormat === 'markdown' ? free.ports.map((p) => `- ${p}\n`).join('') : formatFreeText(free.ports);
   else report = options.portsFormat === 'markdown' ? formatPortsMarkdown(portMapDocument(maps, analysis.files)) : formatPortsText(portMapDocument(maps, analysis.files));
-  if (options.output) writeReport(isAbsolute(options.output) ? options.output : resolve(io.cwd, options.output), report);
+  if (options.output) {
+    const absolute = (p: string): string => (isAbsolute(p) ? p : resolve(io.cwd, p));
+    writeReport(absolute(options.output), report, files.map((f) => absolute(f.file)));
+  }
   else io.stdout(report);
   const staticEnd = models.reduce((end, m) => Math.min(end, nodePortBands(m.settings.nodePortRange.value).find((b) => b.band === 'static')?.max ?? 0), Infinity);
   const dynamic = free?.ports.filter((p) => p > staticEnd).length ?? 0;

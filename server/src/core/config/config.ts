@@ -82,6 +82,19 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * Every problem found in one config file (at most one per top-level key, one per `rules` entry), in line order:
+ * the CLI lists them all before it exits 2, so a config is not fixed one CI run per mistake. The fields of
+ * ConfigError are the first problem's; `message` has one line per problem.
+ */
+export class ConfigErrors extends ConfigError {
+  constructor(readonly errors: readonly ConfigError[]) {
+    super(errors[0].file, errors[0].key, errors[0].detail, errors[0].line);
+    this.message = errors.map((e) => e.message).join('\n');
+    this.name = 'ConfigErrors';
+  }
+}
+
 const KNOWN_KEYS = ['nodePortRange', 'kubeProxyMode', 'nodes', 'namespace', 'exclude', 'rules', 'cni', 'clusters', 'render'];
 
 /**

@@ -8,6 +8,7 @@ import { fixKeepsJson, isJsonManifest } from '../rules/fixes/json-manifest';
 import { localFix } from '../rules/fixes/local-edits';
 import { IGNORE_ANNOTATION } from './suppress';
 import { rejectedObjects, RejectedObjects } from '../kubernetes/api-server/rejection';
+import { modelWithout } from '../model/model-without';
 
 /** A rule that threw: its findings are dropped for this run, the other rules still report. */
 export interface RuleFailure {
@@ -32,30 +33,38 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2
 export function runRules(rules: readonly Rule[], model: WorkspaceModel, config: CoreConfig, files: ReadonlyMap<string, LoadedFile>, layout?: RepoLayout): RuleRun {
   const findings: Finding[] = [];
   const failures: RuleFailure[] = [];
-  const objectsByUid = new Map<string, K8sObject>(model.objects.map((o) => [o.uid, o]));
+  const ignoreLists = ignoreListsOf(model.objects);
   const parsed: Parameters<typeof localFix>[2] = new Map();
   // Objects the API server rejects take part in no other check (kubernetes/api-server/rejection.ts): a finding in one
   // is left out, and so is a finding that exists only because of them (every related location lies in one). A finding
   // that also names an accepted object stays: Services A and B sharing a nodePort still collide when a third one on
   // that port is rejected.
+  // The other rules also run over the model without them, so they never name one among a finding's other objects
+  // (message and related locations: "also claimed by Service b", not "by Service b and Service c" when c is rejected).
   let rejected: RejectedObjects | undefined;
+  const rejections = (): RejectedObjects => (rejected ??= rejectedObjects(model, files, layout));
   const inRejected = (f: Finding): boolean => {
-    rejected ??= rejectedObjects(model, files, layout);
-    if (rejected.none) return false;
-    return rejected.covers(f.span) || (f.related.length > 0 && f.related.every((r) => rejected!.covers(r.span)));
+    const r = rejections();
+    if (r.none) return false;
+    return r.covers(f.span) || (f.related.length > 0 && f.related.every((l) => r.covers(l.span)));
+  };
+  let accepted: WorkspaceModel | undefined;
+  const acceptedModel = (): WorkspaceModel => {
+    const r = rejections();
+    return (accepted ??= r.none ? model : modelWithout(model, (o) => r.covers(o.extent)));
   };
   for (const rule of rules) {
     const override = config.rules[rule.id];
     if (override === 'off') continue;
     let produced: Finding[];
     try {
-      produced = rule.check({ model, config, files, layout });
+      produced = rule.check({ model: rule.reportsRejection ? model : acceptedModel(), config, files, layout });
     } catch (err) {
       failures.push({ ruleId: rule.id, error: err instanceof Error ? `${err.message}\n${err.stack ?? ''}` : String(err) });
       continue;
     }
     for (const raw of produced) {
-      if (isSuppressed(raw, objectsByUid, files) || (!rule.reportsRejection && inRejected(raw))) continue;
+      if (isSuppressed(raw, ignoreLists, files) || (!rule.reportsRejection && inRejected(raw))) continue;
       const f = withSafeFixes(raw, files, parsed);
       findings.push(override ? { ...f, severity: override } : f);
     }
@@ -85,9 +94,28 @@ export function compareFindings(a: Finding, b: Finding): number {
   );
 }
 
-function isSuppressed(f: Finding, objects: ReadonlyMap<string, K8sObject>, files: ReadonlyMap<string, LoadedFile>): boolean {
-  const obj = f.object && objects.get(f.object.uid);
-  const ignored = obj?.annotations[IGNORE_ANNOTATION];
+const ignoreListsMemo = new WeakMap<readonly K8sObject[], ReadonlyMap<string, string>>();
+
+/**
+ * The `kube-netlint.io/ignore` annotation values of `objects` by uid (the last object of a uid decides, as a map of
+ * every object by uid would), cached per list: the map holds only the annotated objects, so a rule run after an
+ * edit does not index every object of the workspace again.
+ */
+function ignoreListsOf(objects: readonly K8sObject[]): ReadonlyMap<string, string> {
+  let out = ignoreListsMemo.get(objects) as Map<string, string> | undefined;
+  if (out) return out;
+  out = new Map();
+  for (const o of objects) {
+    const list = o.annotations[IGNORE_ANNOTATION];
+    if (list !== undefined) out.set(o.uid, list);
+    else if (out.size && out.has(o.uid)) out.delete(o.uid);
+  }
+  ignoreListsMemo.set(objects, out);
+  return out;
+}
+
+function isSuppressed(f: Finding, ignoreLists: ReadonlyMap<string, string>, files: ReadonlyMap<string, LoadedFile>): boolean {
+  const ignored = f.object && ignoreLists.get(f.object.uid);
   if (ignored !== undefined && ignoreListHas(ignored, f.ruleId)) return true;
   return lineSuppressed(f, files);
 }

@@ -1,6 +1,7 @@
 import type { Located } from '../source/span';
 import type { ObjectBase, ServiceObject, ServicePort } from '../model/objects';
 import { NodeReader, isInteger, isString } from './node-reader';
+import { pairRemovalSpan } from './pair-removal';
 
 /** Reads a Service's spec into a {@link ServiceObject}. Values of the wrong type are left out here and reported by `service-spec-invalid`. */
 export function extractService(reader: NodeReader, root: unknown, base: ObjectBase): ServiceObject {
@@ -42,6 +43,8 @@ export function extractService(reader: NodeReader, root: unknown, base: ObjectBa
     selector: reader.asMap(reader.at(spec, ['selector'])) ? reader.stringMap(spec, ['selector']) : undefined,
     ports,
     healthCheckNodePort: positive(reader.integer(spec, ['healthCheckNodePort'])),
+    // None for a spec written through an alias or anchor: the edit would change other Services too.
+    healthCheckNodePortRemoval: pairRemovalSpan(reader.file, spec, 'healthCheckNodePort'),
     externalTrafficPolicy: reader.string(spec, ['externalTrafficPolicy']),
     internalTrafficPolicy: reader.string(spec, ['internalTrafficPolicy']),
     externalIPs: reader

@@ -7,6 +7,7 @@ import { LineIndex } from '../source/line-index';
 import { DEFAULT_PARSER, loadDocument, loadFile, LoadedFile, LoadOptions, LoadProblem, PARSE_OPTIONS, parseFile } from './load-file';
 import { parseDocuments } from './parse-documents';
 import { jsonStream } from './json-stream';
+import { mayHoldReaderStop, readerStop } from './reader-stops';
 import { collectSpans, moveSpans } from './shift-spans';
 import { findLineSuppressions, mayHoldDirective } from './suppressions';
 
@@ -93,7 +94,8 @@ export class IncrementalFile {
     // Templates, repository files and JSON streams (one value per document, no `---` between) are loaded whole.
     if (isTemplateLike(text) || repoFileRole(this.file, text) || jsonStream(text)) return loadFile(this.file, text, this.options);
     const { docs, lines } = parseFile(text, this.options.parser ?? DEFAULT_PARSER);
-    if (docs.length === 0 || docs.some(hasDirectives)) return loadFile(this.file, text, this.options);
+    // Where kubectl stops reading (a control character, content after `---`) decides which documents count: whole.
+    if (docs.length === 0 || docs.some(hasDirectives) || readerStop(text)) return loadFile(this.file, text, this.options);
     const chunks = docs.map((doc, i): Chunk => {
       const objects: K8sObject[] = [];
       const problems: LoadProblem[] = [];
@@ -122,6 +124,10 @@ export class IncrementalFile {
     const editEnd = old.length - suffix;
     // The old text has no template marker (else it has no chunks): a new one overlaps the edited text.
     if (isTemplateLike(text.slice(Math.max(0, prefix - 1), text.length - suffix + 1))) return undefined;
+    // The old text has no reader stop (else it has no chunks): a new one lies on a line the edit touched.
+    const lineStart = text.lastIndexOf('\n', prefix - 1) + 1;
+    const lineEnd = text.indexOf('\n', text.length - suffix);
+    if (mayHoldReaderStop(text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd))) return undefined;
     const k = chunkAt(chunks, prefix);
     const chunk = chunks[k];
     if (editEnd > chunk.end) return undefined;

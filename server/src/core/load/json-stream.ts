@@ -21,6 +21,11 @@ export interface JsonStream {
  */
 const LEADING_SPACE_THEN_BRACE = /^\uFEFF?[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*\{/;
 
+/** kubectl decodes `text` with Go's JSON decoder, not line by line as YAML: its first non-space character is `{`. */
+export function startsAsJson(text: string): boolean {
+  return LEADING_SPACE_THEN_BRACE.test(text);
+}
+
 /**
  * The top-level values of `text` when kubectl reads it as a JSON stream, else undefined. kubectl's
  * YAMLOrJSONDecoder takes the JSON path when the first non-space character is `{` and then decodes successive
@@ -36,7 +41,7 @@ const LEADING_SPACE_THEN_BRACE = /^\uFEFF?[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\
  * --validate=false -o name -f FILE` prints the parse error before it needs a server).
  */
 export function jsonStream(text: string): JsonStream | undefined {
-  if (!LEADING_SPACE_THEN_BRACE.test(text)) return undefined;
+  if (!startsAsJson(text)) return undefined;
   const { values, stop } = decodeGoJsonStream(text, text.charCodeAt(0) === 0xfeff ? 1 : 0);
   if (values.length === 1 && !stop) return undefined;
   return { values, ...(stop ? { stop: { offset: stop.offset, message: notJson(stop, values.length === 0) } } : {}) };

@@ -13,7 +13,8 @@ import { findLineSuppressions, LineSuppressions } from './suppressions';
 import { collapseRepeatedErrors, documentReadProblem } from './document-error';
 import { ListDefaults, notAnObject, readEnvelope } from './envelope-view';
 import { parseDocuments } from './parse-documents';
-import { JSON_STREAM_CODE, jsonStream, parseJsonStream } from './json-stream';
+import { JSON_STREAM_CODE, jsonStream, parseJsonStream, startsAsJson } from './json-stream';
+import { documentsBeforeStop, readerStop, readerStopProblem } from './reader-stops';
 import { looksLikeGoTemplate } from '../repo/go-template';
 import { statedProxyMode, terraformTemplateAt } from '../repo/terraform-template';
 import { RepoFileRole, repoFileRole } from '../repo/repo-files';
@@ -26,6 +27,8 @@ export interface LoadProblem {
   /** `yaml`'s error code (`BAD_INDENT`, `DUPLICATE_KEY`, …) or one of ours. */
   readonly code: string;
   readonly severity: 'error' | 'warning' | 'info';
+  /** True when quoting the value written at `span` fixes the problem (see EnvelopeProblem.quotable). */
+  readonly quotable?: boolean;
 }
 
 /** One file after loading: its objects, problems and suppression comments. Plain data (no YAML nodes kept). */
@@ -118,7 +121,14 @@ export function loadFile(file: string, text: string, options: LoadOptions = {}):
   // later ones never reach the cluster, so only the documents before it are read.
   const directives = streamDirectives(text);
   for (const d of directives) problems.push(directiveProblem(file, d));
-  const readable = directives.length ? directives[0].docIndex : list.length;
+  let readable = directives.length ? directives[0].docIndex : list.length;
+  // Where kubectl's own reading stops (a control character, content after `---`): it applies the documents before.
+  const stop = !options.kustomizeInput && startsAsJson(text) ? undefined : readerStop(text);
+  if (stop) {
+    const before = documentsBeforeStop(text, list, stop);
+    problems.push(readerStopProblem(file, stop, before));
+    readable = Math.min(readable, before);
+  }
   list.forEach((doc, docIndex) => {
     if (docIndex < readable) loadDocument(doc, docIndex, file, options, objects, problems);
   });

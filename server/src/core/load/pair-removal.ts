@@ -7,8 +7,8 @@ import type { Span } from '../source/span';
  * (`containerPort: 80\n  hostPort: 31123`) and flow maps (`{containerPort: 80, hostPort: 31123}`):
  * - an entry after another one is removed from the end of the previous value to the end of its own
  *   value (the separating newline+indent or `, ` goes with it);
- * - the first entry is removed from its key to the next key (so `- hostPort: 1\n  containerPort: 2`
- *   becomes `- containerPort: 2`).
+ * - the first entry, or one after a collection, a commented value or comment lines, is removed from its key to
+ *   the next key (so `- hostPort: 1\n  containerPort: 2` becomes `- containerPort: 2`).
  *
  * Returns undefined — the caller then offers no fix — whenever that edit could not be exact: the map
  * or the entry is reached through an alias or carries an anchor (other places would change too), the
@@ -27,16 +27,25 @@ export function pairRemovalSpan(file: string, mapNode: unknown, key: string): Sp
   const keyNode = pair.key as Node;
   const valueNode = pair.value as Node | null;
   if (!keyNode.range || !valueNode?.range || valueNode.anchor) return undefined;
-  if (hasComment(keyNode) || hasComment(valueNode)) return undefined;
-  if (index > 0) {
+  if (hasComment(valueNode) || keyNode.comment) return undefined;
+  if (index > 0 && !keyNode.commentBefore) {
     const prev = pairs[index - 1];
     // Only after a scalar (or alias) value: a block collection's range runs into the next line.
     const prevValue = prev.value as Node | null;
-    if (!prevValue?.range || !(isScalar(prevValue) || isAlias(prevValue)) || prevValue.comment) return undefined;
-    return { file, start: prevValue.range[1], end: valueNode.range[1] };
+    if (prevValue?.range && (isScalar(prevValue) || isAlias(prevValue)) && !prevValue.comment) return { file, start: prevValue.range[1], end: valueNode.range[1] };
   }
-  const next = pairs[1].key as Node | null;
-  if (!next?.range || next.commentBefore) return undefined;
+  return untilNextKey(file, keyNode, pairs[index + 1]);
+}
+
+/**
+ * From the entry's key to the next entry's key (`healthCheckNodePort: 1\n  ports:` keeps the indentation written
+ * before the removed key for the next one, `a: 1, b: 2` in flow style): exact in block and flow maps, after any kind
+ * of previous value, and comment lines written above the removed key stay. Undefined for the last entry or when a
+ * comment is written before the next key.
+ */
+function untilNextKey(file: string, keyNode: Node, nextPair: Pair | undefined): Span | undefined {
+  const next = nextPair?.key as Node | null | undefined;
+  if (!next?.range || next.commentBefore || !keyNode.range) return undefined;
   return { file, start: keyNode.range[0], end: next.range[0] };
 }
 

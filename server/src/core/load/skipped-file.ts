@@ -2,7 +2,7 @@ import { LineIndex } from '../source/line-index';
 import type { LoadedFile } from './load-file';
 
 /** Why a file was not parsed. */
-export type SkipReason = 'too-large' | 'not-utf8' | 'binary' | 'unreadable' | 'template' | 'not-regular' | 'dangling-link';
+export type SkipReason = 'too-large' | 'unreadable' | 'template' | 'not-regular' | 'dangling-link';
 
 /**
  * A file that is listed but not parsed, with one problem explaining why (reported by the

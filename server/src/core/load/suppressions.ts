@@ -36,12 +36,17 @@ export interface Directive {
   readonly at: number;
 }
 
-/** The start of every directive word, known or not: `kube-netlint-disable…` and `kube-netlint-enable…` (eslint's block forms). */
-const DIRECTIVE_WORD = /^kube-netlint-(?:disable|enable)\S*/;
+/**
+ * The start of every directive word, known or not: `kube-netlint-disable…` and `kube-netlint-enable…` (eslint's
+ * block forms), in any case: directives are lower-case, so `# KUBE-NETLINT-DISABLE-NEXT-LINE` silences nothing,
+ * and is reported (not ignored as an ordinary comment).
+ */
+const DIRECTIVE_WORD = /^kube-netlint-(?:disable|enable)\S*/i;
+const ANY_DIRECTIVE_WORD = /kube-netlint-(?:disable|enable)/i;
 
-/** True when `text` may hold a directive comment (a cheap test before lexing). */
+/** True when `text` may hold a directive comment (a cheap test before lexing; one regex pass, faster than includes). */
 export function mayHoldDirective(text: string): boolean {
-  return text.includes('kube-netlint-disable') || text.includes('kube-netlint-enable');
+  return ANY_DIRECTIVE_WORD.test(text);
 }
 
 /**

@@ -75,6 +75,11 @@ export interface ServiceObject extends ObjectBase {
   readonly selector?: Readonly<Record<string, string>>;
   readonly ports: readonly ServicePort[];
   readonly healthCheckNodePort?: Located<number>;
+  /**
+   * The span whose deletion removes the `healthCheckNodePort: N` entry of `spec` and keeps the YAML valid (see
+   * load/pair-removal.ts); undefined when none is written or the edit would not be exact (anchors, comments).
+   */
+  readonly healthCheckNodePortRemoval?: Span;
   readonly externalTrafficPolicy?: Located<string>;
   readonly internalTrafficPolicy?: Located<string>;
   readonly externalIPs: readonly Located<string>[];

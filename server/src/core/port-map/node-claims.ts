@@ -5,6 +5,7 @@ import { ComponentPort, COMPONENT_PORTS } from '../kubernetes/node/component-por
 import { kubeProxyListeners, withKubeProxyListeners } from '../kubernetes/kube-proxy/listen-ports';
 import { ComponentId, kubeProxyReplacement, presentComponents, workloadComponents } from '../kubernetes/node/components';
 import { runningClaims } from '../kubernetes/scheduler/host-ports';
+import { contributionOf } from '../model/model-indexes';
 import type { K8sObject, ServiceObject, WorkloadObject } from '../model/objects';
 import type { WorkspaceModel } from '../model/workspace-model';
 import type { Span } from '../source/span';
@@ -150,15 +151,18 @@ function healthCheckInactive(svc: ServiceObject): string | undefined {
   return 'not a LoadBalancer Service with externalTrafficPolicy Local: the API server rejects the healthCheckNodePort';
 }
 
-/** The component ports of the table (kube-proxy's where the workspace moves them) that the cluster has open, each port of a row's range on its own. */
-function componentClaims(model: WorkspaceModel, config: CoreConfig, owners: ReadonlyMap<ComponentId, WorkloadObject>, declared: ReadonlySet<string>, table: readonly ComponentPort[]): NodeClaim[] {
+/** The rows of the component port table (kube-proxy's where the workspace moves them) whose component the cluster runs, with its feature on. */
+function openComponentRows(model: WorkspaceModel, config: CoreConfig, table: readonly ComponentPort[]): ComponentPort[] {
   const present = presentComponents(model.objects, config);
   const features = calicoFeatures(model.objects);
+  return table.filter((row) => (row.scope === 'every-node' || row.scope === 'control-plane' || present.has(row.scope)) && !(row.feature && features.get(row.feature)?.enabled === false));
+}
+
+/** The component ports of the table (kube-proxy's where the workspace moves them) that the cluster has open, each port of a row's range on its own. */
+function componentClaims(model: WorkspaceModel, config: CoreConfig, owners: ReadonlyMap<ComponentId, WorkloadObject>, declared: ReadonlySet<string>, table: readonly ComponentPort[]): NodeClaim[] {
   const replacement = kubeProxyReplacement(model.objects);
   const out: NodeClaim[] = [];
-  for (const row of table) {
-    if (row.scope !== 'every-node' && row.scope !== 'control-plane' && !present.has(row.scope)) continue;
-    if (row.feature && features.get(row.feature)?.enabled === false) continue;
+  for (const row of openComponentRows(model, config, table)) {
     const owner = owners.get(row.owner);
     const uncertain = row.owner === 'kube-proxy' && replacement ? `the workspace shows a kube-proxy replacement (${replacement.evidence}), so kube-proxy may not run` : undefined;
     for (let port = row.min; port <= row.max; port++) {
@@ -173,7 +177,68 @@ function componentClaims(model: WorkspaceModel, config: CoreConfig, owners: Read
 }
 
 /** The port numbers some claim of the model takes (inactive claims included: a fix must not pick a number written elsewhere). */
-export function claimedPorts(model: WorkspaceModel, config: CoreConfig): ReadonlySet<number> {
-  const entry = cached(model, config);
-  return (entry.ports ??= new Set(entry.claims.map((c) => c.port)));
+export function claimedPorts(partialOrWhole: WorkspaceModel, config: CoreConfig): ReadonlySet<number> {
+  const model = sameClaims.get(partialOrWhole) ?? partialOrWhole;
+  const hit = portsCache.get(model);
+  if (hit && hit.config === config) return hit.ports;
+  const counted = portCounts.get(model);
+  let ports: Set<number>;
+  if (counted && counted.config === config && !cache.has(model)) {
+    ports = new Set(counted.counts.keys());
+    const table = withKubeProxyListeners(COMPONENT_PORTS, kubeProxyListeners(model.objects));
+    for (const row of openComponentRows(model, config, table)) for (let port = row.min; port <= row.max; port++) ports.add(port);
+  } else {
+    const entry = cached(model, config);
+    ports = new Set(entry.claims.map((c) => c.port));
+  }
+  portsCache.set(model, { config, ports });
+  return ports;
+}
+
+const portsCache = new WeakMap<WorkspaceModel, { readonly config: CoreConfig; readonly ports: ReadonlySet<number> }>();
+
+/**
+ * Per model, how many of its objects' own claims (everything but component ports) take each port number: what lets
+ * {@link carryClaimedPorts} give the next model's {@link claimedPorts} from the objects an edit changed.
+ */
+const portCounts = new WeakMap<WorkspaceModel, { readonly config: CoreConfig; readonly counts: ReadonlyMap<number, number> }>();
+
+/** The port numbers of one object's own node-level claims, as {@link collect} lists them (no component ports). */
+function ownClaimPorts(o: K8sObject, each: (port: number) => void): void {
+  const c = contributionOf(o);
+  for (const claim of c.nodePorts) if (claim.service.origin.type !== 'builtin') each(claim.port);
+  for (const claim of runningClaims(c.hostPorts)) each(claim.port);
+  for (const claim of c.externalIPs) each(claim.port);
+}
+
+function countsOf(model: WorkspaceModel, config: CoreConfig): ReadonlyMap<number, number> {
+  const hit = portCounts.get(model);
+  if (hit && hit.config === config) return hit.counts;
+  const counts = new Map<number, number>();
+  const add = (port: number): void => void counts.set(port, (counts.get(port) ?? 0) + 1);
+  for (const claims of model.nodePorts.values()) for (const c of claims) if (c.service.origin.type !== 'builtin') add(c.port);
+  for (const claims of model.hostPorts.values()) for (const c of runningClaims(claims)) add(c.port);
+  for (const claims of model.externalIPs.values()) for (const c of claims) add(c.port);
+  portCounts.set(model, { config, counts });
+  return counts;
+}
+
+/**
+ * Lets {@link claimedPorts} of `next` follow from `prev`'s: `next` is `prev` without `removed`, with `added` (its
+ * port indexes patched from `prev`'s, as core/workspace/incremental.ts makes them), in an environment of the same
+ * content (component and configuration objects: a change to them runs the analysis in full), so only those objects'
+ * own claims can make a number taken or free. O(distinct claimed ports) instead of a pass over every claim and
+ * workload of the model; the claims themselves ({@link nodeClaimsOf}) are still read from `next` when asked for.
+ */
+export function carryClaimedPorts(prev: WorkspaceModel, next: WorkspaceModel, removed: readonly K8sObject[], added: readonly K8sObject[], config: CoreConfig): void {
+  const counts = new Map(countsOf(sameClaims.get(prev) ?? prev, config));
+  for (const o of removed) {
+    ownClaimPorts(o, (port) => {
+      const n = (counts.get(port) ?? 0) - 1;
+      if (n > 0) counts.set(port, n);
+      else counts.delete(port);
+    });
+  }
+  for (const o of added) ownClaimPorts(o, (port) => void counts.set(port, (counts.get(port) ?? 0) + 1));
+  portCounts.set(next, { config, counts });
 }

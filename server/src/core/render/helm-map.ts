@@ -7,6 +7,7 @@ import type { HelmJob } from './jobs';
 import { RENDER_FILE_PREFIX } from './jobs';
 import type { SentinelPlan, ValueLeaf } from './helm-values';
 import { Attribution, MappedNode, RenderSourceMap, sortNodes, sourceTextsOf } from './source-map';
+import { regionsOfObjects, TemplateRegion, templateRegions } from './template-regions';
 import { at, identityOf, scalarText, spanOf, walkTree } from './tree-walk';
 
 export interface HelmMapInput {
@@ -40,11 +41,34 @@ export function mapHelmOutput(input: HelmMapInput): { file: LoadedFile } {
   const loaded = loadFile(name, text, { defaultNamespace: job.namespace });
   const docs = parseAllDocuments(text, { ...PARSE_OPTIONS }) as Document.Parsed[];
   const byPath = new Map([...files.values()].map((f) => [repoPath(f.file), f]));
-  const sentinelDocs = input.sentinelOutput ? (parseAllDocuments(input.sentinelOutput, { ...PARSE_OPTIONS }) as Document.Parsed[]) : [];
+  // The sentinel render's objects by identity, and by template, kind and position (a name a number feeds differs there).
+  const sentinelDocs = input.sentinelOutput ? splitDocuments(input.sentinelOutput) : [];
   const sentinelByIdentity = new Map<string, unknown>();
-  for (const d of Array.isArray(sentinelDocs) ? sentinelDocs : []) {
-    const id = identityOf(d.contents);
-    if (id.kind) sentinelByIdentity.set(`${id.kind}/${id.namespace ?? ''}/${id.name ?? ''}`, d.contents);
+  const sentinelByPlace = new Map<string, unknown[]>();
+  for (const d of sentinelDocs) {
+    const root = parseAllDocuments(d.text, { ...PARSE_OPTIONS })[0]?.contents;
+    const id = identityOf(root);
+    if (!id.kind) continue;
+    sentinelByIdentity.set(`${id.kind}/${id.namespace ?? ''}/${id.name ?? ''}`, root);
+    const place = `${d.source ?? ''}\u0000${id.kind}`;
+    sentinelByPlace.set(place, [...(sentinelByPlace.get(place) ?? []), root]);
+  }
+  // Which template document each object came from, per template and kind (see template-regions.ts).
+  const places = docs.map((doc, i) => {
+    const id = identityOf(doc.contents);
+    return { key: `${rawDocs[i]?.source ?? ''}\u0000${id.kind ?? ''}`, id };
+  });
+  const regionOf = new Map<number, TemplateRegion | undefined>();
+  const nthOfPlace = new Map<number, number>();
+  const byPlace = new Map<string, number[]>();
+  places.forEach((p, i) => byPlace.set(p.key, [...(byPlace.get(p.key) ?? []), i]));
+  for (const [, list] of byPlace) {
+    list.forEach((i, n) => nthOfPlace.set(i, n));
+    const template = templateFile(rawDocs[list[0]]?.source, job, input.charts, byPath);
+    if (!template) continue;
+    const regions = templateRegions(template.text);
+    const assigned = regionsOfObjects(regions, places[list[0]].id.kind, list.map((i) => places[i].id.name));
+    list.forEach((i, n) => regionOf.set(i, assigned[n] !== undefined ? regions[assigned[n]!] : undefined));
   }
   // String values that exactly one values key holds (an equality match is only trusted when unique).
   const stringOwners = new Map<string, ValueLeaf | null>();
@@ -54,7 +78,6 @@ export function mapHelmOutput(input: HelmMapInput): { file: LoadedFile } {
   }
   const nodes: MappedNode[] = [];
   const documents: RenderSourceMap['documents'][number][] = [];
-  const seenOfSource = new Map<string, number>();
   docs.forEach((doc, i) => {
     const root = doc.contents;
     const range = (root as { range?: [number, number, number] } | null)?.range;
@@ -62,16 +85,15 @@ export function mapHelmOutput(input: HelmMapInput): { file: LoadedFile } {
     const source = rawDocs[i]?.source;
     const template = templateFile(source, job, input.charts, byPath);
     const id = identityOf(root);
-    // helm sorts its output by kind, keeping template order within a kind: count per template and kind.
-    const seenKey = `${source ?? ''}\u0000${id.kind ?? ''}`;
-    const nth = seenOfSource.get(seenKey) ?? 0;
-    seenOfSource.set(seenKey, nth + 1);
-    // A template with several documents (`---`): look only inside the one this object came from.
-    const region = template ? templateDocument(template.text, id.kind, id.name, nth) : undefined;
-    const fallback = template ? kindLine(template, id.kind, region) : job.anchor;
+    // A template with several documents (`---`): look only inside the one this object came from; when that cannot
+    // be told, no template line is guessed (a literal of another document would be an unrelated line).
+    const region = regionOf.get(i);
+    const fallback = template ? (region ? kindLine(template, id.kind, region) : firstLineOf(template)) : job.anchor;
     documents.push({ start: range[0], end: range[2], fallback });
-    const sentinelRoot = sentinelByIdentity.get(`${id.kind}/${id.namespace ?? ''}/${id.name ?? ''}`);
-    const templateLines = template ? template.text.slice(region?.start ?? 0, region?.end ?? template.text.length).split('\n') : [];
+    const samePlace = sentinelByPlace.get(places[i].key) ?? [];
+    const placed = samePlace.length === byPlace.get(places[i].key)?.length ? samePlace[nthOfPlace.get(i) ?? 0] : undefined;
+    const sentinelRoot = sentinelByIdentity.get(`${id.kind}/${id.namespace ?? ''}/${id.name ?? ''}`) ?? placed;
+    const templateLines = template && region ? template.text.slice(region.start, region.end).split('\n') : [];
     const regionStart = region?.start ?? 0;
     walkTree(root, (node, path, isKey) => {
       if (isKey || !isScalar(node)) return;
@@ -91,6 +113,9 @@ export function mapHelmOutput(input: HelmMapInput): { file: LoadedFile } {
         const fieldKey = [...path].reverse().find((p) => typeof p === 'string') as string | undefined;
         const lit = fieldKey !== undefined && typeof path[path.length - 1] === 'string' ? literalLine(template, templateLines, fieldKey, value, regionStart) : undefined;
         if (lit) mapped = { source: lit, via: 'literal' };
+        // The one line of the object's template document that writes the field with a template action.
+        const written = !lit && fieldKey !== undefined && typeof path[path.length - 1] === 'string' ? templatedLine(template, templateLines, fieldKey, regionStart) : undefined;
+        if (written) mapped = { source: written, via: 'template' };
       }
       if (mapped) nodes.push({ start: span.start, end: span.end, ...mapped });
     });
@@ -151,6 +176,26 @@ function literalLine(file: LoadedFile, lines: readonly string[], key: string, va
   return undefined;
 }
 
+/**
+ * The line of a template document that writes `key: {{ … }}`, when exactly one does: the value there is the
+ * action's output (a `range` item, a computed value) that no values line is proved to feed.
+ * @param lines the lines of the template document, which starts at offset `base` of the file
+ */
+function templatedLine(file: LoadedFile, lines: readonly string[], key: string, base: number): Span | undefined {
+  let found: Span | undefined;
+  let offset = base;
+  for (const line of lines) {
+    const body = line.replace(/^\s*(- )?/, '');
+    if (body.startsWith(`${key}:`) && body.includes('{{')) {
+      if (found) return undefined;
+      const start = offset + line.indexOf('{{');
+      found = { file: file.file, start, end: offset + line.replace(/\s+$/, '').length };
+    }
+    offset += line.length + 1;
+  }
+  return found;
+}
+
 /** The template line `kind: <Kind>` inside `region` (the region's, else the file's, first line otherwise). */
 function kindLine(file: LoadedFile, kind: string | undefined, region?: { start: number; end: number }): Span {
   const from = region?.start ?? 0;
@@ -166,32 +211,12 @@ function kindLine(file: LoadedFile, kind: string | undefined, region?: { start: 
   return { file: file.file, start, end: start + firstLine.length };
 }
 
-/**
- * The document of a template (text between `---` lines) that a rendered object came from: the one that writes its
- * `kind:` and `name:` literally (best score first), else the `nth` document holding its kind (helm keeps the
- * template's order: the nth rendered object of a template comes from its nth document, unless a loop or a condition
- * makes more or fewer), else the whole file when the template has one document.
- */
-export function templateDocument(text: string, kind: string | undefined, name: string | undefined, nth: number): { start: number; end: number } | undefined {
-  const regions: { start: number; end: number; body: string }[] = [];
-  let start = 0;
-  const re = /^---[^\n]*$/gm;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    regions.push({ start, end: m.index, body: text.slice(start, m.index) });
-    start = m.index + m[0].length + 1;
+/** The first line of a template that is not blank, a `---` line or only template actions. */
+function firstLineOf(file: LoadedFile): Span {
+  let offset = 0;
+  for (const line of file.text.split('\n')) {
+    if (line.trim() !== '' && !/^---(\s|$)/.test(line) && line.replace(/\{\{[\s\S]*?\}\}/g, '').trim() !== '') return { file: file.file, start: offset, end: offset + line.length };
+    offset += line.length + 1;
   }
-  regions.push({ start: Math.min(start, text.length), end: text.length, body: text.slice(Math.min(start, text.length)) });
-  const docs = regions.filter((r) => r.body.trim() !== '');
-  if (docs.length <= 1) return undefined;
-  const hasKind = (r: { body: string }): boolean => !!kind && new RegExp(`^\\s*kind:\\s*["']?${escapeRegExp(kind)}["']?\\s*(#.*)?$`, 'm').test(r.body);
-  const hasName = (r: { body: string }): boolean => !!name && new RegExp(`^\\s*name:\\s*["']?${escapeRegExp(name)}["']?\\s*(#.*)?$`, 'm').test(r.body);
-  const named = docs.filter((r) => hasKind(r) && hasName(r));
-  if (named.length === 1) return named[0];
-  const ofKind = docs.filter(hasKind);
-  const pool = ofKind.length ? ofKind : docs;
-  return pool[Math.min(nth, pool.length - 1)];
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return { file: file.file, start: 0, end: 0 };
 }

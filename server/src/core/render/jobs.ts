@@ -96,6 +96,11 @@ export interface RenderOutcome {
   readonly file?: LoadedFile;
   /** Findings of the render: failures, left-out entries, patches without effect. */
   readonly notes: readonly RenderNote[];
+  /**
+   * Files the render read that the workspace does not load as manifests (a JSON 6902 patch `p.json`, which holds no
+   * Kubernetes object), loaded so that findings on the fields they set can point into them.
+   */
+  readonly sources?: readonly LoadedFile[];
   readonly durationMs: number;
 }
 

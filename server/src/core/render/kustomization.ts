@@ -1,6 +1,7 @@
 import { Document, isMap, isScalar, isSeq, parseDocument, YAMLMap } from 'yaml';
 import type { Located, Span } from '../source/span';
 import { embeddedText, EmbeddedText } from './embedded';
+import { readReplacement, Replacement } from './replacements';
 
 /** Which objects a kustomize patch or transformer applies to (kustomize api/types/selector.go). */
 export interface PatchTarget {
@@ -70,6 +71,10 @@ export interface Kustomization {
   readonly helmChartHome?: string;
   /** configMapGenerator / secretGenerator entries by name (their objects' origin is the kustomization). */
   readonly generators: readonly { readonly name: string; readonly kind: 'ConfigMapGenerator' | 'SecretGenerator'; readonly span: Span }[];
+  /** `replacements` written inline (source → targets). */
+  readonly replacements: readonly Replacement[];
+  /** `replacements: - path:` entries: files that each hold one replacement or a list of them. */
+  readonly replacementFiles: readonly Located<string>[];
   /** Other files the build reads (generator files/envs, configurations, crds, openapi, replacements), relative paths. */
   readonly otherFiles: readonly string[];
   /** True when the kustomization cannot be read (YAML error or not a mapping). */
@@ -91,7 +96,8 @@ function scalarString(node: unknown): string | undefined {
   return isScalar(node) && (typeof node.value === 'string' || typeof node.value === 'number') ? String(node.value) : undefined;
 }
 
-function targetOf(node: unknown): PatchTarget | undefined {
+/** A `target:` / `select:` selector mapping as written (undefined for anything else). */
+export function targetOf(node: unknown): PatchTarget | undefined {
   if (!isMap(node)) return undefined;
   const t: Record<string, string> = {};
   for (const key of ['group', 'version', 'kind', 'name', 'namespace', 'labelSelector', 'annotationSelector']) {
@@ -210,6 +216,20 @@ export function readKustomization(file: string, text: string): Kustomization {
       if (v && !v.includes('\n')) otherFiles.push(v);
     }
   }
+  const replacements: Replacement[] = [];
+  const replacementFiles: Located<string>[] = [];
+  const replacementList = root.get('replacements', true);
+  if (isSeq(replacementList)) {
+    for (const item of replacementList.items) {
+      const pathNode = isMap(item) ? item.get('path', true) : undefined;
+      const path = scalarString(pathNode);
+      if (path !== undefined) replacementFiles.push({ value: path, span: spanOf(file, pathNode)! });
+      else {
+        const r = readReplacement(file, item);
+        if (r) replacements.push(r);
+      }
+    }
+  }
   const openapi = root.get('openapi', true);
   if (isMap(openapi)) {
     const p = scalarString(openapi.get('path', true));
@@ -228,11 +248,13 @@ export function readKustomization(file: string, text: string): Kustomization {
       return isMap(globals) ? scalarString(globals.get('chartHome', true)) : undefined;
     })(),
     generators,
+    replacements,
+    replacementFiles,
     otherFiles,
     broken: false,
   };
 }
 
 function emptyKustomization(file: string, broken: boolean): Kustomization {
-  return { file, kind: 'Kustomization', resources: [], components: [], patches: [], transformers: [], helmCharts: [], generators: [], otherFiles: [], broken };
+  return { file, kind: 'Kustomization', resources: [], components: [], patches: [], transformers: [], helmCharts: [], generators: [], replacements: [], replacementFiles: [], otherFiles: [], broken };
 }

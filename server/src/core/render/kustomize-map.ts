@@ -8,7 +8,8 @@ import type { KustomizeJob } from './jobs';
 import { RENDER_FILE_PREFIX } from './jobs';
 import { inlineSentinelAt, KustomizeSentinelPlan } from './kustomize-sentinels';
 import { HelmChartEntry, Kustomization, KustomizePatch, PatchTarget, readKustomization, TransformerField } from './kustomization';
-import { Attribution, MappedNode, RenderSourceMap, sortNodes, sourceTextsOf } from './source-map';
+import { copiedValue, nodesAtFieldPath, replacementsOfFile } from './replacements';
+import { Attribution, MappedNode, RenderSourceMap, sortNodes, sourceOf, sourceTextsOf } from './source-map';
 import { at, child, groupOf, identityOf, keyNode, matchItem, parsedDocuments, scalarText, spanOf, TreePath, walkTree } from './tree-walk';
 
 /** What mapping a kustomize build needs besides its output. */
@@ -179,6 +180,7 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
   const nodes: MappedNode[] = [];
   const documents: RenderSourceMap['documents'][number][] = [];
   const anchorSpan = job.anchor;
+  const mappedDocs: MappedDocument[] = [];
   docs.forEach((doc, i) => {
     const root = doc.contents;
     const range = (root as { range?: [number, number, number] } | null)?.range;
@@ -211,6 +213,7 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
     const sentinelRoot = chartEntry && input.sentinel ? sentinelFor(root, i) : undefined;
     documents.push({ start: range[0], end: range[2], fallback });
     const sourceNameValue = sourceRoot ? identityOf(sourceRoot).name : undefined;
+    mappedDocs.push({ root, id, chain, sourceName: sourceNameValue });
     // Patches that apply to this object, in the order kustomize applies them (innermost kustomization first).
     const applicable: PatchInfo[] = [];
     for (const d of chain) {
@@ -277,6 +280,7 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
       }
     }
   });
+  replaceNodes(nodes, replacementNodes(mappedDocs, order, kustomizations, components, loadedByPath, files, name, nodes, documents));
   const notes: RenderNote[] = [];
   for (const list of patchInfos.values()) {
     for (const info of list) {
@@ -307,6 +311,85 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
   }
   const map: RenderSourceMap = { nodes: sortNodes(nodes), documents };
   return { file: { ...loaded, render: { jobId: job.id, label: job.label, map, sourceTexts: sourceTextsOf(map, files) } }, notes };
+}
+
+/** A rendered object, the kustomizations on its way to the entry point (innermost first) and its name in its source file. */
+interface MappedDocument {
+  readonly root: unknown;
+  readonly id: ReturnType<typeof identityOf>;
+  readonly chain: readonly string[];
+  readonly sourceName?: string;
+}
+
+/**
+ * Map nodes for the fields kustomize `replacements` wrote: a target field whose rendered value is the value the
+ * replacement copies points at the source field as the user writes it (where the source object's field maps to: its
+ * manifest line, or the patch that set it), else at the replacement's `fieldPath:` / `sourceValue:`. A replacement
+ * of a kustomization applies to the objects built there and below (api/filters/replacement, kustomize v5.4);
+ * the outermost kustomization's replacements run last, so they win.
+ */
+function replacementNodes(
+  mapped: readonly MappedDocument[], order: readonly string[], kustomizations: ReadonlyMap<string, { file: string; k: Kustomization }>,
+  components: ReadonlyMap<string, readonly string[]>, loadedByPath: ReadonlyMap<string, string>, files: ReadonlyMap<string, LoadedFile>, renderedName: string, nodes: readonly MappedNode[], documents: RenderSourceMap['documents'],
+): MappedNode[] {
+  const out = new Map<string, MappedNode>();
+  let sorted: RenderSourceMap | undefined;
+  for (const dir of [...order].reverse()) {
+    const entry = kustomizations.get(dir);
+    if (!entry) continue;
+    const list = [...entry.k.replacements];
+    for (const f of entry.k.replacementFiles) {
+      const loaded = files.get(loadedByPath.get(posix.normalize(posix.join(dir, f.value))) ?? '');
+      if (loaded) list.push(...replacementsOfFile(loaded.file, parsedDocuments(loaded).map((d) => d.contents)));
+    }
+    if (!list.length) continue;
+    const inScope = mapped.filter((m) => m.chain.includes(dir) || m.chain.some((c) => components.get(c)?.includes(dir)));
+    for (const r of list) {
+      let value: string | undefined;
+      let source: Span | undefined;
+      if (r.sourceValue) {
+        value = r.sourceValue.value;
+        source = r.sourceValue.span;
+      } else if (r.source) {
+        const src = r.source;
+        const candidates = inScope.filter((m) => (!src.kind || m.id.kind === src.kind) && (src.group === undefined || groupOf(m.id.apiVersion) === src.group) && (!src.namespace || m.id.namespace === src.namespace));
+        // The name before the transformers of the kustomizations above (a prefix, a suffix).
+        const object = candidates.find((m) => !src.name || m.id.name === src.name || m.sourceName === src.name) ?? candidates.find((m) => !!src.name && (m.id.name ?? '').includes(src.name));
+        const field = object ? nodesAtFieldPath(object.root, src.fieldPath)[0]?.node : undefined;
+        const whole = scalarText(field);
+        value = whole === undefined ? undefined : copiedValue(whole, src.delimiter, src.index);
+        const at = spanOf(renderedName, field);
+        sorted ??= { nodes: sortNodes([...nodes]), documents };
+        const traced = at ? sourceOf(sorted, at.start, at.end) : undefined;
+        source = traced && traced.via !== 'document' ? traced.span : src.span;
+      }
+      if (value === undefined || !source) continue;
+      for (const t of r.targets) {
+        for (const m of inScope) {
+          if (!t.select || !matchesTarget(t.select, m.id, m.sourceName)) continue;
+          if (t.reject.some((x) => matchesTarget(x, m.id, m.sourceName))) continue;
+          for (const p of t.fieldPaths) {
+            for (const hit of nodesAtFieldPath(m.root, p)) {
+              const rendered = scalarText(hit.node);
+              const span = spanOf(renderedName, hit.node);
+              if (!span || rendered === undefined || (t.delimiter === undefined ? rendered !== value : !rendered.split(t.delimiter).includes(value))) continue;
+              out.set(`${span.start}:${span.end}`, { start: span.start, end: span.end, source, via: 'replacement' });
+            }
+          }
+        }
+      }
+    }
+  }
+  return [...out.values()];
+}
+
+/** Puts `extra` into `nodes`, each in place of a node of the same rendered range. */
+function replaceNodes(nodes: MappedNode[], extra: readonly MappedNode[]): void {
+  if (!extra.length) return;
+  const taken = new Set(extra.map((n) => `${n.start}:${n.end}`));
+  const kept = nodes.filter((n) => !taken.has(`${n.start}:${n.end}`));
+  nodes.length = 0;
+  nodes.push(...kept, ...extra);
 }
 
 /** An object's identity in a build's output: group, kind, namespace and name. */

@@ -1,7 +1,7 @@
 import type { Span } from '../source/span';
 
 /** How a rendered field was traced back to a line the user edits, best first (see {@link MappedNode}). */
-export type Attribution = 'values' | 'patch' | 'literal' | 'transformer' | 'document';
+export type Attribution = 'values' | 'patch' | 'replacement' | 'literal' | 'template' | 'transformer' | 'document';
 
 /**
  * One node (scalar, mapping, sequence or key) of a rendered manifest and the source span it comes from.

@@ -40,7 +40,7 @@ export function disableCommentUnknownRule(knownIds: () => ReadonlySet<string>): 
       for (const file of files?.values() ?? []) {
         // Read the text only of files whose directives name an unknown id or word (an unknown word's line maps
         // to an empty set): the CLI holds texts compressed, and most files have no directive at all.
-        if (![...file.suppressions.values()].some((ids) => ids.size === 0 || [...ids].some((id) => id !== '*' && !known.has(id)))) continue;
+        if (!namesUnknown(file, known)) continue;
         for (const d of directivesOf(file)) {
           if (d.kind === 'unknown') {
             out.push(unknownDirective(d, file.file));
@@ -70,6 +70,19 @@ export function disableCommentUnknownRule(knownIds: () => ReadonlySet<string>): 
   };
 }
 
+/** Per loaded file (an edit loads a new one), whether its suppressions name an unknown id or word, and against which ids. */
+const unknownMemo = new WeakMap<LoadedFile, { known: ReadonlySet<string>; unknown: boolean }>();
+
+/** True when a directive of the file names an id not in `known`, or an unknown directive word (its line maps to no id). */
+function namesUnknown(file: LoadedFile, known: ReadonlySet<string>): boolean {
+  if (file.suppressions.size === 0) return false;
+  const hit = unknownMemo.get(file);
+  if (hit && hit.known === known) return hit.unknown;
+  const unknown = [...file.suppressions.values()].some((ids) => ids.size === 0 || [...ids].some((id) => id !== '*' && !known.has(id)));
+  unknownMemo.set(file, { known, unknown });
+  return unknown;
+}
+
 /** Each file's directive comments, read once per loaded file (an edit loads a new one): rules run on every edit. */
 const directiveMemo = new WeakMap<LoadedFile, readonly DisableDirective[]>();
 function directivesOf(file: LoadedFile): readonly DisableDirective[] {
@@ -81,7 +94,8 @@ function directivesOf(file: LoadedFile): readonly DisableDirective[] {
 function unknownDirective(d: DisableDirective, file: string): Finding {
   const span = { file, start: d.start + d.at, end: d.start + d.at + d.word.length };
   // Only a misspelling gets a fix: eslint's block forms (`kube-netlint-disable`) mean something else entirely.
-  const near = closestId(d.word, [DISABLE_NEXT_LINE, DISABLE_LINE]);
+  const lower = d.word.toLowerCase(); // a directive in capitals is the directive, written in the wrong case
+  const near = lower === DISABLE_NEXT_LINE || lower === DISABLE_LINE ? lower : closestId(d.word, [DISABLE_NEXT_LINE, DISABLE_LINE]);
   const suggestion = near && Math.abs(near.length - d.word.length) <= 2 ? near : undefined;
   return {
     ruleId: 'disable-comment-unknown-rule',

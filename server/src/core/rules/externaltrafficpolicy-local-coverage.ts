@@ -2,7 +2,7 @@ import { describe } from '../model/objects';
 import type { ServiceObject } from '../model/objects';
 import { partialCoverageBackends, totalPods } from '../kubernetes/kube-proxy/traffic-policy';
 import { backendLocations, backendsShortfall } from './report/backends';
-import { setToCluster } from './fixes/traffic-policy-fix';
+import { externalPolicyToCluster } from './fixes/traffic-policy-fix';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 
@@ -53,7 +53,9 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
     'Fixes: run the backends as a DaemonSet on every node the traffic reaches (or send the traffic only to the',
     'selected nodes: a load balancer or DNS naming just those); or set',
     '`externalTrafficPolicy: Cluster` (quick fix) — every node then forwards to any endpoint, but kube-proxy SNATs',
-    'the traffic, so the backends see a node IP instead of the **client source IP**.',
+    'the traffic, so the backends see a node IP instead of the **client source IP**. The quick fix also removes a',
+    'written `healthCheckNodePort` (the API server accepts one only with `externalTrafficPolicy: Local`); it is not',
+    'offered when that entry cannot be removed exactly (it is anchored, reached through an alias, or has a comment).',
   ].join('\n'),
   sources: [
     'https://kubernetes.io/docs/reference/networking/virtual-ips/#external-traffic-policy (v1.33)',
@@ -94,7 +96,7 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
         span: policy.span,
         object: refOf(svc),
         related: backendLocations(backends),
-        fixes: [setToCluster(policy, 'Set externalTrafficPolicy to Cluster (every node forwards; backends lose the client source IP to SNAT)', type !== 'LoadBalancer')],
+        fixes: externalPolicyToCluster(svc, 'every node forwards; backends lose the client source IP to SNAT', type !== 'LoadBalancer'),
       });
     }
     return findings;

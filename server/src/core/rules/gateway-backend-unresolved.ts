@@ -70,7 +70,7 @@ function checkRef({ model, files }: RuleContext, route: K8sObject, ref: RouteBac
   if (!svc) {
     return {
       ...base, severity: 'info', span: ref.name.span, related: [], fixes: [],
-      message: `Service "${ref.name.value}" of ${where} is not in namespace ${ref.namespace} here: fine if it is deployed from elsewhere, else the reference does not resolve (ResolvedRefs False, BackendNotFound) and ${failure(route, ref)}`,
+      message: `Service "${ref.name.value}" of ${where} is not in namespace ${ref.namespace} here: fine if it is deployed from elsewhere, else the reference does not resolve (ResolvedRefs False, BackendNotFound) and ${failure(route, ref)}; check the name and namespace`,
     };
   }
   const related = [{ span: svc.span, message: `${describe(svc)} has ${servicePortList(svc)}` }];
@@ -78,7 +78,7 @@ function checkRef({ model, files }: RuleContext, route: K8sObject, ref: RouteBac
   if (!port) {
     return {
       ...base, severity: 'error', span: ref.span, related,
-      message: `${where} names ${describe(svc)} without a port: a Service reference needs the Service port number, so the API server rejects the route ("Must have port for Service reference")`,
+      message: `${where} names ${describe(svc)} without a port: a Service reference needs the Service port number, so the API server rejects the route ("Must have port for Service reference"); add ${svc.ports.length === 1 && svc.ports[0].port ? `port: ${svc.ports[0].port.value}` : 'the Service port'}`,
       fixes: svc.ports.length === 1 ? insertPortFix(files, route, ref, svc.ports[0]) : [],
     };
   }
@@ -89,8 +89,8 @@ function checkRef({ model, files }: RuleContext, route: K8sObject, ref: RouteBac
   return {
     ...base, severity: 'error', span: port.span, related,
     message: targeted
-      ? `${where} names port ${port.value}, the targetPort of port ${targeted.port?.value} of ${describe(svc)}: a backendRef takes the Service port, so the reference does not resolve (ResolvedRefs False) and ${failure(route, ref)}`
-      : `${where} names port ${port.value} of ${describe(svc)}, which does not expose it (it has ${servicePortList(svc)}): the reference does not resolve (ResolvedRefs False) and ${failure(route, ref)}`,
+      ? `${where} names port ${port.value}, the targetPort of port ${targeted.port?.value} of ${describe(svc)}: a backendRef takes the Service port, so the reference does not resolve (ResolvedRefs False) and ${failure(route, ref)}; use port ${targeted.port?.value}`
+      : `${where} names port ${port.value} of ${describe(svc)}, which does not expose it (it has ${servicePortList(svc)}): the reference does not resolve (ResolvedRefs False) and ${failure(route, ref)}; use one of its ports`,
     fixes: edit && chosen?.port ? [{ title: `Use port ${chosen.port.value} of ${describe(svc)}`, edits: [edit], ...(targeted ? { preferred: true } : {}) }] : [],
   };
 }

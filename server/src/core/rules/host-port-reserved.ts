@@ -70,7 +70,11 @@ function describeRows(judgements: readonly Judgement[]): string {
   }).join(' and ');
 }
 
-function finding(span: HostPortClaim['span'], obj: HostPortClaim['workload'] | NodePortClaim['service'], what: string, consequence: string, judgements: Judgement[]): Finding {
+/**
+ * The finding on one claim: `what` (`hostPort 10250/TCP`) of `obj` is the component's port, `consequence`, and the
+ * `fix` (`use another hostPort`).
+ */
+function finding(span: HostPortClaim['span'], obj: HostPortClaim['workload'] | NodePortClaim['service'], what: string, consequence: string, fix: string, judgements: Judgement[]): Finding {
   judgements.sort((a, b) => rank(a.severity) - rank(b.severity));
   const worst = judgements[0];
   let message: string;
@@ -79,11 +83,12 @@ function finding(span: HostPortClaim['span'], obj: HostPortClaim['workload'] | N
     const names = [...new Set(judgements.map((j) => `${j.row.component}${rowRange(j.row)}`))];
     const scopes = [...new Set(judgements.map((j) => j.row.scope))];
     const missing = joinNames(scopes.map((s) => COMPONENT_NAMES[s]));
-    message = `${what} of ${describe(obj)} is commonly used by ${joinNames(names)}: where ${scopes.length > 1 ? 'one of them runs' : 'it runs'}, ${consequence}. ` +
-      `A warning: ${scopes.length === 1 ? `${missing} is not` : scopes.length === 2 ? 'neither is' : 'none of them is'} in the workspace (config \`cni: [${scopes.join(', ')}]\` for an error)`;
+    message = `${what} of ${describe(obj)} is commonly used by ${joinNames(names)}: where ${scopes.length > 1 ? 'one of them runs' : 'it runs'}, ${consequence}; ${fix}. ` +
+      // The config key is named bare (`cni: [metallb]`): with a rendered label the full sentence ran past 300 characters.
+      `Warning: ${scopes.length === 1 ? `${missing} is not` : scopes.length === 2 ? 'neither is' : 'none of them is'} in the workspace (\`cni: [${scopes.join(', ')}]\` for an error)`;
   } else {
     const why = worst.severity === 'error' ? '' : ` A warning: ${worst.why}.`;
-    message = `${what} of ${describe(obj)} is ${describeRows(judgements)}: ${consequence}.${why}`;
+    message = `${what} of ${describe(obj)} is ${describeRows(judgements)}: ${consequence}; ${fix}.${why}`;
   }
   return { ruleId: id, severity: worst.severity, message, span, object: refOf(obj), related: [], fixes: [] };
 }
@@ -190,7 +195,8 @@ export const hostPortReserved: Rule = {
         const consequence = claim.containerPort.hostPort && !claim.hostNetwork
           ? 'CNI portmap takes the component\'s traffic on every node address'
           : 'the later bind fails ("address already in use")';
-        findings.push(finding(claim.span, claim.workload, what, consequence, judgements));
+        const fix = claim.containerPort.hostPort ? 'use another hostPort' : 'use another port';
+        findings.push(finding(claim.span, claim.workload, what, consequence, fix, judgements));
       }
     }
     const range = model.settings.nodePortRange.value;
@@ -203,7 +209,7 @@ export const hostPortReserved: Rule = {
         const judgements = reported(rows.flatMap((r) => judge(r, present, features, replacement, 'nodePort') ?? []));
         if (judgements.length === 0) continue;
         const consequence = `the node-port range (${range.min}-${range.max}, from ${model.settings.nodePortRange.source}) includes it, and kube-proxy DNATs that port on every node address to the Service`;
-        findings.push(finding(claim.span, claim.service, `${claim.field} ${port}/${claim.protocol}`, consequence, judgements));
+        findings.push(finding(claim.span, claim.service, `${claim.field} ${port}/${claim.protocol}`, consequence, `use another ${claim.field}`, judgements));
       }
     }
     return findings;

@@ -4,7 +4,8 @@ import type { K8sObject, WorkloadObject } from '../model/objects';
 import type { Span } from '../source/span';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
-import { pinnedNode } from '../kubernetes/scheduler/placement';
+import { EVERY_NODE_LABELS, HOSTNAME_LABEL, pinnedNode, selectsNode } from '../kubernetes/scheduler/placement';
+import type { NodeObject } from '../model/objects';
 
 const id = 'hostport-replicas';
 const REPLICATED_KINDS = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController']);
@@ -23,6 +24,10 @@ export const hostportReplicas: Rule = {
     '  it needs a spare node without the port, or it stalls (set `maxSurge: 0` and `maxUnavailable` ≥ 1);',
     '- a **StatefulSet** updates by deleting a pod first, but scaling beyond the number of nodes leaves pods Pending;',
     '- ReplicaSet / ReplicationController: pods beyond the number of nodes stay Pending.',
+    '',
+    'When the workspace holds Node objects (exported ones, the config\'s `nodes:`, or the live cluster\'s with',
+    '`--cluster`), the message counts those the workload\'s nodeSelector and required node affinity allow: with fewer',
+    'of them than replicas, it says how many replicas will stay Pending.',
     '',
     'A HorizontalPodAutoscaler whose `scaleTargetRef` names the workload sets its replicas (`minReplicas`, default 1,',
     'to `maxReplicas`): the workload is replicated when `maxReplicas` is above 1, whatever `spec.replicas` says.',
@@ -61,8 +66,11 @@ export const hostportReplicas: Rule = {
       const ports = [...new Set(claims.map((c) => `${boundPort(c)}/${c.protocol}`))].join(', ');
       const what = claims[0].hostNetwork ? 'hostNetwork port' : 'hostPort';
       const node = pinnedNode(w);
+      const room = node ? undefined : nodesItCanRunOn(w, model.nodes);
       const consequence = node
         ? `it is pinned to node ${node}, where only one pod can hold the port: ${replicas - 1} replica${replicas > 2 ? 's' : ''} will never run`
+        : room && room.length < replicas
+          ? `at most one pod per node, and ${room.length ? `the workspace's Nodes it may run on are ${room.length} (${names(room)})` : 'none of the workspace\'s Nodes matches its node selection'}: ${replicas - room.length} replica${replicas - room.length > 1 ? 's' : ''} will stay Pending`
         : w.kind === 'Deployment'
           ? `at most one pod per node, so it needs ${replicas} nodes with the port free, and a rolling update (maxSurge) needs one more spare node`
           : `at most one pod per node, so it needs ${replicas} nodes with the port free; replicas beyond that stay Pending`;
@@ -79,6 +87,22 @@ export const hostportReplicas: Rule = {
     return findings;
   },
 };
+
+/**
+ * The workspace's Node objects (or the config's `nodes:`, or the live cluster's with `--cluster`) whose labels
+ * satisfy the workload's nodeSelector / required node affinity (taints are not known: nodes are taken as
+ * untainted). Undefined when the workspace declares no Node: the cluster's size is then unknown.
+ */
+function nodesItCanRunOn(w: WorkloadObject, nodes: readonly NodeObject[]): readonly NodeObject[] | undefined {
+  if (nodes.length === 0) return undefined;
+  return nodes.filter((n) => selectsNode(w, { ...n.nodeLabels, [HOSTNAME_LABEL]: n.nodeLabels[HOSTNAME_LABEL] ?? n.name }, EVERY_NODE_LABELS));
+}
+
+/** Node names for a message: the first three, then how many more. */
+function names(nodes: readonly NodeObject[]): string {
+  const shown = nodes.slice(0, 3).map((n) => n.name).join(', ');
+  return nodes.length > 3 ? `${shown} and ${nodes.length - 3} more` : shown;
+}
 
 /**
  * The port the pod actually holds on the node: the hostPort, except on a hostNetwork pod, whose process

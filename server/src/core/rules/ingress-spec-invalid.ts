@@ -12,6 +12,7 @@ export const ingressSpecInvalid: Rule = {
   title: 'Ingress backend the API server rejects',
   severity: 'error',
   reportsRejection: true,
+  decidesRejection: true,
   explanation: [
     'The API server validates every Ingress before storing it; `kubectl apply` fails with `The Ingress "x" is invalid: …`',
     'and none of its routes reach the controller. This rule reports, at the offending backend of a networking.k8s.io/v1',

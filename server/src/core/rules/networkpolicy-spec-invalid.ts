@@ -12,6 +12,7 @@ export const networkpolicySpecInvalid: Rule = {
   title: 'NetworkPolicy port the API server rejects',
   severity: 'error',
   reportsRejection: true,
+  decidesRejection: true,
   explanation: [
     'The API server validates every NetworkPolicy before storing it; `kubectl apply` fails with',
     '`The NetworkPolicy "x" is invalid: …` and the policy — every rule of it — is never enforced. This rule reports, at',

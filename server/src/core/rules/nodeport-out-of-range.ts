@@ -27,6 +27,7 @@ export const nodeportOutOfRange: Rule = {
   title: 'nodePort outside the NodePort range',
   severity: 'error',
   reportsRejection: true,
+  decidesRejection: true,
   explanation: [
     'The API server allocates every nodePort and healthCheckNodePort from the range given by the kube-apiserver flag',
     '`--service-node-port-range` (default `30000-32767`, inclusive at both ends). A manifest that asks for a port',

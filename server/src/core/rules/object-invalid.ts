@@ -43,7 +43,7 @@ export const objectInvalid: Rule = {
     const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
     return model.problems
       .filter((p) => p.code.startsWith('OBJECT_') && !patches.has(p.span.file))
-      .map((p) => ({ ruleId: 'object-invalid', severity: p.severity, message: p.message, span: p.span, related: [], fixes: p.code === 'OBJECT_METADATA_TYPE' ? quoteFix(p.span, files) : [] }));
+      .map((p) => ({ ruleId: 'object-invalid', severity: p.severity, message: p.message, span: p.span, related: [], fixes: p.quotable ? quoteFix(p.span, files) : [] }));
   },
 };
 

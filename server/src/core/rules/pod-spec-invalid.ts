@@ -17,6 +17,7 @@ export const podSpecInvalid: Rule = {
   title: 'Pod template the API server rejects (ports, hostNetwork, replicas)',
   severity: 'error',
   reportsRejection: true,
+  decidesRejection: true,
   explanation: [
     'The API server decodes and validates every Pod and every workload\'s pod template before storing it; `kubectl apply`',
     'fails with `… is invalid: …` or `… cannot be handled as a Deployment: json: cannot unmarshal …`, and nothing is rolled',

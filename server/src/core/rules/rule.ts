@@ -103,9 +103,15 @@ export interface Rule {
   /**
    * True for the rules that report what the API server refuses (and for file-level rules: syntax, skipped files,
    * directive comments): their findings stand in objects the API server rejects. Every other rule's findings that
-   * lie in such an object or name it in a related location are left out (kubernetes/api-server/rejection.ts).
+   * lie in such an object or name it in a related location are left out (kubernetes/api-server/rejection.ts), and
+   * they run over the model without such objects, so no message or related location names one.
    */
   readonly reportsRejection?: boolean;
+  /**
+   * True for the rules whose errors are the rejections that decide which objects are left out of the other rules'
+   * findings (kubernetes/api-server/rejection.ts): their pages say so and link the rule index's section on it.
+   */
+  readonly decidesRejection?: boolean;
   check(ctx: RuleContext): Finding[];
 }
 

@@ -14,6 +14,7 @@ export const serviceSpecInvalid: Rule = {
   title: 'Service the API server rejects',
   severity: 'error',
   reportsRejection: true,
+  decidesRejection: true,
   explanation: [
     'The API server validates every Service before storing it; `kubectl apply` fails with `The Service "x" is invalid: …`.',
     'This rule reports, at the offending value and quoting the API server\'s own message:',

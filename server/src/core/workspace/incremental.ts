@@ -8,7 +8,7 @@ import { contributionOf, ModelIndexes, patchIndexes } from '../model/model-index
 import type { K8sObject } from '../model/objects';
 import { buildModel, indexesOf, modelFromIndexes, WorkspaceModel } from '../model/workspace-model';
 import { componentEvidenceOf, rememberComponentEvidence } from '../kubernetes/node/components';
-import { claimedPorts, shareNodeClaims } from '../port-map/node-claims';
+import { carryClaimedPorts, claimedPorts, shareNodeClaims } from '../port-map/node-claims';
 import { allRules } from '../rules/index';
 import type { Finding, Rule } from '../rules/rule';
 import { affectedObjects, isEnvironment } from './affected';
@@ -327,7 +327,9 @@ function patchedModel(prev: { model: WorkspaceModel; indexes: ModelIndexes }, fi
     for (const o of componentEvidenceOf(f.objects)) evidence.push(o);
     for (const p of f.problems) problems.push(p);
   }
-  const builtin = prev.model.objects.find((o) => o.origin.type === 'builtin');
+  // buildModel and this function put the implicit Service last, when there is one.
+  const last = prev.model.objects[prev.model.objects.length - 1];
+  const builtin = last?.origin.type === 'builtin' ? last : undefined;
   if (builtin) objects.push(builtin); // a Service: no component evidence
   rememberComponentEvidence(objects, evidence);
   const order = new Map<K8sObject, number>();
@@ -361,6 +363,7 @@ function recheck(
   ctx: { rules: readonly Rule[]; config: CoreConfig; inputs: AnalysisInputs },
 ): { unit: UnitState; checked: number } | undefined {
   const { model, indexes } = patchedModel(prev, files, removed, added);
+  carryClaimedPorts(prev.model, model, removed, added, ctx.config);
   const affected = affectedObjects(removed, added, prev.model, model, indexes);
   // Rules that judge each object on its own see the re-checked objects alone; the others also the environment.
   const subObjects: K8sObject[] = [];

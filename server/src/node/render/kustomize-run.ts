@@ -21,6 +21,8 @@ export interface KustomizeRunContext {
   readonly repoPath: (file: string) => string;
   readonly timeoutMs?: number;
   readonly maxOutputBytes?: number;
+  /** Unsaved editor buffers (or standard input named by --stdin-filename) by absolute path: built instead of the files on disk. */
+  readonly buffers?: ReadonlyMap<string, string>;
 }
 
 export interface KustomizeRunResult {
@@ -68,6 +70,8 @@ export async function runKustomize(job: KustomizeJob, ctx: KustomizeRunContext):
   for (const kFile of dropCharts.keys()) if (!dropEntries.has(kFile)) dropEntries.set(kFile, []);
   const dropPatchPaths = new Map<string, Set<string>>(); // kustomization repo path → patch values to leave out
   const plan = job.enableHelm ? sentinelPlanOf(job, ctx) : undefined;
+  // Buffers of files the build reads: it runs on a copy that holds them (kustomize reads only the disk).
+  const buffered = [...(ctx.buffers ?? [])].filter(([path]) => readsFile(job, toRepo(path)));
 
   /**
    * A copy of what the build reads, at the same absolute layout below a temp root, with the dropped entries left
@@ -82,6 +86,10 @@ export async function runKustomize(job: KustomizeJob, ctx: KustomizeRunContext):
       // A folder without kustomization.yaml: like Flux, build one that lists every manifest below it.
       const resources = job.plainFiles.map((f) => posix.relative(job.dir === '.' ? '' : job.dir, f));
       writeFileSync(join(mirror(job.dir), 'kustomization.yaml'), stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources }));
+    }
+    for (const [path, text] of buffered) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
     }
     const wrapperDir = join(root, WRAPPER);
     mkdirSync(wrapperDir, { recursive: true });
@@ -102,7 +110,7 @@ export async function runKustomize(job: KustomizeJob, ctx: KustomizeRunContext):
     return probe.exitCode === 0 ? { output: probe.stdout, plan } : undefined;
   };
 
-  if (job.drop.size === 0 && dropCharts.size === 0 && !job.plainFiles) {
+  if (job.drop.size === 0 && dropCharts.size === 0 && !job.plainFiles && !buffered.length) {
     const wrapperDir = ctx.sandbox.folder(`${slug}-${Math.random().toString(36).slice(2, 8)}`);
     writeFileSync(join(wrapperDir, 'kustomization.yaml'), wrapperText(relative(wrapperDir, abs(job.dir)).split(sep).join('/') || '.'));
     const [main, sentinel] = await Promise.all([run(wrapperDir), sentinelBuild()]);
@@ -129,6 +137,12 @@ export async function runKustomize(job: KustomizeJob, ctx: KustomizeRunContext):
   };
   const sentinel = result!.exitCode === 0 ? await sentinelBuild() : undefined;
   return { run: result!, originPath, droppedPatches, ...(sentinel ? { sentinel } : {}) };
+}
+
+/** True when a build reads the file at a repository path: one it names, one in a kustomization folder it reads, or one of a chart it inflates. */
+function readsFile(job: KustomizeJob, repoPath: string): boolean {
+  const dir = posix.dirname(repoPath);
+  return job.reads.includes(repoPath) || job.reads.includes(dir) || (job.chartDirs ?? []).some((d) => repoPath.startsWith(`${d}/`));
 }
 
 /**

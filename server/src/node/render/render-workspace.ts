@@ -1,5 +1,6 @@
-import { realpathSync, lstatSync, readdirSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { realpathSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, posix, relative, resolve, sep } from 'node:path';
+import { loadFile } from '../../core/load/load-file';
 import type { CoreConfig } from '../../core/config/config';
 import type { LoadedFile } from '../../core/load/load-file';
 import type { RenderJob, RenderOutcome } from '../../core/render/jobs';
@@ -33,7 +34,7 @@ export interface RenderWorkspaceInput {
   readonly only?: ReadonlySet<string>;
   /** Outputs of earlier runs by their inputs (the language server keeps one across renders). */
   readonly cache?: RenderCache;
-  /** Unsaved editor buffers by absolute path, rendered instead of the files on disk (Helm releases; kustomize reads the disk). */
+  /** Unsaved editor buffers (or standard input named by --stdin-filename) by absolute path, rendered instead of the files on disk. */
   readonly buffers?: ReadonlyMap<string, string>;
 }
 
@@ -91,7 +92,9 @@ export async function renderOne(job: RenderJob, input: RenderWorkspaceInput, ind
     if (job.kind === 'kustomize') {
       const tool = input.renderers.kustomize;
       if (!tool) return failed([]);
-      const res = await runKustomize(job, { tool, helm: input.renderers.helm, baseDir: input.baseDir, sandbox, index, files, repoPath: input.repoPath, timeoutMs: input.timeoutMs, maxOutputBytes: input.maxOutputBytes });
+      const sources = unloadedPatchFiles(job, index, files, input);
+      if (sources.length) files = new Map([...files, ...sources.map((f) => [f.file, f] as const)]);
+      const res = await runKustomize(job, { tool, helm: input.renderers.helm, baseDir: input.baseDir, sandbox, index, files, repoPath: input.repoPath, timeoutMs: input.timeoutMs, maxOutputBytes: input.maxOutputBytes, buffers: input.buffers });
       const dropped: RenderNote[] = res.droppedPatches.map((d) => ({
         ruleId: 'render-incomplete',
         severity: 'info',
@@ -100,10 +103,12 @@ export async function renderOne(job: RenderJob, input: RenderWorkspaceInput, ind
       }));
       if (res.run.exitCode !== 0) return failed([...dropped, toolFailure(job, res.run, locateKustomizeError(res.run.stderr, job, index, (p) => toRepo(input.baseDir, p), files, input.repoPath), input.baseDir)]);
       const mapped = mapKustomizeOutput({ job, output: res.run.stdout, originPath: res.originPath, files, repoPath: input.repoPath, ...(res.sentinel ? { sentinel: res.sentinel } : {}) });
-      return { job, file: mapped.file, notes: [...dropped, ...mapped.notes], durationMs: performance.now() - started };
+      return { job, file: mapped.file, notes: [...dropped, ...mapped.notes], ...(sources.length ? { sources } : {}), durationMs: performance.now() - started };
     }
     const tool = input.renderers.helm;
     if (!tool) return failed([]);
+    const missing = missingValuesFiles(job, input);
+    if (missing.length) return failed(missing);
     const res = await runHelmJob(job, { tool, baseDir: input.baseDir, sandbox, files, repoPath: input.repoPath, charts, timeoutMs: input.timeoutMs, maxOutputBytes: input.maxOutputBytes, cache: input.cache, buffers: input.buffers });
     if (!res.file) return failed([toolFailure(job, res.run, locateHelmError(res.run.stderr, job, files, input.repoPath), input.baseDir)]);
     return { job, file: res.file, notes: res.notes, durationMs: performance.now() - started };
@@ -111,6 +116,66 @@ export async function renderOne(job: RenderJob, input: RenderWorkspaceInput, ind
     return failed([{ ruleId: 'render-failed', severity: 'error', message: `render failed (${job.label}): ${(err as Error).message}`, span: job.anchor }]);
   } finally {
     sandbox.dispose();
+  }
+}
+
+/**
+ * The patch files of a build's kustomizations that the workspace did not load (a JSON 6902 patch in a `.json` file
+ * holds no Kubernetes object, so discovery skips it), read from the editor buffer or the disk and loaded so the
+ * fields they set map back to them. Named as the workspace names files: beside their kustomization's name.
+ */
+function unloadedPatchFiles(job: RenderJob & { kind: 'kustomize' }, index: KustomizationIndex, files: ReadonlyMap<string, LoadedFile>, input: RenderWorkspaceInput): LoadedFile[] {
+  const loaded = new Set([...files.values()].map((f) => input.repoPath(f.file)));
+  const out = new Map<string, LoadedFile>();
+  for (const dir of job.reads) {
+    const entry = index.get(dir);
+    if (!entry) continue;
+    for (const p of entry.k.patches) {
+      if (!p.path || !/\.json$/i.test(p.path.value)) continue;
+      const repo = posix.normalize(posix.join(dir, p.path.value));
+      if (loaded.has(repo) || out.has(repo)) continue;
+      const abs = resolve(input.baseDir, repo);
+      let text = input.buffers?.get(abs);
+      try {
+        text ??= readFileSync(abs, 'utf8');
+      } catch {
+        continue; // kustomize reports the missing patch itself
+      }
+      out.set(repo, loadFile(join(dirname(entry.file), p.path.value), text));
+    }
+  }
+  return [...out.values()];
+}
+
+/**
+ * A `render-failed` note for each values file a release names that is not there (no file on disk, no editor buffer),
+ * on the line that names it (`render.helm[].values` in .kube-netlint.yaml, an Argo CD or Flux values file entry):
+ * helm would stop with `open <path>: no such file or directory` before rendering anything.
+ */
+function missingValuesFiles(job: RenderJob & { kind: 'helm' }, input: RenderWorkspaceInput): RenderNote[] {
+  return job.valuesFiles.flatMap((v) => {
+    const abs = resolve(input.baseDir, v.path);
+    if (input.buffers?.has(abs) || isFile(abs)) return [];
+    let what = 'does not exist';
+    try {
+      if (statSync(abs).isDirectory()) what = 'is a folder, not a file';
+    } catch {
+      // missing: said above
+    }
+    return [{
+      ruleId: 'render-failed',
+      severity: 'error',
+      message: `values file ${v.path} ${what} (${job.label}): helm cannot render the release, so its objects are not linted; ${v.namedAt && /\.kube-netlint\.ya?ml$/.test(v.namedAt.file) ? 'correct the path (relative to the config file\'s folder)' : 'correct the path'} or create the file`,
+      span: v.namedAt ?? job.anchor,
+    }];
+  });
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
   }
 }
 

@@ -45,6 +45,8 @@ export interface EnvelopeProblem {
   readonly message: string;
   readonly code: 'OBJECT_NO_API_VERSION' | 'OBJECT_NO_KIND' | 'OBJECT_NO_NAME' | 'OBJECT_DECODE' | 'OBJECT_METADATA_TYPE' | 'OBJECT_NOT_MAPPING';
   readonly severity: 'error' | 'info';
+  /** True when quoting the value written at `span` fixes the problem (a string field given an unquoted bool or number). */
+  readonly quotable?: boolean;
 }
 
 /**
@@ -191,7 +193,7 @@ export function metadataTypeProblems(view: EnvelopeView, kind: string, version: 
     const plain = !map && (found === 'bool' || found === 'number');
     const read = plain ? ` (YAML 1.1 reads the unquoted value as ${found === 'bool' ? '' : 'the number '}${String(scalar)})` : '';
     const fix = plain ? '; quote it' : map ? '; give a mapping of key: "value" strings' : '; give a string';
-    out.push({ span, code: 'OBJECT_METADATA_TYPE', severity: 'error', message: `${shown} is ${shapeWord(found)}, not ${map ? 'a mapping of strings' : 'a string'}${read}: ${refused}${fix}` });
+    out.push({ span, code: 'OBJECT_METADATA_TYPE', severity: 'error', ...(plain ? { quotable: true } : {}), message: `${shown} is ${shapeWord(found)}, not ${map ? 'a mapping of strings' : 'a string'}${read}: ${refused}${fix}` });
   };
   for (const f of METADATA_STRING_FIELDS) {
     const path = `metadata.${f}`;

@@ -23,8 +23,9 @@ import { nodePortsOutsideRange } from './validation';
  * related locations all lie in rejected objects, is left out (core/engine/run-rules.ts), in either role: it neither
  * collides with other objects nor is reported for what it would do to them, and the other objects' checks that would
  * name only it (a Service selecting it, a port it would take) say nothing about it either, until it is fixed and
- * accepted. A finding that also names an accepted object stays (its message may still list the rejected one): an
- * accepted collision must never be lost because a rejected object shares the port.
+ * accepted. A finding that also names an accepted object stays, naming only the accepted ones (the other rules run
+ * over the model without the rejected objects: core/model/model-without.ts): an accepted collision must never be
+ * lost because a rejected object shares the port.
  * Warnings the API server only prints (the object is stored) do not count. Live cluster objects were accepted.
  * Sources: kubernetes pkg/registry/rest/create.go (BeforeCreate: any validation error fails the whole create) and
  * staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go (a decode error answers 400 before anything is stored), v1.33.
@@ -121,30 +122,70 @@ export interface RejectedObjects {
 const verdicts = new WeakMap<K8sObject, { partial: boolean; min: number; max: number; rejected: boolean }>();
 
 /**
+ * Per loaded file (immutable: an edit makes a new one), the extents of its rejected objects and what they were
+ * judged with: a rule run after an edit reads one entry per file, not every object of the workspace.
+ */
+const fileVerdicts = new WeakMap<LoadedFile, { partial: boolean; min: number; max: number; extents: readonly Span[] }>();
+
+const NO_PATCH_FILES: ReadonlySet<string> = new Set();
+
+/**
+ * Per file map (one analysis builds one and runs several rule runs over it), the rejected extents of its files'
+ * objects by file, and what they were judged with.
+ */
+const mapVerdicts = new WeakMap<ReadonlyMap<string, LoadedFile>, { patchFiles: ReadonlySet<string>; min: number; max: number; size: number; byFile: ReadonlyMap<string, readonly Span[]> }>();
+
+/**
  * The rejected objects among every object of `files` and `model` (the files give the whole workspace also when
  * the model is a part of it, as in the language server's re-checks), each judged once per object and context.
+ * A file is judged again only when it changed (a new LoadedFile), or its patch-file role or the NodePort range
+ * did, and then each object's verdict is looked up (an edit re-creates only the edited document's objects); the files'
+ * part is shared by the rule runs over one file map. The model's objects are looked up too (its own objects, such as
+ * kustomize views and live objects, are in no file; a rejected file object is then listed twice, which changes nothing).
  */
 export function rejectedObjects(model: WorkspaceModel, files: ReadonlyMap<string, LoadedFile> | undefined, layout: RepoLayout | undefined): RejectedObjects {
-  const ctx: RejectionContext = { files, patchFiles: layout?.patchFiles ?? new Set(), nodePortRange: model.settings.nodePortRange.value };
-  const byFile = new Map<string, Span[]>();
-  const judge = (o: K8sObject): void => {
-    const partial = ctx.patchFiles.has(o.file);
-    const { min, max } = ctx.nodePortRange;
+  const ctx: RejectionContext = { files, patchFiles: layout?.patchFiles ?? NO_PATCH_FILES, nodePortRange: model.settings.nodePortRange.value };
+  const { min, max } = ctx.nodePortRange;
+  const rejected = (o: K8sObject): boolean => {
+    const partial = ctx.patchFiles.size > 0 && ctx.patchFiles.has(o.file);
     let v = verdicts.get(o);
     if (!v || v.partial !== partial || v.min !== min || v.max !== max) {
       v = { partial, min, max, rejected: rejectedByApiServer(o, ctx) };
       verdicts.set(o, v);
     }
-    if (!v.rejected) return;
-    const list = byFile.get(o.extent.file) ?? [];
-    list.push(o.extent);
-    byFile.set(o.extent.file, list);
+    return v.rejected;
   };
-  const seen = new Set<K8sObject>();
-  for (const f of files?.values() ?? []) for (const o of f.objects) if (!seen.has(o)) (seen.add(o), judge(o));
-  for (const o of model.objects) if (!seen.has(o)) (seen.add(o), judge(o));
+  const byFile = files ? filesRejected(files, ctx, rejected) : new Map<string, readonly Span[]>();
+  const extra: Span[] = [];
+  for (const o of model.objects) if (rejected(o)) extra.push(o.extent);
+  const inside = (span: Span) => (e: Span): boolean => e.file === span.file && span.start >= e.start && span.end <= e.end;
   return {
-    none: byFile.size === 0,
-    covers: (span) => byFile.get(span.file)?.some((e) => span.start >= e.start && span.end <= e.end) ?? false,
+    none: byFile.size === 0 && extra.length === 0,
+    covers: (span) => (byFile.get(span.file)?.some(inside(span)) ?? false) || extra.some(inside(span)),
   };
+}
+
+/** The rejected extents of the objects of `files`, by file (cached per map and context, and per loaded file). */
+function filesRejected(files: ReadonlyMap<string, LoadedFile>, ctx: RejectionContext, rejected: (o: K8sObject) => boolean): ReadonlyMap<string, readonly Span[]> {
+  const { min, max } = ctx.nodePortRange;
+  const hit = mapVerdicts.get(files);
+  if (hit && hit.patchFiles === ctx.patchFiles && hit.min === min && hit.max === max && hit.size === files.size) return hit.byFile;
+  const byFile = new Map<string, Span[]>();
+  for (const f of files.values()) {
+    const partial = ctx.patchFiles.size > 0 && ctx.patchFiles.has(f.file);
+    let v = fileVerdicts.get(f);
+    if (!v || v.partial !== partial || v.min !== min || v.max !== max) {
+      const extents: Span[] = [];
+      for (const o of f.objects) if (rejected(o)) extents.push(o.extent);
+      v = { partial, min, max, extents };
+      fileVerdicts.set(f, v);
+    }
+    for (const e of v.extents) {
+      const list = byFile.get(e.file);
+      if (list) list.push(e);
+      else byFile.set(e.file, [e]);
+    }
+  }
+  mapVerdicts.set(files, { patchFiles: ctx.patchFiles, min, max, size: files.size, byFile });
+  return byFile;
 }

@@ -3,6 +3,7 @@ import { flagValue } from '../../model/cluster-settings';
 import type { K8sObject } from '../../model/objects';
 import { describe } from '../../model/objects';
 import type { ComponentPort } from '../node/component-ports';
+import { memoOnComponentEvidence } from '../node/components';
 import { kubeProxyContainer } from './strict-arp';
 
 /** Where kube-proxy serves one of its endpoints: a host address and a port (0 = not served). */
@@ -43,8 +44,13 @@ function bindAddress(value: string, defaultPort: number): { host: string; port: 
  * Sources: https://kubernetes.io/docs/reference/config-api/kube-proxy-config.v1alpha1/ (healthzBindAddress
  * default 0.0.0.0:10256, metricsBindAddress default 127.0.0.1:10249) and
  * https://kubernetes.io/docs/reference/command-line-tools-reference/kube-proxy/ (v1.33).
+ * It reads only configuration objects and kube-proxy workloads, so it is memoised on the component evidence: an edit
+ * of an application's manifest does not read every workload of the workspace again.
  */
 export function kubeProxyListeners(objects: readonly K8sObject[]): KubeProxyListeners {
+  return kubeProxyListenersMemo(objects, undefined);
+}
+const kubeProxyListenersMemo = memoOnComponentEvidence((objects: readonly K8sObject[]): KubeProxyListeners => {
   const fromConfig: { healthz?: KubeProxyListener; metrics?: KubeProxyListener } = {};
   const fromFlags: { healthz?: KubeProxyListener; metrics?: KubeProxyListener } = {};
   const read = (cfg: Record<string, unknown>, source: string) => {
@@ -79,7 +85,7 @@ export function kubeProxyListeners(objects: readonly K8sObject[]): KubeProxyList
     }
   }
   return { healthz: fromConfig.healthz ?? fromFlags.healthz, metrics: fromConfig.metrics ?? fromFlags.metrics };
-}
+});
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 

@@ -3,7 +3,7 @@ import type { K8sObject, WorkloadObject } from '../../model/objects';
 import { describe } from '../../model/objects';
 import { flagValue } from '../../model/cluster-settings';
 import type { Span } from '../../source/span';
-import { containerComponent } from '../node/components';
+import { containerComponent, workloadComponents } from '../node/components';
 
 /** kube-proxy's `ipvs.strictARP` as the workspace sets it, with where. */
 export interface StrictArpSetting {
@@ -19,6 +19,8 @@ export interface StrictArpSetting {
 
 /** The kube-proxy container of a workload (image `kube-proxy`, hyperkube `proxy`, or container name), if any. */
 export function kubeProxyContainer(w: WorkloadObject) {
+  // The per-workload answer is cached: most workloads run no kube-proxy, and the image parsing is not free.
+  if (!workloadComponents(w).has('kube-proxy')) return undefined;
   return w.pod.containers.find((c) => containerComponent(c) === 'kube-proxy');
 }
 

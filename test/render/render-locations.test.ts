@@ -1,0 +1,223 @@
+import { strict as assert } from 'node:assert';
+import { rmSync } from 'node:fs';
+import { JsonFinding, lintRendered, writeTree } from '../helpers/render';
+
+// Where findings on rendered objects land when kustomize replacements, JSON 6902 patch files or Helm range loops set
+// the field, and where a release whose values file is missing is reported. Real helm and kustomize, inside unshare -n.
+type Finding = JsonFinding & { object?: { kind: string; namespace?: string; name: string } };
+const at = (r: { findings: JsonFinding[] }, rule: string): unknown[] =>
+  (r.findings as Finding[]).filter((f) => f.ruleId === rule).map((f) => [f.file, f.line, f.column, f.object?.name, f.related.map((x) => `${x.file}:${x.line}`).join(' ')]);
+
+const svc = (name: string, nodePort: number, port = 80): string =>
+  `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\nspec:\n  type: NodePort\n  selector: {app: ${name}}\n  ports:\n    - name: p${port}\n      port: ${port}\n      nodePort: ${nodePort}\n`;
+
+describe('rendered locations: replacements, JSON 6902 patch files, Helm range loops, missing values files', function () {
+  this.timeout(120_000);
+  const dirs: string[] = [];
+  const tree = (files: Record<string, string>): string => {
+    const d = writeTree(files);
+    dirs.push(d);
+    return d;
+  };
+  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  describe('kustomize replacements', () => {
+    const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ports\ndata:\n  np: "30501"\n';
+    const replacement = 'source:\n  kind: ConfigMap\n  name: ports\n  fieldPath: data.np\ntargets:\n  - select:\n      kind: Service\n      name: web\n    fieldPaths:\n      - spec.ports.[name=p80].nodePort\n';
+
+    it('puts a finding on a replaced field on the source field the replacement copies (inline, in an overlay with namePrefix)', () => {
+      const dir = tree({
+        'base/kustomization.yaml': 'resources:\n  - web.yaml\n  - other.yaml\n  - cm.yaml\n',
+        'base/web.yaml': svc('web', 30000),
+        'base/other.yaml': svc('other', 30501),
+        'base/cm.yaml': cm,
+        'prod/kustomization.yaml': `resources:\n  - ../base\nnamePrefix: prod-\nreplacements:\n  - ${replacement.replace(/\n(?=.)/g, '\n    ')}`,
+      });
+      const r = lintRendered(dir, ['prod', 'base']);
+      const prod = at(r, 'nodeport-duplicate').filter((x) => String((x as unknown[])[3]).startsWith('prod-'));
+      assert.deepEqual(prod, [
+        ['base/cm.yaml', 6, 7, 'prod-web', 'base/other.yaml:11'],
+        ['base/other.yaml', 11, 17, 'prod-other', 'base/cm.yaml:6'],
+      ]);
+      // The base alone is not replaced: web keeps its own nodePort and collides with nothing.
+      assert.deepEqual(at(r, 'nodeport-duplicate').filter((x) => !String((x as unknown[])[3]).startsWith('prod-')), []);
+    });
+
+    it('reads replacements from a file that `replacements: - path:` names, and a source field a patch sets points at the patch', () => {
+      const dir = tree({
+        'kustomization.yaml': 'resources:\n  - web.yaml\n  - other.yaml\n  - cm.yaml\npatches:\n  - path: cm-patch.yaml\nreplacements:\n  - path: replacements/np.yaml\n',
+        'web.yaml': svc('web', 30000),
+        'other.yaml': svc('other', 30777),
+        'cm.yaml': cm,
+        'cm-patch.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ports\ndata:\n  np: "30777"\n',
+        'replacements/np.yaml': replacement,
+      });
+      assert.deepEqual(at(lintRendered(dir, ['.']), 'nodeport-duplicate'), [
+        ['cm-patch.yaml', 6, 7, 'web', 'other.yaml:11'],
+        ['other.yaml', 11, 17, 'other', 'cm-patch.yaml:6'],
+      ]);
+    });
+
+    it('leaves a field alone that the replacement did not set (another target, or a value the replacement does not hold)', () => {
+      const dir = tree({
+        'kustomization.yaml': `resources:\n  - web.yaml\n  - other.yaml\n  - cm.yaml\nreplacements:\n  - ${replacement.replace('name: web', 'name: nothing').replace(/\n(?=.)/g, '\n    ')}`,
+        'web.yaml': svc('web', 30501),
+        'other.yaml': svc('other', 30501),
+        'cm.yaml': cm,
+      });
+      assert.deepEqual(at(lintRendered(dir, ['.']), 'nodeport-duplicate'), [
+        ['other.yaml', 11, 17, 'other', 'web.yaml:11'],
+        ['web.yaml', 11, 17, 'web', 'other.yaml:11'],
+      ]);
+    });
+  });
+
+  describe('JSON 6902 patches in a .json file', () => {
+    const files = (ops: string): Record<string, string> => ({
+      'kustomization.yaml': 'resources:\n  - web.yaml\n  - other.yaml\npatches:\n  - path: np.json\n    target:\n      kind: Service\n      name: web\n',
+      'web.yaml': svc('web', 30000),
+      'other.yaml': svc('other', 30501),
+      'np.json': ops,
+    });
+
+    it("puts a finding on a replaced value on the op's value in the .json file", () => {
+      const r = lintRendered(tree(files('[\n  {"op": "replace", "path": "/spec/ports/0/nodePort", "value": 30501}\n]\n')), ['.']);
+      assert.deepEqual(at(r, 'nodeport-duplicate'), [
+        ['np.json', 2, 64, 'web', 'other.yaml:11'],
+        ['other.yaml', 11, 17, 'other', 'np.json:2'],
+      ]);
+    });
+
+    it('puts a finding on an added list item on its field inside the op\'s value; a .json patch that changes nothing is reported on its entry', () => {
+      const ops = '[\n  {\n    "op": "add",\n    "path": "/spec/ports/-",\n    "value": {\n      "name": "b",\n      "port": 81,\n      "nodePort": 30501\n    }\n  }\n]\n';
+      assert.deepEqual(at(lintRendered(tree(files(ops)), ['.']), 'nodeport-duplicate'), [
+        ['np.json', 8, 19, 'web', 'other.yaml:11'],
+        ['other.yaml', 11, 17, 'other', 'np.json:8'],
+      ]);
+      const same = lintRendered(tree(files('[{"op": "replace", "path": "/spec/ports/0/nodePort", "value": 30000}]\n')), ['.']);
+      assert.deepEqual(at(same, 'kustomize-patch-no-effect').map((x) => (x as unknown[]).slice(0, 3)), [['kustomization.yaml', 5, 5]]);
+    });
+  });
+
+  describe('Helm values iterated with range', () => {
+    const chartFiles = (template: string, values: string): Record<string, string> => ({
+      'c/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+      'c/values.yaml': values,
+      'c/templates/svc.yaml': template,
+    });
+    const values = '# one Service per item\nservices:\n  - nodePort: 30100\n    port: 80\n  - nodePort: 30101\n    port: 80\n  - nodePort: 30100\n    port: 80\n';
+    // The loop comes first; a fixed Service follows in the same template.
+    const looped = (guard = ''): string =>
+      '{{- range $i, $s := .Values.services }}\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: np-{{ .nodePort }}-{{ $i }}\nspec:\n  type: NodePort\n  ports:\n    - port: {{ .port }}\n      nodePort: {{ .nodePort }}\n' +
+      guard +
+      '{{- end }}\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: fixed\nspec:\n  type: NodePort\n  ports:\n    - port: 80\n      nodePort: 30200\n';
+
+    it('puts the findings of items whose names a number feeds on the list items\' fields in values.yaml (proved by the sentinel render)', () => {
+      assert.deepEqual(at(lintRendered(tree(chartFiles(looped(), values)), ['.']), 'nodeport-duplicate'), [
+        ['c/values.yaml', 3, 15, 'np-30100-0', 'c/values.yaml:7'],
+        ['c/values.yaml', 7, 15, 'np-30100-2', 'c/values.yaml:3'],
+      ]);
+    });
+
+    it('puts them on the template line inside the loop when the sentinel render cannot prove the key, never on the document after the loop', () => {
+      // A guard that fails for sentinel numbers: only the real render succeeds.
+      const guard = '{{- if gt (int .nodePort) 32767 }}{{ fail "nodePort too big" }}{{ end }}\n';
+      assert.deepEqual(at(lintRendered(tree(chartFiles(looped(guard), values)), ['.']), 'nodeport-duplicate'), [
+        ['c/templates/svc.yaml', 11, 17, 'np-30100-2', 'c/templates/svc.yaml:11'],
+        ['c/templates/svc.yaml', 11, 17, 'np-30100-0', 'c/templates/svc.yaml:11'],
+      ]);
+    });
+
+    it('still puts the fixed document\'s own finding on its line', () => {
+      const r = lintRendered(tree(chartFiles(looped(), values.replace(/30101/, '30200'))), ['.']);
+      assert.deepEqual(at(r, 'nodeport-duplicate').filter((x) => ['fixed', 'np-30200-1'].includes(String((x as unknown[])[3]))), [
+        ['c/templates/svc.yaml', 22, 17, 'fixed', 'c/values.yaml:5'],
+        ['c/values.yaml', 5, 15, 'np-30200-1', 'c/templates/svc.yaml:22'],
+      ]);
+    });
+  });
+
+  describe('standard input named by --stdin-filename inside an overlay', () => {
+    const patch = (nodePort: number): string => `apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n    - name: p80\n      port: 80\n      nodePort: ${nodePort}\n`;
+    const overlay = (): string =>
+      tree({
+        'base/kustomization.yaml': 'resources:\n  - web.yaml\n  - other.yaml\n',
+        'base/web.yaml': svc('web', 30000),
+        'base/other.yaml': svc('other', 30501),
+        'overlays/prod/kustomization.yaml': 'resources:\n  - ../../base\npatches:\n  - path: np.yaml\n',
+        'overlays/prod/np.yaml': patch(30100),
+      });
+    const rows = (r: { findings: JsonFinding[] }): unknown[] => (r.findings as Finding[]).map((f) => [f.ruleId, f.file, f.line, f.column, f.object?.name, /, rendered by overlays\/prod\)$/.test(f.message)]);
+
+    it('renders the patch read from standard input in place of the file on disk, and reports only its findings', () => {
+      const dir = overlay();
+      const r = lintRendered(dir, ['--stdin-filename', 'overlays/prod/np.yaml', '-'], undefined, `# unsaved\n${patch(30501)}`);
+      assert.deepEqual(rows(r), [['nodeport-duplicate', 'overlays/prod/np.yaml', 10, 17, 'web', true]]);
+      assert.deepEqual(r.findings[0].related.map((x) => `${x.file}:${x.line}`), ['base/other.yaml:11']);
+      // The disk's patch (30100) collides with nothing.
+      assert.deepEqual(rows(lintRendered(dir, ['--stdin-filename', 'overlays/prod/np.yaml', '-'], undefined, patch(30100))), []);
+    });
+
+    it('renders a kustomization.yaml read from standard input (an inline patch it adds), not the one on disk', () => {
+      const dir = overlay();
+      const text = 'resources:\n  - ../../base\npatches:\n  - target: {kind: Service, name: web}\n    patch: |-\n      - op: replace\n        path: /spec/ports/0/nodePort\n        value: 30501\n';
+      const r = lintRendered(dir, ['--stdin-filename', 'overlays/prod/kustomization.yaml', '-'], undefined, text);
+      assert.deepEqual(rows(r), [['nodeport-duplicate', 'overlays/prod/kustomization.yaml', 8, 16, 'web', true]]);
+      // The kustomization on disk (the np.yaml patch, 30100) collides with nothing.
+      const disk = lintRendered(dir, ['--stdin-filename', 'overlays/prod/kustomization.yaml', '-'], undefined, 'resources:\n  - ../../base\npatches:\n  - path: np.yaml\n');
+      assert.deepEqual(rows(disk), []);
+    });
+  });
+
+  describe('standard input named by --stdin-filename inside a chart', () => {
+    const chartTree = (): string =>
+      tree({
+        '.kube-netlint.yaml': 'render:\n  helm:\n    - chart: charts/web\n      values: [envs/prod.yaml]\n',
+        'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+        'charts/web/values.yaml': 'np: 30100\nhp: 30200\n',
+        'charts/web/templates/svc.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  type: NodePort\n  ports:\n    - port: 80\n      nodePort: {{ .Values.np }}\n',
+        'charts/web/templates/pod.yaml': 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n    - name: c\n      image: nginx\n      ports:\n        - containerPort: 8080\n          hostPort: {{ .Values.hp }}\n',
+        'envs/prod.yaml': '# production\nnp: 30101\n',
+      });
+    const rows = (r: { findings: JsonFinding[] }): unknown[] => (r.findings as Finding[]).filter((f) => f.ruleId === 'host-port-conflicts-nodeport').map((f) => [f.file, f.line, f.column, f.object?.name]);
+
+    it('renders a values file a configured release names, read from standard input, with the chart from disk', () => {
+      const dir = chartTree();
+      const r = lintRendered(dir, ['--stdin-filename', 'envs/prod.yaml', '-'], undefined, '# production\n\nnp: 30200\n');
+      assert.deepEqual(rows(r), [['envs/prod.yaml', 3, 5, 'web']]);
+      assert.deepEqual(rows(lintRendered(dir, ['--stdin-filename', 'envs/prod.yaml', '-'], undefined, '# production\nnp: 30101\n')), []);
+    });
+
+    it("renders a chart's template read from standard input in place of the file", () => {
+      const dir = chartTree();
+      const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n    - name: c\n      image: nginx\n      ports:\n        - containerPort: 8080\n          hostPort: 30101\n';
+      assert.deepEqual(rows(lintRendered(dir, ['--stdin-filename', 'charts/web/templates/pod.yaml', '-'], undefined, pod)), [['charts/web/templates/pod.yaml', 11, 21, 'p']]);
+    });
+  });
+
+  describe('a values file that render.helm names but that is missing', () => {
+    const files = (values: string): Record<string, string> => ({
+      '.kube-netlint.yaml': `# releases\nrender:\n  helm:\n    - chart: c\n      release: web-prod\n      values:\n        - c/values.yaml\n        - ${values}\n`,
+      'c/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+      'c/values.yaml': 'np: 30100\n',
+      'c/values-prod.yaml': 'np: 30101\n',
+      'c/templates/svc.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  type: NodePort\n  ports:\n    - port: 80\n      nodePort: {{ .Values.np }}\n',
+    });
+
+    it('is reported on the config line that names it, saying which file is missing', () => {
+      const r = lintRendered(tree(files('c/values-prd.yaml')), ['.']);
+      assert.deepEqual(r.findings.map((f) => [f.ruleId, f.file, f.line, f.column]), [['render-failed', '.kube-netlint.yaml', 8, 11]]);
+      assert.equal(
+        r.findings[0].message,
+        "values file c/values-prd.yaml does not exist (Helm release web-prod, values.yaml, values-prd.yaml): helm cannot render the release, so its objects are not linted; correct the path (relative to the config file's folder) or create the file",
+      );
+      assert.equal(r.code, 1);
+    });
+
+    it('renders the release when every values file is there', () => {
+      const r = lintRendered(tree(files('c/values-prod.yaml')), ['.']);
+      assert.deepEqual(r.findings.map((f) => [f.ruleId, f.file, f.line]), []);
+      assert.match(r.stderr, /rendered 0 kustomizations, 1 Helm release in/);
+    });
+  });
+});
