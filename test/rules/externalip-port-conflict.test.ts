@@ -37,7 +37,7 @@ describe('externalip-port-conflict', () => {
     const [a, b] = findings;
     assert.deepEqual([a.severity, a.file, a.line, a.column, a.text], ['error', 'a.yaml', 8, 17, '198.51.100.10']);
     assert.deepEqual([b.file, b.line, b.column, b.text], ['b.yaml', 8, 31, '198.51.100.10']);
-    assert.match(a.message, /^externalIP 198\.51\.100\.10 port 443\/TCP is also claimed by Service team-b\/proxy/);
+    assert.equal(a.message, 'externalIP 198.51.100.10 port 443/TCP is also claimed by Service team-b/proxy: kube-proxy programs both Services for the same address and port, so only one of them receives the traffic; use another port or externalIP');
     assert.match(b.message, /Service team-a\/web/);
     assert.deepEqual(a.related.map((r) => [r.file, r.line]), [['b.yaml', 8]]);
   });

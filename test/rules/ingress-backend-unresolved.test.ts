@@ -30,7 +30,7 @@ describe('ingress-backend-unresolved', () => {
     assert.equal(findings.length, 1);
     const f = findings[0];
     assert.deepEqual([f.file, f.line, f.column, f.text, f.severity, f.object], ['ing.yaml', 11, 59, '8081', 'error', 'Ingress shop/shop']);
-    assert.equal(f.message, 'the backend of host shop.example.com path / in Ingress shop/shop names port 8081 of Service shop/web, which has no such port (it has port 80 "http" (→ 8080)): the controller finds no upstream and requests get 503');
+    assert.equal(f.message, 'the backend of host shop.example.com path / in Ingress shop/shop names port 8081 of Service shop/web, which has no such port (it has port 80 "http" (→ 8080)): the controller finds no upstream and requests get 503; use one of its ports');
     assert.deepEqual(f.related.map((r) => [r.file, r.line, r.message]), [['svc.yaml', 3, 'Service shop/web has port 80 "http" (→ 8080)']]);
     assert.deepEqual(f.fixes.map((x) => [x.title, x.preferred]), [['Use port 80 "http" of the Service (80)', undefined]]);
     const fixed = applyEdits(dedent(files['ing.yaml']), f.fixes[0].edits);
@@ -68,7 +68,7 @@ spec:
 
   it('is info when the Service is not in the workspace, at the Service name', () => {
     const { findings } = lint({ 'ing.yaml': ingress('{number: 80}', 'api') }, { rules });
-    assert.deepEqual(findings.map((f) => [f.severity, f.text, f.message]), [['info', 'api', 'Service "api" of the backend of host shop.example.com path / in Ingress shop/shop is not in namespace shop here: fine if it is deployed from elsewhere, else requests get 503 (ingress-nginx: "no-service")']]);
+    assert.deepEqual(findings.map((f) => [f.severity, f.text, f.message]), [['info', 'api', 'Service "api" of the backend of host shop.example.com path / in Ingress shop/shop is not in namespace shop here: fine if it is deployed from elsewhere, else requests get 503 (ingress-nginx: "no-service"); check the name and namespace']]);
   });
 
   it('stays silent for matching ports and names, ExternalName Services, resource backends, and variants of one Service that have the port', () => {

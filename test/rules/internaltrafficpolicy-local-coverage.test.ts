@@ -41,7 +41,7 @@ describe('internaltrafficpolicy-local-coverage', () => {
     assert.equal(findings.length, 1);
     assert.deepEqual([findings[0].line, findings[0].severity], [7, 'warning']);
     assert.equal(findings[0].message, 'internalTrafficPolicy Local on Service data/cache, whose backends are DaemonSet data/cache, which runs only on nodes matching pool=cache: ' +
-      'a client pod on a node that runs none of these pods gets no endpoint, and kube-proxy drops its traffic to the ClusterIP');
+      'a client pod on a node that runs none of these pods gets no endpoint, and kube-proxy drops its traffic to the ClusterIP; set internalTrafficPolicy: Cluster');
     assert.deepEqual(findings[0].related.map((r) => r.message), ['backend DaemonSet data/cache (only on nodes matching pool=cache)']);
     const affinity = lint(svc() + ds('affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: gpu, operator: Exists}]}]}}}, '), { rules }).findings;
     assert.match(affinity[0].message, /DaemonSet data\/cache, which runs only on nodes matching gpu: /);

@@ -72,8 +72,8 @@ describe('networkpolicy-port-unresolved', () => {
     const files = { 'db.yaml': workload('db', '[{name: pg, containerPort: 5432}, {name: dns, containerPort: 53, protocol: UDP}]'), 'np.yaml': policy(ingressPorts('[{port: postgres}, {port: dns}]')) };
     const { findings } = lint(files, { rules });
     assert.deepEqual(findings.map((f) => [f.text, f.message]), [
-      ['postgres', 'ingress rule #0 of NetworkPolicy shop/db allows port "postgres"/TCP, which none of the pods it applies to declares (Deployment shop/db): the CNI resolves names per Pod, so this entry matches nothing and the traffic is dropped'],
-      ['dns', 'ingress rule #0 of NetworkPolicy shop/db allows port "dns"/TCP, which none of the pods it applies to declares (Deployment shop/db): the CNI resolves names per Pod, so this entry matches nothing and the traffic is dropped'],
+      ['postgres', 'ingress rule #0 of NetworkPolicy shop/db allows port "postgres"/TCP, which none of the pods it applies to declares (Deployment shop/db): the CNI resolves names per Pod, so this entry matches nothing and the traffic is dropped; allow a port they declare'],
+      ['dns', 'ingress rule #0 of NetworkPolicy shop/db allows port "dns"/TCP, which none of the pods it applies to declares (Deployment shop/db): the CNI resolves names per Pod, so this entry matches nothing and the traffic is dropped; allow a port they declare'],
     ]);
     assert.deepEqual(findings[0].related.map((r) => r.message), ['Deployment shop/db declares pg/TCP, dns/UDP']);
   });

@@ -60,7 +60,7 @@ describe('nodeport-duplicate', () => {
     const { findings } = lint(svc('web', 'default', '    - name: a\n      port: 80\n      nodePort: 30100\n    - name: b\n      port: 81\n      nodePort: 30100'), { rules });
     assert.equal(findings.length, 1);
     assert.equal(findings[0].line, 15);
-    assert.match(findings[0].message, /nodePort 30100\/TCP is used twice in Service default\/web/);
+    assert.match(findings[0].message, /^nodePort 30100\/TCP is used twice in Service default\/web \(also by port a\): the API server rejects the Service with "Duplicate value: 30100"; give one of them another nodePort$/);
   });
 
   it('stays silent for variants of one object (the same Service in two files)', () => {

@@ -29,7 +29,7 @@ describe('probe-port-unresolved', () => {
     assert.equal(findings.length, 1);
     const f = findings[0];
     assert.deepEqual([f.file, f.line, f.column, f.text, f.severity, f.object], ['d.yaml', 16, 43, 'https', 'error', 'Deployment shop/web']);
-    assert.equal(f.message, 'readinessProbe port "https" of container "web" in Deployment shop/web is not one of its ports (it declares http (8080)): the kubelet logs "probe errored" every period and discards the result: the Pod never becomes Ready');
+    assert.equal(f.message, 'readinessProbe port "https" of container "web" in Deployment shop/web is not one of its ports (it declares http (8080)): the kubelet logs "probe errored" every period and discards the result: the Pod never becomes Ready; use one of its ports');
     assert.deepEqual(f.related, []);
     assert.deepEqual(f.fixes.map((x) => [x.title, x.preferred]), [['Use the container\'s only port "http"', undefined]]);
     assert.match(applyEdits(dedent(deployment('          readinessProbe:\n            httpGet: {path: /ready, port: https}')), f.fixes[0].edits), /httpGet: \{path: \/ready, port: http\}/);
@@ -43,10 +43,10 @@ describe('probe-port-unresolved', () => {
     ].join('\n');
     const { findings } = lint({ 'd.yaml': deployment(probes, '[{name: http, containerPort: 8080}, {name: metrics, containerPort: 9090}]') }, { rules });
     assert.deepEqual(findings.map((f) => [f.line, f.message.replace(/^.* is not one of its ports \(it declares http \(8080\), metrics \(9090\)\): /, '')]), [
-      [17, 'the kubelet logs "probe errored" every period and discards the result: liveness never restarts the container'],
-      [19, 'the kubelet logs "probe errored" every period and discards the result: the container never starts up, so it is never Ready'],
-      [22, 'the hook fails and the kubelet kills the container (FailedPostStartHook), so it restarts forever'],
-      [24, 'the hook fails (FailedPreStopHook) and the container is stopped without it'],
+      [17, 'the kubelet logs "probe errored" every period and discards the result: liveness never restarts the container; use one of its ports'],
+      [19, 'the kubelet logs "probe errored" every period and discards the result: the container never starts up, so it is never Ready; use one of its ports'],
+      [22, 'the hook fails and the kubelet kills the container (FailedPostStartHook), so it restarts forever; use one of its ports'],
+      [24, 'the hook fails (FailedPreStopHook) and the container is stopped without it; use one of its ports'],
     ]);
     assert.deepEqual(findings.map((f) => f.message.slice(0, 22)), ['livenessProbe port "ad', 'startupProbe port "adm', 'postStart hook port "a', 'preStop hook port "adm']);
     // Two ports: no guess.

@@ -148,7 +148,7 @@ ${ports}`;
       assert.equal(findings.length, 1);
       const f = findings[0];
       assert.deepEqual([f.file, f.line, f.column, f.text, f.severity, f.object], ['svc.yaml', 10, 19, '8443', 'warning', 'Service app/api']);
-      assert.equal(f.message, 'targetPort 8443/TCP of port "web" in Service app/api is not a containerPort of Deployment app/api (it declares 8080/TCP): traffic goes to 8443 on the Pods and is refused unless something listens there');
+      assert.equal(f.message, 'targetPort 8443/TCP of port "web" in Service app/api is not a containerPort of Deployment app/api (it declares 8080/TCP): traffic goes to 8443 on the Pods and is refused unless something listens there; use a declared port');
       assert.deepEqual(f.related.map((r) => [r.file, r.line, r.message]), [['d.yaml', 4, 'Deployment app/api declares 8080/TCP']]);
       assert.deepEqual(f.fixes.map((x) => [x.title, x.preferred]), [['Set targetPort to 8080 (containerPort "metrics" of Deployment app/api, container main)', false]]);
       const fixed = applyEdits(dedent(files['svc.yaml']), f.fixes[0].edits);
@@ -174,7 +174,7 @@ ${ports}`;
       const two = lint({ 'svc.yaml': service('8443'), 'd.yaml': deployment('api', '            - {containerPort: 8080}\n            - {containerPort: 9090}') }, { rules });
       assert.deepEqual(two.findings.map((f) => [f.severity, f.fixes.length]), [['warning', 0]]);
       const udp = lint({ 'svc.yaml': service('53', 'UDP'), 'd.yaml': deployment('api', '            - {name: dns, containerPort: 53}') }, { rules });
-      assert.deepEqual(udp.findings.map((f) => f.message), ['targetPort 53/UDP of port "web" in Service app/api is not a containerPort of Deployment app/api (it declares 53/TCP): traffic goes to 53 on the Pods and is refused unless something listens there']);
+      assert.deepEqual(udp.findings.map((f) => f.message), ['targetPort 53/UDP of port "web" in Service app/api is not a containerPort of Deployment app/api (it declares 53/TCP): traffic goes to 53 on the Pods and is refused unless something listens there; use a declared port']);
     });
 
     it('stays silent when the containers declare no ports, when one selected workload declares it, and across namespaces', () => {
@@ -210,7 +210,7 @@ ${ports}`;
       const both = sidecar.replace('image: example/app:1', 'image: example/app:1\n                  ports: [{name: admin, containerPort: 8081}]');
       const { findings } = lint({ 'svc.yaml': svc, 'd.yaml': both }, { rules });
       assert.deepEqual(findings.map((f) => [f.file, f.line, f.text, f.severity]), [['svc.yaml', 7, '8080', 'warning']]);
-      assert.equal(findings[0].message, 'targetPort 8080/TCP of port "http" in Service app/api is not a containerPort of Deployment app/app (it declares 8081/TCP, 9090/TCP): traffic goes to 8080 on the Pods and is refused unless something listens there');
+      assert.equal(findings[0].message, 'targetPort 8080/TCP of port "http" in Service app/api is not a containerPort of Deployment app/app (it declares 8081/TCP, 9090/TCP): traffic goes to 8080 on the Pods and is refused unless something listens there; use a declared port');
       assert.deepEqual(findings[0].fixes, []);
       // A port named like the Service port is offered, whichever container declares it.
       const named = both.replace('{name: admin, containerPort: 8081}', '{name: http, containerPort: 8081}');

@@ -11,12 +11,20 @@ import { seenFixInputs } from '../helpers/seen-fixes';
 
 // A quick fix must never turn an object the API server accepts into one it refuses: applying a fix and linting
 // again may not add a finding of the rules that report what the API server (or kubectl's reader) refuses
-// (service-spec-invalid, pod-spec-invalid, object-invalid, yaml-syntax, …) in the files the fix edits. Checked over
+// (service-spec-invalid, pod-spec-invalid, object-invalid, yaml-syntax, …, and the nodePort allocator's
+// nodeport-duplicate / healthcheck-nodeport-duplicate) in the files the fix edits. Checked over
 // examples/, each test fixture folder and — in a root hook, once every test file has run — the input of every
 // test that linted through test/helpers/lint.ts and got a fix (each rule's positive and negative cases).
 
 const ROOT = resolve(__dirname, '..', '..'); // test-out/unit → the repository root
+/** The rules of what the API server refuses. */
 const REJECTING = new Set(allRules.filter((r) => r.reportsRejection).map((r) => r.id));
+/**
+ * The nodePort allocator's refusals (a number another Service holds), counted per rule rather than by message (a fix
+ * may change which other Service a message names). Not judged for a fix of a rejected object: once accepted, it may
+ * meet the collisions its rejection hid.
+ */
+const ALLOCATOR = new Set(['nodeport-duplicate', 'healthcheck-nodeport-duplicate']);
 
 /** The .yaml/.yml/.json files below a folder, sorted, relative to it. */
 function manifests(dir: string, base = dir): string[] {
@@ -27,12 +35,15 @@ function manifests(dir: string, base = dir): string[] {
   });
 }
 
-/** The rejecting findings of a lint of `files`, in the files of `only`, as `rule: message` (a multiset: sorted list). */
-function rejections(files: ReadonlyMap<string, string>, config: CoreConfig, only: ReadonlySet<string>): string[] {
+/**
+ * The rejecting findings of a lint of `files`, in the files of `only`, as `rule: message` (with `allocator`, also one
+ * `rule` entry per allocator finding): a multiset, as a sorted list.
+ */
+function rejections(files: ReadonlyMap<string, string>, config: CoreConfig, only: ReadonlySet<string>, allocator: boolean): string[] {
   const loaded = [...files].map(([name, text]) => loadFile(name, text, { defaultNamespace: config.namespace }));
   return analyze(loaded, config)
-    .findings.filter((f) => REJECTING.has(f.ruleId) && only.has(f.span.file))
-    .map((f) => `${f.ruleId}: ${f.message}`)
+    .findings.filter((f) => only.has(f.span.file) && (REJECTING.has(f.ruleId) || (allocator && ALLOCATOR.has(f.ruleId))))
+    .map((f) => (ALLOCATOR.has(f.ruleId) ? f.ruleId : `${f.ruleId}: ${f.message}`))
     .sort();
 }
 
@@ -53,13 +64,13 @@ function added(before: readonly string[], after: readonly string[]): string[] {
  */
 function rejectedFixResults(files: ReadonlyMap<string, string>, config: CoreConfig): string[] {
   const loaded = [...files].map(([name, text]) => loadFile(name, text, { defaultNamespace: config.namespace }));
-  const fixes: Fix[] = analyze(loaded, config).findings.flatMap((f) => f.fixes);
+  const fixes: { fix: Fix; ofRejected: boolean }[] = analyze(loaded, config).findings.flatMap((f) => f.fixes.map((fix) => ({ fix, ofRejected: REJECTING.has(f.ruleId) })));
   const out: string[] = [];
-  for (const fix of fixes) {
+  for (const { fix, ofRejected } of fixes) {
     const edited = new Set(fix.edits.map((e) => e.span.file));
     const after = new Map(files);
     for (const name of edited) after.set(name, applyEdits(files.get(name) ?? '', fix.edits.filter((e) => e.span.file === name)));
-    for (const r of added(rejections(files, config, edited), rejections(after, config, edited))) out.push(`${[...edited].join(', ')}: ${fix.title} → ${r}`);
+    for (const r of added(rejections(files, config, edited, !ofRejected), rejections(after, config, edited, !ofRejected))) out.push(`${[...edited].join(', ')}: ${fix.title} → ${r}`);
   }
   return out;
 }

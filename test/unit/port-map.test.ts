@@ -143,22 +143,47 @@ items:
       'a.yaml': service('a', 'x', '\n  externalIPs: [127.0.0.1, 0.0.0.0, not-an-ip, 192.0.2.9]\n  ports: [{name: a, port: 30010}, {name: b, port: 30020}]'),
       'b.yaml': service('b', 'x', '\n  externalIPs: [127.0.0.1]\n  ports: [{name: a, port: 30030}]'),
       'c.yaml': service('c', 'x', '\n  ports: [{port: 80, nodePort: 30040}]'),
+      'd.yaml': service('d', 'x', '\n  externalIPs: [192.0.2.9]\n  ports: [{name: a, port: 30050}]'),
     });
     const ips = (port: number) => map.rows.find((r) => r.port === port)!.claims.map((c) => [c.address, c.inactive ?? null, c.nodes.scope.kind]);
+    // The good address of Service a takes nothing either: the API server rejects the whole Service for the others.
     assert.deepEqual(ips(30010), [
       ['127.0.0.1', 'the API server rejects externalIP "127.0.0.1" (may not be in the loopback range (127.0.0.0/8, ::1/128))', 'none'],
       ['0.0.0.0', 'the API server rejects externalIP "0.0.0.0" (may not be unspecified (0.0.0.0))', 'none'],
       ['not-an-ip', 'the API server rejects externalIP "not-an-ip" (must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff))', 'none'],
-      ['192.0.2.9', null, 'every-node'],
+      ['192.0.2.9', 'externalIP "127.0.0.1" is not usable: the API server rejects Service x/a with "spec.externalIPs[0]: Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)"', 'none'],
     ]);
-    // 30010 and 30020 are taken by 192.0.2.9; 30030 (only 127.0.0.1) and 30040 (a nodePort on a ClusterIP Service) by nothing.
+    assert.deepEqual(ips(30050), [['192.0.2.9', null, 'every-node']]);
+    // Only 30050 is taken; 30010-30030 (rejected Services) and 30040 (a nodePort on a ClusterIP Service) by nothing.
     const [stat] = map.bands;
-    assert.deepEqual([stat.used, stat.allocated, stat.free], [2, 0, 84]);
-    assert.deepEqual(stat.freeIntervals, [{ min: 30000, max: 30009 }, { min: 30011, max: 30019 }, { min: 30021, max: 30085 }]);
+    assert.deepEqual([stat.used, stat.allocated, stat.free], [1, 0, 85]);
+    assert.deepEqual(stat.freeIntervals, [{ min: 30000, max: 30049 }, { min: 30051, max: 30085 }]);
     // The rules agree: no conflict between two Services on a rejected address.
     const { findings } = lint({ 'a.yaml': service('a', 'x', '\n  externalIPs: [127.0.0.1]\n  ports: [{port: 80}]'), 'b.yaml': service('b', 'x', '\n  externalIPs: [127.0.0.1]\n  ports: [{port: 80}]') });
     assert.deepEqual(findings.filter((f) => f.ruleId === 'externalip-port-conflict'), []);
     assert.deepEqual(findings.filter((f) => f.ruleId === 'service-spec-invalid').map((f) => f.file), ['a.yaml', 'b.yaml']);
+  });
+
+  it('shows every claim of a Service the API server rejects as taking nothing, with the reason, out of used, allocated and automatic', () => {
+    const [map] = maps({
+      // A LoadBalancer with eTP Cluster and a healthCheckNodePort: the whole Service is rejected, nodePort 30092 too.
+      'lb.yaml': service('lb', 'x', '\n  type: LoadBalancer\n  healthCheckNodePort: 30091\n  ports: [{name: a, port: 80, nodePort: 30092}, {name: b, port: 81}]'),
+      // Two unnamed ports: rejected, so its written nodePort and its port without one are not allocated.
+      'c.yaml': service('c', 'x', '\n  type: NodePort\n  ports: [{port: 80, nodePort: 30001}, {port: 81}]'),
+      'ok.yaml': service('ok', 'x', '\n  type: NodePort\n  ports: [{name: a, port: 80, nodePort: 30002}, {name: b, port: 81}]'),
+    });
+    const of = (port: number) => map.rows.find((r) => r.port === port)!.claims.map((c) => [c.kind, c.inactive ?? null, c.nodes.text]);
+    assert.deepEqual(of(30091), [['healthCheckNodePort', 'not a LoadBalancer Service with externalTrafficPolicy Local: the API server rejects the healthCheckNodePort', 'none']]);
+    assert.deepEqual(of(30092), [['nodePort', 'healthCheckNodePort 30091 is set on a LoadBalancer Service with externalTrafficPolicy unset (Cluster): the API server rejects Service x/lb with "spec.healthCheckNodePort: Invalid value: 30091: may only be set when `type` is \'LoadBalancer\' and `externalTrafficPolicy` is \'Local\'"', 'none']]);
+    assert.match(of(30001)[0][1] as string, /^port #0 has no name, but a Service with more than one port must name each: the API server rejects Service x\/c with "spec\.ports\[0\]\.name: Required value"/);
+    assert.deepEqual(of(30002), [['nodePort', null, 'every node']]);
+    const [stat] = map.bands;
+    assert.deepEqual([stat.used, stat.allocated], [1, 1]);
+    // Only Service ok's port b gets an automatic nodePort.
+    assert.deepEqual(map.automatic, { nodePorts: 1, healthCheckNodePorts: 0 });
+    // --free and the quick fixes may pick the rejected Services' numbers: they are free.
+    const { analysis } = lint({ 'lb.yaml': service('lb', 'x', '\n  type: LoadBalancer\n  healthCheckNodePort: 30001\n  ports: [{port: 80, nodePort: 30000}]') });
+    assert.deepEqual(freeNodePorts(analysis.model, DEFAULT_CONFIG, 2), [30000, 30001]);
   });
 
   it('splits the NodePort range into the static and dynamic bands of KEP-3668 with fill and free intervals', () => {

@@ -7,7 +7,7 @@ import type { Finding, Rule } from '../rules/rule';
 import { fixKeepsJson, isJsonManifest } from '../rules/fixes/json-manifest';
 import { localFix } from '../rules/fixes/local-edits';
 import { IGNORE_ANNOTATION } from './suppress';
-import { rejectedObjects, RejectedObjects } from '../kubernetes/api-server/rejection';
+import { rejectedObjects, RejectedObjects, rememberRejectionContext } from '../kubernetes/api-server/rejection';
 import { modelWithout } from '../model/model-without';
 
 /** A rule that threw: its findings are dropped for this run, the other rules still report. */
@@ -35,6 +35,7 @@ export function runRules(rules: readonly Rule[], model: WorkspaceModel, config: 
   const failures: RuleFailure[] = [];
   const ignoreLists = ignoreListsOf(model.objects);
   const parsed: Parameters<typeof localFix>[2] = new Map();
+  rememberRejectionContext(model, files, layout);
   // Objects the API server rejects take part in no other check (kubernetes/api-server/rejection.ts): a finding in one
   // is left out, and so is a finding that exists only because of them (every related location lies in one). A finding
   // that also names an accepted object stays: Services A and B sharing a nodePort still collide when a third one on
@@ -51,7 +52,11 @@ export function runRules(rules: readonly Rule[], model: WorkspaceModel, config: 
   let accepted: WorkspaceModel | undefined;
   const acceptedModel = (): WorkspaceModel => {
     const r = rejections();
-    return (accepted ??= r.none ? model : modelWithout(model, (o) => r.covers(o.extent)));
+    if (!accepted) {
+      accepted = r.none ? model : modelWithout(model, (o) => r.covers(o.extent));
+      rememberRejectionContext(accepted, files, layout);
+    }
+    return accepted;
   };
   for (const rule of rules) {
     const override = config.rules[rule.id];

@@ -1,4 +1,5 @@
 import type { CoreConfig } from '../config/config';
+import { objectRejection, rejectionContextKey } from '../kubernetes/api-server/rejection';
 import { allocatesNodePorts, externalIpErrors, needsHealthCheck } from '../kubernetes/api-server/validation';
 import { calicoFeatures } from '../kubernetes/node/calico-features';
 import { ComponentPort, COMPONENT_PORTS } from '../kubernetes/node/component-ports';
@@ -52,13 +53,21 @@ export interface NodeClaim {
   readonly address?: string;
   /** Component claims: the row of the component port table; a host-level claim of a component's own workload names it too. */
   readonly component?: ComponentPort;
-  /** Why a written claim takes nothing (the API server rejects or ignores it); undefined when it takes the port. */
+  /**
+   * Why a written claim takes nothing (the API server rejects or ignores it, or rejects its whole object: then the
+   * reason of that rejection); undefined when it takes the port.
+   */
   readonly inactive?: string;
+  /**
+   * True when the API server rejects the claiming object (kubernetes/api-server/rejection.ts): the object never
+   * exists, so the claim is inactive and its port is free for quick fixes and `ports --free`.
+   */
+  readonly rejected?: true;
   /** Component claims whose component may not run, and why (e.g. kube-proxy next to a kube-proxy replacement). */
   readonly uncertain?: string;
 }
 
-const cache = new WeakMap<WorkspaceModel, { readonly config: CoreConfig; readonly claims: readonly NodeClaim[]; ports?: ReadonlySet<number> }>();
+const cache = new WeakMap<WorkspaceModel, { readonly config: CoreConfig; readonly judged: object | undefined; readonly claims: readonly NodeClaim[]; ports?: ReadonlySet<number> }>();
 
 /**
  * Every node-level claim of the model, in no particular order (see {@link NodeClaim}). Read from the model's
@@ -88,13 +97,25 @@ export function shareNodeClaims(partial: WorkspaceModel, whole: WorkspaceModel):
 function cached(partialOrWhole: WorkspaceModel, config: CoreConfig): { readonly claims: readonly NodeClaim[]; ports?: ReadonlySet<number> } {
   const model = sameClaims.get(partialOrWhole) ?? partialOrWhole;
   const hit = cache.get(model);
-  if (hit && hit.config === config) return hit;
-  const entry = { config, claims: collect(model, config) };
+  const judged = rejectionContextKey(model);
+  if (hit && hit.config === config && hit.judged === judged) return hit;
+  const entry = { config, judged, claims: collect(model, config) };
   cache.set(model, entry);
   return entry;
 }
 
 function collect(model: WorkspaceModel, config: CoreConfig): NodeClaim[] {
+  const claims = collectWritten(model, config);
+  // A claim of an object the API server rejects takes nothing: the object is never created. Its own reason (a
+  // healthCheckNodePort without eTP Local) is the more exact one when it has one.
+  const rejection = objectRejection(model);
+  return claims.map((c) => {
+    const reason = c.object && c.kind !== 'component' ? rejection(c.object) : undefined;
+    return reason === undefined ? c : { ...c, inactive: c.inactive ?? reason, rejected: true };
+  });
+}
+
+function collectWritten(model: WorkspaceModel, config: CoreConfig): NodeClaim[] {
   const out: NodeClaim[] = [];
   const componentOwners = new Map<ComponentId, WorkloadObject>();
   for (const claims of model.nodePorts.values()) {
@@ -176,11 +197,15 @@ function componentClaims(model: WorkspaceModel, config: CoreConfig, owners: Read
   return out;
 }
 
-/** The port numbers some claim of the model takes (inactive claims included: a fix must not pick a number written elsewhere). */
+/**
+ * The port numbers some claim of the model takes: inactive claims of accepted objects included (a fix must not pick a
+ * number written elsewhere), claims of objects the API server rejects left out (they never exist: their ports are free).
+ */
 export function claimedPorts(partialOrWhole: WorkspaceModel, config: CoreConfig): ReadonlySet<number> {
   const model = sameClaims.get(partialOrWhole) ?? partialOrWhole;
   const hit = portsCache.get(model);
-  if (hit && hit.config === config) return hit.ports;
+  const judged = rejectionContextKey(model);
+  if (hit && hit.config === config && hit.judged === judged) return hit.ports;
   const counted = portCounts.get(model);
   let ports: Set<number>;
   if (counted && counted.config === config && !cache.has(model)) {
@@ -189,13 +214,18 @@ export function claimedPorts(partialOrWhole: WorkspaceModel, config: CoreConfig)
     for (const row of openComponentRows(model, config, table)) for (let port = row.min; port <= row.max; port++) ports.add(port);
   } else {
     const entry = cached(model, config);
-    ports = new Set(entry.claims.map((c) => c.port));
+    ports = new Set(entry.claims.filter((c) => !c.rejected).map((c) => c.port));
   }
-  portsCache.set(model, { config, ports });
+  portsCache.set(model, { config, judged, ports });
   return ports;
 }
 
-const portsCache = new WeakMap<WorkspaceModel, { readonly config: CoreConfig; readonly ports: ReadonlySet<number> }>();
+const portsCache = new WeakMap<WorkspaceModel, { readonly config: CoreConfig; readonly judged: object | undefined; readonly ports: ReadonlySet<number> }>();
+
+/** True when the API server rejects `svc` (see {@link NodeClaim.rejected}), judged as the model's claims are. */
+export function serviceRejected(model: WorkspaceModel, svc: ServiceObject): boolean {
+  return objectRejection(model)(svc) !== undefined;
+}
 
 /**
  * Per model, how many of its objects' own claims (everything but component ports) take each port number: what lets
@@ -204,7 +234,8 @@ const portsCache = new WeakMap<WorkspaceModel, { readonly config: CoreConfig; re
 const portCounts = new WeakMap<WorkspaceModel, { readonly config: CoreConfig; readonly counts: ReadonlyMap<number, number> }>();
 
 /** The port numbers of one object's own node-level claims, as {@link collect} lists them (no component ports). */
-function ownClaimPorts(o: K8sObject, each: (port: number) => void): void {
+function ownClaimPorts(o: K8sObject, each: (port: number) => void, rejected: (o: K8sObject) => string | undefined): void {
+  if (rejected(o) !== undefined) return; // a rejected object's claims take nothing (see claimedPorts)
   const c = contributionOf(o);
   for (const claim of c.nodePorts) if (claim.service.origin.type !== 'builtin') each(claim.port);
   for (const claim of runningClaims(c.hostPorts)) each(claim.port);
@@ -216,9 +247,10 @@ function countsOf(model: WorkspaceModel, config: CoreConfig): ReadonlyMap<number
   if (hit && hit.config === config) return hit.counts;
   const counts = new Map<number, number>();
   const add = (port: number): void => void counts.set(port, (counts.get(port) ?? 0) + 1);
-  for (const claims of model.nodePorts.values()) for (const c of claims) if (c.service.origin.type !== 'builtin') add(c.port);
-  for (const claims of model.hostPorts.values()) for (const c of runningClaims(claims)) add(c.port);
-  for (const claims of model.externalIPs.values()) for (const c of claims) add(c.port);
+  const rejected = objectRejection(model);
+  for (const claims of model.nodePorts.values()) for (const c of claims) if (c.service.origin.type !== 'builtin' && rejected(c.service) === undefined) add(c.port);
+  for (const claims of model.hostPorts.values()) for (const c of runningClaims(claims)) if (rejected(c.workload) === undefined) add(c.port);
+  for (const claims of model.externalIPs.values()) for (const c of claims) if (rejected(c.service) === undefined) add(c.port);
   portCounts.set(model, { config, counts });
   return counts;
 }
@@ -231,14 +263,18 @@ function countsOf(model: WorkspaceModel, config: CoreConfig): ReadonlyMap<number
  * workload of the model; the claims themselves ({@link nodeClaimsOf}) are still read from `next` when asked for.
  */
 export function carryClaimedPorts(prev: WorkspaceModel, next: WorkspaceModel, removed: readonly K8sObject[], added: readonly K8sObject[], config: CoreConfig): void {
-  const counts = new Map(countsOf(sameClaims.get(prev) ?? prev, config));
+  const before = sameClaims.get(prev) ?? prev;
+  const counts = new Map(countsOf(before, config));
+  const removedRejected = objectRejection(before);
   for (const o of removed) {
     ownClaimPorts(o, (port) => {
       const n = (counts.get(port) ?? 0) - 1;
       if (n > 0) counts.set(port, n);
       else counts.delete(port);
-    });
+    }, removedRejected);
   }
-  for (const o of added) ownClaimPorts(o, (port) => void counts.set(port, (counts.get(port) ?? 0) + 1));
+  // `next`'s verdicts: its rejection context is recorded before the carry (core/workspace/incremental.ts).
+  const addedRejected = objectRejection(next);
+  for (const o of added) ownClaimPorts(o, (port) => void counts.set(port, (counts.get(port) ?? 0) + 1), addedRejected);
   portCounts.set(next, { config, counts });
 }

@@ -9,7 +9,7 @@ import type { LoadedFile } from '../load/load-file';
 import { sourceOf } from '../render/source-map';
 import type { Finding } from '../rules/rule';
 import type { Span } from '../source/span';
-import { claimedPorts, NODE_CLAIM_KINDS, NodeClaim, nodeClaimsOf } from './node-claims';
+import { claimedPorts, NODE_CLAIM_KINDS, NodeClaim, nodeClaimsOf, serviceRejected } from './node-claims';
 import { ClaimNodes, claimNodesResolver } from './node-scope';
 
 /**
@@ -282,6 +282,7 @@ function automaticAllocations(model: WorkspaceModel): PortMap['automatic'] {
   let healthCheckNodePorts = 0;
   for (const svc of model.services) {
     if (svc.origin.type !== 'file') continue; // live Services already hold their allocated numbers
+    if (serviceRejected(model, svc)) continue; // never created: nothing is allocated for it
     // A LoadBalancer with allocateLoadBalancerNodePorts: false gets only the nodePorts it writes.
     if (allocatesNodePorts(svc) && svc.allocateLoadBalancerNodePorts?.value !== false) nodePorts += svc.ports.filter((p) => !p.nodePort).length;
     if (needsHealthCheck(svc) && !svc.healthCheckNodePort) healthCheckNodePorts++;

@@ -111,7 +111,7 @@ function report(w: WorkloadObject, key: string, first: Entry, second: Entry): Fi
   const message =
     first.container === second.container
       ? `containerPort ${key} is listed twice in ${containerLabel(second.container)} of ${describe(w)}: the API server warns "duplicate port definition" and the ports list is keyed on (containerPort, protocol), so kubectl apply can merge or drop one entry — was another protocol meant?`
-      : `containerPort ${key} of ${containerLabel(second.container)} is also declared by ${containerLabel(first.container)} of ${describe(w)}: the containers share ${ns}, so whichever process binds ${key} second fails with "address already in use"`;
+      : `containerPort ${key} of ${containerLabel(second.container)} is also declared by ${containerLabel(first.container)} of ${describe(w)}: the containers share ${ns}, so whichever process binds ${key} second fails ("address already in use"); change one of the ports`;
   // A port list shared through a YAML alias (`<<: *base`) has one scalar for both containers: point at the
   // second container's name instead, so the finding and its related location differ.
   const secondSpan = second.port.containerPort!.span;
@@ -120,7 +120,7 @@ function report(w: WorkloadObject, key: string, first: Entry, second: Entry): Fi
   return {
     ruleId: id,
     severity: 'warning',
-    message: shared ? `${message} (the port comes from a YAML alias shared by both containers)` : message,
+    message: shared ? `${message} (both get it from one YAML alias)` : message,
     span: shared || secondSpan,
     object: refOf(w),
     related: [{ span: first.port.containerPort!.span, message: `containerPort ${key} of ${containerLabel(first.container)}` }],

@@ -52,7 +52,7 @@ export const externalipPortConflict: Rule = {
       if (sides.length < 2) continue;
       const [ip, port, protocol] = key.split('|');
       findings.push(...reportCollision(externalipPortConflict, sides, (_side, others) =>
-        `externalIP ${ip} port ${port}/${protocol} is also claimed by ${listObjects(others)}: kube-proxy programs both Services for the same address and port, so only one of them receives the traffic`,
+        `externalIP ${ip} port ${port}/${protocol} is also claimed by ${listObjects(others)}: kube-proxy programs both Services for the same address and port, so only one of them receives the traffic; use another port or externalIP`,
         { what: `externalIP ${ip} port ${port}/${protocol}` }));
     }
     return findings;

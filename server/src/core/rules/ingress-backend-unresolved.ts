@@ -65,7 +65,7 @@ function checkBackend({ model, files }: RuleContext, ingress: K8sObject, b: Ingr
   if (services.length === 0) {
     return {
       ...base, severity: 'info', span: b.service.span, related: [], fixes: [],
-      message: `Service "${b.service.value}" of the ${b.label} in ${describe(ingress)} is not in namespace ${ingress.namespace} here: fine if it is deployed from elsewhere, else requests get 503 (ingress-nginx: "no-service")`,
+      message: `Service "${b.service.value}" of the ${b.label} in ${describe(ingress)} is not in namespace ${ingress.namespace} here: fine if it is deployed from elsewhere, else requests get 503 (ingress-nginx: "no-service"); check the name and namespace`,
     };
   }
   if (services.some(ignoresServicePorts)) return undefined;
@@ -84,7 +84,7 @@ function checkBackend({ model, files }: RuleContext, ingress: K8sObject, b: Ingr
   }
   return {
     ...base, severity: 'error', span: port.span, related,
-    message: `the ${b.label} in ${describe(ingress)} names ${portText} of ${describe(svc)}, which has no such port (it has ${servicePortList(svc)}): the controller finds no upstream and requests get 503`,
+    message: `the ${b.label} in ${describe(ingress)} names ${portText} of ${describe(svc)}, which has no such port (it has ${servicePortList(svc)}): the controller finds no upstream and requests get 503; use one of its ports`,
     fixes: svc.ports.length === 1 ? fix(files, b, svc.ports[0], false) : [],
   };
 }

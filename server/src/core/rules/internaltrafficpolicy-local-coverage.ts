@@ -53,7 +53,7 @@ export const internaltrafficpolicyLocalCoverage: Rule = {
         severity: 'warning',
         message:
           `internalTrafficPolicy Local on ${describe(svc)}, whose backends are ${backendsShortfall(backends)}: ` +
-          `a client pod on a node that runs none of these pods gets no endpoint, and kube-proxy drops its traffic to the ClusterIP`,
+          `a client pod on a node that runs none of these pods gets no endpoint, and kube-proxy drops its traffic to the ClusterIP; set internalTrafficPolicy: Cluster`,
         span: policy.span,
         object: refOf(svc),
         related: backendLocations(backends),

@@ -80,7 +80,7 @@ function checkPort({ model, files }: RuleContext, policy: K8sObject, rule: Polic
     if (/^\d+$/.test(port.value) || declaresNamedPort(pods, port.value, protocol)) return undefined;
     return {
       ...base,
-      message: `${where} allows port "${port.value}"/${protocol}, which none of ${whose} declares (${joinNames(pods.map(describe), 3)}): the CNI resolves names per Pod, so this entry matches nothing and the traffic is dropped`,
+      message: `${where} allows port "${port.value}"/${protocol}, which none of ${whose} declares (${joinNames(pods.map(describe), 3)}): the CNI resolves names per Pod, so this entry matches nothing and the traffic is dropped; allow a port they declare`,
       related: pods.map((w) => ({ span: w.span, message: `${describe(w)} declares ${namedPorts(w)}` })),
       fixes: [],
     };

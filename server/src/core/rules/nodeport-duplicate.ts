@@ -63,7 +63,7 @@ export const nodeportDuplicate: Rule = {
         findings.push({
           ruleId: id,
           severity: 'error',
-          message: `nodePort ${port}/${c.protocol} is used twice in ${describe(c.service)} (also by port ${first.servicePort?.name?.value ?? `#${first.servicePort?.index}`}): the API server rejects the Service with "Duplicate value: ${port}"`,
+          message: `nodePort ${port}/${c.protocol} is used twice in ${describe(c.service)} (also by port ${first.servicePort?.name?.value ?? `#${first.servicePort?.index}`}): the API server rejects the Service with "Duplicate value: ${port}"; give one of them another nodePort`,
           span: c.span,
           object: refOf(c.service),
           related: [{ span: first.span, message: `first use of nodePort ${port}/${c.protocol}` }],

@@ -74,7 +74,11 @@ export const nodeportOutOfRange: Rule = {
     for (const svc of model.services) {
       // Live Services were accepted by the API server: one outside the assumed range means the assumption is wrong, not the Service.
       if (svc.origin.type !== 'file') continue;
-      for (const { field, loc } of nodePortsOutsideRange(svc, min, max)) report(svc, field, loc);
+      const outside = nodePortsOutsideRange(svc, min, max);
+      if (outside.length === 0) continue;
+      // The Service is rejected, so the free ports leave out its claims; the fixed Service must not repeat its own numbers.
+      for (const n of [...svc.ports.map((p) => p.nodePort?.value), svc.healthCheckNodePort?.value]) if (n !== undefined) taken.add(n);
+      for (const { field, loc } of outside) report(svc, field, loc);
     }
     return findings;
   },

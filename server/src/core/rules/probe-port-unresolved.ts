@@ -65,7 +65,7 @@ export const probePortUnresolved: Rule = {
         findings.push({
           ruleId: id,
           severity: 'error',
-          message: `${handlerLabel(h)} port "${name}" of container "${h.container.name}" in ${describe(w)} is not one of its ports (${declared.length ? `it declares ${declared.join(', ')}` : 'it declares none'}): ${unresolvedConsequence(h.handler)}${other}`,
+          message: `${handlerLabel(h)} port "${name}" of container "${h.container.name}" in ${describe(w)} is not one of its ports (${declared.length ? `it declares ${declared.join(', ')}` : 'it declares none'}): ${unresolvedConsequence(h.handler)}${other || '; use one of its ports'}`,
           span: h.port.span,
           object: refOf(w),
           related: elsewhere.map(({ c, p }) => ({ span: p.name!.span, message: `port "${name}" of container "${c.name}"` })),

@@ -84,7 +84,7 @@ function named(svc: ServiceObject, sp: ServicePort, name: string, span: Finding[
   const portLabel = portText(sp);
   const message = fitNames((max) => (all
     ? `targetPort "${name}" (${protocol}) of ${portLabel} in ${describe(svc)} is not declared by any container of ${joinNames(lacking.map(describe), max)}${lacking.length === 1 ? ` (it declares ${declaredNames(lacking[0], 3)})` : ''}: no Pod gets an endpoint for it, so connections fail; rename one of them to match`
-    : `targetPort "${name}" (${protocol}) of ${portLabel} in ${describe(svc)} is not declared by ${joinNames(lacking.map(describe), max)} (the Service also selects ${joinNames([...new Set(selected.filter((w) => !lacking.includes(w)).map(describe))], max)}, which declares it): those Pods get no endpoint for this port`));
+    : `targetPort "${name}" (${protocol}) of ${portLabel} in ${describe(svc)} is not declared by ${joinNames(lacking.map(describe), max)} (the Service also selects ${joinNames([...new Set(selected.filter((w) => !lacking.includes(w)).map(describe))], max)}, which declares it): those Pods get no endpoint for this port; declare it there too`));
   return [{
     ruleId: id,
     severity: all ? 'error' : 'warning',
@@ -110,7 +110,7 @@ function numeric(svc: ServiceObject, sp: ServicePort, selected: readonly Workloa
   const what = written ? `targetPort ${number}/${protocol} of ${portText(sp)} in ${describe(svc)}` : `${portText(sp)} of ${describe(svc)} has no targetPort, so it sends to Pod port ${number}/${protocol}, which`;
   const declares = declaring.length === 1 ? ` (it declares ${declaredNumbers(declaring[0], 3)})` : '';
   const message = fitNames((max) => (written
-    ? `${what} is not a containerPort of ${joinNames(declaring.map(describe), max)}${declares}: traffic goes to ${number} on the Pods and is refused unless something listens there`
+    ? `${what} is not a containerPort of ${joinNames(declaring.map(describe), max)}${declares}: traffic goes to ${number} on the Pods and is refused unless something listens there; use a declared port`
     : `${what} ${joinNames(declaring.map(describe), max)} does not declare${declares}: traffic is refused unless something listens there; set targetPort`));
   return [{
     ruleId: id,

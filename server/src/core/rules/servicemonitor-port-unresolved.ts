@@ -105,7 +105,7 @@ function servicePortName({ files }: RuleContext, monitor: K8sObject, index: numb
   return [{
     ruleId: id,
     severity: 'warning',
-    message: `endpoint #${index} of ${describe(monitor)} scrapes the Service port named "${port.value}"${hint}, which none of ${joinNames(services.map(describe), 3)} has${shown}: the operator keeps only that port name, so there are no targets and no error`,
+    message: `endpoint #${index} of ${describe(monitor)} scrapes the Service port named "${port.value}"${hint}, which none of ${joinNames(services.map(describe), 3)} has${shown}: the operator keeps only that port name, so there are no targets and no error${hint ? '' : '; use one of its port names'}`,
     span: port.span,
     object: refOf(monitor),
     related: services.map((s) => ({ span: s.span, message: `${describe(s)} has ${servicePortList(s)}` })),
@@ -122,7 +122,7 @@ function podPort(monitor: K8sObject, what: string, field: string, port: Located<
   return [{
     ruleId: id,
     severity: 'warning',
-    message: `${what} of ${describe(monitor)} scrapes ${field} ${shown}${hint}, which none of ${whose} declares (${joinNames(pods.map(describe), 3)}): Prometheus keeps only declared container ports, so there are no targets and no error`,
+    message: `${what} of ${describe(monitor)} scrapes ${field} ${shown}${hint}, which none of ${whose} declares (${joinNames(pods.map(describe), 3)}): Prometheus keeps only declared container ports, so there are no targets and no error${hint ? '' : '; declare that port or scrape a declared one'}`,
     span: port.span,
     object: refOf(monitor),
     related: pods.map((w) => ({ span: w.span, message: `${describe(w)} declares ${containerPorts(w)}` })),

@@ -8,6 +8,7 @@ import { contributionOf, ModelIndexes, patchIndexes } from '../model/model-index
 import type { K8sObject } from '../model/objects';
 import { buildModel, indexesOf, modelFromIndexes, WorkspaceModel } from '../model/workspace-model';
 import { componentEvidenceOf, rememberComponentEvidence } from '../kubernetes/node/components';
+import { rememberRejectionContext } from '../kubernetes/api-server/rejection';
 import { carryClaimedPorts, claimedPorts, shareNodeClaims } from '../port-map/node-claims';
 import { allRules } from '../rules/index';
 import type { Finding, Rule } from '../rules/rule';
@@ -363,6 +364,8 @@ function recheck(
   ctx: { rules: readonly Rule[]; config: CoreConfig; inputs: AnalysisInputs },
 ): { unit: UnitState; checked: number } | undefined {
   const { model, indexes } = patchedModel(prev, files, removed, added);
+  // The rule runs below judge rejected objects with these files and layout; the carried ports must agree.
+  rememberRejectionContext(model, ctx.inputs.fileMap, ctx.inputs.layout);
   carryClaimedPorts(prev.model, model, removed, added, ctx.config);
   const affected = affectedObjects(removed, added, prev.model, model, indexes);
   // Rules that judge each object on its own see the re-checked objects alone; the others also the environment.

@@ -89,25 +89,33 @@ export interface RejectionContext {
 }
 
 /**
- * True when the API server refuses to create `obj` because of its own fields: an error (not a warning) of
- * {@link podTemplateProblems}, {@link serviceSpecProblems}, ingressBackendProblems or networkPolicyPortProblems (as
- * their rules report them), or a nodePort / healthCheckNodePort outside the NodePort range. False for live objects.
+ * Why the API server refuses to create `obj` because of its own fields: the message of the first error (not a
+ * warning) of {@link podTemplateProblems}, {@link serviceSpecProblems}, ingressBackendProblems or
+ * networkPolicyPortProblems (as their rules report it), or of a nodePort / healthCheckNodePort outside the NodePort
+ * range (as nodeport-out-of-range says it). Undefined when it is accepted; always for live objects.
  */
-export function rejectedByApiServer(obj: K8sObject, ctx: RejectionContext): boolean {
-  if (obj.origin.type !== 'file') return false;
+export function rejectionReason(obj: K8sObject, ctx: RejectionContext): string | undefined {
+  if (obj.origin.type !== 'file') return undefined;
   const written = (span: Span): string | undefined => ctx.files?.get(span.file)?.text.slice(span.start, span.end);
   const source = (span: Span): string | undefined => ctx.files?.get(span.file)?.text;
   const partial = ctx.patchFiles.has(obj.file);
-  const rejects = (problems: readonly SpecProblem[]): boolean => problems.some((p) => !p.warning);
-  if (obj.category === 'workload') return rejects(podTemplateProblems(obj, partial, written, source));
+  const first = (problems: readonly SpecProblem[]): string | undefined => problems.find((p) => !p.warning)?.message.split(SERVICE).join(describe(obj));
+  if (obj.category === 'workload') return first(podTemplateProblems(obj, partial, written, source));
   if (obj.category === 'service') {
-    if (nodePortsOutsideRange(obj, ctx.nodePortRange.min, ctx.nodePortRange.max).length) return true;
-    return rejects(serviceSpecProblems(obj, partial, written, source));
+    const { min, max } = ctx.nodePortRange;
+    const [out] = nodePortsOutsideRange(obj, min, max);
+    if (out) return `${out.field} ${out.loc.value} is outside the NodePort range ${min}-${max}: the API server rejects ${describe(obj)} ("provided port is not in the valid range")`;
+    return first(serviceSpecProblems(obj, partial, written, source));
   }
-  if (obj.apiVersion !== 'networking.k8s.io/v1') return false;
-  if (isNetworkPolicy(obj)) return rejects(networkPolicyPortProblems(obj, written, source));
-  if (isIngress(obj)) return rejects(ingressBackendProblems(obj, written, partial, source));
-  return false;
+  if (obj.apiVersion !== 'networking.k8s.io/v1') return undefined;
+  if (isNetworkPolicy(obj)) return first(networkPolicyPortProblems(obj, written, source));
+  if (isIngress(obj)) return first(ingressBackendProblems(obj, written, partial, source));
+  return undefined;
+}
+
+/** True when the API server refuses to create `obj` because of its own fields (see {@link rejectionReason}). */
+export function rejectedByApiServer(obj: K8sObject, ctx: RejectionContext): boolean {
+  return rejectionReason(obj, ctx) !== undefined;
 }
 
 /** The rejected objects of a rule run: where they are, to leave out the findings that lie in them or name them. */
@@ -118,8 +126,21 @@ export interface RejectedObjects {
   readonly none: boolean;
 }
 
-/** Per object (objects are immutable), the verdict and what it was judged with. */
-const verdicts = new WeakMap<K8sObject, { partial: boolean; min: number; max: number; rejected: boolean }>();
+/** Per object (objects are immutable), the verdict (the reason, or undefined when accepted) and what it was judged with. */
+const verdicts = new WeakMap<K8sObject, { partial: boolean; min: number; max: number; files: boolean; reason: string | undefined }>();
+
+/** {@link rejectionReason} of `o`, judged once per object and context. */
+function verdictOf(o: K8sObject, ctx: RejectionContext): string | undefined {
+  const partial = ctx.patchFiles.size > 0 && ctx.patchFiles.has(o.file);
+  const { min, max } = ctx.nodePortRange;
+  const files = ctx.files !== undefined;
+  let v = verdicts.get(o);
+  if (!v || v.partial !== partial || v.min !== min || v.max !== max || v.files !== files) {
+    v = { partial, min, max, files, reason: rejectionReason(o, ctx) };
+    verdicts.set(o, v);
+  }
+  return v.reason;
+}
 
 /**
  * Per loaded file (immutable: an edit makes a new one), the extents of its rejected objects and what they were
@@ -145,16 +166,7 @@ const mapVerdicts = new WeakMap<ReadonlyMap<string, LoadedFile>, { patchFiles: R
  */
 export function rejectedObjects(model: WorkspaceModel, files: ReadonlyMap<string, LoadedFile> | undefined, layout: RepoLayout | undefined): RejectedObjects {
   const ctx: RejectionContext = { files, patchFiles: layout?.patchFiles ?? NO_PATCH_FILES, nodePortRange: model.settings.nodePortRange.value };
-  const { min, max } = ctx.nodePortRange;
-  const rejected = (o: K8sObject): boolean => {
-    const partial = ctx.patchFiles.size > 0 && ctx.patchFiles.has(o.file);
-    let v = verdicts.get(o);
-    if (!v || v.partial !== partial || v.min !== min || v.max !== max) {
-      v = { partial, min, max, rejected: rejectedByApiServer(o, ctx) };
-      verdicts.set(o, v);
-    }
-    return v.rejected;
-  };
+  const rejected = (o: K8sObject): boolean => verdictOf(o, ctx) !== undefined;
   const byFile = files ? filesRejected(files, ctx, rejected) : new Map<string, readonly Span[]>();
   const extra: Span[] = [];
   for (const o of model.objects) if (rejected(o)) extra.push(o.extent);
@@ -188,4 +200,39 @@ function filesRejected(files: ReadonlyMap<string, LoadedFile>, ctx: RejectionCon
   }
   mapVerdicts.set(files, { patchFiles: ctx.patchFiles, min, max, size: files.size, byFile });
   return byFile;
+}
+
+function contextOf(model: WorkspaceModel, files: ReadonlyMap<string, LoadedFile> | undefined, layout: RepoLayout | undefined): RejectionContext {
+  return { files, patchFiles: layout?.patchFiles ?? NO_PATCH_FILES, nodePortRange: model.settings.nodePortRange.value };
+}
+
+/** The files and layout each model's rules ran with ({@link rememberRejectionContext}). */
+const runContexts = new WeakMap<WorkspaceModel, { files: ReadonlyMap<string, LoadedFile>; layout: RepoLayout | undefined }>();
+
+/**
+ * Records the files and layout a model's rules run with (engine/run-rules.ts), so that judges without them (the
+ * node-port map, the free ports of quick fixes and `ports --free`) reach the same verdict as the rule filter.
+ */
+export function rememberRejectionContext(model: WorkspaceModel, files: ReadonlyMap<string, LoadedFile>, layout: RepoLayout | undefined): void {
+  const known = runContexts.get(model);
+  // The same files and layout again keep the entry: its identity keys the caches of the node-level claims.
+  if (known && known.files === files && known.layout === layout) return;
+  runContexts.set(model, { files, layout });
+}
+
+/**
+ * For the objects of `model`: why the API server rejects one (see {@link rejectionReason}), or undefined when it
+ * accepts it, judged with the files and layout the model's rules ran with (without them before any run: no
+ * decoder checks on the written text, no file taken as a kustomize patch), so the port map and the rule filter
+ * agree. Cached per object.
+ */
+export function objectRejection(model: WorkspaceModel): (obj: K8sObject) => string | undefined {
+  const run = runContexts.get(model);
+  const ctx = contextOf(model, run?.files, run?.layout);
+  return (obj) => verdictOf(obj, ctx);
+}
+
+/** What {@link objectRejection} judges `model` with, as an identity: it changes when a rule run records new files or layout. */
+export function rejectionContextKey(model: WorkspaceModel): object | undefined {
+  return runContexts.get(model);
 }
