@@ -92,4 +92,41 @@ describe('parse cache (--cache, --cache-location)', () => {
     assert.ok(second.get(files[0][1], readFileSync(files[0][0], 'utf8'), ''));
     assert.equal(ParseCache.open(location, '2.0.0').size, 0, 'another kube-netlint version');
   });
+
+  it('detects a flipped byte anywhere in an entry and loads that file again: the loaded files never change', async () => {
+    const files = Array.from({ length: 31 }, (_, i) => (i < 30 ? join(dir, 'apps', `s${i}.yaml`) : join(dir, 'apps', 'broken.yaml'))).map((p) => [p, p] as const);
+    const expected = files.map(([p]) => comparable(readManifestFile(p, p)));
+    const location = join(dir, 'c', CACHE_FILE_NAME);
+    const filling = ParseCache.open(location, '1.0.0');
+    await loadFiles(files, { cache: filling });
+    assert.equal(filling.save(), undefined);
+    const whole = readFileSync(location);
+    // The entries follow the magic line, the header's 4-byte length and the JSON header.
+    const entriesStart = 'kube-netlint cache\n'.length + 4 + whole.readUInt32LE('kube-netlint cache\n'.length);
+    const positions: number[] = [];
+    // ~60 places spread over the entries (each a reopen and a load of the 31 files), and both ends.
+    const step = Math.ceil((whole.length - entriesStart) / 60) | 1;
+    for (let at = entriesStart; at < whole.length; at += step) positions.push(at);
+    positions.push(entriesStart, whole.length - 1);
+    for (const at of positions) {
+      const damaged = Buffer.from(whole);
+      damaged[at] ^= 0xff;
+      writeFileSync(location, damaged);
+      const cache = ParseCache.open(location, '1.0.0');
+      assert.equal(cache.size, 31, `byte ${at}: the other entries are still read`);
+      const loaded = await loadFiles(files, { cache });
+      assert.equal(cache.hits, 30, `byte ${at}: exactly the damaged entry is loaded again`);
+      loaded.forEach((file, i) => assert.deepEqual(comparable(file), expected[i], `byte ${at}, ${files[i][1]}`));
+    }
+    // In the header, a flipped byte makes the whole file unreadable (an empty cache) or one entry a miss.
+    for (let at = 0; at < entriesStart; at += Math.ceil(entriesStart / 20)) {
+      const damaged = Buffer.from(whole);
+      damaged[at] ^= 0xff;
+      writeFileSync(location, damaged);
+      const cache = ParseCache.open(location, '1.0.0');
+      const loaded = await loadFiles(files, { cache });
+      assert.ok(cache.hits >= 30 || cache.hits === 0, `header byte ${at}: ${cache.hits} hits`);
+      loaded.forEach((file, i) => assert.deepEqual(comparable(file), expected[i], `header byte ${at}, ${files[i][1]}`));
+    }
+  });
 });

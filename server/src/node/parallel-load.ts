@@ -75,6 +75,10 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
     onProgress?.(done, files.length);
   };
   const misses: Miss[] = [];
+  // Cache hits are pooled as the workers' files are (one pool for them all), once the texts read so far reach
+  // `leanFromBytes`; below it, an entry is not walked beyond its span table (the warm start of a small workspace).
+  let hitPool: StringPool | null = null;
+  let bytesRead = 0;
   for (let index = 0; index < files.length; index++) {
     const file = files[index];
     const hit = cache && cachedText(file[0], loadOptions.maxBytes);
@@ -82,7 +86,9 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
       misses.push({ index, file });
       continue;
     }
-    const loaded = cache.get(file[1], hit.text, namespace, hit.hash);
+    bytesRead += hit.text.length;
+    if (!hitPool && poolAsked && bytesRead >= leanFromBytes) hitPool = new StringPool();
+    const loaded = cache.get(file[1], hit.text, namespace, hit.hash, hitPool);
     if (loaded) results[index] = loaded;
     else misses.push({ index, file, text: hit.text, hash: hit.hash });
     // Reading and hashing thousands of files takes a while: let the event loop breathe (a language server
@@ -141,7 +147,7 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
           const miss = batch[i];
           if (file instanceof Uint8Array) {
             // Loaded from the text sent (cache misses): the bytes are both the answer and the cache entry.
-            results[miss.index] = cacheEntryToFile(file, miss.text!, pool ?? undefined);
+            results[miss.index] = cacheEntryToFile(file, miss.text!, pool);
             store(miss, file);
             // The text was read here (to look the file up): compacted here.
             if (compactTexts) results[miss.index] = withCompactText(results[miss.index]);

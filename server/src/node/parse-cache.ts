@@ -2,16 +2,17 @@ import * as crypto from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
+import * as zlib from 'node:zlib';
 import type { LoadedFile } from '../core/load/load-file';
 import { deserializeLoadedFile, type SerializedLoadedFile } from './serialized-file';
 import { tableSpans } from './span-table';
-import type { StringPool } from '../core/source/string-pool';
+import { StringPool } from '../core/source/string-pool';
 
 /**
  * Bumped whenever what the loader produces changes shape or content for the same text (a new field of
  * the typed objects, a fixed span), or the form of a cache entry changes: old caches are then ignored, never misread.
  */
-export const LOADER_FORMAT = 5;
+export const LOADER_FORMAT = 6;
 
 /** The cache file name inside a cache folder (`--cache-location DIR/`, the editor's storage folder). */
 export const CACHE_FILE_NAME = '.kube-netlintcache';
@@ -21,21 +22,42 @@ const MAGIC = Buffer.from('kube-netlint cache\n', 'latin1');
 /** The header's length in bytes, after {@link MAGIC}: a 32-bit little-endian unsigned integer. */
 const LENGTH_BYTES = 4;
 
-/** One cached file: the content hash it was loaded from, the load options, and the loaded form (v8-serialized, without its text). */
+/**
+ * One cached file: the content hash it was loaded from, the load options, the loaded form (v8-serialized, without
+ * its text) and the {@link checksum} of those bytes as written (undefined: made in this process, not yet written).
+ */
 interface Entry {
   readonly hash: string;
   readonly namespace: string;
   readonly data: Uint8Array;
+  readonly checksum?: string;
 }
 
 /**
- * The JSON header of a cache file: which kube-netlint made it, then per entry `[file, hash, namespace, byte
- * length]`; the entries' bytes follow the header back to back, in that order.
+ * The JSON header of a cache file: which kube-netlint made it and how its entries are checked ({@link CHECKSUM}),
+ * then per entry `[file, hash, namespace, byte length, checksum]`; the entries' bytes follow the header back to
+ * back, in that order.
  */
 interface Header {
   readonly format: number;
   readonly version: string;
-  readonly entries: readonly (readonly [string, string, string, number])[];
+  readonly checksum: string;
+  readonly entries: readonly (readonly [string, string, string, number, string])[];
+}
+
+// zlib.crc32 is in Node 20.15+ and 22.2+ (https://nodejs.org/api/zlib.html#zlibcrc32data-value); before, sha1.
+const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+/** How entries are checked: a cache file written with another algorithm is an empty cache. */
+const CHECKSUM = crc32 ? 'crc32' : 'sha1';
+
+/**
+ * The checksum of an entry's bytes, stored beside it and compared before the entry is read: a cache file damaged
+ * on disk (a flipped bit, a torn write) would otherwise deserialize into a loaded file with another port or span,
+ * and move a finding. CRC-32 finds every error burst of up to 32 bits; it is not a defence against a hostile
+ * writer (the cache lives in the user's own folders, as the files it stands for).
+ */
+function checksum(data: Uint8Array): string {
+  return crc32 ? crc32(data).toString(36) : contentHash(data);
 }
 
 // One call for the whole digest where Node has it (20.12+): no Hash object per file.
@@ -57,9 +79,9 @@ export function contentHash(content: string | Uint8Array): string {
  * Safe to delete at any time, and never changes a finding: a hit returns what loading the same text gives.
  * Reading or writing it never throws (a missing, corrupt or unwritable cache is an empty cache).
  *
- * Stored as one file: a JSON header naming each entry, then the entries' v8-serialized bytes, which stay views
- * into the one buffer read (no copy per entry) and are deserialized only when that file is asked for. Written
- * atomically (temp file + rename), only when something changed.
+ * Stored as one file: a JSON header naming each entry with its checksum, then the entries' v8-serialized bytes,
+ * which stay views into the one buffer read (no copy per entry) and are checked and deserialized only when that
+ * file is asked for. Written atomically (temp file + rename), only when something changed.
  */
 export class ParseCache {
   private changed = false;
@@ -86,12 +108,18 @@ export class ParseCache {
     return this.entries.size;
   }
 
-  /** The cached load of `file` when it was loaded from exactly `text` with `namespace`; else undefined. */
-  get(file: string, text: string, namespace: string, hash = contentHash(text)): LoadedFile | undefined {
+  /**
+   * The cached load of `file` when it was loaded from exactly `text` with `namespace` and its entry's bytes are
+   * intact; else undefined (a damaged entry is dropped, and the file loaded again). `pool` as for
+   * {@link cacheEntryToFile}.
+   */
+  get(file: string, text: string, namespace: string, hash = contentHash(text), pool?: StringPool | null): LoadedFile | undefined {
     const entry = this.entries.get(file);
     if (!entry || entry.hash !== hash || entry.namespace !== namespace) return undefined;
     try {
-      const loaded = cacheEntryToFile(entry.data, text);
+      // An entry read from disk is trusted only when its bytes are the ones written (else it is loaded again).
+      if (entry.checksum !== undefined && checksum(entry.data) !== entry.checksum) throw new Error('damaged cache entry');
+      const loaded = cacheEntryToFile(entry.data, text, pool);
       this.hits++;
       return loaded;
     } catch {
@@ -142,13 +170,13 @@ export class ParseCache {
 
 /** The bytes of a cache file holding `entries` (see {@link Header}). */
 function cacheFileBytes(version: string, entries: ReadonlyMap<string, Entry>): Buffer {
-  const list: [string, string, string, number][] = [];
+  const list: [string, string, string, number, string][] = [];
   const parts: Uint8Array[] = [];
   for (const [file, entry] of entries) {
-    list.push([file, entry.hash, entry.namespace, entry.data.byteLength]);
+    list.push([file, entry.hash, entry.namespace, entry.data.byteLength, entry.checksum ?? checksum(entry.data)]);
     parts.push(entry.data);
   }
-  const header: Header = { format: LOADER_FORMAT, version, entries: list };
+  const header: Header = { format: LOADER_FORMAT, version, checksum: CHECKSUM, entries: list };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const length = Buffer.alloc(LENGTH_BYTES);
   length.writeUInt32LE(json.length);
@@ -162,14 +190,14 @@ function readEntries(bytes: Buffer, version: string): Map<string, Entry> | undef
   const headerEnd = start + bytes.readUInt32LE(MAGIC.length);
   if (headerEnd > bytes.length) return undefined;
   const header = JSON.parse(bytes.toString('utf8', start, headerEnd)) as Partial<Header>;
-  if (header?.format !== LOADER_FORMAT || header.version !== version || !Array.isArray(header.entries)) return undefined;
+  if (header?.format !== LOADER_FORMAT || header.version !== version || header.checksum !== CHECKSUM || !Array.isArray(header.entries)) return undefined;
   const entries = new Map<string, Entry>();
   let at = headerEnd;
   for (const item of header.entries) {
-    const [file, hash, namespace, length] = Array.isArray(item) ? item : [];
-    if (typeof file !== 'string' || typeof hash !== 'string' || typeof namespace !== 'string' || !Number.isInteger(length) || length < 0) return undefined;
+    const [file, hash, namespace, length, sum] = Array.isArray(item) ? item : [];
+    if (typeof file !== 'string' || typeof hash !== 'string' || typeof namespace !== 'string' || !Number.isInteger(length) || length < 0 || typeof sum !== 'string') return undefined;
     if (at + length > bytes.length) return undefined;
-    entries.set(file, { hash, namespace, data: bytes.subarray(at, at + length) });
+    entries.set(file, { hash, namespace, data: bytes.subarray(at, at + length), checksum: sum });
     at += length;
   }
   return at === bytes.length ? entries : undefined;
@@ -177,13 +205,15 @@ function readEntries(bytes: Buffer, version: string): Map<string, Entry> | undef
 
 /**
  * The loaded file of a cache entry's bytes and the text it was loaded from (its strings `pool`'s, see
- * deserializeLoadedFile).
+ * deserializeLoadedFile; default: a pool for this file; null: strings left as they are read, and the values not
+ * walked beyond the span table, which names every span).
  * @throws Error when the bytes are not an entry (the caller loads the file again)
  */
-export function cacheEntryToFile(data: Uint8Array, text: string, pool?: StringPool): LoadedFile {
+export function cacheEntryToFile(data: Uint8Array, text: string, pool?: StringPool | null): LoadedFile {
   const stored = deserialize(data) as Omit<SerializedLoadedFile, 'text'>;
   if (!stored || typeof stored !== 'object' || !Array.isArray(stored.objects)) throw new Error('not a cache entry');
-  return deserializeLoadedFile({ ...stored, text }, pool);
+  if (!stored.spanTable && pool === null) throw new Error('not a cache entry');
+  return deserializeLoadedFile({ ...stored, text }, pool === undefined ? new StringPool() : pool, pool === null);
 }
 
 /**
