@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { recordMessages } from './seen-messages';
@@ -58,6 +58,23 @@ export function runRendered(cwd: string, args: string[], path = `${renderBin()}$
   const env = { PATH: path, HOME: process.env.HOME ?? '/root' };
   const options = { cwd, env, encoding: 'utf8' as const, ...(input !== undefined ? { input } : {}) };
   return CAN_UNSHARE ? spawnSync(UNSHARE!, ['-n', process.execPath, ...argv], options) : spawnSync(process.execPath, argv, options);
+}
+
+/**
+ * Temp trees for one mocha `describe` (call it in the describe's body: it registers an `after` hook that removes
+ * them): `tree(files)` is {@link writeTree}, `removeAfter(dir)` adds a folder made otherwise.
+ */
+export function scratchTrees(): { tree: (files: Record<string, string>) => string; removeAfter: (dir: string) => void } {
+  const dirs: string[] = [];
+  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  return {
+    tree: (files) => {
+      const d = writeTree(files);
+      dirs.push(d);
+      return d;
+    },
+    removeAfter: (dir) => void dirs.push(dir),
+  };
 }
 
 /** Writes `{relative path: text}` into a new temp folder and returns it. */

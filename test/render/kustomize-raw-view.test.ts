@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { rmSync } from 'node:fs';
-import { JsonFinding, lintRendered, writeTree } from '../helpers/render';
+import { JsonFinding, lintRendered, scratchTrees } from '../helpers/render';
 
 // Unrendered (--no-render), kustomize's namespace and namePrefix/nameSuffix transformers and the Service references
 // they rewrite are applied to the raw files as kustomize builds them: the findings must be those of the real build
@@ -17,13 +16,7 @@ const app =
 
 describe('kustomize transformers on raw files (--no-render) give the rendered findings', function () {
   this.timeout(120_000);
-  const dirs: string[] = [];
-  const tree = (files: Record<string, string>): string => {
-    const d = writeTree(files);
-    dirs.push(d);
-    return d;
-  };
-  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const { tree } = scratchTrees();
   const withoutRelated = (list: readonly string[]): string[] => list.map((r) => r.slice(0, r.indexOf(' | ')));
   const both = (files: Record<string, string>): { raw: string[]; rendered: string[] } => {
     const dir = tree(files);

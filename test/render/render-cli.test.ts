@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { CAN_UNSHARE, lintRendered, renderBin, SHARED, writeTree } from '../helpers/render';
+import { CAN_UNSHARE, lintRendered, renderBin, SHARED, scratchTrees } from '../helpers/render';
 
 // The CLI with the real helm and kustomize (test/render/install-renderers.sh), each run inside `unshare -n`: no
 // network at all, so a remote base that slipped through the pre-flight fails the test instead of reaching out.
@@ -10,13 +10,7 @@ const svc = (name: string, nodePort: number, extra = '') =>
 
 describe('rendering with helm and kustomize (CLI)', function () {
   this.timeout(120_000);
-  const dirs: string[] = [];
-  const tree = (files: Record<string, string>): string => {
-    const d = writeTree(files);
-    dirs.push(d);
-    return d;
-  };
-  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const { tree, removeAfter } = scratchTrees();
 
   it('runs the renderer tests without network (unshare -n)', () => {
     assert.ok(CAN_UNSHARE || !process.env.CI, 'CI must be able to run unshare -n (it runs as root)');
@@ -131,7 +125,7 @@ describe('rendering with helm and kustomize (CLI)', function () {
       // PATH has kubectl (kustomize) only: the chart inflates only if kustomize runs the resolved helm (--helm-command).
       const kubectlOnly = join(dir, '..', `${basename(dir)}-bin`);
       mkdirSync(kubectlOnly);
-      dirs.push(kubectlOnly);
+      removeAfter(kubectlOnly);
       symlinkSync(join(renderBin(), 'kubectl'), join(kubectlOnly, 'kubectl'));
       const r = lintRendered(dir, ['--helm', join(renderBin(), 'helm'), '.'], `${kubectlOnly}:/usr/bin:/bin`);
       // The vendored chart renders only through the kustomization (not also as a release of its own).

@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { rmSync } from 'node:fs';
-import { lintRendered, writeTree } from '../helpers/render';
+import { lintRendered, scratchTrees } from '../helpers/render';
 
 // Argo CD Applications and Flux objects as releases, rendered with the real helm and kustomize inside unshare -n.
 const svc = (name: string, nodePort: number) =>
@@ -15,13 +14,7 @@ const chart = {
 
 describe('rendering GitOps releases (Argo CD, Flux)', function () {
   this.timeout(120_000);
-  const dirs: string[] = [];
-  const tree = (files: Record<string, string>): string => {
-    const d = writeTree(files);
-    dirs.push(d);
-    return d;
-  };
-  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const { tree } = scratchTrees();
 
   it('renders an Argo CD Application: release = its name, helm.namespace, valueFiles then valuesObject then parameters', () => {
     const app =

@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { rmSync } from 'node:fs';
-import { JsonFinding, lintRendered, writeTree } from '../helpers/render';
+import { JsonFinding, lintRendered, scratchTrees } from '../helpers/render';
 
 // Where findings on rendered objects land when kustomize replacements, JSON 6902 patch files or Helm range loops set
 // the field, and where a release whose values file is missing is reported. Real helm and kustomize, inside unshare -n.
@@ -13,13 +12,7 @@ const svc = (name: string, nodePort: number, port = 80): string =>
 
 describe('rendered locations: replacements, JSON 6902 patch files, Helm range loops, missing values files', function () {
   this.timeout(120_000);
-  const dirs: string[] = [];
-  const tree = (files: Record<string, string>): string => {
-    const d = writeTree(files);
-    dirs.push(d);
-    return d;
-  };
-  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const { tree } = scratchTrees();
 
   describe('kustomize replacements', () => {
     const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ports\ndata:\n  np: "30501"\n';

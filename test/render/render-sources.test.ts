@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { JsonFinding, lintRendered, runRendered, writeTree } from '../helpers/render';
+import { JsonFinding, lintRendered, runRendered, scratchTrees } from '../helpers/render';
 
 // Where findings on rendered objects land, and what a render leaves out: charts inflated by a kustomization's
 // helmCharts, unvendored helmCharts entries, multi-document Helm templates. Real helm and kustomize, inside unshare -n.
@@ -20,13 +20,7 @@ const helmKustomization = (np: number, extra = ''): string =>
 
 describe('rendered sources: helmCharts, left-out entries, multi-document templates', function () {
   this.timeout(120_000);
-  const dirs: string[] = [];
-  const tree = (files: Record<string, string>): string => {
-    const d = writeTree(files);
-    dirs.push(d);
-    return d;
-  };
-  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const { tree } = scratchTrees();
 
   describe('a chart vendored for a kustomization helmCharts entry', () => {
     const vendored = (np: number): Record<string, string> => ({
