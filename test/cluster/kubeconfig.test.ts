@@ -27,6 +27,15 @@ describe('kubeconfig loading (kubectl semantics, credentials)', () => {
     assert.deepEqual(loaded.kc.getContexts().map((c) => c.name), ['ctx-admin', 'other']);
   });
 
+  it('says which field is missing, and refuses certificate-authority-data that is not a PEM certificate, never quoting a token', () => {
+    const noServer = file('no-server', config({ server: 'x', user: 'u', userBody: 'token: secret-token-1', current: 'ctx-u' }).replace('    server: x', '    insecure-skip-tls-verify: false'));
+    assert.throws(() => loadKubeconfig({ path: noServer }), (err: unknown) => err instanceof KubeconfigError && err.message === `${noServer}: not a valid kubeconfig (clusters[0].cluster.server is missing)`);
+    const garbage = file('garbage-ca', config({ server: 'https://10.0.0.1:6443', user: 'u', userBody: 'token: secret-token-2', current: 'ctx-u' })
+      .replace('    server:', `    certificate-authority-data: ${Buffer.from('not a cert').toString('base64')}\n    server:`));
+    assert.throws(() => loadKubeconfig({ path: garbage }), (err: unknown) => err instanceof KubeconfigError && !err.message.includes('secret-token')
+      && err.message === 'kubeconfig context "ctx-u": certificate-authority-data of cluster "c-u" is not a PEM certificate, so the server cannot be verified (kubectl: "unable to load root certificates"); fix the data');
+  });
+
   it('refuses a plain-HTTP server when credentials would be sent, insecure-skip-tls-verify or not', () => {
     const path = file('http', config({ server: 'http://10.0.0.1:8080', user: 'u', userBody: 'token: secret-token', current: 'ctx-u' }).replace('    server:', '    insecure-skip-tls-verify: true\n    server:'));
     assert.throws(() => loadKubeconfig({ path }), (err: unknown) => err instanceof KubeconfigError && /server http:\/\/10\.0\.0\.1:8080 is plain HTTP, so its credentials would be sent in clear; kube-netlint refuses to connect/.test(err.message) && !err.message.includes('secret-token'));

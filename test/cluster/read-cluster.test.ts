@@ -125,7 +125,7 @@ describe('readCluster (live cluster, against a local HTTPS API server)', () => {
     writeFileSync(bad, `apiVersion: v1\nusers:\n- name: admin\n  user:\n    token: ${TOKEN}\n   bad: [indent\n`);
     const broken = await readCluster({ path: bad });
     assert.equal(broken.status.state, 'error');
-    assert.match(broken.status.message, /^cluster: .*config:\d+: not a valid kubeconfig \(YAMLException\)$/);
+    assert.match(broken.status.message, /^cluster: .*config:\d+: not a valid kubeconfig \(not YAML\)$/);
     assertNoSecrets(JSON.stringify(broken.status));
   });
 });

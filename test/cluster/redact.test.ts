@@ -19,7 +19,13 @@ describe('Redactor and status lines', () => {
     const timeout = Object.assign(new Error('The user aborted a request.'), { name: 'AbortError', type: 'aborted' });
     assert.equal(classifyError(timeout, spec, 5000, r).detail, 'no answer within 5 s');
     const tls = Object.assign(new Error('request to https://10.0.0.1:6443/api/v1/nodes failed, reason: self-signed certificate in certificate chain'), { code: 'SELF_SIGNED_CERT_IN_CHAIN', type: 'system' });
-    assert.equal(classifyError(tls, spec, 5000, r).detail, 'SELF_SIGNED_CERT_IN_CHAIN: self-signed certificate in certificate chain');
+    const untrusted = "the server's certificate is not trusted by this context's certificate-authority (SELF_SIGNED_CERT_IN_CHAIN: self-signed certificate in certificate chain); check certificate-authority(-data) in the kubeconfig";
+    assert.equal(classifyError(tls, spec, 5000, r).detail, untrusted);
+    // Reached but not trusted reads "cannot be read", not "unreachable"; a refused connection stays unreachable.
+    const failed = classifyError(tls, spec, 5000, r);
+    assert.equal(summarize('prod', 'https://10.0.0.1:6443', [failed, { ...failed, id: 'services', label: 'Services' }]).message, `cluster prod at https://10.0.0.1:6443 cannot be read: ${untrusted}; analysing the workspace only`);
+    const refused = Object.assign(new Error('request failed, reason: connect ECONNREFUSED 10.0.0.1:6443'), { code: 'ECONNREFUSED' });
+    assert.equal(classifyError(refused, spec, 5000, r).detail, 'ECONNREFUSED: connect ECONNREFUSED 10.0.0.1:6443');
   });
 
   it('says "unreachable" once when every list failed the same way, and lists what is missing otherwise', () => {

@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -70,7 +71,10 @@ export function loadKubeconfig(options: KubeconfigOptions): LoadedKubeconfig {
     } catch (err) {
       // js-yaml errors quote the offending lines, which may hold a token: keep the line number only.
       const line = (err as { mark?: { line?: number } }).mark?.line;
-      throw new KubeconfigError(`${file}${line !== undefined ? `:${line + 1}` : ''}: not a valid kubeconfig (${(err as Error).name || 'parse error'})`, 'invalid');
+      // client-node's own checks name only the entry and field (`clusters[0].cluster.server is missing`): safe to say.
+      const missing = /^(?:clusters|users|contexts)\[\d+\]\.[\w.-]+ is missing$/.exec((err as Error).message ?? '')?.[0];
+      const why = line !== undefined ? 'not YAML' : missing ?? 'parse error';
+      throw new KubeconfigError(`${file}${line !== undefined ? `:${line + 1}` : ''}: not a valid kubeconfig (${why})`, 'invalid');
     }
     if (i > 0) mergeFirstWins(kc, one);
   });
@@ -84,6 +88,11 @@ export function loadKubeconfig(options: KubeconfigOptions): LoadedKubeconfig {
   kc.setCurrentContext(context);
   const cluster = kc.getCurrentCluster();
   if (!cluster || !cluster.server) throw new KubeconfigError(`kubeconfig context "${context}" names no cluster with a server URL`, 'invalid');
+  if (cluster.caData && !isPemCertificates(Buffer.from(cluster.caData, 'base64').toString('utf8'))) {
+    // kubectl stops here too ("unable to load root certificates: unable to parse bytes as PEM block"); without the
+    // check the TLS handshake fails later and reads as a server that cannot be reached.
+    throw new KubeconfigError(`kubeconfig context "${context}": certificate-authority-data of cluster "${cluster.name}" is not a PEM certificate, so the server cannot be verified (kubectl: "unable to load root certificates"); fix the data`, 'invalid');
+  }
   const user = kc.getCurrentUser();
   const credentials = !!user && !!(user.token || user.password || user.exec || user.authProvider || user.keyData || user.keyFile);
   if (credentials && /^http:/i.test(cluster.server)) {
@@ -93,6 +102,18 @@ export function loadKubeconfig(options: KubeconfigOptions): LoadedKubeconfig {
   }
   cacheExecCredentials(kc);
   return { kc, context, server: stripUserinfo(cluster.server), files, redactor: new Redactor(secretsOf(kc)) };
+}
+
+/** True when `text` holds at least one PEM certificate and every PEM block in it parses as X.509. */
+function isPemCertificates(text: string): boolean {
+  const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+  if (blocks.length === 0) return false;
+  try {
+    blocks.forEach((b) => new X509Certificate(b));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

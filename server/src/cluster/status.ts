@@ -53,6 +53,13 @@ function statusMessage(body: unknown): string | undefined {
   return typeof message === 'string' ? message : undefined;
 }
 
+/** Node's TLS verification error codes: the server was reached, its certificate was not trusted. */
+const TLS_TRUST_ERRORS: ReadonlySet<string> = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'CERT_SIGNATURE_FAILURE', 'CERT_UNTRUSTED',
+  'CERT_REJECTED', 'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
 /**
  * Classifies an error of a list call. Only the HTTP code, the Status message and the network error
  * code are used: client-node's ApiException message embeds response headers, which we never show.
@@ -68,6 +75,10 @@ export function classifyError(err: unknown, spec: Pick<ResourceSpec, 'id' | 'lab
   if (http !== undefined) return { ...base, state: 'error', detail: redactor.redact(`HTTP ${http}${said ? `: ${said}` : ''}`) };
   const code = typeof e.code === 'string' ? e.code : typeof e.errno === 'string' ? e.errno : undefined;
   const reason = typeof e.message === 'string' ? (/reason: (.*)$/.exec(e.message)?.[1] ?? e.message) : String(err);
+  if (code && TLS_TRUST_ERRORS.has(code)) {
+    // The server answered: its certificate is what failed. Saying "unreachable" sent users to the network.
+    return { ...base, state: 'unreachable', detail: redactor.redact(`the server's certificate is not trusted by this context's certificate-authority (${code}: ${reason.split('\n')[0]}); check certificate-authority(-data) in the kubeconfig`) };
+  }
   return { ...base, state: 'unreachable', detail: redactor.redact(`${code ? `${code}: ` : ''}${reason.split('\n')[0]}`) };
 }
 
@@ -82,7 +93,9 @@ export function summarize(context: string, server: string, resources: readonly R
   // When nothing could be read and every failure is the same kind, say it once.
   const kinds = new Set(missing.map((r) => r.state));
   if (ok.length === 0 && kinds.size === 1 && (kinds.has('unreachable') || kinds.has('timeout') || kinds.has('unauthorized'))) {
-    return { state: 'unreachable', context, message: `cluster ${context} at ${server} is unreachable: ${missing[0].detail}; analysing the workspace only`, resources };
+    // Reached but refused (credentials, certificate) is not "unreachable": say what failed.
+    const reached = kinds.has('unauthorized') || (missing[0].detail ?? '').startsWith("the server's certificate");
+    return { state: 'unreachable', context, message: `cluster ${context} at ${server} ${reached ? 'cannot be read' : 'is unreachable'}: ${missing[0].detail}; analysing the workspace only`, resources };
   }
   const why = missing.map((r) => `${r.label} (${r.detail})`).join('; ');
   return {
