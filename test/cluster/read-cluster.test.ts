@@ -103,7 +103,7 @@ describe('readCluster (live cluster, against a local HTTPS API server)', () => {
     assert.equal(snap.status.state, 'error');
     assert.equal(snap.status.message, `cluster: kubeconfig ${path}: context "staging" not found (contexts: prod-admin, other)`);
     const none = await readCluster({ env: { KUBECONFIG: '/nonexistent/kubeconfig' } });
-    assert.equal(none.status.message, 'cluster: no kubeconfig found (looked at /nonexistent/kubeconfig); set KUBECONFIG or kubeNetlint.cluster.kubeconfig');
+    assert.equal(none.status.message, 'cluster: no kubeconfig found (looked at /nonexistent/kubeconfig); set KUBECONFIG (in the editor: the kubeNetlint.cluster.kubeconfig user setting)');
     assert.deepEqual(server.requests, []);
   });
 

@@ -61,7 +61,7 @@ export function loadKubeconfig(options: KubeconfigOptions): LoadedKubeconfig {
   const k8s = clientNode();
   const files = kubeconfigFiles(options).filter((f) => existsSync(f));
   if (files.length === 0) {
-    throw new KubeconfigError(`no kubeconfig found (looked at ${kubeconfigFiles(options).join(', ')}); set KUBECONFIG or kubeNetlint.cluster.kubeconfig`, 'no-kubeconfig');
+    throw new KubeconfigError(`no kubeconfig found (looked at ${kubeconfigFiles(options).join(', ')}); set KUBECONFIG (in the editor: the kubeNetlint.cluster.kubeconfig user setting)`, 'no-kubeconfig');
   }
   const kc = new k8s.KubeConfig();
   files.forEach((file, i) => {
