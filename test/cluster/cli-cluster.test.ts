@@ -134,6 +134,24 @@ describe('CLI --cluster', () => {
     assertNoSecrets(out + err);
   });
 
+  it('--require-cluster: exits 2 with the reason when the cluster cannot be read, and lints as --cluster when it can', async () => {
+    const kubeconfig = writeKubeconfig(server.url);
+    const missing = await cli(['--format', 'json', '--require-cluster', '--cluster', 'staging', '.'], workspace(), kubeconfig);
+    assert.deepEqual([missing.code, missing.out], [2, '']);
+    assert.equal(missing.err, `kube-netlint: --require-cluster: cluster: kubeconfig ${kubeconfig}: context "staging" not found (contexts: prod-admin, other)\n`);
+    // Nothing listens on port 1: every list fails, the run stops before any report (CI fails instead of passing green).
+    const down = await cli(['--require-cluster', '.'], workspace(), writeKubeconfig('https://127.0.0.1:1'));
+    assert.equal(down.code, 2);
+    assert.match(down.err, /^kube-netlint: --require-cluster: cluster prod-admin at https:\/\/127\.0\.0\.1:1 is unreachable: ECONNREFUSED/);
+    const ports = await cli(['ports', '--require-cluster', '.'], workspace(), writeKubeconfig('https://127.0.0.1:1'));
+    assert.equal(ports.code, 2);
+    // Read whole: the same run as --cluster (current-context), findings on the cluster's objects included.
+    const up = await cli(['--format', 'json', '--require-cluster', '.'], workspace(), kubeconfig);
+    assert.equal(up.code, 1);
+    assert.ok((JSON.parse(up.out) as { findings: JsonFinding[] }).findings.some((f) => f.file === 'cluster:prod-admin/Service/shop/checkout'));
+    assertNoSecrets(missing.err + down.err + up.out + up.err);
+  });
+
   it('works from the esbuild bundle, which loads client-node from dist/kube-client.js', async function () {
     const dist = join(__dirname, '..', '..', 'dist');
     if (!existsSync(join(dist, 'cli.js')) || !existsSync(join(dist, 'kube-client.js'))) this.skip(); // `npm run build` makes them

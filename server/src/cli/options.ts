@@ -22,6 +22,8 @@ export interface CliOptions {
   readonly maxFileBytes?: number;
   /** `--cluster [CONTEXT]`: '' = the kubeconfig's current-context; undefined = workspace only. */
   readonly cluster?: string;
+  /** `--require-cluster`: exit 2 unless every list of the live cluster was read (implies `--cluster`). */
+  readonly requireCluster?: boolean;
   /** `--helm PATH` / `--kustomize PATH`: renderer binaries (default: KUBE_NETLINT_HELM / KUBE_NETLINT_KUSTOMIZE, else PATH). */
   readonly helm?: string;
   readonly kustomize?: string;
@@ -116,6 +118,13 @@ export const LINT_FLAGS: readonly Flag<Draft<CliOptions>>[] = [
     name: 'cluster', value: 'CONTEXT', optionalValue: true,
     help: 'also read the live cluster of a kubeconfig context (default: current-context;\nkubeconfig from KUBECONFIG or ~/.kube/config; read-only, 5 s timeout)',
     apply: (o, v) => (o.cluster = String(v)),
+  },
+  {
+    name: 'require-cluster', help: 'exit 2 when the live cluster cannot be read whole (unreachable, untrusted, credentials\nrefused, a list forbidden); implies --cluster (current-context unless given)',
+    apply: (o) => {
+      o.requireCluster = true;
+      o.cluster ??= '';
+    },
   },
   {
     name: 'max-file-size', value: 'MIB', help: 'skip files (and standard input) larger than this, with a file-skipped finding (default 16; 0: no limit)',

@@ -1,7 +1,7 @@
 import { existsSync, readSync } from 'node:fs';
 import { escapeKeepingNewlines } from '../core/output/escape-text';
 import { isAbsolute, resolve } from 'node:path';
-import { keepClusterFinding } from '../cluster/cli-cluster';
+import { ClusterUnavailableError, keepClusterFinding } from '../cluster/cli-cluster';
 import { ConfigError, ConfigErrors, Severity } from '../core/config/config';
 import { resolveFindings } from '../core/output/resolve';
 import { allRules } from '../core/rules/index';
@@ -61,7 +61,7 @@ async function runLint(argv: readonly string[], io: CliIo): Promise<number> {
   try {
     return await lint(options, io);
   } catch (err) {
-    if (err instanceof UsageError || err instanceof PathError || err instanceof ConfigError) {
+    if (err instanceof UsageError || err instanceof PathError || err instanceof ConfigError || err instanceof ClusterUnavailableError) {
       for (const message of err instanceof ConfigErrors ? err.errors.map((e) => e.message) : [err.message]) io.stderr(`kube-netlint: ${message}\n`);
       return 2;
     }

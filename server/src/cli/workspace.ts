@@ -22,7 +22,7 @@ import { helmContextOfStdin, kustomizeContextOfStdin } from './stdin-context';
 
 /** The options that say what to analyse, shared by every command that reads a workspace (lint, ports). */
 export type WorkspaceOptions = Pick<CliOptions, 'paths' | 'config' | 'nodePortRange' | 'kubeProxyMode' | 'rules' | 'exclude' | 'stdinFilename' | 'maxFileBytes' | 'cluster'>
-  & Partial<Pick<CliOptions, 'cache' | 'cacheLocation' | 'helm' | 'kustomize' | 'noRender'>>;
+  & Partial<Pick<CliOptions, 'cache' | 'cacheLocation' | 'helm' | 'kustomize' | 'noRender' | 'requireCluster'>>;
 
 /** A workspace read and analysed for a command. */
 export interface AnalysedWorkspace {
@@ -117,7 +117,7 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
   const rootDir = configPath ? baseDir : workspaceRoot(diskPaths, io.cwd, files.map((f) => ({ file: resolve(io.cwd, f.file), role: f.role })));
   const repoPath = (file: string): string => (file === '<stdin>' ? file : relative(rootDir, resolve(io.cwd, file)).split(sep).join('/'));
   // --cluster: live objects join the analysis under the workspace's.
-  const extraObjects = options.cluster !== undefined ? await clusterObjectsForCli(options.cluster, files, io.stderr) : undefined;
+  const extraObjects = options.cluster !== undefined ? await clusterObjectsForCli(options.cluster, files, io.stderr, undefined, options.requireCluster === true) : undefined;
   // Kustomize entry points and Helm releases are rendered with the real tools when they are found (cli/render.ts).
   // The config file as a source of lines: findings fed by a `render.helm` `set:` value point at it.
   const configFile = configPath && fileConfig.render?.helm ? loadFile(configName, readFileSync(configPath, 'utf8')) : undefined;

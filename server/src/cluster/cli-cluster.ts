@@ -5,13 +5,18 @@ import type { Finding } from '../core/rules/rule';
 import { isVirtualFile } from '../core/source/span';
 import { readCluster } from './read-cluster';
 
+/** `--require-cluster` and the cluster could not be read whole: the command exits 2 with this message. */
+export class ClusterUnavailableError extends Error {}
+
 /**
  * Reads the live cluster for the CLI and merges it under the workspace (workspace objects replace their
  * cluster twins). The kubeconfig comes from the environment only (KUBECONFIG, else ~/.kube/config).
- * Reports one status line on stderr; never throws (an unusable cluster leaves the workspace analysis alone).
+ * Reports one status line on stderr. An unusable cluster leaves the workspace analysis alone, unless `required`.
+ * @throws ClusterUnavailableError when `required` and some list of the cluster was not read (the status says why)
  */
-export async function clusterObjectsForCli(context: string, files: readonly LoadedFile[], stderr: (text: string) => void, timeoutMs?: number): Promise<readonly K8sObject[]> {
+export async function clusterObjectsForCli(context: string, files: readonly LoadedFile[], stderr: (text: string) => void, timeoutMs?: number, required = false): Promise<readonly K8sObject[]> {
   const snapshot = await readCluster({ context: context || undefined, env: process.env, timeoutMs });
+  if (required && snapshot.status.state !== 'connected') throw new ClusterUnavailableError(`--require-cluster: ${snapshot.status.message}`);
   const merge = mergeClusterObjects(files.flatMap((f) => f.objects), snapshot.objects);
   const shadowed = merge.shadowed.length ? `; ${merge.shadowed.length} replaced by workspace manifests` : '';
   stderr(`kube-netlint: ${snapshot.status.message}${snapshot.status.state === 'connected' || snapshot.status.state === 'partial' ? shadowed : ''}\n`);

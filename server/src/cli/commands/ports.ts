@@ -10,13 +10,14 @@ import type { CliIo, Subcommand } from '../io';
 import { CliOptions, LINT_FLAGS } from '../options';
 import { formatFreeText, formatPortsMarkdown, formatPortsText } from '../ports-format';
 import { writeReport } from '../report-file';
+import { ClusterUnavailableError } from '../../cluster/cli-cluster';
 import { analyzeWorkspace } from '../workspace';
 
 const FORMATS = ['text', 'json', 'markdown'] as const;
 
 /** Flags of the lint command that mean the same here (what to read, and how). */
 // --rule too: a collision is a finding of a rule, so its severity override (or off) changes the map's collisions.
-const SHARED = ['output', 'config', 'rule', 'exclude', 'stdin-filename', 'node-port-range', 'kube-proxy-mode', 'cluster', 'max-file-size', 'helm', 'kustomize', 'no-render'];
+const SHARED = ['output', 'config', 'rule', 'exclude', 'stdin-filename', 'node-port-range', 'kube-proxy-mode', 'cluster', 'require-cluster', 'max-file-size', 'helm', 'kustomize', 'no-render'];
 
 interface PortsOptions extends CliOptions {
   readonly portsFormat: (typeof FORMATS)[number];
@@ -75,7 +76,7 @@ export const portsCommand: Subcommand = {
     try {
       return await ports(options, io);
     } catch (err) {
-      if (err instanceof UsageError || err instanceof PathError || err instanceof ConfigError) {
+      if (err instanceof UsageError || err instanceof PathError || err instanceof ConfigError || err instanceof ClusterUnavailableError) {
         for (const message of err instanceof ConfigErrors ? err.errors.map((e) => e.message) : [err.message]) io.stderr(`kube-netlint ports: ${message}\n`);
         return 2;
       }
