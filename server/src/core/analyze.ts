@@ -11,6 +11,7 @@ import { computeLayout, defaultRepoPath, filesOfGroup, placePlainFiles, RepoLayo
 import { allRules } from './rules/index';
 import { asKustomizeInputs } from './repo/kustomize-inputs';
 import type { Finding, Rule } from './rules/rule';
+import { firstOf } from './output/first-of';
 
 /** The result of analysing a set of loaded files. */
 export interface Analysis {
@@ -150,9 +151,8 @@ function namesEntryPoint(label: string | undefined, group: string): boolean {
  */
 function clusterSuffix(message: string, clusters: readonly string[]): string {
   if (clusters.length === 1) return `(in cluster ${clusters[0]})`;
-  const list = (max: number): string => (clusters.length > max ? `${clusters.slice(0, max).join(', ')} and ${clusters.length - max} more` : clusters.join(', '));
-  for (const max of [MESSAGE_LIST_MAX, 2, 1]) {
-    const suffix = `(in clusters ${list(max)})`;
+    for (const max of [MESSAGE_LIST_MAX, 2, 1]) {
+    const suffix = `(in clusters ${firstOf(clusters, max)})`;
     if (message.length + 1 + suffix.length <= MESSAGE_MAX) return suffix;
   }
   return `(in ${clusters.length} clusters)`;

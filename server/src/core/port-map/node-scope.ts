@@ -5,6 +5,7 @@ import type { WorkloadObject } from '../model/objects';
 import type { WorkspaceModel } from '../model/workspace-model';
 import { addressKey, nodeAddressIndex } from '../rules/externalip-is-node-ip';
 import type { NodeClaim } from './node-claims';
+import { firstOf } from '../output/first-of';
 
 /**
  * The nodes a claim holds its port on:
@@ -103,5 +104,5 @@ export function claimNodesResolver(model: WorkspaceModel, config: CoreConfig): (
 function nameList(names: readonly string[] | undefined): string {
   if (!names) return '';
   if (names.length === 0) return ' (none declared)';
-  return names.length > 5 ? ` (${names.slice(0, 5).join(', ')} and ${names.length - 5} more)` : ` (${names.join(', ')})`;
+  return ` (${firstOf(names, 5)})`;
 }

@@ -1,6 +1,7 @@
 import { describe } from '../model/objects';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
+import { firstOf } from '../output/first-of';
 
 const id = 'hostnetwork-usage';
 
@@ -35,7 +36,7 @@ export const hostnetworkUsage: Rule = {
       if (hostNetwork?.value !== true) continue;
       const ports = [...new Set(w.pod.containers.filter((c) => c.role !== 'init').flatMap((c) =>
         c.ports.filter((p) => p.containerPort).map((p) => `${p.containerPort!.value}/${p.protocol.value.toUpperCase()}`)))];
-      const shown = ports.length > 4 ? `${ports.slice(0, 4).join(', ')} and ${ports.length - 4} more` : ports.join(', ');
+      const shown = firstOf(ports, 4);
       const what = ports.length ? `its ports (${shown}) are ports of the node` : 'every port it binds is a port of the node';
       findings.push({
         ruleId: id,

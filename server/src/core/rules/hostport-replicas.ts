@@ -6,6 +6,7 @@ import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 import { EVERY_NODE_LABELS, HOSTNAME_LABEL, pinnedNode, selectsNode } from '../kubernetes/scheduler/placement';
 import type { NodeObject } from '../model/objects';
+import { firstOf } from '../output/first-of';
 
 const id = 'hostport-replicas';
 const REPLICATED_KINDS = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController']);
@@ -70,7 +71,7 @@ export const hostportReplicas: Rule = {
       const consequence = node
         ? `it is pinned to node ${node}, where only one pod can hold the port: ${replicas - 1} replica${replicas > 2 ? 's' : ''} will never run`
         : room && room.length < replicas
-          ? `at most one pod per node, and ${room.length ? `the workspace's Nodes it may run on are ${room.length} (${names(room)})` : 'none of the workspace\'s Nodes matches its node selection'}: ${replicas - room.length} replica${replicas - room.length > 1 ? 's' : ''} will stay Pending`
+          ? `at most one pod per node, and ${room.length ? `the workspace's Nodes it may run on are ${room.length} (${firstOf(room.map((n) => n.name), 3)})` : 'none of the workspace\'s Nodes matches its node selection'}: ${replicas - room.length} replica${replicas - room.length > 1 ? 's' : ''} will stay Pending`
         : w.kind === 'Deployment'
           ? `at most one pod per node, so it needs ${replicas} nodes with the port free, and a rolling update (maxSurge) needs one more spare node`
           : `at most one pod per node, so it needs ${replicas} nodes with the port free; replicas beyond that stay Pending`;
@@ -96,12 +97,6 @@ export const hostportReplicas: Rule = {
 function nodesItCanRunOn(w: WorkloadObject, nodes: readonly NodeObject[]): readonly NodeObject[] | undefined {
   if (nodes.length === 0) return undefined;
   return nodes.filter((n) => selectsNode(w, { ...n.nodeLabels, [HOSTNAME_LABEL]: n.nodeLabels[HOSTNAME_LABEL] ?? n.name }, EVERY_NODE_LABELS));
-}
-
-/** Node names for a message: the first three, then how many more. */
-function names(nodes: readonly NodeObject[]): string {
-  const shown = nodes.slice(0, 3).map((n) => n.name).join(', ');
-  return nodes.length > 3 ? `${shown} and ${nodes.length - 3} more` : shown;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { firstOf } from '../../output/first-of';
 import type { Container, ContainerPort, ServicePort, WorkloadObject } from '../../model/objects';
 
 /**
@@ -70,9 +71,4 @@ export function declaredNames(w: WorkloadObject, max = Infinity): string {
 export function declaredNumbers(w: WorkloadObject, max = Infinity): string {
   const numbers = [...new Set(declaredPorts(w).map((d) => `${d.port.containerPort!.value}/${d.port.protocol.value.toUpperCase()}`))];
   return numbers.length ? firstOf(numbers, max) : 'no ports';
-}
-
-/** `a, b, c`, or beyond `max` items the first `max` and `… and N more` (for messages; related locations list all). */
-function firstOf(items: readonly string[], max: number): string {
-  return items.length > max ? `${items.slice(0, max).join(', ')} and ${items.length - max} more` : items.join(', ');
 }
