@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { isDirectory, isFile } from '../node/file-kind';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { discoverFiles } from '../node/discover-files';
 import { readKustomization } from '../core/render/kustomization';
@@ -60,18 +61,6 @@ export function kustomizeContextOfStdin(stdinPath: string, stdinText: string): s
   }
   out.delete(stdinPath);
   return [...out];
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function isDirectory(path: string): boolean {
-  return existsSync(path) && statSync(path).isDirectory();
 }
 
 /**

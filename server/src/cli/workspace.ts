@@ -1,3 +1,4 @@
+import { isDirectory } from '../node/file-kind';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { clusterObjectsForCli } from '../cluster/cli-cluster';
@@ -147,14 +148,6 @@ export function cacheFile(location: string | undefined, cwd: string): string {
   if (!location) return join(cwd, CACHE_FILE_NAME);
   const path = resolve(cwd, location);
   return /[\\/]$/.test(location) || isDirectory(path) ? join(path, CACHE_FILE_NAME) : path;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function toBytes(input: string | Uint8Array): Uint8Array {

@@ -1,5 +1,6 @@
+import { isDirectory } from '../node/file-kind';
 import { createHash } from 'node:crypto';
-import { lstatSync, statSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { compileExclude, excludeGlobs } from '../node/exclude-globs';
 import { discoverFiles, isManifestFile, MANIFEST_FILE } from '../node/discover-files';
@@ -213,14 +214,6 @@ function excluder(settings: FolderConfig): (file: string) => boolean {
     for (let i = 1; i <= parts.length; i++) if (test(join(base, ...parts.slice(0, i)), i < parts.length)) return true;
     return false;
   };
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function isInside(file: string, folder: string): boolean {

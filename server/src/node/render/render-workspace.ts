@@ -1,3 +1,4 @@
+import { isFile } from '../file-kind';
 import { realpathSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { loadFile } from '../../core/load/load-file';
@@ -169,14 +170,6 @@ function missingValuesFiles(job: RenderJob & { kind: 'helm' }, input: RenderWork
       span: v.namedAt ?? job.anchor,
     }];
   });
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** Temp-copy prefixes (`/tmp/kube-netlint-render-x/work/job-copy-y`) in front of absolute repository paths. */
