@@ -1,6 +1,18 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { PathError } from '../node/discover-files';
+import type { CliIo } from './io';
+
+/**
+ * A command's report to standard output, or with `--output FILE` into that file ({@link writeReport}), which must
+ * not be one of the `files` the run read (names relative to `io.cwd`, or absolute).
+ * @throws PathError as {@link writeReport}
+ */
+export function deliverReport(report: string, output: string | undefined, files: readonly { readonly file: string }[], io: CliIo): void {
+  if (output === undefined) return io.stdout(report);
+  const absolute = (p: string): string => (isAbsolute(p) ? p : resolve(io.cwd, p));
+  writeReport(absolute(output), report, files.map((f) => absolute(f.file)));
+}
 
 /**
  * Writes a command's report to `--output FILE`, creating its folder.

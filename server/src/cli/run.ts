@@ -1,11 +1,10 @@
 import { existsSync, readSync } from 'node:fs';
 import { escapeKeepingNewlines } from '../core/output/escape-text';
-import { isAbsolute, resolve } from 'node:path';
-import { ClusterUnavailableError, keepClusterFinding } from '../cluster/cli-cluster';
-import { ConfigError, ConfigErrors, Severity } from '../core/config/config';
+import { resolve } from 'node:path';
+import { keepClusterFinding } from '../cluster/cli-cluster';
+import type { Severity } from '../core/config/config';
 import { resolveFindings } from '../core/output/resolve';
 import { allRules } from '../core/rules/index';
-import { PathError } from '../node/discover-files';
 import { packageVersion } from '../node/version';
 import type { Span } from '../core/source/span';
 import { colors, useColor } from './colors';
@@ -14,7 +13,8 @@ import { formatJson } from './format-json';
 import { formatText } from './format-text';
 import type { CliIo } from './io';
 import { analyzeWorkspace } from './workspace';
-import { writeReport } from './report-file';
+import { deliverReport } from './report-file';
+import { exitTwoOnUserErrors } from './user-errors';
 import { CliOptions, lintUsage, parseCliOptions, UsageError } from './options';
 import { usageErrorText } from './flags';
 import { joinNames } from '../core/rules/report/collisions';
@@ -58,19 +58,10 @@ async function runLint(argv: readonly string[], io: CliIo): Promise<number> {
     io.stderr(usageErrorText('kube-netlint', 'no paths given'));
     return 2;
   }
-  try {
-    return await lint(options, io);
-  } catch (err) {
-    if (err instanceof UsageError || err instanceof PathError || err instanceof ConfigError || err instanceof ClusterUnavailableError) {
-      for (const message of err instanceof ConfigErrors ? err.errors.map((e) => e.message) : [err.message]) io.stderr(`kube-netlint: ${message}\n`);
-      return 2;
-    }
-    throw err;
-  }
+  return exitTwoOnUserErrors('kube-netlint', io, () => lint(options, io));
 }
 
 async function lint(options: CliOptions, io: CliIo): Promise<number> {
-  const absolute = (p: string): string => (isAbsolute(p) ? p : resolve(io.cwd, p));
   const { analysis, files, extraObjects } = await analyzeWorkspace(options, io);
   for (const failure of analysis.failures) io.stderr(`kube-netlint: rule ${failure.ruleId} failed and was skipped: ${failure.error.split('\n')[0]}\n`);
   const findings = extraObjects ? analysis.findings.filter(keepClusterFinding) : analysis.findings;
@@ -92,8 +83,7 @@ async function lint(options: CliOptions, io: CliIo): Promise<number> {
     const groups = [...analysis.clusterModels.keys()];
     if (groups.length > 1) io.stderr(separateClustersNote(groups));
   }
-  if (options.output) writeReport(absolute(options.output), report, files.map((f) => absolute(f.file)));
-  else io.stdout(report);
+  deliverReport(report, options.output, files, io);
   const threshold = RANK[options.failOn];
   const warnings = findings.filter((f) => f.severity === 'warning').length;
   const tooManyWarnings = options.maxWarnings !== undefined && warnings > options.maxWarnings;

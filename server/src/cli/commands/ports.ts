@@ -1,16 +1,14 @@
 import { existsSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
-import { ConfigError, ConfigErrors } from '../../core/config/config';
+import { resolve } from 'node:path';
 import { portMapDocument } from '../../core/port-map/document';
 import { nodePortBands } from '../../core/kubernetes/api-server/node-port-allocator';
 import { commonFreeNodePorts, portMapsOf } from '../../core/port-map/port-map';
-import { PathError } from '../../node/discover-files';
 import { Draft, Flag, formatFlagHelp, oneOf, parseFlags, UsageError, usageErrorText } from '../flags';
 import type { CliIo, Subcommand } from '../io';
 import { CliOptions, LINT_FLAGS } from '../options';
 import { formatFreeText, formatPortsMarkdown, formatPortsText } from '../ports-format';
-import { writeReport } from '../report-file';
-import { ClusterUnavailableError } from '../../cluster/cli-cluster';
+import { deliverReport } from '../report-file';
+import { exitTwoOnUserErrors } from '../user-errors';
 import { analyzeWorkspace } from '../workspace';
 
 const FORMATS = ['text', 'json', 'markdown'] as const;
@@ -73,15 +71,7 @@ export const portsCommand: Subcommand = {
       io.stderr(usageErrorText('kube-netlint ports', err.message));
       return 2;
     }
-    try {
-      return await ports(options, io);
-    } catch (err) {
-      if (err instanceof UsageError || err instanceof PathError || err instanceof ConfigError || err instanceof ClusterUnavailableError) {
-        for (const message of err instanceof ConfigErrors ? err.errors.map((e) => e.message) : [err.message]) io.stderr(`kube-netlint ports: ${message}\n`);
-        return 2;
-      }
-      throw err;
-    }
+    return exitTwoOnUserErrors('kube-netlint ports', io, () => ports(options, io));
   },
 };
 
@@ -105,11 +95,7 @@ async function ports(options: PortsOptions, io: CliIo): Promise<number> {
   if (options.portsFormat === 'json') report = JSON.stringify(portMapDocument(maps, analysis.files, { free }), null, 2) + '\n';
   else if (free) report = options.portsFormat === 'markdown' ? free.ports.map((p) => `- ${p}\n`).join('') : formatFreeText(free.ports);
   else report = options.portsFormat === 'markdown' ? formatPortsMarkdown(portMapDocument(maps, analysis.files)) : formatPortsText(portMapDocument(maps, analysis.files));
-  if (options.output) {
-    const absolute = (p: string): string => (isAbsolute(p) ? p : resolve(io.cwd, p));
-    writeReport(absolute(options.output), report, files.map((f) => absolute(f.file)));
-  }
-  else io.stdout(report);
+  deliverReport(report, options.output, files, io);
   const staticEnd = models.reduce((end, m) => Math.min(end, nodePortBands(m.settings.nodePortRange.value).find((b) => b.band === 'static')?.max ?? 0), Infinity);
   const dynamic = free?.ports.filter((p) => p > staticEnd).length ?? 0;
   if (free && dynamic && free.ports.length > dynamic) io.stderr(`kube-netlint ports: the static band has only ${free.ports.length - dynamic} free nodePort${free.ports.length - dynamic === 1 ? '' : 's'}; ${dynamic === 1 ? 'the last one is' : `the last ${dynamic} are`} from the dynamic band, where the API server allocates automatic nodePorts first\n`);
