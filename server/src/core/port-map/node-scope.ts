@@ -1,6 +1,6 @@
 import type { CoreConfig } from '../config/config';
-import { daemonSetRestriction, EVERY_NODE_LABELS, nodeSelectionText } from '../kubernetes/scheduler/daemonset-coverage';
-import { nodeLabelsOf, pinnedNode, selectsNode } from '../kubernetes/scheduler/placement';
+import { daemonSetRestriction, nodeSelectionText } from '../kubernetes/scheduler/daemonset-coverage';
+import { nodeLabelsOf, nodesSelecting, pinnedNode } from '../kubernetes/scheduler/placement';
 import type { WorkloadObject } from '../model/objects';
 import type { WorkspaceModel } from '../model/workspace-model';
 import { addressKey, nodeAddressIndex } from '../rules/externalip-is-node-ip';
@@ -57,7 +57,7 @@ export function claimNodesResolver(model: WorkspaceModel, config: CoreConfig): (
   const labels = nodeLabelsOf(model.nodes);
   const all = labels.size ? [...labels.keys()] : undefined;
   const addresses = nodeAddressIndex(model, config);
-  const matching = (w: WorkloadObject): string[] | undefined => (all ? all.filter((n) => selectsNode(w, labels.get(n)!, EVERY_NODE_LABELS)) : undefined);
+  const matching = (w: WorkloadObject): string[] | undefined => (all ? nodesSelecting(w, labels) : undefined);
   const ofWorkload = (w: WorkloadObject): ClaimNodes => {
     const pinned = pinnedNode(w);
     if (pinned !== undefined) return { scope: { kind: 'pinned', node: pinned }, text: `node ${pinned}`, names: [pinned] };

@@ -4,8 +4,7 @@ import type { K8sObject, WorkloadObject } from '../model/objects';
 import type { Span } from '../source/span';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
-import { EVERY_NODE_LABELS, HOSTNAME_LABEL, pinnedNode, selectsNode } from '../kubernetes/scheduler/placement';
-import type { NodeObject } from '../model/objects';
+import { NodeLabels, nodeLabelsOf, nodesSelecting, pinnedNode } from '../kubernetes/scheduler/placement';
 import { firstOf } from '../output/first-of';
 
 const id = 'hostport-replicas';
@@ -53,6 +52,7 @@ export const hostportReplicas: Rule = {
   check({ model }) {
     const findings: Finding[] = [];
     let autoscalers: ReadonlyMap<string, Autoscaler> | undefined;
+    let nodes: NodeLabels | undefined;
     for (const w of model.workloads) {
       if (!REPLICATED_KINDS.has(w.kind)) continue;
       const claims = hostPortClaims(w).filter((c) => c.container.role === 'container');
@@ -67,11 +67,12 @@ export const hostportReplicas: Rule = {
       const ports = [...new Set(claims.map((c) => `${boundPort(c)}/${c.protocol}`))].join(', ');
       const what = claims[0].hostNetwork ? 'hostNetwork port' : 'hostPort';
       const node = pinnedNode(w);
-      const room = node ? undefined : nodesItCanRunOn(w, model.nodes);
+      // The Nodes the workload may run on, when the workspace declares Nodes (else the cluster's size is unknown).
+      const room = node || model.nodes.length === 0 ? undefined : nodesSelecting(w, (nodes ??= nodeLabelsOf(model.nodes)));
       const consequence = node
         ? `it is pinned to node ${node}, where only one pod can hold the port: ${replicas - 1} replica${replicas > 2 ? 's' : ''} will never run`
         : room && room.length < replicas
-          ? `at most one pod per node, and ${room.length ? `the workspace's Nodes it may run on are ${room.length} (${firstOf(room.map((n) => n.name), 3)})` : 'none of the workspace\'s Nodes matches its node selection'}: ${replicas - room.length} replica${replicas - room.length > 1 ? 's' : ''} will stay Pending`
+          ? `at most one pod per node, and ${room.length ? `the workspace's Nodes it may run on are ${room.length} (${firstOf(room, 3)})` : 'none of the workspace\'s Nodes matches its node selection'}: ${replicas - room.length} replica${replicas - room.length > 1 ? 's' : ''} will stay Pending`
         : w.kind === 'Deployment'
           ? `at most one pod per node, so it needs ${replicas} nodes with the port free, and a rolling update (maxSurge) needs one more spare node`
           : `at most one pod per node, so it needs ${replicas} nodes with the port free; replicas beyond that stay Pending`;
@@ -88,16 +89,6 @@ export const hostportReplicas: Rule = {
     return findings;
   },
 };
-
-/**
- * The workspace's Node objects (or the config's `nodes:`, or the live cluster's with `--cluster`) whose labels
- * satisfy the workload's nodeSelector / required node affinity (taints are not known: nodes are taken as
- * untainted). Undefined when the workspace declares no Node: the cluster's size is then unknown.
- */
-function nodesItCanRunOn(w: WorkloadObject, nodes: readonly NodeObject[]): readonly NodeObject[] | undefined {
-  if (nodes.length === 0) return undefined;
-  return nodes.filter((n) => selectsNode(w, { ...n.nodeLabels, [HOSTNAME_LABEL]: n.nodeLabels[HOSTNAME_LABEL] ?? n.name }, EVERY_NODE_LABELS));
-}
 
 /**
  * The port the pod actually holds on the node: the hostPort, except on a hostNetwork pod, whose process

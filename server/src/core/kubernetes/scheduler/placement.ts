@@ -109,6 +109,15 @@ export function nodeLabelsOf(nodes: readonly { name: string; nodeLabels: Readonl
   return new Map(nodes.map((n) => [n.name, { [HOSTNAME_LABEL]: n.name, ...n.nodeLabels }]));
 }
 
+/**
+ * Names of the nodes (labels by name, from {@link nodeLabelsOf}) that satisfy the workload's node selection
+ * ({@link selectsNode}, the labels every node carries taken as present). Taints are not known: nodes are taken as
+ * untainted.
+ */
+export function nodesSelecting(w: WorkloadObject, nodes: NodeLabels): string[] {
+  return [...nodes].filter(([, labels]) => selectsNode(w, labels, EVERY_NODE_LABELS)).map(([name]) => name);
+}
+
 interface KeySummary {
   /** Values the key must take (intersection of `In`s); undefined = unrestricted. */
   allowed?: Set<string>;
