@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { compileExclude, excludeGlobs } from '../node/exclude-globs';
-import { discoverFiles, isManifestFile, MANIFEST_FILE } from '../node/discover-files';
+import { discoverFiles, isManifestFile, MANIFEST_FILE, SKIPPED_DIRS } from '../node/discover-files';
 import { CONFIG_FILE_NAME } from '../node/config-file';
 import { CACHE_FILE_NAME, ParseCache } from '../node/parse-cache';
 import { packageVersion } from '../node/version';
@@ -22,8 +22,6 @@ export interface Folder {
   isExcluded: (file: string) => boolean;
 }
 
-/** Folders never searched for manifests (as discover-files). */
-const SKIPPED_DIRS = new Set(['node_modules', '.git']);
 
 /**
  * The workspace folders and which file belongs to which: a file is analysed with the innermost

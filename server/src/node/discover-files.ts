@@ -6,8 +6,8 @@ import { CONFIG_FILE_NAME } from './config-file';
 import { compileExclude, ExcludeGlob } from './exclude-globs';
 import { fileTypeOf } from './read-file';
 
-/** Folders never searched for manifests. */
-const SKIPPED_DIRS = new Set(['node_modules', '.git']);
+/** Folders never searched for manifests (the language server's file watcher skips them too). */
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git']);
 
 /** File names discovered in folders: YAML always, JSON only when it holds Kubernetes objects (see {@link holdsObjects}). */
 export const MANIFEST_FILE = /\.(ya?ml|json)$/i;
