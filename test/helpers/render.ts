@@ -3,12 +3,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { recordMessages } from './seen-messages';
+import { sharedDir } from './shared';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'bin', 'kube-netlint.js');
 
-/** The shared corpus (../shared next to the repository in CI; KUBE_NETLINT_SHARED overrides, e.g. from a worktree). */
-export const SHARED = process.env.KUBE_NETLINT_SHARED ?? [resolve(ROOT, '..', 'shared'), '/work/shared'].find((p) => spawnSync('test', ['-d', p]).status === 0) ?? resolve(ROOT, '..', 'shared');
+/** The shared corpus (see {@link sharedDir}; `../shared` beside the repository when there is none, so tests name it). */
+export const SHARED = sharedDir() ?? resolve(ROOT, '..', 'shared');
 
 /** Folder of the test renderers (set by test/helpers/render-setup.ts). */
 export function renderBin(): string {
