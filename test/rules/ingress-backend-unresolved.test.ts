@@ -66,6 +66,15 @@ spec:
     assert.match(findings[0].message, /^the default backend in Ingress shop\/old names port 81 of Service shop\/web/);
   });
 
+  it('leaves out ingress-nginx\'s words for a missing Service when a long host, path and names leave no room', () => {
+    const long = ingress('{number: 80}', 'webhooks-controller-2', 'notifications')
+      .replace('name: shop,', 'name: campaigns-controller,')
+      .replace('shop.example.com', 'campaigns-controller.staging.example.com')
+      .replace('path: /', 'path: /api/v1/callbacks');
+    const { findings } = lint({ 'ing.yaml': long }, { rules });
+    assert.deepEqual(findings.map((f) => [f.severity, f.text, f.message]), [['info', 'webhooks-controller-2', 'Service "webhooks-controller-2" of the backend of host campaigns-controller.staging.example.com path /api/v1/callbacks in Ingress notifications/campaigns-controller is not in namespace notifications here: fine if it is deployed from elsewhere, else requests get 503; check the name and namespace']]);
+  });
+
   it('is info when the Service is not in the workspace, at the Service name', () => {
     const { findings } = lint({ 'ing.yaml': ingress('{number: 80}', 'api') }, { rules });
     assert.deepEqual(findings.map((f) => [f.severity, f.text, f.message]), [['info', 'api', 'Service "api" of the backend of host shop.example.com path / in Ingress shop/shop is not in namespace shop here: fine if it is deployed from elsewhere, else requests get 503 (ingress-nginx: "no-service"); check the name and namespace']]);

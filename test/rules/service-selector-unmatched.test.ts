@@ -41,13 +41,25 @@ spec:
     assert.equal(findings.length, 1);
     const f = findings[0];
     assert.deepEqual([f.file, f.line, f.column, f.endLine, f.text, f.severity, f.object], ['svc.yaml', 6, 5, 6, 'app: web', 'warning', 'Service shop/web']);
-    assert.equal(f.message, 'selector app=web, tier=frontend of Service shop/web matches no pod template of namespace shop: the Service gets no endpoints, so connections fail (503 behind an Ingress); closest: Deployment shop/web (tier=front)');
+    assert.equal(f.message, 'selector app=web, tier=frontend of Service shop/web matches no pod template of namespace shop: the Service gets no endpoints, so connections fail (503 behind an Ingress); fix the selector or the labels; closest: Deployment shop/web (tier=front)');
     assert.deepEqual(f.related.map((r) => [r.file, r.line, r.message]), [['b.yaml', 3, 'closest pod template: Deployment shop/web (tier=front)']]);
+  });
+
+  it('keeps a long selector\'s message within ~300 characters: the fix, the closest pod template\'s differences, its name, then the 503 detail give way in turn (the related location keeps the closest)', () => {
+    const selector = '{app.kubernetes.io/name: partners-elasticsearch, app.kubernetes.io/instance: partners-elasticsearch-prod}';
+    const labels = '{app.kubernetes.io/name: campaigns-processor-2, app.kubernetes.io/instance: campaigns-processor-2-prod}';
+    const svc = service(selector, 'experimentation').replace('name: web', 'name: partners-elasticsearch-headless');
+    const { findings } = lint({ 'svc.yaml': svc, 'a.yaml': workload('campaigns-processor-2', labels, 'experimentation') }, { rules });
+    assert.deepEqual(findings.map((f) => [f.line, f.severity, f.message]), [[7, 'warning', 'selector app.kubernetes.io/name=partners-elasticsearch, app.kubernetes.io/instance=partners-elasticsearch-prod of Service experimentation/partners-elasticsearch-headless matches no pod template of namespace experimentation: the Service gets no endpoints; fix the selector or the labels']]);
+    assert.deepEqual(findings[0].related.map((r) => [r.file, r.line, r.message]), [['a.yaml', 3, 'closest pod template: Deployment experimentation/campaigns-processor-2 (app.kubernetes.io/name=campaigns-processor-2, app.kubernetes.io/instance=campaigns-processor-2-prod)']]);
+    // A shorter selector leaves room for the closest pod template's name, not for its differences.
+    const shorter = lint({ 'svc.yaml': service('{app.kubernetes.io/name: partners, app.kubernetes.io/instance: partners}'), 'a.yaml': workload('campaigns-processor-2', labels) }, { rules }).findings;
+    assert.deepEqual(shorter.map((f) => f.message.split('; ').slice(-2)), [['fix the selector or the labels', 'closest: Deployment shop/campaigns-processor-2']]);
   });
 
   it('lists the namespace\'s workloads when none shares a label, and treats a missing key as a difference', () => {
     const none = lint({ 'svc.yaml': service('{app: web}'), 'a.yaml': workload('api', '{team: x}') }, { rules }).findings;
-    assert.equal(none[0].message, 'selector app=web of Service shop/web matches no pod template of namespace shop (it holds Deployment shop/api): the Service gets no endpoints, so connections fail (503 behind an Ingress)');
+    assert.equal(none[0].message, 'selector app=web of Service shop/web matches no pod template of namespace shop (it holds Deployment shop/api): the Service gets no endpoints, so connections fail (503 behind an Ingress); fix the selector or the labels');
     const missing = lint({ 'svc.yaml': service('{app: web, track: stable}'), 'a.yaml': workload('web', '{app: web}') }, { rules }).findings;
     assert.match(missing[0].message, /closest: Deployment shop\/web \(no track\)$/);
   });
@@ -151,7 +163,7 @@ spec:
     const beyond = lint({ ...files, 'svc.yaml': service('{statefulset.kubernetes.io/pod-name: kafka-3}') }, { rules }).findings;
     assert.deepEqual(beyond.map((f) => [f.line, f.severity, f.message]), [[7, 'warning', 'selector statefulset.kubernetes.io/pod-name=kafka-3 of Service shop/web matches no pod template of namespace shop: the Service gets no endpoints, so connections fail (503 behind an Ingress); closest: StatefulSet shop/kafka (statefulset.kubernetes.io/pod-name kafka-0 … kafka-2 for replicas 3)']]);
     const wrongJob = lint({ ...files, 'svc.yaml': service('{batch.kubernetes.io/job-name: bench2}') }, { rules }).findings;
-    assert.deepEqual(wrongJob.map((f) => f.message), ['selector batch.kubernetes.io/job-name=bench2 of Service shop/web matches no pod template of namespace shop: the Service gets no endpoints, so connections fail (503 behind an Ingress); closest: Job shop/bench (batch.kubernetes.io/job-name bench)']);
+    assert.deepEqual(wrongJob.map((f) => f.message), ['selector batch.kubernetes.io/job-name=bench2 of Service shop/web matches no pod template of namespace shop: the Service gets no endpoints, so connections fail (503 behind an Ingress); fix the selector or the labels; closest: Job shop/bench (batch.kubernetes.io/job-name bench)']);
     // Another namespace's StatefulSet is not selected (a Service selects Pods of its own namespace only).
     assert.deepEqual(lint({ 'k.yaml': kafka, 'svc.yaml': service('{statefulset.kubernetes.io/pod-name: kafka-0}', 'other'), 'o.yaml': workload('api', '{app: api}', 'other') }, { rules }).findings.map((f) => [f.severity, f.line]), [['warning', 7]]);
   });

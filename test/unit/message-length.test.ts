@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { analyze } from '../../server/out/core/analyze';
 import { CoreConfig, DEFAULT_CONFIG } from '../../server/out/core/config/config';
@@ -13,7 +15,7 @@ import { sharedDir } from '../helpers/shared';
 // The developers' guide: a message is the fact, the consequence and the fix in at most ~300 characters; the
 // details belong in the rule's page. This holds every registered rule to it — the cluster suffix ("(in clusters
 // …)") included — over every input the project has: examples/, the test fixtures, the field cases, the real
-// corpus, the GitOps corpus as written and as helm and kustomize render it, and the inputs of every test that
+// corpus, workspaces of the benchmark's generator, the GitOps corpus as written and as helm and kustomize render it, and the inputs of every test that
 // lints (the rule tests above all; a root hook below, once all test files have run).
 const MAX = 300;
 const RULES = allRules.map((r) => r.id);
@@ -89,6 +91,22 @@ const gitops = (): string => join(SHARED!, 'corpus', 'gitops');
 const gitopsTrees = (): string[] => readdirSync(gitops()).filter((d) => statSync(join(gitops(), d)).isDirectory()).sort();
 const renderers = (): boolean => !!process.env.KUBE_NETLINT_RENDER_BIN; // set by test/helpers/render-setup.ts
 
+/**
+ * Workspaces of the benchmark's generator (bench/gen-corpus.mjs: realistic names and long app.kubernetes.io label
+ * selectors, planted collisions), written to a temporary folder: two seeds of 600 files.
+ */
+function generated(): Seen[] {
+  return [1, 7].flatMap((seed) => {
+    const dir = mkdtempSync(join(tmpdir(), 'knl-msg-corpus-'));
+    try {
+      execFileSync(process.execPath, [join(ROOT, 'bench', 'gen-corpus.mjs'), '--files', '600', '--seed', String(seed), '--out', dir, '--force', '--quiet', '--no-manifest'], { stdio: 'ignore' });
+      return analyzed(manifests(dir), DEFAULT_CONFIG, dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
 const inputs = {
   examples: once(() => analyzed(manifests(join(ROOT, 'examples')))),
   fixtures: once(() => [...fixtureDirs().flatMap((d) => analyzed(manifests(d))), ...fixtureDirs().flatMap(manifests).flatMap((f) => analyzed([f]))]),
@@ -103,6 +121,7 @@ const inputs = {
     ...linted(gitops(), ['--no-render', '.']),
     ...gitopsTrees().flatMap((t) => linted(join(gitops(), t), ['--no-render', '.'])),
   ]),
+  generated: once(generated),
   gitopsRendered: once(() => (renderers() ? [...linted(gitops(), ['.']), ...gitopsTrees().flatMap((t) => linted(join(gitops(), t), ['.']))] : [])),
 };
 
@@ -128,6 +147,12 @@ describe(`every rule's messages stay within ${MAX} characters`, function () {
   it('over the real corpus alone', () => {
     assert.ok(manifests(join(SHARED!, 'corpus', 'real')).length >= 14, 'too few real manifests');
     assert.deepEqual(tooLong(inputs.real()), []);
+  });
+
+  it('over workspaces of the benchmark\'s generator (long label selectors and names)', () => {
+    const found = inputs.generated();
+    assert.ok(found.length >= 100, `only ${found.length} findings`);
+    assert.deepEqual(tooLong(found), []);
   });
 
   it('over the GitOps corpus as written (all trees together, and each tree alone)', () => {

@@ -6,6 +6,7 @@ import { ignoresServicePorts, matchBackendPort } from '../kubernetes/ingress/bac
 import type { Finding, Fix, Rule, RuleContext } from './rule';
 import { refOf } from './rule';
 import { replaceScalarEdit } from './fixes/replace-scalar';
+import { firstFitting } from './report/collisions';
 import { servicePortList } from './report/service-ports';
 
 const id = 'ingress-backend-unresolved';
@@ -65,7 +66,11 @@ function checkBackend({ model, files }: RuleContext, ingress: K8sObject, b: Ingr
   if (services.length === 0) {
     return {
       ...base, severity: 'info', span: b.service.span, related: [], fixes: [],
-      message: `Service "${b.service.value}" of the ${b.label} in ${describe(ingress)} is not in namespace ${ingress.namespace} here: fine if it is deployed from elsewhere, else requests get 503 (ingress-nginx: "no-service"); check the name and namespace`,
+      // A long host and path leave no room for ingress-nginx's own words.
+      message: firstFitting(
+        `Service "${b.service.value}" of the ${b.label} in ${describe(ingress)} is not in namespace ${ingress.namespace} here: fine if it is deployed from elsewhere, else requests get 503 (ingress-nginx: "no-service"); check the name and namespace`,
+        `Service "${b.service.value}" of the ${b.label} in ${describe(ingress)} is not in namespace ${ingress.namespace} here: fine if it is deployed from elsewhere, else requests get 503; check the name and namespace`,
+      ),
     };
   }
   if (services.some(ignoresServicePorts)) return undefined;

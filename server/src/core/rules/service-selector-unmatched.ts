@@ -5,7 +5,7 @@ import { entrySpanAt } from '../model/views/raw-fields';
 import { mayCreatePods } from '../kubernetes/api-server/custom-resources';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
-import { joinNames } from './report/collisions';
+import { firstFitting, joinNames } from './report/collisions';
 import { patchLookup } from './report/kustomize-patches';
 import { candidateText, matchesInOtherNamespaces, nearestPodTemplate, otherNamespaceText } from './report/selector-candidates';
 import type { PatchLookup } from './report/kustomize-patches';
@@ -132,7 +132,16 @@ function finding(model: WorkspaceModel, svc: ServiceObject, selector: Readonly<R
     message = `${head} matches no pod template here (namespace ${svc.namespace} holds none): fine if its Pods are deployed from elsewhere, else it has no endpoints and connections fail`;
   } else {
     severity = 'warning';
-    message = `${head} matches no pod template of namespace ${svc.namespace}${nearest ? '' : ` (it holds ${joinNames(workloads.map(describe), 3)})`}: the Service gets no endpoints, so connections fail (503 behind an Ingress)${nearestText}`;
+    // Long label selectors and names (app.kubernetes.io/name=…, instance=…) leave no room for everything. The
+    // closest pod template's differences say how to fix it and are kept before the general fix; then its name,
+    // then the detail of the consequence give way. The related location keeps the closest pod template.
+    const noMatch = `${head} matches no pod template of namespace ${svc.namespace}${nearest ? '' : ` (it holds ${joinNames(workloads.map(describe), 3)})`}`;
+    const consequence = `${noMatch}: the Service gets no endpoints, so connections fail (503 behind an Ingress)`;
+    const fix = 'fix the selector or the labels';
+    const short = `${noMatch}: the Service gets no endpoints; ${fix}`;
+    message = nearest
+      ? firstFitting(`${consequence}; ${fix}${nearestText}`, `${consequence}${nearestText}`, `${consequence}; ${fix}; closest: ${describe(nearest.workload)}`, `${consequence}; ${fix}`, short)
+      : firstFitting(`${consequence}; ${fix}`, short);
   }
   return {
     ruleId: id,

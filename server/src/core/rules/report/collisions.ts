@@ -133,6 +133,16 @@ export function fitNames(render: (max: number) => string, most = 2): string {
   return render(1);
 }
 
+/**
+ * The first of `messages` (fullest first) that fits within {@link MESSAGE_MAX}; the last (the shortest) when none
+ * does. For a message with optional parts (the closest candidate and how it differs, a controller's own words) that
+ * long names leave no room for: they are dropped in the order given, the related locations keeping them. (The
+ * core's `(in cluster prod)` suffix comes on top, as for any message.)
+ */
+export function firstFitting(...messages: readonly [string, ...string[]]): string {
+  return messages.find((m) => m.length <= MESSAGE_MAX) ?? messages[messages.length - 1];
+}
+
 /** How many names a message lists before "and N more" (related locations list up to {@link MAX_COLLISION_SIDES}). */
 export const MESSAGE_LIST_MAX = 5;
 
