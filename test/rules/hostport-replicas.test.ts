@@ -73,7 +73,7 @@ ${bounds}`;
   it('is an error when pinned to one node: the other replicas never run', () => {
     const { findings } = lint(workload('ReplicaSet', '\n  replicas: 4', hostPort80, '\n      nodeName: node-a'), { rules });
     assert.deepEqual(findings.map((f) => f.severity), ['error']);
-    assert.match(findings[0].message, /pinned to node node-a, where only one pod can hold the port: 3 replicas will never run/);
+    assert.match(findings[0].message, /pinned to node node-a, where only one pod can hold the port: 3 replicas will never run \("node\(s\) didn't have free ports for the requested pod ports"\); set replicas: 1 or remove the host port$/);
     const bySelector = lint(workload('Deployment', '\n  replicas: 2', hostPort80, '\n      nodeSelector: {kubernetes.io/hostname: node-b}'), { rules }).findings;
     assert.match(bySelector[0].message, /pinned to node node-b.*1 replica will never run/);
   });
@@ -83,7 +83,7 @@ ${bounds}`;
     const nodes = { 'n1.yaml': node('node-1', ', zone: a'), 'n2.yaml': node('node-2', ', zone: a'), 'n3.yaml': node('node-3', ', zone: b') };
     const three = lint({ 'w.yaml': workload('StatefulSet', '\n  replicas: 3', hostPort80, '\n      nodeSelector: {zone: a}'), ...nodes }, { rules }).findings;
     assert.deepEqual(three.map((f) => [f.file, f.line, f.text, f.severity]), [['w.yaml', 18, '80', 'warning']]);
-    assert.equal(three[0].message, 'StatefulSet shop/web has replicas: 3 and hostPort 80/TCP: at most one pod per node, and the workspace\'s Nodes it may run on are 2 (node-1, node-2): 1 replica will stay Pending ("node(s) didn\'t have free ports for the requested pod ports")');
+    assert.equal(three[0].message, 'StatefulSet shop/web has replicas: 3 and hostPort 80/TCP: at most one pod per node, and the workspace\'s Nodes it may run on are 2 (node-1, node-2): 1 replica will stay Pending ("node(s) didn\'t have free ports for the requested pod ports"); use a DaemonSet, or a Service instead of the host port');
     const none = lint({ 'w.yaml': workload('Deployment', '\n  replicas: 2', hostPort80, '\n      nodeSelector: {zone: c}'), ...nodes }, { rules }).findings;
     assert.match(none[0].message, /at most one pod per node, and none of the workspace's Nodes matches its node selection: 2 replicas will stay Pending/);
     // Enough Nodes: the general message (the rolling-update cost), as without Node objects.

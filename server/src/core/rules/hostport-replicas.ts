@@ -6,6 +6,7 @@ import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 import { NodeLabels, nodeLabelsOf, nodesSelecting, pinnedNode } from '../kubernetes/scheduler/placement';
 import { firstOf } from '../output/first-of';
+import { firstFitting } from './report/collisions';
 
 const id = 'hostport-replicas';
 const REPLICATED_KINDS = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController']);
@@ -76,10 +77,16 @@ export const hostportReplicas: Rule = {
         : w.kind === 'Deployment'
           ? `at most one pod per node, so it needs ${replicas} nodes with the port free, and a rolling update (maxSurge) needs one more spare node`
           : `at most one pod per node, so it needs ${replicas} nodes with the port free; replicas beyond that stay Pending`;
+      const fix = node ? 'set replicas: 1 or remove the host port' : 'use a DaemonSet, or a Service instead of the host port';
       findings.push({
         ruleId: id,
         severity: node ? 'error' : 'warning',
-        message: `${describe(w)} has replicas: ${replicas} and ${what}${claims.length > 1 ? 's' : ''} ${ports}: ${consequence} ("node(s) didn't have free ports for the requested pod ports")`,
+        // The fix: one replica where the node is fixed; else a DaemonSet (one pod per node by design) or a Service
+        // in place of the host port. The scheduler's own words give way to long names.
+        message: firstFitting(
+          `${describe(w)} has replicas: ${replicas} and ${what}${claims.length > 1 ? 's' : ''} ${ports}: ${consequence} ("node(s) didn't have free ports for the requested pod ports"); ${fix}`,
+          `${describe(w)} has replicas: ${replicas} and ${what}${claims.length > 1 ? 's' : ''} ${ports}: ${consequence}; ${fix}`,
+        ),
         span: claims[0].span,
         object: refOf(w),
         related: w.replicas ? [{ span: w.replicas.span, message: `replicas: ${replicas}` }] : [],
