@@ -63,6 +63,13 @@ describe('externaltrafficpolicy-local-coverage', () => {
     assert.deepEqual(f.related.map((r) => [r.line, r.message]), [[20, 'backend Deployment edge/ingress (2 replicas)']]);
   });
 
+  it('keeps the message within ~300 characters for long names: the node count, then the nodePort numbers give way', () => {
+    const long = (text: string) => text.replace(/name: ingress\n  namespace: edge/g, 'name: recommendations-processor-9\n  namespace: experimentation-platform');
+    const ports = '\n    - {name: https, port: 443, targetPort: 8443, nodePort: 30481}\n    - {name: grpc, port: 9000, targetPort: 9000, nodePort: 30482}';
+    const { findings } = lint({ 'a.yaml': long(svc('NodePort', ports) + workload('Deployment', '\n  replicas: 3')) }, { rules });
+    assert.deepEqual(findings.map((f) => [f.line, f.message]), [[8, 'externalTrafficPolicy Local on Service experimentation-platform/recommendations-processor-9, backends Deployment experimentation-platform/recommendations-processor-9 (3 replicas), not a DaemonSet: kube-proxy drops traffic to its nodePorts on nodes without such a pod; run them on every node or use Cluster']]);
+  });
+
   it('says when the replica count is the default', () => {
     const { findings } = lint(svc('NodePort') + workload('StatefulSet'), { rules });
     assert.match(findings[0].message, /StatefulSet edge\/ingress \(1 replica, the default\)/);

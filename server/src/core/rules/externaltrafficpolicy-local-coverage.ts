@@ -5,6 +5,7 @@ import { backendLocations, backendsShortfall } from './report/backends';
 import { externalPolicyToCluster } from './fixes/traffic-policy-fix';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
+import { firstFitting } from './report/collisions';
 
 const id = 'externaltrafficpolicy-local-coverage';
 
@@ -83,12 +84,17 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
       // Without a pod count the drop already says it: only nodes running them answer.
       const answering = total === 1 ? ' (only one node answers)' : total !== undefined ? ` (at most ${total} nodes answer)` : '';
       const entry = viaExternalIPs ? `its externalIPs (${svc.externalIPs.map((ip) => ip.value).join(', ')})` : nodePortsText(svc);
+      const head = `externalTrafficPolicy Local on ${describe(svc)}, backends ${who}`;
+      const fix = 'run them on every node or use Cluster';
+      // Long names leave no room for the details: the node count's caveat and the nodePort numbers give way first.
       const message =
         type === 'LoadBalancer'
-          ? `externalTrafficPolicy Local on ${describe(svc)}, backends ${who}: the load balancer sends all traffic to ${landing}; ` +
-            'run them on every node or use Cluster'
-          : `externalTrafficPolicy Local on ${describe(svc)}, backends ${who}: kube-proxy drops traffic to ${entry} ` +
-            `on nodes without such a pod${answering}; run them on every node or use Cluster`;
+          ? firstFitting(`${head}: the load balancer sends all traffic to ${landing}; ${fix}`, `${head}: the load balancer sends all traffic to ${landing.replace(' (fewer when pods share a node)', '')}; ${fix}`)
+          : firstFitting(
+            `${head}: kube-proxy drops traffic to ${entry} on nodes without such a pod${answering}; ${fix}`,
+            `${head}: kube-proxy drops traffic to ${entry} on nodes without such a pod; ${fix}`,
+            `${head}: kube-proxy drops traffic to ${viaExternalIPs ? entry : 'its nodePorts'} on nodes without such a pod; ${fix}`,
+          );
       findings.push({
         ruleId: id,
         severity: type === 'LoadBalancer' ? 'info' : 'warning',
