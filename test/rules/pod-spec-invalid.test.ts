@@ -183,10 +183,10 @@ describe('pod-spec-invalid', () => {
       [13, 45, 'tcp', 'error'],
       [14, 45, 'HTTP', 'error'],
     ]);
-    assert.equal(fs[0].message, 'containerPort 70000 of container "agent" is not a port number: the API server rejects DaemonSet kube-system/agent with "spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive"');
+    assert.equal(fs[0].message, 'containerPort 70000 of container "agent" is not a port number: the API server rejects DaemonSet kube-system/agent with "spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive"; use a port from 1 to 65535');
     assert.ok(fs[1].message.includes('"spec.template.spec.containers[0].ports[1].hostPort: Invalid value: 65536: must be between 1 and 65535, inclusive"'));
     assert.ok(fs[2].message.includes('"spec.template.spec.containers[0].ports[2].hostPort: Invalid value: -1: must be between 1 and 65535, inclusive"'));
-    assert.equal(fs[3].message, 'protocol "tcp" of container "agent" is not one of SCTP, TCP, UDP: the API server rejects DaemonSet kube-system/agent with "spec.template.spec.containers[0].ports[3].protocol: Unsupported value: "tcp": supported values: "SCTP", "TCP", "UDP""');
+    assert.equal(fs[3].message, 'protocol "tcp" of container "agent" is not one of SCTP, TCP, UDP: the API server rejects DaemonSet kube-system/agent with "spec.template.spec.containers[0].ports[3].protocol: Unsupported value: "tcp": supported values: "SCTP", "TCP", "UDP""; write TCP');
     assert.deepEqual(fs[3].fixes.map((f) => [f.title, f.edits[0].newText]), [['Change protocol "tcp" to "TCP"', 'TCP']]);
     assert.deepEqual(fs[4].fixes, [], 'HTTP is no protocol in any case');
   });
@@ -213,11 +213,11 @@ describe('pod-spec-invalid', () => {
                       - containerPort: 0
     `);
     assert.deepEqual(where(fs), [[13, 29, '9000', 'error'], [17, 25, 'metrics', 'error'], [18, 34, '0', 'error']]);
-    assert.equal(fs[0].message, 'port entry #0 of init container "wait" has no containerPort: the API server rejects CronJob ops/backup with "spec.jobTemplate.spec.template.spec.initContainers[0].ports[0].containerPort: Required value"');
+    assert.equal(fs[0].message, 'port entry #0 of init container "wait" has no containerPort: the API server rejects CronJob ops/backup with "spec.jobTemplate.spec.template.spec.initContainers[0].ports[0].containerPort: Required value"; set the port the container listens on');
     assert.ok(fs[1].message.startsWith('port entry #0 of container "run" has no containerPort'));
-    assert.ok(fs[1].message.endsWith('"spec.jobTemplate.spec.template.spec.containers[0].ports[0].containerPort: Required value"'));
+    assert.ok(fs[1].message.endsWith('"spec.jobTemplate.spec.template.spec.containers[0].ports[0].containerPort: Required value"; set the port the container listens on'));
     assert.ok(fs[2].message.startsWith('containerPort 0 of container "run" means "not set"'));
-    assert.ok(fs[2].message.endsWith('"spec.jobTemplate.spec.template.spec.containers[0].ports[1].containerPort: Required value"'));
+    assert.ok(fs[2].message.endsWith('"spec.jobTemplate.spec.template.spec.containers[0].ports[1].containerPort: Required value"; set the port the container listens on'));
   });
 
   it('checks port names (IANA_SVC_NAME) and duplicates inside one container, including restartable init containers', () => {
@@ -241,16 +241,16 @@ describe('pod-spec-invalid', () => {
                   - {name: metrics, containerPort: 9187}
     `);
     assert.deepEqual(where(fs), [[12, 22, 'metrics', 'error'], [16, 22, 'postgres-replication', 'error']]);
-    assert.equal(fs[0].message, 'port name "metrics" is used twice in sidecar "proxy": the API server rejects StatefulSet data/db with "spec.template.spec.initContainers[0].ports[1].name: Duplicate value: "metrics""');
+    assert.equal(fs[0].message, 'port name "metrics" is used twice in sidecar "proxy": the API server rejects StatefulSet data/db with "spec.template.spec.initContainers[0].ports[1].name: Duplicate value: "metrics""; rename one of them');
     assert.deepEqual(fs[0].related.map((r) => [r.line, r.message]), [[11, 'first port named "metrics"']]);
-    assert.equal(fs[1].message, 'port name "postgres-replication" of container "db" is not a valid port name (IANA_SVC_NAME): the API server rejects StatefulSet data/db with "spec.template.spec.containers[0].ports[0].name: Invalid value: "postgres-replication": must be no more than 15 characters"');
+    assert.equal(fs[1].message, 'port name "postgres-replication" of container "db" is not a valid port name (IANA_SVC_NAME): the API server rejects StatefulSet data/db with "spec.template.spec.containers[0].ports[0].name: Invalid value: "postgres-replication": must be no more than 15 characters"; rename it');
     assert.deepEqual(fs[1].fixes, []);
     // Upper case breaks two of the API's checks (one finding each); lower-casing fixes both.
     const upper = check('apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: a, ports: [{name: HTTP, containerPort: 80}]}]');
     assert.deepEqual(upper.map((f) => [f.line, f.column, f.text]), [[5, 41, 'HTTP'], [5, 41, 'HTTP']]);
     assert.deepEqual(upper.map((f) => f.message.slice(f.message.indexOf('Invalid value'))).sort(), [
-      'Invalid value: "HTTP": must contain at least one letter (a-z)"',
-      'Invalid value: "HTTP": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)"',
+      'Invalid value: "HTTP": must contain at least one letter (a-z)"; rename it',
+      'Invalid value: "HTTP": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)"; rename it',
     ]);
     assert.deepEqual(upper[0].fixes.map((f) => [f.title, f.edits[0].newText]), [['Change "HTTP" to "http"', 'http']]);
   });

@@ -3,7 +3,8 @@ import { compareFindings, lineSuppressed, runRules, RuleFailure } from './engine
 import { applyRenders, remapRenderedFinding } from './render/apply';
 import type { RenderOutcome } from './render/jobs';
 import type { RenderNote } from './repo/layout';
-import { MESSAGE_LIST_MAX, MESSAGE_MAX } from './rules/report/collisions';
+import { MESSAGE_LIST_MAX } from './rules/report/collisions';
+import { MESSAGE_MAX } from './output/fit-message';
 import type { LoadedFile } from './load/load-file';
 import type { K8sObject } from './model/objects';
 import { buildModel, WorkspaceModel } from './model/workspace-model';

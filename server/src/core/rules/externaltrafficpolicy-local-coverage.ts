@@ -5,7 +5,7 @@ import { backendLocations, backendsShortfall } from './report/backends';
 import { externalPolicyToCluster } from './fixes/traffic-policy-fix';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
-import { firstFitting } from './report/collisions';
+import { firstFitting } from '../output/fit-message';
 
 const id = 'externaltrafficpolicy-local-coverage';
 

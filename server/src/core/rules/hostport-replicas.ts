@@ -6,7 +6,7 @@ import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 import { NodeLabels, nodeLabelsOf, nodesSelecting, pinnedNode } from '../kubernetes/scheduler/placement';
 import { firstOf } from '../output/first-of';
-import { firstFitting } from './report/collisions';
+import { firstFitting } from '../output/fit-message';
 
 const id = 'hostport-replicas';
 const REPLICATED_KINDS = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController']);

@@ -6,7 +6,7 @@ import { ignoresServicePorts, matchBackendPort } from '../kubernetes/ingress/bac
 import type { Finding, Fix, Rule, RuleContext } from './rule';
 import { refOf } from './rule';
 import { replaceScalarEdit } from './fixes/replace-scalar';
-import { firstFitting } from './report/collisions';
+import { firstFitting } from '../output/fit-message';
 import { servicePortList } from './report/service-ports';
 
 const id = 'ingress-backend-unresolved';

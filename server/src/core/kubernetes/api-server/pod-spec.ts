@@ -5,6 +5,7 @@ import { handlerLabel, handlerPorts } from '../../model/views/container-handlers
 import { parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, supportedValues } from './validation';
 import { caseFix, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { int32Failure, writtenNumber } from './json-numbers';
+import { firstFitting } from '../../output/fit-message';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 
 /** A {@link SpecProblem} that is only an API warning (the object is stored) rather than a rejection. */
@@ -84,7 +85,12 @@ function who(c: Container): string {
 export function containerPortProblems(w: WorkloadObject, partial = false): PodSpecProblem[] {
   const out: PodSpecProblem[] = [];
   const invalid = new Set((w.invalidFields ?? []).map((f) => f.path));
-  const rejects = (what: string, path: string, detail: string): string => `${what}: the API server rejects ${describe(w)} with "${path}: ${detail}"`;
+  // The fact, the API server's words, and the fix; deep paths (a CronJob's init container) and long names leave no
+  // room for everything, and then the fix goes (the rule's page has it).
+  const rejects = (what: string, path: string, detail: string, fix: string): string => {
+    const base = `${what}: the API server rejects ${describe(w)} with "${path}: ${detail}"`;
+    return firstFitting(`${base}; ${fix}`, base);
+  };
   // SetDefaults_Pod copies containerPort into an unset hostPort on hostNetwork Pods (not on templates).
   const defaultsHostPort = w.kind === 'Pod' && w.pod.hostNetwork?.value === true;
   for (const c of w.pod.containers) {
@@ -95,24 +101,24 @@ export function containerPortProblems(w: WorkloadObject, partial = false): PodSp
       const name = p.name?.value;
       if (p.name && name) {
         const errors = portNameErrors(name);
-        for (const detail of errors) out.push({ span: p.name.span, message: rejects(`port name "${name}" of ${who(c)} is not a valid port name (IANA_SVC_NAME)`, `${path}.name`, `Invalid value: "${name}": ${detail}`), fixes: lowerCaseFix(p.name, portNameErrors) });
+        for (const detail of errors) out.push({ span: p.name.span, message: rejects(`port name "${name}" of ${who(c)} is not a valid port name (IANA_SVC_NAME)`, `${path}.name`, `Invalid value: "${name}": ${detail}`, 'rename it'), fixes: lowerCaseFix(p.name, portNameErrors) });
         const first = names.get(name);
-        if (!errors.length && first) out.push({ span: p.name.span, message: rejects(`port name "${name}" is used twice in ${who(c)}`, `${path}.name`, `Duplicate value: "${name}"`), related: [{ span: first, message: `first port named "${name}"` }] });
+        if (!errors.length && first) out.push({ span: p.name.span, message: rejects(`port name "${name}" is used twice in ${who(c)}`, `${path}.name`, `Duplicate value: "${name}"`, 'rename one of them'), related: [{ span: first, message: `first port named "${name}"` }] });
         else if (!errors.length) names.set(name, p.name.span);
       }
       const cp = p.containerPort;
       if (cp && cp.value !== 0) {
-        for (const detail of portNumErrors(cp.value)) out.push({ span: cp.span, message: rejects(`containerPort ${cp.value} of ${who(c)} is not a port number`, `${path}.containerPort`, `Invalid value: ${cp.value}: ${detail}`) });
+        for (const detail of portNumErrors(cp.value)) out.push({ span: cp.span, message: rejects(`containerPort ${cp.value} of ${who(c)} is not a port number`, `${path}.containerPort`, `Invalid value: ${cp.value}: ${detail}`, 'use a port from 1 to 65535') });
       } else if (!invalid.has(`${path}.containerPort`) && !partial) {
         const what = cp ? `containerPort 0 of ${who(c)} means "not set"` : `port entry #${p.index} of ${who(c)} has no containerPort`;
-        out.push({ span: cp?.span ?? p.hostPort?.span ?? p.name?.span ?? p.span, message: rejects(what, `${path}.containerPort`, 'Required value') });
+        out.push({ span: cp?.span ?? p.hostPort?.span ?? p.name?.span ?? p.span, message: rejects(what, `${path}.containerPort`, 'Required value', 'set the port the container listens on') });
       }
       if (p.hostPort) {
-        for (const detail of portNumErrors(p.hostPort.value)) out.push({ span: p.hostPort.span, message: rejects(`hostPort ${p.hostPort.value} of ${who(c)} is not a port number`, `${path}.hostPort`, `Invalid value: ${p.hostPort.value}: ${detail}`) });
+        for (const detail of portNumErrors(p.hostPort.value)) out.push({ span: p.hostPort.span, message: rejects(`hostPort ${p.hostPort.value} of ${who(c)} is not a port number`, `${path}.hostPort`, `Invalid value: ${p.hostPort.value}: ${detail}`, 'use a port from 1 to 65535') });
       }
       const proto = p.protocol;
       if (proto.value !== '' && !PORT_PROTOCOLS.includes(proto.value)) {
-        out.push({ span: proto.span, message: rejects(`protocol "${proto.value}" of ${who(c)} is not one of ${PORT_PROTOCOLS.join(', ')}`, `${path}.protocol`, `Unsupported value: "${proto.value}": supported values: ${supportedValues(PORT_PROTOCOLS)}`), fixes: caseFix(proto, PORT_PROTOCOLS, 'protocol') });
+        out.push({ span: proto.span, message: rejects(`protocol "${proto.value}" of ${who(c)} is not one of ${PORT_PROTOCOLS.join(', ')}`, `${path}.protocol`, `Unsupported value: "${proto.value}": supported values: ${supportedValues(PORT_PROTOCOLS)}`, PORT_PROTOCOLS.includes(proto.value.toUpperCase()) ? `write ${proto.value.toUpperCase()}` : 'use TCP, UDP or SCTP'), fixes: caseFix(proto, PORT_PROTOCOLS, 'protocol') });
       }
       out.push(...hostIpProblems(w, c, p, path, partial || defaultsHostPort || invalid.has(`${path}.hostPort`)));
     }
@@ -160,7 +166,10 @@ export function handlerPortProblems(w: WorkloadObject, unquote: (span: Span, val
     const value = h.port.value;
     const what = `${handlerLabel(h)} port ${JSON.stringify(value)} of ${who(c)}`;
     if (typeof value === 'number') {
-      for (const detail of portNumErrors(value)) out.push({ span: h.port.span, message: `${what} is not a port number: the API server rejects ${describe(w)} with "${path}: Invalid value: ${value}: ${detail}"` });
+      for (const detail of portNumErrors(value)) {
+        const base = `${what} is not a port number: the API server rejects ${describe(w)} with "${path}: Invalid value: ${value}: ${detail}"`;
+        out.push({ span: h.port.span, message: firstFitting(`${base}; use a port from 1 to 65535 or a port name`, base) });
+      }
       continue;
     }
     const quotedNumber = /^\d+$/.test(value);

@@ -3,6 +3,7 @@ import type { K8sObject } from '../../model/objects';
 import { describe } from '../../model/objects';
 import type { Finding, Fix, RelatedLocation, Rule } from '../rule';
 import { refOf } from '../rule';
+import { MESSAGE_MAX } from '../../output/fit-message';
 
 /** One side of a collision: an object's claim at a span. */
 export interface CollisionSide {
@@ -106,12 +107,6 @@ export function reportCollision(
   return out;
 }
 
-/**
- * The length a finding's message should stay within, in characters (UTF-16 code units), cluster suffix included:
- * the developers' guide asks for the fact, the consequence and the fix in at most ~300 characters, the rest
- * belonging in the rule's page.
- */
-export const MESSAGE_MAX = 300;
 
 /**
  * Room kept for what the core appends to a rule's message after the rule ran: ` (in cluster prod)`,
@@ -133,15 +128,6 @@ export function fitNames(render: (max: number) => string, most = 2): string {
   return render(1);
 }
 
-/**
- * The first of `messages` (fullest first) that fits within {@link MESSAGE_MAX}; the last (the shortest) when none
- * does. For a message with optional parts (the closest candidate and how it differs, a controller's own words) that
- * long names leave no room for: they are dropped in the order given, the related locations keeping them. (The
- * core's `(in cluster prod)` suffix comes on top, as for any message.)
- */
-export function firstFitting(...messages: readonly [string, ...string[]]): string {
-  return messages.find((m) => m.length <= MESSAGE_MAX) ?? messages[messages.length - 1];
-}
 
 /** How many names a message lists before "and N more" (related locations list up to {@link MAX_COLLISION_SIDES}). */
 export const MESSAGE_LIST_MAX = 5;
