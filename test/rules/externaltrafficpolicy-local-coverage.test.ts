@@ -64,10 +64,10 @@ describe('externaltrafficpolicy-local-coverage', () => {
   });
 
   it('keeps the message within ~300 characters for long names: the node count, then the nodePort numbers give way', () => {
-    const long = (text: string) => text.replace(/name: ingress\n  namespace: edge/g, 'name: recommendations-processor-9\n  namespace: experimentation-platform');
+    const long = (text: string) => text.replace(/name: ingress\n  namespace: edge/g, 'name: recommendations-processor-9\n  namespace: experimentation');
     const ports = '\n    - {name: https, port: 443, targetPort: 8443, nodePort: 30481}\n    - {name: grpc, port: 9000, targetPort: 9000, nodePort: 30482}';
     const { findings } = lint({ 'a.yaml': long(svc('NodePort', ports) + workload('Deployment', '\n  replicas: 3')) }, { rules });
-    assert.deepEqual(findings.map((f) => [f.line, f.message]), [[8, 'externalTrafficPolicy Local on Service experimentation-platform/recommendations-processor-9, backends Deployment experimentation-platform/recommendations-processor-9 (3 replicas), not a DaemonSet: kube-proxy drops traffic to its nodePorts on nodes without such a pod; run them on every node or use Cluster']]);
+    assert.deepEqual(findings.map((f) => [f.line, f.message]), [[8, 'externalTrafficPolicy Local on Service experimentation/recommendations-processor-9, backends Deployment experimentation/recommendations-processor-9 (3 replicas), not a DaemonSet: kube-proxy drops traffic to its nodePorts on nodes without such a pod; run them on every node or use Cluster']]);
   });
 
   it('says when the replica count is the default', () => {

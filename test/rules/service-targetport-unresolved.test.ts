@@ -35,6 +35,15 @@ ${extra}      containers:
 ${ports}`;
 
 describe('service-targetport-unresolved', () => {
+  it('leaves out what the pod template declares when long names leave no room (its related location says it)', () => {
+    const long = (text: string) => text.replace(/namespace: app\b/g, 'namespace: experimentation-platform').replace('name: api\n', 'name: recommendations-processor-9\n');
+    const svc = long(service('9000'));
+    const deploy = long(deployment('recommendations-processor-9', '            - {name: http, containerPort: 8080}'));
+    const { findings } = lint({ 'svc.yaml': svc, 'deploy.yaml': deploy }, { rules });
+    assert.deepEqual(findings.map((f) => [f.line, f.message]), [[10, 'targetPort 9000/TCP of port "web" in Service experimentation-platform/recommendations-processor-9 is not a containerPort of Deployment experimentation-platform/recommendations-processor-9: traffic goes to 9000 on the Pods and is refused unless something listens there; use a declared port']]);
+    assert.deepEqual(findings[0].related.map((r) => r.message), ['Deployment experimentation-platform/recommendations-processor-9 declares 8080/TCP']);
+  });
+
   it('is an error at the targetPort when no selected workload declares the name, naming the workload and what it declares', () => {
     const { findings } = lint({ 'svc.yaml': service('https'), 'deploy.yaml': deployment('api', '            - {name: metrics, containerPort: 8080}') }, { rules });
     assert.equal(findings.length, 1);

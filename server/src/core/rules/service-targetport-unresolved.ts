@@ -5,6 +5,7 @@ import { declaredNames, declaredNumbers, declaredPorts, findNamedPort, findNumbe
 import { rawAt } from '../model/views/raw-fields';
 import type { Finding, Fix, Rule, TextEdit } from './rule';
 import { refOf } from './rule';
+import { firstFitting } from '../output/fit-message';
 import { fitNames, joinNames } from './report/collisions';
 import { insertKeysBefore, verifiedEdit } from './fixes/yaml-insert';
 import { PatchLookup, patchLookup } from './report/kustomize-patches';
@@ -82,9 +83,11 @@ function named(svc: ServiceObject, sp: ServicePort, name: string, span: Finding[
   if (lacking.length === 0) return [];
   const all = lacking.length === selected.length;
   const portLabel = portText(sp);
-  const message = fitNames((max) => (all
-    ? `targetPort "${name}" (${protocol}) of ${portLabel} in ${describe(svc)} is not declared by any container of ${joinNames(lacking.map(describe), max)}${lacking.length === 1 ? ` (it declares ${declaredNames(lacking[0], 3)})` : ''}: no Pod gets an endpoint for it, so connections fail; rename one of them to match`
+  // Long names leave no room for what the pod template declares instead (its related location lists it).
+  const render = (declares: boolean) => fitNames((max) => (all
+    ? `targetPort "${name}" (${protocol}) of ${portLabel} in ${describe(svc)} is not declared by any container of ${joinNames(lacking.map(describe), max)}${declares && lacking.length === 1 ? ` (it declares ${declaredNames(lacking[0], 3)})` : ''}: no Pod gets an endpoint for it, so connections fail; rename one of them to match`
     : `targetPort "${name}" (${protocol}) of ${portLabel} in ${describe(svc)} is not declared by ${joinNames(lacking.map(describe), max)} (the Service also selects ${joinNames([...new Set(selected.filter((w) => !lacking.includes(w)).map(describe))], max)}, which declares it): those Pods get no endpoint for this port; declare it there too`));
+  const message = firstFitting(render(true), render(false));
   return [{
     ruleId: id,
     severity: all ? 'error' : 'warning',
@@ -108,10 +111,12 @@ function numeric(svc: ServiceObject, sp: ServicePort, selected: readonly Workloa
   // Any selected pod template that declares the number (a sidecar too) shows the Service is meant for it.
   if (declaring.length === 0 || selected.some((w) => patches.withPatches(w).some((v) => findNumberedPort(v, number, protocol)))) return [];
   const what = written ? `targetPort ${number}/${protocol} of ${portText(sp)} in ${describe(svc)}` : `${portText(sp)} of ${describe(svc)} has no targetPort, so it sends to Pod port ${number}/${protocol}, which`;
-  const declares = declaring.length === 1 ? ` (it declares ${declaredNumbers(declaring[0], 3)})` : '';
-  const message = fitNames((max) => (written
+  const declared = declaring.length === 1 ? ` (it declares ${declaredNumbers(declaring[0], 3)})` : '';
+  // Long names leave no room for what the pod template declares instead (its related location lists it).
+  const render = (declares: string) => fitNames((max) => (written
     ? `${what} is not a containerPort of ${joinNames(declaring.map(describe), max)}${declares}: traffic goes to ${number} on the Pods and is refused unless something listens there; use a declared port`
     : `${what} ${joinNames(declaring.map(describe), max)} does not declare${declares}: traffic is refused unless something listens there; set targetPort`));
+  const message = firstFitting(render(declared), render(''));
   return [{
     ruleId: id,
     severity: 'warning',
