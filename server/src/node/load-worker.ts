@@ -15,7 +15,8 @@ parentPort?.on('message', (request: LoadRequest) => {
   const transfer: ArrayBuffer[] = [];
   const files = request.files.map(([path, display, text]) => {
     if (text === undefined) {
-      let serialized = serializeLoadedFile(readManifestFile(path, display, request.options));
+      // A receiver that pools strings walks every value anyway: it gets `raw` as objects (see serializeLoadedFile).
+      let serialized = serializeLoadedFile(readManifestFile(path, display, request.options), !request.dropSpanNames);
       if (request.dropSpanNames) serialized = dropSpanNames(serialized);
       const posted = request.deflateTexts ? withTextDeflated(serialized) : serialized;
       transfer.push(...transferables(posted));
