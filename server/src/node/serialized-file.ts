@@ -65,10 +65,11 @@ export function serializeLoadedFile(file: LoadedFile): SerializedLoadedFile {
   const lineStarts = new Int32Array(lines.lineCount);
   for (let line = 1; line <= lines.lineCount; line++) lineStarts[line - 1] = lines.lineStart(line);
   const { table, ranges } = packPaths(objects.map((o) => o.paths));
+  // One copy per object with paths (the loader adds `paths` last, so it keeps its place), none without: the
+  // objects are only read from here on (a clone or the cache's serialization copies them).
   const packed = objects.map((o, i): SerializedObject => {
-    const { paths: _paths, ...plain } = o;
     const range = ranges[i];
-    return (range ? { ...plain, paths: range } : plain) as SerializedObject;
+    return (range ? { ...o, paths: range } : o) as SerializedObject;
   });
   return { ...rest, objects: packed, pathTable: table, lineStarts };
 }
