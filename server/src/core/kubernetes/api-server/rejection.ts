@@ -99,6 +99,20 @@ export const podTemplateProblems: (w: WorkloadObject, partial: boolean, written?
   },
 );
 
+/**
+ * ingressBackendProblems (see ingress-spec.ts) of a networking.k8s.io/v1 Ingress, remembering the Ingresses that have
+ * none, as {@link serviceSpecProblems} does. `partial`: a kustomize patch.
+ */
+export const ingressProblems: (ingress: K8sObject, partial: boolean, written?: WrittenText, source?: FileText) => SpecProblem[] = rememberingClean(
+  (ingress: K8sObject, partial: boolean, written?: WrittenText, source?: FileText): SpecProblem[] => ingressBackendProblems(ingress, written, partial, source),
+);
+
+/** networkPolicyPortProblems (see network-policy-spec.ts) of a NetworkPolicy, remembering the policies that have none. */
+export const networkPolicyProblems: (policy: K8sObject, written?: WrittenText, source?: FileText) => SpecProblem[] = (() => {
+  const problems = rememberingClean((policy: K8sObject, _partial: boolean, written?: WrittenText, source?: FileText): SpecProblem[] => networkPolicyPortProblems(policy, written, source));
+  return (policy: K8sObject, written?: WrittenText, source?: FileText): SpecProblem[] => problems(policy, false, written, source);
+})();
+
 /** What {@link rejectedByApiServer} needs besides the object. */
 export interface RejectionContext {
   /** Files as loaded (their texts give the decoder's messages). */
@@ -129,8 +143,8 @@ export function rejectionReason(obj: K8sObject, ctx: RejectionContext): string |
     return first(serviceSpecProblems(obj, partial, written, source));
   }
   if (obj.apiVersion !== 'networking.k8s.io/v1') return undefined;
-  if (isNetworkPolicy(obj)) return first(networkPolicyPortProblems(obj, written, source));
-  if (isIngress(obj)) return first(ingressBackendProblems(obj, written, partial, source));
+  if (isNetworkPolicy(obj)) return first(networkPolicyProblems(obj, written, source));
+  if (isIngress(obj)) return first(ingressProblems(obj, partial, written, source));
   return undefined;
 }
 
