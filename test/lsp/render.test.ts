@@ -193,4 +193,21 @@ describe('language server: rendering', function () {
     // The overlay is linted as written (its patch file as a partial object), never as rendered.
     assert.ok(!(client.diagnostics.get(uriOf(join(dir, 'prod/np.yaml'))) ?? []).some((x) => x.message.includes('(rendered by')));
   });
+
+  it('says a chart is not rendered because helm is missing, and a folder without charts analyses the same without helm', async () => {
+    rmSync(dir, { recursive: true, force: true });
+    dir = writeTree({
+      'chart/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 1.0.0\n',
+      'chart/templates/svc.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  ports: [{port: 80}]\n',
+      'plain/a.yaml': svc('a', 30080),
+      'plain/b.yaml': svc('b', 30080),
+    });
+    // No renderer on PATH: helm cannot run.
+    client = await TestClient.start([dir], { prefix: ['env', 'PATH=/nonexistent'] });
+    // Before the first render plan the chart is reported without the reason; the plan hands the reason over.
+    const notRendered = await client.waitFor(join(dir, 'chart/Chart.yaml'), (d) => d.some((x) => x.code === 'helm-chart-not-rendered' && x.message.includes('(not rendered:')));
+    assert.match(notRendered[0].message, /^Helm chart "web": its template file is a Go template and not linted \(not rendered: helm not found on PATH\); put helm on PATH \(or pass --helm\)/);
+    const dup = await client.waitFor(join(dir, 'plain/a.yaml'), (d) => d.some((x) => x.code === 'nodeport-duplicate'));
+    assert.equal(dup.filter((x) => x.code === 'nodeport-duplicate').length, 1);
+  });
 });

@@ -151,6 +151,25 @@ describe('IncrementalWorkspace', () => {
     assert.ok(modes.has('incremental'), `modes: ${[...modes]}`);
   });
 
+  it('stays incremental when the first render plan of a workspace with nothing to render hands over no renders', () => {
+    const svc = (name: string, nodePort: number) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\nspec:\n  type: NodePort\n  ports:\n    - port: 80\n      nodePort: ${nodePort}\n`;
+    const ws = new IncrementalWorkspace(DEFAULT_CONFIG);
+    ws.setLoaded('a.yaml', loadFile('a.yaml', svc('a', 30080)));
+    ws.analyze();
+    assert.equal(ws.lastRun.mode, 'full');
+    // The language server's render plan found no kustomization and no chart.
+    ws.setRenders({ renders: [], renderNotes: [] });
+    ws.setLoaded('b.yaml', loadFile('b.yaml', svc('b', 30080)));
+    const created = ws.analyze();
+    assert.equal(ws.lastRun.mode, 'incremental');
+    assert.deepEqual(created.findings.map((f) => [f.ruleId, f.span.file]), [['nodeport-duplicate', 'a.yaml'], ['nodeport-duplicate', 'b.yaml']]);
+    assert.deepEqual(created.findings.map(key), analyze(ws.fileNames().map((f) => ws.get(f)!), DEFAULT_CONFIG, { renders: [], renderNotes: [] }).findings.map(key));
+    // A render note is something to show: that analysis is full.
+    ws.setRenders({ renders: [], renderNotes: [{ ruleId: 'render-failed', severity: 'warning', message: 'kustomize is not on PATH', span: { file: 'k/kustomization.yaml', start: 0, end: 0 } }] });
+    ws.analyze();
+    assert.equal(ws.lastRun.mode, 'full');
+  });
+
   it('moves a free-port quick fix when an edit elsewhere takes the port it proposed', () => {
     const svc = (name: string, port: number, nodePort: number) =>
       `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\nspec:\n  type: NodePort\n  ports:\n    - port: ${port}\n      nodePort: ${nodePort}\n`;

@@ -60,6 +60,14 @@ export interface AnalysisInputs {
 }
 
 /**
+ * True when `options` carry renders, notes on renders, or the reason helm is unavailable: what makes
+ * {@link analysisInputs} place rendered output. Empty lists count as none (the same analysis).
+ */
+export function hasRenderInputs(options: Pick<AnalyzeOptions, 'renders' | 'helmUnavailable' | 'renderNotes'>): boolean {
+  return !!(options.renders?.length || options.helmUnavailable || options.renderNotes?.length);
+}
+
+/**
  * The {@link AnalysisInputs} of a set of loaded files. Pure, O(files + rendered objects).
  * @param baseLayout the layout of `inputFiles` (computeLayout), when the caller has it already
  */
@@ -75,7 +83,7 @@ export function analysisInputs(inputFiles: readonly LoadedFile[], config: CoreCo
   let files = withoutChartTemplates(inputFiles, layout);
   const fileMap = new Map(files.map((f) => [f.file, f]));
   for (const f of options.sourceFiles ?? []) if (!fileMap.has(f.file)) fileMap.set(f.file, f);
-  if (options.renders || options.helmUnavailable || options.renderNotes) {
+  if (hasRenderInputs(options)) {
     const applied = applyRenders(files, layout, options.renders ?? [], options.helmUnavailable, options.renderNotes, repoPath);
     layout = { ...layout, groups: applied.groups, render: applied.render };
     files = [...applied.modelFiles];

@@ -248,20 +248,26 @@ export class RenderManager {
       const job = state.jobs.get(o.job.id);
       return job && job !== o.job ? { ...o, job } : o;
     });
-    const helmUnavailable = this.helmUnavailable(renderers);
+    const helmUnavailable = this.helmUnavailable(state, renderers);
     const configFile = this.configFileOf(folder);
     state.published = this.frameOf(folder, state, renderers, configFile);
     folder.host.setRenders({ renders: outcomes, ...(helmUnavailable ? { helmUnavailable } : {}), renderNotes: state.notes, ...(configFile ? { sourceFiles: [configFile] } : {}) });
     this.changed();
   }
 
-  private helmUnavailable(renderers: Renderers): string | undefined {
-    return renderers.helm ? undefined : renderers.problems.find((p) => p.startsWith('helm'))?.replace(/^helm: /, '');
+  /**
+   * Why helm cannot render this folder's charts, when it has charts (only helm-chart-not-rendered reads it): a
+   * folder without a chart analyses the same either way, and handing it over anyway made the analysis after the
+   * first render plan a full one.
+   */
+  private helmUnavailable(state: FolderRenders, renderers: Renderers): string | undefined {
+    if (renderers.helm || !state.context?.charts.length) return undefined;
+    return renderers.problems.find((p) => p.startsWith('helm'))?.replace(/^helm: /, '');
   }
 
   /** What a publish hands over besides the outcomes, as a comparable string. */
   private frameOf(folder: Folder, state: FolderRenders, renderers: Renderers, configFile = this.configFileOf(folder)): string {
-    return JSON.stringify([this.helmUnavailable(renderers) ?? null, state.notes, configFile?.text ?? null]);
+    return JSON.stringify([this.helmUnavailable(state, renderers) ?? null, state.notes, configFile?.text ?? null]);
   }
 
   private inputOf(folder: Folder, renderers: Renderers): RenderWorkspaceInput {

@@ -56,6 +56,27 @@ export function withDeflatedText(file: Omit<LoadedFile, 'text'> | Omit<LoadedFil
 }
 
 /**
+ * A loaded file whose `text` is made by `read` when first asked for and then kept (`read` is called at most once,
+ * and dropped after): `text` an own enumerable getter right after `file`, as {@link withDeflatedText} makes it.
+ * For a file taken from the parse cache, whose bytes were read to look it up but whose text few readers need.
+ */
+export function withLazyText(file: Omit<LoadedFile, 'text'>, read: () => string): LoadedFile {
+  const { file: name, ...rest } = file;
+  const out = { file: name } as LoadedFile;
+  let made: string | undefined;
+  let reader: (() => string) | undefined = read;
+  const text = (): string => {
+    if (made === undefined) {
+      made = reader!();
+      reader = undefined;
+    }
+    return made;
+  };
+  Object.defineProperty(out, 'text', { enumerable: true, configurable: false, get: text });
+  return Object.assign(out, rest);
+}
+
+/**
  * Line starts (UTF-16 offsets, ascending, the first 0) in a compact form: the differences between successive
  * starts (line lengths), deflated (zlib level 1), in a buffer of their own. Read back by {@link inflateLineStarts}.
  */

@@ -17,7 +17,8 @@ parentPort?.on('message', (request: LoadRequest) => {
   const options = { ...request.options, packedPaths: true };
   const files = request.files.map(([path, display, text]) => {
     if (text === undefined) {
-      let serialized = serializeLoadedFile(readManifestFile(path, display, options));
+      // A receiver that pools strings walks every value anyway: it gets `raw` as objects (see serializeLoadedFile).
+      let serialized = serializeLoadedFile(readManifestFile(path, display, options), !request.dropSpanNames);
       if (request.dropSpanNames) serialized = dropSpanNames(serialized);
       const posted = request.deflateTexts ? withTextDeflated(serialized) : serialized;
       transfer.push(...transferables(posted));

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -86,11 +87,11 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
       misses.push({ index, file });
       continue;
     }
-    bytesRead += hit.text.length;
+    bytesRead += hit.length;
     if (!hitPool && poolAsked && bytesRead >= leanFromBytes) hitPool = new StringPool();
     const loaded = cache.get(file[1], hit.text, namespace, hit.hash, hitPool);
     if (loaded) results[index] = loaded;
-    else misses.push({ index, file, text: hit.text, hash: hit.hash });
+    else misses.push({ index, file, text: typeof hit.text === 'string' ? hit.text : hit.text(), hash: hit.hash });
     // Reading and hashing thousands of files takes a while: let the event loop breathe (a language server
     // answers its editor meanwhile), and report the cached files as they come.
     if (index % LOOKUPS_PER_TURN === LOOKUPS_PER_TURN - 1) {
@@ -189,21 +190,34 @@ function bytesOf(misses: readonly Miss[], enough: number): number {
 }
 
 /**
- * The text of a file for a cache lookup and its {@link contentHash}, or undefined when it is not a regular file within
- * the size limit, or has bytes that are not UTF-8 (those files are loaded as usual, which reports why: the warning
- * on bytes that are not UTF-8 is not part of what the cache keeps for a text).
+ * The text of a file for a cache lookup, its {@link contentHash} and its size in bytes, or undefined when it is not
+ * a regular file within the size limit, or has bytes that are not UTF-8 (those files are loaded as usual, which
+ * reports why: the warning on bytes that are not UTF-8 is not part of what the cache keeps for a text). The text
+ * of a UTF-8 file without a byte order mark (the usual file) is a function that decodes it when called: a cache
+ * hit keeps only its bytes until its text is asked for (most never are), a miss decodes it at once.
  */
-function cachedText(path: string, maxBytes = Infinity): { text: string; hash: string } | undefined {
+function cachedText(path: string, maxBytes = Infinity): { text: string | (() => string); hash: string; length: number } | undefined {
   try {
     const read = readRegularFile(path, maxBytes);
     if (!('bytes' in read)) return undefined;
     const { bytes } = read;
+    if (!hasByteOrderMark(bytes) && isUtf8(bytes)) {
+      // A copy of exactly its length: the bytes read can be a view into a larger chunk (64 KiB at least), and a
+      // Buffer's `slice` is a view too.
+      const own = new Uint8Array(bytes);
+      return { text: () => decodeManifestBytes(own).text, hash: contentHash(own), length: own.length };
+    }
     const decoded = decodeManifestBytes(bytes);
     if (decoded.notUtf8) return undefined;
     // The hash of the text's UTF-8 is the hash of the bytes read, unless they were UTF-16 or had a byte order mark.
     const asRead = decoded.encoding === 'utf-8' && !decoded.bom;
-    return { text: decoded.text, hash: contentHash(asRead ? bytes : decoded.text) };
+    return { text: decoded.text, hash: contentHash(asRead ? bytes : decoded.text), length: bytes.length };
   } catch {
     return undefined;
   }
+}
+
+/** The bytes start with a UTF-8 or UTF-16 byte order mark (decodeManifestBytes then drops it, or reads UTF-16). */
+function hasByteOrderMark(bytes: Uint8Array): boolean {
+  return (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf);
 }

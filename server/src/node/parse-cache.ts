@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import * as zlib from 'node:zlib';
 import type { LoadedFile } from '../core/load/load-file';
+import { withLazyText } from './compact-text';
 import { deserializeLoadedFile, type SerializedLoadedFile } from './serialized-file';
 import { tableSpans } from './span-table';
 import { StringPool } from '../core/source/string-pool';
@@ -12,7 +13,7 @@ import { StringPool } from '../core/source/string-pool';
  * Bumped whenever what the loader produces changes shape or content for the same text (a new field of
  * the typed objects, a fixed span), or the form of a cache entry changes: old caches are then ignored, never misread.
  */
-export const LOADER_FORMAT = 6;
+export const LOADER_FORMAT = 7;
 
 /** The cache file name inside a cache folder (`--cache-location DIR/`, the editor's storage folder). */
 export const CACHE_FILE_NAME = '.kube-netlintcache';
@@ -110,10 +111,10 @@ export class ParseCache {
 
   /**
    * The cached load of `file` when it was loaded from exactly `text` with `namespace` and its entry's bytes are
-   * intact; else undefined (a damaged entry is dropped, and the file loaded again). `pool` as for
+   * intact; else undefined (a damaged entry is dropped, and the file loaded again). `text` and `pool` as for
    * {@link cacheEntryToFile}.
    */
-  get(file: string, text: string, namespace: string, hash = contentHash(text), pool?: StringPool | null): LoadedFile | undefined {
+  get(file: string, text: string | (() => string), namespace: string, hash = contentHash(typeof text === 'string' ? text : text()), pool?: StringPool | null): LoadedFile | undefined {
     const entry = this.entries.get(file);
     if (!entry || entry.hash !== hash || entry.namespace !== namespace) return undefined;
     try {
@@ -206,14 +207,22 @@ function readEntries(bytes: Buffer, version: string): Map<string, Entry> | undef
 /**
  * The loaded file of a cache entry's bytes and the text it was loaded from (its strings `pool`'s, see
  * deserializeLoadedFile; default: a pool for this file; null: strings left as they are read, and the values not
- * walked beyond the span table, which names every span).
+ * walked beyond the span table, which names every span). `text` may be a function giving it: the file's `text`
+ * is then read from it when first asked for (most files of a run never are: their findings, suppressions and
+ * line starts are in the entry), with the length the entry records.
  * @throws Error when the bytes are not an entry (the caller loads the file again)
  */
-export function cacheEntryToFile(data: Uint8Array, text: string, pool?: StringPool | null): LoadedFile {
-  const stored = deserialize(data) as Omit<SerializedLoadedFile, 'text'>;
+export function cacheEntryToFile(data: Uint8Array, text: string | (() => string), pool?: StringPool | null): LoadedFile {
+  const stored = deserialize(data) as Omit<SerializedLoadedFile, 'text'> & { readonly textLength?: unknown };
   if (!stored || typeof stored !== 'object' || !Array.isArray(stored.objects)) throw new Error('not a cache entry');
   if (!stored.spanTable && pool === null) throw new Error('not a cache entry');
-  return deserializeLoadedFile({ ...stored, text }, pool === undefined ? new StringPool() : pool, pool === null);
+  const { textLength, ...entry } = stored;
+  const pooled = pool === undefined ? new StringPool() : pool;
+  if (typeof text === 'string' || typeof textLength !== 'number') {
+    return deserializeLoadedFile({ ...entry, text: typeof text === 'string' ? text : text() }, pooled, pool === null);
+  }
+  const { text: _none, ...loaded } = deserializeLoadedFile({ ...entry, text: '', textLength }, pooled, pool === null);
+  return withLazyText(loaded, text);
 }
 
 /**
@@ -232,7 +241,8 @@ export function cacheEntryBytes(file: SerializedLoadedFile, spanName = ''): Uint
   const { text: _text, ...rest } = file;
   const { table, restore } = tableSpans([rest.objects, rest.problems], spanName);
   try {
-    return serialize({ ...rest, spanTable: table });
+    // The text's length, for a file whose text is read only when asked for (see cacheEntryToFile).
+    return serialize({ ...rest, textLength: file.text.length, spanTable: table });
   } finally {
     restore();
   }

@@ -99,12 +99,16 @@ function boundPort(c: HostPortClaim): number {
   return c.hostNetwork ? c.containerPort.containerPort?.value ?? c.port : c.port;
 }
 
-/** A HorizontalPodAutoscaler's replica bounds for its target, with the spans of the values. */
+/** A HorizontalPodAutoscaler's replica bounds for its target (the span of `maxReplicas`: {@link maxReplicasSpan}). */
 interface Autoscaler {
   readonly hpa: K8sObject;
   readonly min: number;
   readonly max: number;
-  readonly maxSpan: Span;
+}
+
+/** Where an HPA's `maxReplicas` is written, looked up only for a finding (it decodes the HPA's path index). */
+function maxReplicasSpan(a: Autoscaler): Span {
+  return a.hpa.paths?.get('spec.maxReplicas') ?? a.hpa.span;
 }
 
 /**
@@ -121,7 +125,7 @@ function autoscalersOf(objects: readonly K8sObject[]): ReadonlyMap<string, Autos
     if (!ref || typeof ref.kind !== 'string' || typeof ref.name !== 'string' || !Number.isInteger(spec.maxReplicas)) continue;
     const min = Number.isInteger(spec.minReplicas) ? (spec.minReplicas as number) : 1;
     const key = `${ref.kind}/${o.namespace}/${ref.name}`;
-    if (!out.has(key)) out.set(key, { hpa: o, min, max: spec.maxReplicas as number, maxSpan: o.paths?.get('spec.maxReplicas') ?? o.span });
+    if (!out.has(key)) out.set(key, { hpa: o, min, max: spec.maxReplicas as number });
   }
   return out;
 }
@@ -139,7 +143,7 @@ function autoscaledFinding(w: WorkloadObject, claims: readonly HostPortClaim[], 
     message: `${describe(w)} is scaled to ${a.min}-${a.max} replicas by ${describe(a.hpa)} and has ${what}${claims.length > 1 ? 's' : ''} ${ports}: ${consequence}; use a DaemonSet or a Service`,
     span: claims[0].span,
     object: refOf(w),
-    related: [{ span: a.maxSpan, message: `maxReplicas: ${a.max} of ${describe(a.hpa)}` }],
+    related: [{ span: maxReplicasSpan(a), message: `maxReplicas: ${a.max} of ${describe(a.hpa)}` }],
     fixes: [],
   };
 }

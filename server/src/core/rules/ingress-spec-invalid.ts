@@ -1,6 +1,6 @@
 import type { Span } from '../source/span';
 import { isIngress } from '../model/views/ingress';
-import { ingressBackendProblems } from '../kubernetes/api-server/ingress-spec';
+import { ingressProblems } from '../kubernetes/api-server/rejection';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 
@@ -50,7 +50,7 @@ export const ingressSpecInvalid: Rule = {
     const source = (span: Span): string | undefined => files?.get(span.file)?.text;
     for (const obj of model.objects) {
       if (!isIngress(obj) || obj.apiVersion !== 'networking.k8s.io/v1' || obj.origin.type !== 'file') continue;
-      for (const p of ingressBackendProblems(obj, written, patches.has(obj.file), source)) {
+      for (const p of ingressProblems(obj, patches.has(obj.file), written, source)) {
         findings.push({ ruleId: id, severity: 'error', message: p.message, span: p.span, object: refOf(obj), related: p.related ?? [], fixes: p.fixes ?? [] });
       }
     }

@@ -1,6 +1,6 @@
 import type { Span } from '../source/span';
 import { isNetworkPolicy } from '../model/views/network-policy';
-import { networkPolicyPortProblems } from '../kubernetes/api-server/network-policy-spec';
+import { networkPolicyProblems } from '../kubernetes/api-server/rejection';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 
@@ -51,7 +51,7 @@ export const networkpolicySpecInvalid: Rule = {
     const source = (span: Span): string | undefined => files?.get(span.file)?.text;
     for (const obj of model.objects) {
       if (!isNetworkPolicy(obj) || obj.apiVersion !== 'networking.k8s.io/v1' || obj.origin.type !== 'file') continue;
-      for (const p of networkPolicyPortProblems(obj, written, source)) {
+      for (const p of networkPolicyProblems(obj, written, source)) {
         findings.push({ ruleId: id, severity: 'error', message: p.message, span: p.span, object: refOf(obj), related: p.related ?? [], fixes: p.fixes ?? [] });
       }
     }

@@ -1,4 +1,4 @@
-import { Analysis, AnalysisInputs, analysisInputs, analysisUnits, AnalyzeOptions, finishFindings } from '../analyze';
+import { Analysis, AnalysisInputs, analysisInputs, analysisUnits, AnalyzeOptions, finishFindings, hasRenderInputs } from '../analyze';
 import { ClusterGroup, computeLayout, defaultRepoPath, objectsInGroup, RepoLayout } from '../repo/layout';
 import type { CoreConfig } from '../config/config';
 import { compareFindings, RuleFailure, runRules } from '../engine/run-rules';
@@ -489,7 +489,10 @@ function sameSet<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): boolean {
  * job, why helm cannot run, and the texts of the extra source files.
  */
 function renderFrame(r: RenderInputs | undefined): string {
-  if (!r) return '';
+  // A workspace with nothing to render (no kustomization, no chart) gets an empty set of renders from the
+  // language server's first render plan: it analyses as no renders at all (analysisInputs), so it is the same frame
+  // and the first plan does not make the analysis after it a full one.
+  if (!r || (!hasRenderInputs(r) && !r.sourceFiles?.length)) return '';
   const jobs = (r.renders ?? []).map((o) => {
     const j = o.job;
     return [j.id, j.kind, j.label, j.consumes, j.clusters, j.kind === 'kustomize' ? j.dir : j.chartFile, j.notes, o.notes, o.file ? o.file.file : null];

@@ -132,9 +132,11 @@ function backendProblems(ingress: K8sObject, site: BackendSite, written: Written
   if (name !== undefined && num !== undefined) {
     out.push({ span: span('service.port'), message: rejects(`sets both service.port.name "${name}" and service.port.number ${num}`, site.api, 'Invalid value: "": cannot set both port name & port number', 'keep one') });
   } else if (name !== undefined) {
-    const loc = { value: name, span: span('service.port.name') };
-    const fixes = lowerCaseFix(loc, portNameErrors);
-    for (const detail of portNameErrors(name)) {
+    const errors = portNameErrors(name);
+    // A valid name (the usual case) is not located: finding a span decodes the object's path index.
+    const loc = { value: name, get span() { return span('service.port.name'); } };
+    const fixes = errors.length ? lowerCaseFix(loc, portNameErrors) : [];
+    for (const detail of errors) {
       out.push({
         span: loc.span,
         message: rejects(`names port "${name}", not a valid port name (IANA_SVC_NAME)`, `${site.api}.service.port.name`, `Invalid value: "${name}": ${detail}`, fixes.length ? `write "${name.toLowerCase()}"` : /^\d+$/.test(name) ? 'write it as service.port.number' : "use the Service port's name"),

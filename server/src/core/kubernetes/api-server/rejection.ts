@@ -56,27 +56,62 @@ function duplicatePorts(svc: ServiceObject): SpecProblem[] {
 }
 
 /**
+ * `problems` remembering, per object and `partial`, the objects that have none (most have none): the verdict
+ * ({@link rejectionReason}) and the rule reporting the problems both ask for every object's, and the second asks
+ * of a clean object costs nothing. Whether there are problems depends only on the (immutable) object and `partial`:
+ * the file text and the fix makers passed besides shape only the messages and fixes of the problems found.
+ */
+function rememberingClean<O extends object, P, R extends unknown[]>(problems: (obj: O, partial: boolean, ...rest: R) => P[]): (obj: O, partial: boolean, ...rest: R) => P[] {
+  const clean = [new WeakSet<O>(), new WeakSet<O>()];
+  return (obj, partial, ...rest) => {
+    const known = clean[partial ? 1 : 0];
+    if (known.has(obj)) return [];
+    const found = problems(obj, partial, ...rest);
+    if (found.length === 0) known.add(obj);
+    return found;
+  };
+}
+
+/**
  * Everything the API server's decoder or ValidateService rejects (or only warns about: `warning`) in a Service
  * written in a file, messages with the {@link SERVICE} placeholder. `partial`: a kustomize patch (required fields may be missing).
  */
-export function serviceSpecProblems(svc: ServiceObject, partial: boolean, written?: WrittenText, source?: FileText): SpecProblem[] {
-  const names = new Map<string, Span>();
-  return [...checkServiceShapes(svc), ...checkServiceFields(svc, partial, written, source), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names, partial, written, source)), ...duplicatePorts(svc)];
-}
+export const serviceSpecProblems: (svc: ServiceObject, partial: boolean, written?: WrittenText, source?: FileText) => SpecProblem[] = rememberingClean(
+  (svc: ServiceObject, partial: boolean, written?: WrittenText, source?: FileText): SpecProblem[] => {
+    const names = new Map<string, Span>();
+    return [...checkServiceShapes(svc), ...checkServiceFields(svc, partial, written, source), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names, partial, written, source)), ...duplicatePorts(svc)];
+  },
+);
 
 /**
  * Everything the API server rejects (or warns about) in the networking fields of a pod template written in a file:
  * decoder errors, validateContainerPorts, probe and hook ports, a negative `spec.replicas`. `unquote` makes the
  * quick fix that removes quotes from a number (none when not given).
  */
-export function podTemplateProblems(w: WorkloadObject, partial: boolean, written?: WrittenText, source?: FileText, unquote: (span: Span, value: string, title: string) => Fix[] = () => []): PodSpecProblem[] {
-  const problems: PodSpecProblem[] = [...decodeProblems(w, written, source), ...containerPortProblems(w, partial), ...handlerPortProblems(w, unquote, source)];
-  const replicas = REPLICA_KINDS.has(w.kind) ? w.replicas : undefined;
-  if (replicas && replicas.value < 0) {
-    problems.push({ span: replicas.span, message: `replicas ${replicas.value} is negative: the API server rejects ${describe(w)} with "spec.replicas: Invalid value: ${replicas.value}: must be greater than or equal to 0"` });
-  }
-  return problems;
-}
+export const podTemplateProblems: (w: WorkloadObject, partial: boolean, written?: WrittenText, source?: FileText, unquote?: (span: Span, value: string, title: string) => Fix[]) => PodSpecProblem[] = rememberingClean(
+  (w: WorkloadObject, partial: boolean, written?: WrittenText, source?: FileText, unquote: (span: Span, value: string, title: string) => Fix[] = () => []): PodSpecProblem[] => {
+    const problems: PodSpecProblem[] = [...decodeProblems(w, written, source), ...containerPortProblems(w, partial), ...handlerPortProblems(w, unquote, source)];
+    const replicas = REPLICA_KINDS.has(w.kind) ? w.replicas : undefined;
+    if (replicas && replicas.value < 0) {
+      problems.push({ span: replicas.span, message: `replicas ${replicas.value} is negative: the API server rejects ${describe(w)} with "spec.replicas: Invalid value: ${replicas.value}: must be greater than or equal to 0"` });
+    }
+    return problems;
+  },
+);
+
+/**
+ * ingressBackendProblems (see ingress-spec.ts) of a networking.k8s.io/v1 Ingress, remembering the Ingresses that have
+ * none, as {@link serviceSpecProblems} does. `partial`: a kustomize patch.
+ */
+export const ingressProblems: (ingress: K8sObject, partial: boolean, written?: WrittenText, source?: FileText) => SpecProblem[] = rememberingClean(
+  (ingress: K8sObject, partial: boolean, written?: WrittenText, source?: FileText): SpecProblem[] => ingressBackendProblems(ingress, written, partial, source),
+);
+
+/** networkPolicyPortProblems (see network-policy-spec.ts) of a NetworkPolicy, remembering the policies that have none. */
+export const networkPolicyProblems: (policy: K8sObject, written?: WrittenText, source?: FileText) => SpecProblem[] = (() => {
+  const problems = rememberingClean((policy: K8sObject, _partial: boolean, written?: WrittenText, source?: FileText): SpecProblem[] => networkPolicyPortProblems(policy, written, source));
+  return (policy: K8sObject, written?: WrittenText, source?: FileText): SpecProblem[] => problems(policy, false, written, source);
+})();
 
 /** What {@link rejectedByApiServer} needs besides the object. */
 export interface RejectionContext {
@@ -108,8 +143,8 @@ export function rejectionReason(obj: K8sObject, ctx: RejectionContext): string |
     return first(serviceSpecProblems(obj, partial, written, source));
   }
   if (obj.apiVersion !== 'networking.k8s.io/v1') return undefined;
-  if (isNetworkPolicy(obj)) return first(networkPolicyPortProblems(obj, written, source));
-  if (isIngress(obj)) return first(ingressBackendProblems(obj, written, partial, source));
+  if (isNetworkPolicy(obj)) return first(networkPolicyProblems(obj, written, source));
+  if (isIngress(obj)) return first(ingressProblems(obj, partial, written, source));
   return undefined;
 }
 

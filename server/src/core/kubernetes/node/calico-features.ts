@@ -43,10 +43,11 @@ const calicoFeaturesMemo = memoOnComponentEvidence((objects: readonly K8sObject[
   const votes = new Map<CalicoFeature, FeatureState[]>();
   const vote = (f: CalicoFeature, enabled: boolean, evidence: string) => votes.set(f, [...(votes.get(f) ?? []), { enabled, evidence }]);
   let calicoNode: string | undefined;
-  const configMaps = new Map<string, Record<string, unknown>>();
-  for (const o of objects) if (o.kind === 'ConfigMap' && o.group === '') configMaps.set(`${o.namespace}/${o.name}`, (o.raw.data ?? {}) as Record<string, unknown>);
+  // The ConfigMaps themselves, their `data` read only when a reference names one (a loaded file's `raw` is parsed when first read).
+  const configMaps = new Map<string, K8sObject>();
+  for (const o of objects) if (o.kind === 'ConfigMap' && o.group === '') configMaps.set(`${o.namespace}/${o.name}`, o);
   for (const o of objects) {
-    const raw = o.raw as Record<string, any>;
+    const raw = (): Record<string, any> => o.raw;
     if (o.category === 'workload') {
       for (const c of o.pod.containers) {
         if (containerComponent(c) !== 'calico') continue;
@@ -56,7 +57,7 @@ const calicoFeaturesMemo = memoOnComponentEvidence((objects: readonly K8sObject[
         nodeContainerVotes(o, c, (name) => envValue(o, c, name, configMaps), vote);
       }
     } else if (o.kind === 'Installation' && o.group === 'operator.tigera.io') {
-      const net = raw.spec?.calicoNetwork ?? {};
+      const net = raw().spec?.calicoNetwork ?? {};
       vote('typha', true, describe(o));
       // WireGuard is a FelixConfiguration setting, off by default (a FelixConfiguration turning it on wins).
       vote('wireguard', false, `wireguardEnabled not set in a FelixConfiguration next to ${describe(o)}`);
@@ -65,10 +66,10 @@ const calicoFeaturesMemo = memoOnComponentEvidence((objects: readonly K8sObject[
         const modes = net.ipPools.map((p: any) => String(p?.encapsulation ?? 'IPIP'));
         vote('vxlan', modes.some((m: string) => m.startsWith('VXLAN')), `ipPools encapsulation ${[...new Set(modes)].join(', ')} in ${describe(o)}`);
       }
-    } else if (o.kind === 'IPPool' && typeof raw.spec?.vxlanMode === 'string') {
-      vote('vxlan', ON_MODES.has(raw.spec.vxlanMode.toLowerCase()), `vxlanMode: ${raw.spec.vxlanMode} in ${describe(o)}`);
-    } else if (o.kind === 'FelixConfiguration' && (raw.spec?.wireguardEnabled !== undefined || raw.spec?.wireguardEnabledV6 !== undefined)) {
-      vote('wireguard', raw.spec.wireguardEnabled === true || raw.spec.wireguardEnabledV6 === true, `wireguardEnabled in ${describe(o)}`);
+    } else if (o.kind === 'IPPool' && typeof raw().spec?.vxlanMode === 'string') {
+      vote('vxlan', ON_MODES.has(raw().spec.vxlanMode.toLowerCase()), `vxlanMode: ${raw().spec.vxlanMode} in ${describe(o)}`);
+    } else if (o.kind === 'FelixConfiguration' && (raw().spec?.wireguardEnabled !== undefined || raw().spec?.wireguardEnabledV6 !== undefined)) {
+      vote('wireguard', raw().spec.wireguardEnabled === true || raw().spec.wireguardEnabledV6 === true, `wireguardEnabled in ${describe(o)}`);
     }
   }
   // The stock calico.yaml ships without Typha: with calico-node in the workspace and no Typha, Typha is off.
@@ -102,7 +103,7 @@ function nodeContainerVotes(w: WorkloadObject, c: Container, env: (name: string)
  * An environment variable of a container: the literal `value`, else a `valueFrom.configMapKeyRef` resolved
  * against the ConfigMaps of the workspace (same namespace); undefined when unset or unresolved.
  */
-function envValue(w: WorkloadObject, c: Container, name: string, configMaps: ReadonlyMap<string, Record<string, unknown>>): string | undefined {
+function envValue(w: WorkloadObject, c: Container, name: string, configMaps: ReadonlyMap<string, K8sObject>): string | undefined {
   const literal = c.env.find((e) => e.name === name);
   if (literal?.value) return literal.value.value;
   let spec: any = w.raw;
@@ -111,6 +112,7 @@ function envValue(w: WorkloadObject, c: Container, name: string, configMaps: Rea
   const entry = Array.isArray(list?.[c.index]?.env) ? list[c.index].env.find((e: any) => e?.name === name) : undefined;
   const ref = entry?.valueFrom?.configMapKeyRef;
   if (!ref || typeof ref.name !== 'string' || typeof ref.key !== 'string') return undefined;
-  const value = configMaps.get(`${w.namespace}/${ref.name}`)?.[ref.key];
+  const configMap = configMaps.get(`${w.namespace}/${ref.name}`);
+  const value = configMap && ((configMap.raw.data ?? {}) as Record<string, unknown>)[ref.key];
   return typeof value === 'string' ? value : undefined;
 }

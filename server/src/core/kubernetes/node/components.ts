@@ -176,10 +176,11 @@ export function kubeProxyReplacement(objects: readonly K8sObject[]): KubeProxyRe
 }
 const kubeProxyReplacementMemo = memoOnComponentEvidence((objects: readonly K8sObject[]): KubeProxyReplacement | undefined => {
   for (const obj of objects) {
-    const raw = obj.raw as Record<string, any>;
-    if (obj.kind === 'ConfigMap' && obj.name === 'cilium-config' && truthy(raw.data?.['kube-proxy-replacement'])) return { component: 'cilium', evidence: `kube-proxy-replacement in ${describe(obj)}` };
-    if (obj.kind === 'FelixConfiguration' && raw.spec?.bpfEnabled === true) return { component: 'calico', evidence: `bpfEnabled in ${describe(obj)}` };
-    if (obj.kind === 'Installation' && raw.spec?.calicoNetwork?.linuxDataplane === 'BPF') return { component: 'calico', evidence: `linuxDataplane: BPF in ${describe(obj)}` };
+    // `raw` is read only for the kinds that can say so: a loaded file's `raw` is parsed when first read.
+    const raw = (): Record<string, any> => obj.raw;
+    if (obj.kind === 'ConfigMap' && obj.name === 'cilium-config' && truthy(raw().data?.['kube-proxy-replacement'])) return { component: 'cilium', evidence: `kube-proxy-replacement in ${describe(obj)}` };
+    if (obj.kind === 'FelixConfiguration' && raw().spec?.bpfEnabled === true) return { component: 'calico', evidence: `bpfEnabled in ${describe(obj)}` };
+    if (obj.kind === 'Installation' && raw().spec?.calicoNetwork?.linuxDataplane === 'BPF') return { component: 'calico', evidence: `linuxDataplane: BPF in ${describe(obj)}` };
     if (obj.category !== 'workload') continue;
     const components = workloadComponents(obj);
     if (components.has('cilium')) {

@@ -75,10 +75,22 @@ export function mappingSpanAt(obj: K8sObject, path: string): Span {
   return end > span.start && end <= span.end ? { file: span.file, start: span.start, end } : span;
 }
 
-/** The value at `path` with its span, when `accept` takes it. */
+/**
+ * The value at `path` with its span, when `accept` takes it. The span is looked up when first read: the views
+ * built from these are read mostly for their values (is the port valid, does the name resolve), and finding a
+ * span decodes the object's whole path index (PackedPaths), which most objects never need. It is the span
+ * {@link spanAt} gives, the same object on every read (an edit that moves the object's spans moves it too).
+ */
 export function locatedAt<T>(obj: K8sObject, path: string, accept: (v: unknown) => v is T): Located<T> | undefined {
   const value = rawAt(obj.raw, path);
-  return accept(value) ? { value, span: spanAt(obj, path) } : undefined;
+  if (!accept(value)) return undefined;
+  let span: Span | undefined;
+  return {
+    value,
+    get span(): Span {
+      return (span ??= spanAt(obj, path));
+    },
+  };
 }
 
 export const isPortValue = (v: unknown): v is number | string => typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
