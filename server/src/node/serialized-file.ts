@@ -5,6 +5,7 @@ import { packedPathsOfFile, packPaths, type PathRange, type PathTable } from '..
 import { LineIndex } from '../core/source/line-index';
 import { StringPool } from '../core/source/string-pool';
 import { deflateLineStarts, deflateText, inflateLineStarts, withDeflatedText } from './compact-text';
+import { type RawJson, rawFromJson, rawToJson } from './raw-json';
 import { type SpanTable, untableSpans } from './span-table';
 
 /** An object as it crosses a thread boundary: its `paths` are entries of the file's {@link PathTable}. */
@@ -23,6 +24,8 @@ export interface SerializedLoadedFile extends Omit<LoadedFile, 'lines' | 'object
   readonly lineStarts: Int32Array;
   /** Set in a parse-cache entry: the spans of `objects` and `problems` are in this table (see node/span-table.ts). */
   readonly spanTable?: SpanTable;
+  /** The `raw` of the objects as JSON (see node/raw-json.ts), parsed when first read; absent when every `raw` is in its object. */
+  readonly rawJson?: RawJson;
 }
 
 /**
@@ -60,18 +63,26 @@ export interface LoadResponse {
   readonly files: readonly (PostedLoadedFile | Uint8Array)[];
 }
 
-export function serializeLoadedFile(file: LoadedFile): SerializedLoadedFile {
+/**
+ * `file` as plain data to post or store ({@link SerializedLoadedFile}); with `rawAsJson` (default), the objects'
+ * `raw` as JSON where it gives it back exactly (see node/raw-json.ts). A receiver that walks every value on arrival
+ * to pool its strings (a large workspace) gets `raw` as objects instead: parsing it there costs the receiving thread
+ * more than cloning it does.
+ */
+export function serializeLoadedFile(file: LoadedFile, rawAsJson = true): SerializedLoadedFile {
   const { lines, objects, ...rest } = file;
   const lineStarts = new Int32Array(lines.lineCount);
   for (let line = 1; line <= lines.lineCount; line++) lineStarts[line - 1] = lines.lineStart(line);
   const { table, ranges } = packPaths(objects.map((o) => o.paths));
-  // One copy per object with paths (the loader adds `paths` last, so it keeps its place), none without: the
-  // objects are only read from here on (a clone or the cache's serialization copies them).
+  // One copy per object (not a rest copy and a spread), with its path range in place of its paths (the loader
+  // adds `paths` last, so it keeps its place). A copy even without paths: `raw` is moved out of it below.
   const packed = objects.map((o, i): SerializedObject => {
     const range = ranges[i];
-    return (range ? { ...o, paths: range } : o) as SerializedObject;
+    return (range ? { ...o, paths: range } : { ...o }) as SerializedObject;
   });
-  return { ...rest, objects: packed, pathTable: table, lineStarts };
+  // The objects are this function's copies: their `raw` moves into the JSON without touching the loaded file.
+  const rawJson = rawAsJson ? rawToJson(packed as { raw?: unknown }[]) : undefined;
+  return { ...rest, objects: packed, pathTable: table, lineStarts, ...(rawJson ? { rawJson } : {}) };
 }
 
 /** The buffers of a serialized file that can be transferred to another thread instead of copied. */
@@ -79,6 +90,7 @@ export function transferables(file: PostedLoadedFile): ArrayBuffer[] {
   const buffers = [file.pathTable.ints.buffer as ArrayBuffer, file.lineStarts.buffer as ArrayBuffer];
   if (file.deflatedText) buffers.push(file.deflatedText.buffer as ArrayBuffer);
   if (file.deflatedLineStarts) buffers.push(file.deflatedLineStarts.buffer as ArrayBuffer);
+  if (file.rawJson) buffers.push(file.rawJson.ends.buffer as ArrayBuffer);
   return buffers;
 }
 
@@ -110,6 +122,7 @@ export function dropSpanNames(file: SerializedLoadedFile): SerializedLoadedFile 
  * {@link StringPool}: a copy per occurrence arrives), and `paths` become `PackedPaths` over the file's table
  * (keys decoded when first asked for).
  * A file posted with its text deflated ({@link PostedLoadedFile}) keeps it so ({@link withDeflatedText}).
+ * The objects' `raw` held as JSON ({@link RawJson}) is parsed when first read, or now with a pool (to pool its strings).
  * @param pool shared by the files of one load so equal strings of different files are one string (default: one
  *   pool for this file); null: strings are left as they arrived (a small workspace, where the copies cost little)
  * @param namedSpans the spans still carry their file name (the sender did not {@link dropSpanNames}): with no
@@ -117,24 +130,26 @@ export function dropSpanNames(file: SerializedLoadedFile): SerializedLoadedFile 
  * @throws Error for a span table that does not fit the values (a damaged cache entry)
  */
 export function deserializeLoadedFile(file: PostedLoadedFile, pool: StringPool | null = new StringPool(), namedSpans = false): LoadedFile {
-  const { lineStarts, pathTable, objects: serialized, spanTable, deflatedText, textLength, deflatedLineStarts, ...rest } = file;
+  const { lineStarts, pathTable, objects: serialized, spanTable, rawJson, deflatedText, textLength, deflatedLineStarts, ...rest } = file;
   const name = file.file;
+  if (rawJson && pool) rawFromJson(serialized as SerializedObject[], rawJson, true);
   if (spanTable) untableSpans([serialized, rest.problems], spanTable, name);
   if (pool || !namedSpans) restoreStrings([serialized, rest.problems], name, pool);
   const paths = packedPathsOfFile(name, pathTable, serialized.map((o) => o.paths));
-  const objects = serialized.map((o, i): K8sObject => {
+  const withPaths = serialized.map((o, i): K8sObject => {
     const own = paths[i];
     if (!own) return o as K8sObject;
     (o as { paths?: unknown }).paths = own;
     return o as unknown as K8sObject;
   });
+  const objects = rawJson && !pool ? rawFromJson(withPaths, rawJson, false) : withPaths;
   if (deflatedText) {
     const { text: _text, ...others } = rest;
     const length = textLength ?? 0;
     if (!deflatedLineStarts) return withDeflatedText({ ...others, objects, lines: LineIndex.fromLineStarts(lineStarts, length) }, deflatedText);
     return withDeflatedText({ ...others, objects }, deflatedText, () => LineIndex.fromLineStarts(inflateLineStarts(deflatedLineStarts), length));
   }
-  return { ...rest, objects, lines: LineIndex.fromLineStarts(lineStarts, file.text.length) };
+  return { ...rest, objects, lines: LineIndex.fromLineStarts(lineStarts, textLength ?? file.text.length) };
 }
 
 /**
