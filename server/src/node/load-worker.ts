@@ -13,16 +13,18 @@ import { dropSpanNames, serializeLoadedFile, transferables, withTextDeflated, ty
 
 parentPort?.on('message', (request: LoadRequest) => {
   const transfer: ArrayBuffer[] = [];
+  // The objects' paths are written packed, as they are posted (see LoadOptions.packedPaths).
+  const options = { ...request.options, packedPaths: true };
   const files = request.files.map(([path, display, text]) => {
     if (text === undefined) {
       // A receiver that pools strings walks every value anyway: it gets `raw` as objects (see serializeLoadedFile).
-      let serialized = serializeLoadedFile(readManifestFile(path, display, request.options), !request.dropSpanNames);
+      let serialized = serializeLoadedFile(readManifestFile(path, display, options), !request.dropSpanNames);
       if (request.dropSpanNames) serialized = dropSpanNames(serialized);
       const posted = request.deflateTexts ? withTextDeflated(serialized) : serialized;
       transfer.push(...transferables(posted));
       return posted;
     }
-    const bytes = cacheEntryBytes(dropSpanNames(serializeLoadedFile(loadFile(display, text, request.options))));
+    const bytes = cacheEntryBytes(dropSpanNames(serializeLoadedFile(loadFile(display, text, options))));
     // Transferred (no copy) when the bytes own their buffer; a view into a shared pool is copied instead.
     if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) transfer.push(bytes.buffer as ArrayBuffer);
     return bytes;

@@ -202,8 +202,9 @@ function cachedText(path: string, maxBytes = Infinity): { text: string | (() => 
     if (!('bytes' in read)) return undefined;
     const { bytes } = read;
     if (!hasByteOrderMark(bytes) && isUtf8(bytes)) {
-      // A copy of exactly its length: the bytes read can be a view into a larger chunk (64 KiB at least).
-      const own = bytes.slice();
+      // A copy of exactly its length: the bytes read can be a view into a larger chunk (64 KiB at least), and a
+      // Buffer's `slice` is a view too.
+      const own = new Uint8Array(bytes);
       return { text: () => decodeManifestBytes(own).text, hash: contentHash(own), length: own.length };
     }
     const decoded = decodeManifestBytes(bytes);

@@ -74,10 +74,11 @@ export function serializeLoadedFile(file: LoadedFile, rawAsJson = true): Seriali
   const lineStarts = new Int32Array(lines.lineCount);
   for (let line = 1; line <= lines.lineCount; line++) lineStarts[line - 1] = lines.lineStart(line);
   const { table, ranges } = packPaths(objects.map((o) => o.paths));
+  // One copy per object (not a rest copy and a spread), with its path range in place of its paths (the loader
+  // adds `paths` last, so it keeps its place). A copy even without paths: `raw` is moved out of it below.
   const packed = objects.map((o, i): SerializedObject => {
-    const { paths: _paths, ...plain } = o;
     const range = ranges[i];
-    return (range ? { ...plain, paths: range } : plain) as SerializedObject;
+    return (range ? { ...o, paths: range } : { ...o }) as SerializedObject;
   });
   // The objects are this function's copies: their `raw` moves into the JSON without touching the loaded file.
   const rawJson = rawAsJson ? rawToJson(packed as { raw?: unknown }[]) : undefined;

@@ -6,12 +6,17 @@ import type { Located } from '../source/span';
 
 /** An {@link EnvelopeView} over one node of a parsed document (aliases followed, spans where written). */
 function envelopeView(reader: NodeReader, root: unknown): EnvelopeView {
-  // The envelope checks ask for the same few paths several times each (kind, then its span, …).
+  // The envelope checks ask for the same few paths several times each (kind, then its span, …), most of them
+  // below `metadata`: each path is looked up once, in the node of its parent path (itself looked up once).
   const found = new Map<string, unknown>();
   const node = (path: string): unknown => {
     if (!path) return root;
     let n = found.get(path);
-    if (n === undefined && !found.has(path)) found.set(path, (n = reader.at(root, path.split('.'))));
+    if (n === undefined && !found.has(path)) {
+      const dot = path.lastIndexOf('.');
+      const parent = dot < 0 ? root : node(path.slice(0, dot));
+      found.set(path, (n = parent === undefined ? undefined : reader.at(parent, [dot < 0 ? path : path.slice(dot + 1)])));
+    }
     return n;
   };
   return {

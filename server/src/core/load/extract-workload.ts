@@ -47,7 +47,10 @@ export function extractWorkload(reader: NodeReader, root: unknown, base: ObjectB
   const replicas = base.kind === 'Pod' ? undefined
     : REPLICA_KINDS.has(base.kind) ? typed.integer(reader.at(root, ['spec']), 'replicas', 'spec.replicas', `${base.kind}Spec`)
     : reader.integer(root, ['spec', 'replicas']);
-  return { ...base, category: 'workload', replicas, pod, ...(typed.invalid.length ? { invalidFields: typed.invalid } : {}) };
+  const workload: WorkloadObject = { ...base, category: 'workload', replicas, pod };
+  // Set on the fresh object rather than spread from a conditional one (a generic copy of every field).
+  if (typed.invalid.length) (workload as { invalidFields?: WorkloadObject['invalidFields'] }).invalidFields = typed.invalid;
+  return workload;
 }
 
 function readContainer(reader: NodeReader, typed: TypedFields, path: string, node: unknown, index: number, role: Container['role'], fallback: Span): Container {

@@ -11,11 +11,11 @@ const CONTAINER_LISTS = ['initContainers', 'containers'] as const;
  * @param raw the object as JSON (which containers have which handlers)
  * @param podPath the pod spec's path (`['spec', 'template', 'spec']`)
  */
-export function containerHandlerPaths(reader: NodeReader, root: unknown, raw: Record<string, unknown>, podPath: readonly string[]): Map<string, Span> | undefined {
+export function containerHandlerPaths(reader: NodeReader, root: unknown, raw: Record<string, unknown>, podPath: readonly string[]): ReadonlyMap<string, Span> | undefined {
   let spec: unknown = raw;
   for (const step of podPath) spec = isRecord(spec) ? spec[step] : undefined;
   if (!isRecord(spec)) return undefined;
-  let out: Map<string, Span> | undefined;
+  const walks: [unknown, string][] = [];
   for (const list of CONTAINER_LISTS) {
     const containers = spec[list];
     if (!Array.isArray(containers)) continue;
@@ -23,11 +23,11 @@ export function containerHandlerPaths(reader: NodeReader, root: unknown, raw: Re
       if (!isRecord(c)) return;
       for (const key of CONTAINER_HANDLER_KEYS) {
         if (c[key] === undefined) continue;
-        out = reader.collectPaths(reader.at(root, [...podPath, list, i, key]), [...podPath, list, i, key].join('.'), out ?? new Map());
+        walks.push([reader.at(root, [...podPath, list, i, key]), [...podPath, list, i, key].join('.')]);
       }
     });
   }
-  return out;
+  return reader.objectPaths(walks);
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

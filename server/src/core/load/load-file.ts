@@ -4,6 +4,7 @@ import { composeFromEvents } from './event-compose';
 import { PARSE_OPTIONS } from './parse-options';
 import { LineIndex } from '../source/line-index';
 import type { Span } from '../source/span';
+import { type PackedPaths, PathTableBuilder } from '../source/packed-paths';
 import { CLUSTER_SCOPED_KINDS, K8sObject, ObjectBase, POD_SPEC_PATHS } from '../model/objects';
 import { containerHandlerPaths } from './handler-paths';
 import { NodeReader } from './node-reader';
@@ -65,6 +66,12 @@ export interface LoadOptions {
    * (see repo/kustomize-inputs.ts).
    */
   readonly kustomizeInput?: boolean;
+  /**
+   * Give each object's `paths` as {@link PackedPaths} over one table for the file (what they become when the file
+   * crosses a thread boundary, see node/serialized-file.ts) instead of a `Map`: for a load worker, which only
+   * serializes them, so no key string, span object or map is made per entry. Same keys, order and spans.
+   */
+  readonly packedPaths?: boolean;
 }
 
 export type YamlParser = 'events' | 'yaml';
@@ -129,9 +136,11 @@ export function loadFile(file: string, text: string, options: LoadOptions = {}):
     problems.push(readerStopProblem(file, stop, before));
     readable = Math.min(readable, before);
   }
+  const pathTable = options.packedPaths ? new PathTableBuilder(file) : undefined;
   list.forEach((doc, docIndex) => {
-    if (docIndex < readable) loadDocument(doc, docIndex, file, options, objects, problems);
+    if (docIndex < readable) loadDocument(doc, docIndex, file, options, objects, problems, pathTable);
   });
+  pathTable?.finish();
   return { file, text, lines, objects, problems, suppressions: findLineSuppressions(text, lines), ...(role ? { role } : {}) };
 }
 
@@ -157,11 +166,11 @@ export function parseFile(text: string, parser: YamlParser, yamlOnly = false): {
  * Reads one parsed document of `file` into `objects` / `problems` (what {@link loadFile} does for each
  * document; exported for the incremental loader, which re-parses single documents of a file).
  */
-export function loadDocument(doc: Document.Parsed, docIndex: number, file: string, options: LoadOptions, objects: K8sObject[], problems: LoadProblem[]): void {
+export function loadDocument(doc: Document.Parsed, docIndex: number, file: string, options: LoadOptions, objects: K8sObject[], problems: LoadProblem[], pathTable?: PathTableBuilder): void {
   const syntax = doc.errors.map((e) => ({ span: { file, start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1) }, message: firstLine(e.message), code: e.code, severity: 'error' as const }));
   problems.push(...collapseRepeatedErrors(syntax));
   if (doc.errors.length) return;
-  const reader = new NodeReader(doc, file);
+  const reader = new NodeReader(doc, file, pathTable);
   try {
     readDocument(reader, docIndex, options, objects, problems);
   } catch (err) {
@@ -255,11 +264,14 @@ function readObject(reader: NodeReader, root: unknown, uid: string, docIndex: nu
     origin: { type: 'file' },
     raw,
   };
-  if (kind.value === 'Service' && group === '') return { ...extractService(reader, root, base), paths: reader.collectPaths(root) };
+  // `paths` is set on the object the extractor made (a fresh literal, not yet shared) instead of copying it into
+  // another literal: a copy of ~30 fields per object, and a spread of a conditional object is a slow generic copy.
+  if (kind.value === 'Service' && group === '') return withPaths(extractService(reader, root, base), reader.objectPaths([[root, '']])!);
   const podPath = POD_SPEC_PATHS[kind.value];
   if (podPath) {
     const paths = containerHandlerPaths(reader, root, raw, podPath);
-    return { ...extractWorkload(reader, root, base, podPath), ...(paths ? { paths } : {}) };
+    const workload = extractWorkload(reader, root, base, podPath);
+    return paths ? withPaths(workload, paths) : workload;
   }
   if (kind.value === 'Node' && group === '') {
     const addresses = reader.items(root, ['status', 'addresses']).flatMap((_, i) => {
@@ -267,9 +279,15 @@ function readObject(reader: NodeReader, root: unknown, uid: string, docIndex: nu
       const address = reader.string(root, ['status', 'addresses', i, 'address']);
       return address ? [{ type, address }] : [];
     });
-    return { ...base, category: 'node', addresses, nodeLabels: labels, paths: reader.collectPaths(root) };
+    return { ...base, category: 'node', addresses, nodeLabels: labels, paths: reader.objectPaths([[root, '']]) };
   }
-  return { ...base, category: 'other', paths: reader.collectPaths(root) };
+  return { ...base, category: 'other', paths: reader.objectPaths([[root, '']]) };
+}
+
+/** `obj` with `paths` added as its last field, in place (what `{ ...obj, paths }` gives, without the copy). */
+function withPaths<T extends K8sObject>(obj: T, paths: ReadonlyMap<string, Span>): T {
+  (obj as { paths?: ReadonlyMap<string, Span> }).paths = paths;
+  return obj;
 }
 
 function firstLine(message: string): string {

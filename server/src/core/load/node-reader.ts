@@ -1,8 +1,8 @@
-import { Document, isAlias, isMap, isPair, isScalar, isSeq, Node, Pair, YAMLMap, YAMLSeq } from 'yaml';
+import { Document, isAlias, isMap, isPair, isScalar, isSeq, Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import type { Located, Span } from '../source/span';
 import { AliasIndex } from './alias-index';
-import { type FrontCoding, frontCodings } from '../source/packed-paths';
-import { precomposedJSON } from './event-nodes';
+import { type FrontCoding, frontCodings, type PathTableBuilder } from '../source/packed-paths';
+import { EventMap, precomposedJSON } from './event-nodes';
 import { plainJSON } from './plain-json';
 
 /** The most aliases followed while resolving one value (guards against alias loops and bombs). */
@@ -23,7 +23,11 @@ export class NodeReader {
   /** Nodes written outside the object being read, mapped to the span of the alias in the object that brings them in. */
   private brought: Map<unknown, Span> | undefined;
 
-  constructor(readonly doc: Document.Parsed, readonly file: string) {}
+  /**
+   * @param pathTable where {@link objectPaths} writes objects' `paths` (as they cross a thread boundary anyway),
+   *   instead of making a `Map` of them
+   */
+  constructor(readonly doc: Document.Parsed, readonly file: string, private readonly pathTable?: PathTableBuilder) {}
 
   /** The document's aliases and their anchors (built on first use, one walk of the document). */
   get aliases(): AliasIndex {
@@ -111,11 +115,22 @@ export class NodeReader {
   pair(map: YAMLMap | undefined, key: string, depth = 0): Pair | undefined {
     if (!map || depth > MAX_ALIAS_HOPS) return undefined;
     let merges: unknown[] | undefined;
-    for (const item of map.items) {
-      if (!isPair(item)) continue;
-      const k = isScalar(item.key) ? item.key.value : item.key;
-      if (k === key) return item;
-      if (isMergeKey(k)) (merges ??= []).push(item.value);
+    const items = map.items;
+    if (map instanceof EventMap) {
+      // The composer's maps hold only pairs with scalar keys (it declines every other key): no checks per item.
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i];
+        const k = (item.key as Scalar).value;
+        if (k === key) return item;
+        if (isMergeKey(k)) (merges ??= []).push(item.value);
+      }
+    } else {
+      for (const item of items) {
+        if (!isPair(item)) continue;
+        const k = isScalar(item.key) ? item.key.value : item.key;
+        if (k === key) return item;
+        if (isMergeKey(k)) (merges ??= []).push(item.value);
+      }
     }
     for (const source of merges ?? []) {
       const sources = this.asSeq(source)?.items ?? [source];
@@ -197,6 +212,84 @@ export class NodeReader {
   }
 
   /**
+   * The `paths` of one object: {@link collectPaths} of each `[node, prefix]` of `walks` in turn, into one map;
+   * written into the reader's path table when it has one and every key of the walks is one only they can make
+   * (see {@link tablePaths}), else a `Map`. Undefined for no walks.
+   */
+  objectPaths(walks: readonly (readonly [node: unknown, prefix: string])[]): ReadonlyMap<string, Span> | undefined {
+    if (!walks.length) return undefined;
+    const table = this.pathTable;
+    if (table) {
+      table.begin();
+      if (walks.every(([node, prefix]) => this.tablePaths(table, node, prefix))) return table.end();
+      table.drop();
+    }
+    let out: Map<string, Span> | undefined;
+    for (const [node, prefix] of walks) out = this.collectPaths(node, prefix, out ?? new Map());
+    return out;
+  }
+
+  /**
+   * {@link collectPaths}' walk written into `table`: the same entries in the same order, each key front-coded as
+   * collectPaths records it, with no key string, span or map made. False (the entries then are to be dropped)
+   * where the map could differ from the walk's entries: a node below the root without a span (no entry), a
+   * mapping whose keys could make one dotted path twice (see {@link distinctPaths}), or a mapping not composed
+   * from events (whose keys the composer did not check for duplicates).
+   */
+  private tablePaths(table: PathTableBuilder, root: unknown, rootPrefix: string): boolean {
+    const walk = (node: unknown, prefixLength: number, depth: number, shared: number, suffix: string): boolean => {
+      if (prefixLength) {
+        const entry = this.brought?.get(node);
+        const range = entry ? undefined : (node as Node | undefined)?.range;
+        if (entry) table.add(shared, entry.start, entry.end, suffix);
+        else if (range) table.add(shared, range[0], range[1], suffix);
+        else return false;
+      }
+      if (depth > 64) return true;
+      const resolved = this.resolve(node);
+      const base = prefixLength ? prefixLength + 1 : 0;
+      if (resolved instanceof EventMap) {
+        if (!distinctPaths(resolved)) return false;
+        let previous: string | undefined;
+        for (const item of resolved.items) {
+          const keyNode = item.key as Node & { value: string };
+          const segment = keyNode.value;
+          const keyEntry = this.brought?.get(keyNode);
+          const keyRange = keyEntry ? undefined : keyNode.range;
+          const start = keyEntry ? keyEntry.start : keyRange ? keyRange[0] : -1;
+          const end = keyEntry ? keyEntry.end : keyRange ? keyRange[1] : -1;
+          if (start < 0) return false;
+          const pathLength = prefixLength ? prefixLength + 1 + segment.length : segment.length;
+          if (previous === undefined) table.add(prefixLength, start, end, prefixLength ? `.${segment}#key` : `${segment}#key`);
+          else {
+            const common = commonPrefixLength(previous, segment);
+            table.add(base + common, start, end, `${segment.slice(common)}#key`);
+          }
+          if (!walk(item.value, pathLength, depth + 1, pathLength, '')) return false;
+          previous = segment;
+        }
+      } else if (isMap(resolved)) return false;
+      else if (isSeq(resolved)) {
+        const items = resolved.items;
+        for (let i = 0; i < items.length; i++) {
+          const segment = String(i);
+          const pathLength = prefixLength ? prefixLength + 1 + segment.length : segment.length;
+          let ok: boolean;
+          if (i === 0) ok = walk(items[i], pathLength, depth + 1, prefixLength, prefixLength ? `.${segment}` : segment);
+          else {
+            const common = commonPrefixLength(String(i - 1), segment);
+            ok = walk(items[i], pathLength, depth + 1, base + common, segment.slice(common));
+          }
+          if (!ok) return false;
+        }
+      }
+      return true;
+    };
+    // The first entry of a walk shares nothing with the entry before it (as in collectPaths).
+    return walk(root, rootPrefix.length, 0, 0, rootPrefix);
+  }
+
+  /**
    * Every node below `root` keyed by dotted path (for kinds read through `raw`), map keys also as `path#key`.
    * `prefix` is the dotted path of `root` itself when it is not the object's root; entries go into `out`.
    * The walk also records the map's front coding ({@link frontCodings}: what each key shares with the one before
@@ -265,6 +358,33 @@ export class NodeReader {
     else frontCodings.delete(out);
     return out;
   }
+}
+
+/**
+ * Whether no two keys of `map` (composed from events: its keys are distinct values) can give one dotted path in
+ * {@link NodeReader.collectPaths}' walk. Two paths `P.s1…` and `P.s2…` through different keys of one map are
+ * the same string only when one key is the other followed by `.` or `#` and more (`a` and `a.b`, `""` and
+ * `#key`), since what follows a key in a path starts with `.` or `#`; and a key that is not a string (`1`
+ * beside `"1"`, a merge key, null) is written as `String(key)` or skipped. Label and annotation keys hold dots
+ * (`app.kubernetes.io/name`), so those are checked against their siblings, not refused.
+ */
+function distinctPaths(map: EventMap): boolean {
+  let marked = false;
+  for (const item of map.items) {
+    const k = (item.key as { value: unknown }).value;
+    if (typeof k !== 'string') return false;
+    if (!marked && (k.includes('.') || k.includes('#'))) marked = true;
+  }
+  if (!marked) return true;
+  const keys = new Set<string>();
+  for (const item of map.items) keys.add((item.key as { value: string }).value);
+  for (const k of keys) {
+    for (let p = 0; p < k.length; p++) {
+      const c = k.charCodeAt(p);
+      if ((c === 46 || c === 35) && keys.has(k.slice(0, p))) return false; // `.` or `#`
+    }
+  }
+  return true;
 }
 
 /** How many leading UTF-16 code units `a` and `b` have in common. */

@@ -60,6 +60,14 @@ export function packPaths(maps: readonly (ReadonlyMap<string, Span> | undefined)
       continue;
     }
     const from = entry;
+    const packed = map instanceof PackedPaths ? map.packedEntries() : undefined;
+    if (packed) {
+      ints.set(packed.ints, entry * INTS_PER_ENTRY);
+      parts.push(packed.suffixes);
+      entry += map.size;
+      ranges.push({ from, count: entry - from });
+      continue;
+    }
     const coding = frontCodings.get(map);
     if (coding && coding.shared.length === map.size && coding.suffixes.length === map.size) {
       let k = 0;
@@ -99,6 +107,63 @@ export function packPaths(maps: readonly (ReadonlyMap<string, Span> | undefined)
 type MutableSpan = { -readonly [K in keyof Span]: Span[K] };
 
 /**
+ * Builds the {@link PathTable} of one file entry by entry, for a loader that writes each object's `paths`
+ * straight into it (no `Map`, no span object, no key string per entry): {@link begin} an object, {@link add} its
+ * entries in order (a key given as the length it shares with the previous entry's key and the rest of it, in
+ * pieces), {@link end} it (its {@link PackedPaths}, or {@link drop} to forget its entries), and {@link finish} the
+ * table once the file is read: the `PackedPaths` read the table only then.
+ */
+export class PathTableBuilder {
+  private readonly ints: number[] = [];
+  private readonly parts: string[] = [];
+  private suffixLength = 0;
+  private from = 0;
+  private objectSuffixStart = 0;
+  private partsFrom = 0;
+  private readonly table: { ints: Int32Array; suffixes: string } = { ints: new Int32Array(0), suffixes: '' };
+
+  /** @param file the file name every span of the table carries */
+  constructor(readonly file: string) {}
+
+  /** Starts an object's entries. */
+  begin(): void {
+    this.from = this.ints.length / INTS_PER_ENTRY;
+    this.objectSuffixStart = this.suffixLength;
+    this.partsFrom = this.parts.length;
+  }
+
+  /**
+   * One entry: `shared` leading UTF-16 units of the previous entry's key, then `suffix`, and its span `[start, end)`.
+   * A suffix that is a key of the document as the parser made it must be passed as a new string (`${key}#key`):
+   * a key string used as a property name of `raw` becomes a thin string, which `join` counts as two-byte, so the
+   * whole table's suffixes would be a two-byte string, twice the bytes to post (concatenation reads through it).
+   */
+  add(shared: number, start: number, end: number, suffix: string): void {
+    this.ints.push(shared, suffix.length, start, end);
+    this.parts.push(suffix);
+    this.suffixLength += suffix.length;
+  }
+
+  /** The {@link PackedPaths} of the entries added since {@link begin}. */
+  end(): PackedPaths {
+    return new PackedPaths(this.file, this.table, { from: this.from, count: this.ints.length / INTS_PER_ENTRY - this.from }, this.objectSuffixStart);
+  }
+
+  /** Forgets the entries added since {@link begin}. */
+  drop(): void {
+    this.ints.length = this.from * INTS_PER_ENTRY;
+    this.parts.length = this.partsFrom;
+    this.suffixLength = this.objectSuffixStart;
+  }
+
+  /** Makes the table the file's {@link PackedPaths} read. */
+  finish(): void {
+    this.table.ints = Int32Array.from(this.ints);
+    this.table.suffixes = this.parts.join('');
+  }
+}
+
+/**
  * One object's `paths` read from a {@link PathTable}: a `ReadonlyMap<string, Span>` with the same keys,
  * order and spans as the `Map` the loader built, but whose keys are decoded only when the object is first
  * asked for one (most objects never are), and whose span objects are made on first use and then kept, so
@@ -120,6 +185,20 @@ export class PackedPaths implements ReadonlyMap<string, Span> {
 
   get size(): number {
     return this.range.count;
+  }
+
+  /**
+   * This object's entries as {@link packPaths} would pack them (its slice of the table's ints, with `shared` of its
+   * first entry as written, and its suffixes), or undefined once a span was handed out (it may have moved since).
+   */
+  packedEntries(): PathTable | undefined {
+    if (this.spans) return undefined;
+    const { ints, suffixes } = this.table;
+    const from = this.range.from * INTS_PER_ENTRY;
+    const to = from + this.range.count * INTS_PER_ENTRY;
+    let length = 0;
+    for (let at = from + 1; at < to; at += INTS_PER_ENTRY) length += ints[at];
+    return { ints: ints.subarray(from, to), suffixes: suffixes.slice(this.suffixStart, this.suffixStart + length) };
   }
 
   get(key: string): Span | undefined {

@@ -98,11 +98,13 @@ const BUILTIN_KINDS: ReadonlyMap<string, BuiltinKind> = new Map([
 /** The group of a builtin kind (`''` for core). */
 const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.lastIndexOf('/')) : '');
 const versionOf = (apiVersion: string): string => apiVersion.slice(apiVersion.lastIndexOf('/') + 1);
+/** The group of each builtin kind, worked out once (it is compared for every object read). */
+const BUILTIN_GROUPS: ReadonlyMap<string, string> = new Map([...BUILTIN_KINDS].map(([kind, known]) => [kind, groupOf(known.apiVersion)]));
 
 /** The builtin kind `kind` of `apiVersion`'s group, when it is one (Knative's `serving.knative.dev` Service is not). */
 function builtin(apiVersion: string, kind: string): BuiltinKind | undefined {
   const known = BUILTIN_KINDS.get(kind);
-  return known && groupOf(known.apiVersion) === groupOf(apiVersion) ? known : undefined;
+  return known && BUILTIN_GROUPS.get(kind) === groupOf(apiVersion) ? known : undefined;
 }
 
 /** An apiVersion as the API spells them: `v1`, `apps/v1`, `networking.k8s.io/v1beta1`. */
@@ -178,8 +180,9 @@ const shown = (v: string): string => JSON.stringify(v.length > 20 ? `${v.slice(0
 export function nameProblems(view: EnvelopeView, kind: string): EnvelopeProblem[] {
   const out: EnvelopeProblem[] = [];
   const judge = (field: 'name' | 'namespace', rule: ReturnType<typeof nameRuleOf>): void => {
-    const value = view.scalar(`metadata.${field}`);
-    const span = view.span(`metadata.${field}`);
+    const path = field === 'name' ? 'metadata.name' : 'metadata.namespace';
+    const value = view.scalar(path);
+    const span = view.span(path);
     if (!rule || typeof value !== 'string' || value === '' || !span || isPlaceholder(value)) return;
     const error = nameError(rule, value);
     if (!error) return;
@@ -190,10 +193,13 @@ export function nameProblems(view: EnvelopeView, kind: string): EnvelopeProblem[
   return out;
 }
 
-/** The string fields of metav1.ObjectMeta a manifest may write (status-like ones too: kubectl sends what is written). */
-const METADATA_STRING_FIELDS = ['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'selfLink'] as const;
-/** The map[string]string fields of metav1.ObjectMeta. */
-const METADATA_STRING_MAPS = ['labels', 'annotations'] as const;
+/**
+ * The paths of the string fields of metav1.ObjectMeta a manifest may write (status-like ones too: kubectl sends
+ * what is written). Made once: the view caches lookups by path, and a string made per call is hashed again.
+ */
+const METADATA_STRING_FIELDS = ['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'selfLink'].map((f) => `metadata.${f}`);
+/** The paths of the map[string]string fields of metav1.ObjectMeta. */
+const METADATA_STRING_MAPS = ['metadata.labels', 'metadata.annotations'];
 /** Most values of one labels/annotations map reported (one finding each). */
 const MAX_MAP_VALUES = 20;
 
@@ -222,13 +228,11 @@ export function metadataTypeProblems(view: EnvelopeView, kind: string, version: 
     const fix = plain ? '; quote it' : map ? '; give a mapping of key: "value" strings' : '; give a string';
     out.push({ span, code: 'OBJECT_METADATA_TYPE', severity: 'error', ...(plain ? { quotable: true } : {}), message: `${shown} is ${shapeWord(found)}, not ${map ? 'a mapping of strings' : 'a string'}${read}: ${refused}${fix}` });
   };
-  for (const f of METADATA_STRING_FIELDS) {
-    const path = `metadata.${f}`;
+  for (const path of METADATA_STRING_FIELDS) {
     const found = view.kindOf(path);
     if (found !== undefined && found !== 'null' && found !== 'string') report(view.span(path), path, 'string', found, view.scalar(path));
   }
-  for (const m of METADATA_STRING_MAPS) {
-    const path = `metadata.${m}`;
+  for (const path of METADATA_STRING_MAPS) {
     const found = view.kindOf(path);
     if (found === undefined || found === 'null') continue;
     if (found !== 'object') {
