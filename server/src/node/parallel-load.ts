@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { loadFile, type LoadedFile, type LoadOptions } from '../core/load/load-file';
 import { cacheEntryToFile, contentHash, type ParseCache, serializeForCache } from './parse-cache';
 import { readManifestFile, readRegularFile } from './read-file';
-import { decodeManifestBytes } from '../core/load/manifest-bytes';
+import { byteOrderMark, decodeManifestBytes } from '../core/load/manifest-bytes';
 import { StringPool } from '../core/source/string-pool';
 import { withCompactText } from './compact-text';
 import { deserializeLoadedFile, serializeLoadedFile, type LoadRequest, type LoadResponse, type SerializedLoadedFile } from './serialized-file';
@@ -201,7 +201,7 @@ function cachedText(path: string, maxBytes = Infinity): { text: string | (() => 
     const read = readRegularFile(path, maxBytes);
     if (!('bytes' in read)) return undefined;
     const { bytes } = read;
-    if (!hasByteOrderMark(bytes) && isUtf8(bytes)) {
+    if (!byteOrderMark(bytes) && isUtf8(bytes)) {
       // A copy of exactly its length: the bytes read can be a view into a larger chunk (64 KiB at least), and a
       // Buffer's `slice` is a view too.
       const own = new Uint8Array(bytes);
@@ -215,9 +215,4 @@ function cachedText(path: string, maxBytes = Infinity): { text: string | (() => 
   } catch {
     return undefined;
   }
-}
-
-/** The bytes start with a UTF-8 or UTF-16 byte order mark (decodeManifestBytes then drops it, or reads UTF-16). */
-function hasByteOrderMark(bytes: Uint8Array): boolean {
-  return (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf);
 }

@@ -38,11 +38,19 @@ const utf16le = new TextDecoder('utf-16le', { ignoreBOM: true });
 const utf16be = new TextDecoder('utf-16be', { ignoreBOM: true });
 const encoder = new TextEncoder();
 
+/** The encoding the byte order mark at the start of `bytes` names (UTF-16LE `FF FE`, UTF-16BE `FE FF`, UTF-8 `EF BB BF`), if any. */
+export function byteOrderMark(bytes: Uint8Array): ManifestEncoding | undefined {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 'utf-8' : undefined;
+}
+
 /** Decodes manifest bytes as kubectl does (see the module comment). Never throws. */
 export function decodeManifestBytes(bytes: Uint8Array): DecodedManifest {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { text: utf16le.decode(bytes.subarray(2)), encoding: 'utf-16le', bom: true };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { text: utf16be.decode(bytes.subarray(2)), encoding: 'utf-16be', bom: true };
-  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const mark = byteOrderMark(bytes);
+  if (mark === 'utf-16le') return { text: utf16le.decode(bytes.subarray(2)), encoding: 'utf-16le', bom: true };
+  if (mark === 'utf-16be') return { text: utf16be.decode(bytes.subarray(2)), encoding: 'utf-16be', bom: true };
+  const bom = mark === 'utf-8';
   const body = bom ? bytes.subarray(3) : bytes;
   try {
     return { text: utf8Strict.decode(body), encoding: 'utf-8', bom };
