@@ -4,7 +4,7 @@ import { describe } from '../../model/objects';
 import { backendLabel } from '../../model/views/ingress';
 import { rawAt, spanAt } from '../../model/views/raw-fields';
 import { jsonKindWords, jsonType, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
-import { portNameErrors, portNumErrors } from './validation';
+import { apiRejects, portNameErrors, portNumErrors } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
 import { FileText, stringNumberAt, unstringHint, unstringSpan } from '../../source/string-number';
 
@@ -72,7 +72,7 @@ function backendProblems(ingress: K8sObject, site: BackendSite, written: Written
   const span = (sub = ''): Span => spanAt(ingress, sub ? `${site.path}.${sub}` : site.path);
   // The quoted path is the field's own part (`service.port.name`, not `spec.rules[0].http.paths[1].backend.…`): the
   // label names the host and path already.
-  const rejects = (what: string, path: string, detail: string, fix: string): string => `${site.label} ${what}: the API server rejects ${who} with "${path.slice(path.indexOf('.service.') + 1 || 0)}: ${detail}"; ${fix}`;
+  const rejects = (what: string, path: string, detail: string, fix: string): string => `${apiRejects(`${site.label} ${what}`, who, path.slice(path.indexOf('.service.') + 1 || 0), detail)}; ${fix}`;
   const decode = (at: Span, what: string, error: string, fix = ''): SpecProblem => ({ span: at, message: `${what}: the API server cannot decode ${who} ("${error}")${fix}` });
   const backend = site.value;
   if (isSet(backend) && !isObject(backend)) {

@@ -3,7 +3,7 @@ import type { K8sObject } from '../../model/objects';
 import { describe } from '../../model/objects';
 import { rawAt, spanAt } from '../../model/views/raw-fields';
 import { caseFix, jsonKindWords, jsonType, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
-import { portNameErrors, portNumErrors, supportedValues } from './validation';
+import { apiRejects, portNameErrors, portNumErrors, supportedValues } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 
@@ -90,7 +90,7 @@ function portEntryProblems(policy: K8sObject, entry: Raw, at: string, api: strin
   if (decode.length) return decode;
 
   const out: SpecProblem[] = [];
-  const rejects = (what: string, field: string, detail: string): string => `${what}: the API server rejects ${who} with "${api}.${field}: ${detail}"`;
+  const rejects = (what: string, field: string, detail: string): string => apiRejects(what, who, `${api}.${field}`, detail);
   if (typeof protocol === 'string' && !POLICY_PROTOCOLS.includes(protocol)) {
     const loc = { value: protocol, span: span('protocol') };
     const fixes = caseFix(loc, POLICY_PROTOCOLS, 'protocol');

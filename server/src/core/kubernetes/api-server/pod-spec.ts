@@ -2,7 +2,7 @@ import type { Span } from '../../source/span';
 import { Container, describe, InvalidField, WorkloadObject } from '../../model/objects';
 import type { Fix } from '../../rules/rule';
 import { handlerLabel, handlerPorts } from '../../model/views/container-handlers';
-import { parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, supportedValues } from './validation';
+import { apiRejects, parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, supportedValues } from './validation';
 import { caseFix, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { int32Failure, writtenNumber } from './json-numbers';
 import { firstFitting } from '../../output/fit-message';
@@ -88,7 +88,7 @@ export function containerPortProblems(w: WorkloadObject, partial = false): PodSp
   // The fact, the API server's words, and the fix; deep paths (a CronJob's init container) and long names leave no
   // room for everything, and then the fix goes (the rule's page has it).
   const rejects = (what: string, path: string, detail: string, fix: string): string => {
-    const base = `${what}: the API server rejects ${describe(w)} with "${path}: ${detail}"`;
+    const base = apiRejects(what, describe(w), path, detail);
     return firstFitting(`${base}; ${fix}`, base);
   };
   // SetDefaults_Pod copies containerPort into an unset hostPort on hostNetwork Pods (not on templates).
@@ -167,7 +167,7 @@ export function handlerPortProblems(w: WorkloadObject, unquote: (span: Span, val
     const what = `${handlerLabel(h)} port ${JSON.stringify(value)} of ${who(c)}`;
     if (typeof value === 'number') {
       for (const detail of portNumErrors(value)) {
-        const base = `${what} is not a port number: the API server rejects ${describe(w)} with "${path}: Invalid value: ${value}: ${detail}"`;
+        const base = apiRejects(`${what} is not a port number`, describe(w), path, `Invalid value: ${value}: ${detail}`);
         out.push({ span: h.port.span, message: firstFitting(`${base}; use a port from 1 to 65535 or a port name`, base) });
       }
       continue;
@@ -188,7 +188,7 @@ export function handlerPortProblems(w: WorkloadObject, unquote: (span: Span, val
     const lead = asString ? `${what} is ${stringNumberWords(asString)}, which the API reads as a port name` : `${what} is not a valid port name (IANA_SVC_NAME)`;
     out.push({
       span: h.port.span,
-      message: `${lead}: the API server rejects ${describe(w)} with "${path}: Invalid value: "${value}": ${errors[0]}"${unstring}`,
+      message: `${apiRejects(lead, describe(w), path, `Invalid value: "${value}": ${errors[0]}`)}${unstring}`,
       fixes: quotedNumber ? unquote(h.port.span, value, `Change the ${handlerLabel(h)} port ${JSON.stringify(value)} to ${Number(value)}`) : [],
     });
   }

@@ -12,7 +12,7 @@ import { networkPolicyPortProblems } from './network-policy-spec';
 import { containerPortProblems, decodeProblems, handlerPortProblems, PodSpecProblem } from './pod-spec';
 import { checkServiceShapes } from './service-shape';
 import { checkServiceFields, checkServicePort, SERVICE, SpecProblem, WrittenText } from './service-spec';
-import { nodePortsOutsideRange } from './validation';
+import { apiRejects, nodePortsOutsideRange } from './validation';
 
 /*
  * Objects the API server rejects on their own fields, and the one rule that follows from it: an object that
@@ -48,7 +48,7 @@ function duplicatePorts(svc: ServiceObject): SpecProblem[] {
     }
     out.push({
       span: sp.port.span,
-      message: `port ${sp.port.value}/${sp.protocol.value} is listed twice in this Service: the API server rejects ${SERVICE} with "spec.ports[${sp.index}]: Duplicate value: core.ServicePort{Protocol:\\"${sp.protocol.value}\\", Port:${sp.port.value}, …}" (the same number with another protocol is allowed)`,
+      message: `${apiRejects(`port ${sp.port.value}/${sp.protocol.value} is listed twice in this Service`, SERVICE, `spec.ports[${sp.index}]`, `Duplicate value: core.ServicePort{Protocol:\\"${sp.protocol.value}\\", Port:${sp.port.value}, …}`)} (the same number with another protocol is allowed)`,
       related: [{ span: first, message: `first use of port ${sp.port.value}/${sp.protocol.value}` }],
     });
   }
@@ -93,7 +93,7 @@ export const podTemplateProblems: (w: WorkloadObject, partial: boolean, written?
     const problems: PodSpecProblem[] = [...decodeProblems(w, written, source), ...containerPortProblems(w, partial), ...handlerPortProblems(w, unquote, source)];
     const replicas = REPLICA_KINDS.has(w.kind) ? w.replicas : undefined;
     if (replicas && replicas.value < 0) {
-      problems.push({ span: replicas.span, message: `replicas ${replicas.value} is negative: the API server rejects ${describe(w)} with "spec.replicas: Invalid value: ${replicas.value}: must be greater than or equal to 0"` });
+      problems.push({ span: replicas.span, message: apiRejects(`replicas ${replicas.value} is negative`, describe(w), 'spec.replicas', `Invalid value: ${replicas.value}: must be greater than or equal to 0`) });
     }
     return problems;
   },

@@ -2,7 +2,7 @@ import type { Located, Span } from '../../source/span';
 import type { ServiceObject, ServicePort } from '../../model/objects';
 import type { Fix, RelatedLocation } from '../../rules/rule';
 import {
-  DNS1123_LABEL_ERROR, DNS1123_LABEL_WORDS, dns1123LabelErrors, dns1123LabelLike, externalIpErrors, leadingZerosIp, externallyAccessible, needsHealthCheck, PORT_PROTOCOLS, portNameErrors,
+  apiRejects, DNS1123_LABEL_ERROR, DNS1123_LABEL_WORDS, dns1123LabelErrors, dns1123LabelLike, externalIpErrors, leadingZerosIp, externallyAccessible, needsHealthCheck, PORT_PROTOCOLS, portNameErrors,
   portNumErrors, SERVICE_TYPES, supportedValues, TRAFFIC_POLICIES,
 } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
@@ -33,7 +33,7 @@ export const jsonKindWords = (v: unknown): string =>
   typeof v === 'number' ? 'a number' : typeof v === 'boolean' ? 'a boolean' : Array.isArray(v) ? 'a list' : typeof v === 'string' ? 'a string' : v === null ? 'null' : 'a mapping';
 
 /** The API's wording: `<what>: the API server rejects Service ns/name with "<path>: <detail>"`. */
-const rejects = (what: string, path: string, detail: string): string => `${what}: the API server rejects ${SERVICE} with "${path}: ${detail}"`;
+const rejects = (what: string, path: string, detail: string): string => apiRejects(what, SERVICE, path, detail);
 
 /** A fix that replaces a wrongly-cased enum value (`tcp` → `TCP`) by the supported one. */
 export function caseFix(loc: Located<string>, allowed: readonly string[], field: string): Fix[] {

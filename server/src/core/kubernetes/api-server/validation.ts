@@ -17,6 +17,14 @@ export const PORT_PROTOCOLS: readonly string[] = ['SCTP', 'TCP', 'UDP'];
 /** `externalTrafficPolicy` and `internalTrafficPolicy` values. */
 export const TRAFFIC_POLICIES: readonly string[] = ['Cluster', 'Local'];
 
+/**
+ * How the checks here quote the API server refusing an object: `what: the API server rejects who with "path: detail"`,
+ * `path` and `detail` as its field errors print them (apimachinery pkg/util/validation/field ErrorList, v1.33).
+ */
+export function apiRejects(what: string, who: string, path: string, detail: string): string {
+  return `${what}: the API server rejects ${who} with "${path}: ${detail}"`;
+}
+
 /** The API's `supported values: "A", "B"` list. */
 export function supportedValues(values: readonly string[]): string {
   return values.map((v) => `"${v}"`).join(', ');
