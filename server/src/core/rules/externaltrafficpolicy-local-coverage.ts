@@ -80,7 +80,7 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
       const who = backendsShortfall(backends);
       const total = totalPods(backends);
       // Concrete node counts when the replicas are known: N pods are on at most N nodes.
-      const landing = total === 1 ? 'the one node that runs it' : total !== undefined ? `at most ${total} nodes (fewer when pods share a node)` : 'the nodes that run them';
+      const landing = (caveat: boolean): string => (total === 1 ? 'the one node that runs it' : total !== undefined ? `at most ${total} nodes${caveat ? ' (fewer when pods share a node)' : ''}` : 'the nodes that run them');
       // Without a pod count the drop already says it: only nodes running them answer.
       const answering = total === 1 ? ' (only one node answers)' : total !== undefined ? ` (at most ${total} nodes answer)` : '';
       const entry = viaExternalIPs ? `its externalIPs (${svc.externalIPs.map((ip) => ip.value).join(', ')})` : nodePortsText(svc);
@@ -89,7 +89,7 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
       // Long names leave no room for the details: the node count's caveat and the nodePort numbers give way first.
       const message =
         type === 'LoadBalancer'
-          ? firstFitting(`${head}: the load balancer sends all traffic to ${landing}; ${fix}`, `${head}: the load balancer sends all traffic to ${landing.replace(' (fewer when pods share a node)', '')}; ${fix}`)
+          ? firstFitting(`${head}: the load balancer sends all traffic to ${landing(true)}; ${fix}`, `${head}: the load balancer sends all traffic to ${landing(false)}; ${fix}`)
           : firstFitting(
             `${head}: kube-proxy drops traffic to ${entry} on nodes without such a pod${answering}; ${fix}`,
             `${head}: kube-proxy drops traffic to ${entry} on nodes without such a pod; ${fix}`,

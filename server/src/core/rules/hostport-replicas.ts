@@ -77,16 +77,14 @@ export const hostportReplicas: Rule = {
         : w.kind === 'Deployment'
           ? `at most one pod per node, so it needs ${replicas} nodes with the port free, and a rolling update (maxSurge) needs one more spare node`
           : `at most one pod per node, so it needs ${replicas} nodes with the port free; replicas beyond that stay Pending`;
+      const head = `${describe(w)} has replicas: ${replicas} and ${what}${claims.length > 1 ? 's' : ''} ${ports}: ${consequence}`;
       const fix = node ? 'set replicas: 1 or remove the host port' : 'use a DaemonSet, or a Service instead of the host port';
       findings.push({
         ruleId: id,
         severity: node ? 'error' : 'warning',
         // The fix: one replica where the node is fixed; else a DaemonSet (one pod per node by design) or a Service
         // in place of the host port. The scheduler's own words give way to long names.
-        message: firstFitting(
-          `${describe(w)} has replicas: ${replicas} and ${what}${claims.length > 1 ? 's' : ''} ${ports}: ${consequence} ("node(s) didn't have free ports for the requested pod ports"); ${fix}`,
-          `${describe(w)} has replicas: ${replicas} and ${what}${claims.length > 1 ? 's' : ''} ${ports}: ${consequence}; ${fix}`,
-        ),
+        message: firstFitting(`${head} ("node(s) didn't have free ports for the requested pod ports"); ${fix}`, `${head}; ${fix}`),
         span: claims[0].span,
         object: refOf(w),
         related: w.replicas ? [{ span: w.replicas.span, message: `replicas: ${replicas}` }] : [],
