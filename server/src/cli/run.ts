@@ -12,7 +12,7 @@ import { commandsHelp, SUBCOMMANDS } from './commands/index';
 import { formatJson } from './format-json';
 import { formatText } from './format-text';
 import type { CliIo } from './io';
-import { analyzeWorkspace } from './workspace';
+import { lintWorkspace } from './workspace';
 import { deliverReport } from './report-file';
 import { exitTwoOnUserErrors } from './user-errors';
 import { CliOptions, lintUsage, parseCliOptions, UsageError } from './options';
@@ -62,25 +62,26 @@ async function runLint(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 async function lint(options: CliOptions, io: CliIo): Promise<number> {
-  const { analysis, files, extraObjects } = await analyzeWorkspace(options, io);
-  for (const failure of analysis.failures) io.stderr(`kube-netlint: rule ${failure.ruleId} failed and was skipped: ${failure.error.split('\n')[0]}\n`);
-  const findings = extraObjects ? analysis.findings.filter(keepClusterFinding) : analysis.findings;
+  const linted = await lintWorkspace(options, io);
+  const { files, extraObjects } = linted;
+  for (const failure of linted.failures) io.stderr(`kube-netlint: rule ${failure.ruleId} failed and was skipped: ${failure.error.split('\n')[0]}\n`);
+  const findings = extraObjects ? linted.findings.filter(keepClusterFinding) : linted.findings;
   const reported = options.quiet ? findings.filter((f) => f.severity === 'error') : findings;
-  const resolved = resolveFindings(reported, analysis.files);
+  const resolved = resolveFindings(reported, linted.fileMap);
   let report: string;
   if (options.format === 'json') report = formatJson(resolved);
   else if (options.format === 'sarif') {
-    const textOf = (span: Span): string => analysis.files.get(span.file)?.text.slice(span.start, span.end) ?? '';
+    const textOf = (span: Span): string => linted.fileMap.get(span.file)?.text.slice(span.start, span.end) ?? '';
     // Loaded only for SARIF: it brings markdown-it and its entity tables, whose start-up every other run would pay.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { formatSarif } = require('./format-sarif') as typeof import('./format-sarif');
-    report = formatSarif(resolved, { rules: allRules, version: packageVersion(), srcRoot: io.cwd, failures: analysis.failures, textOf });
+    report = formatSarif(resolved, { rules: allRules, version: packageVersion(), srcRoot: io.cwd, failures: linted.failures, textOf });
   }
   else {
     const hidden = { warnings: 0, notes: 0 }; // what --quiet left out of the report
     if (options.quiet) for (const f of findings) if (f.severity !== 'error') hidden[f.severity === 'warning' ? 'warnings' : 'notes']++;
     report = formatText(resolved, files.length, colors(useColor(options.color, io.env ?? {}, !options.output && (io.stdoutIsTTY ?? false))), hidden);
-    const groups = [...analysis.clusterModels.keys()];
+    const groups = linted.clusterGroups;
     if (groups.length > 1) io.stderr(separateClustersNote(groups));
   }
   deliverReport(report, options.output, files, io);

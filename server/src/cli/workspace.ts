@@ -2,12 +2,14 @@ import { isDirectory } from '../node/file-kind';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { clusterObjectsForCli } from '../cluster/cli-cluster';
-import { analyze, Analysis } from '../core/analyze';
+import { analysisInputs, analyze, Analysis, type AnalyzeOptions } from '../core/analyze';
 import { CoreConfig, DEFAULT_CONFIG } from '../core/config/config';
 import { holdsNoDocument } from '../core/load/empty-stream';
 import { loadFile, LoadedFile } from '../core/load/load-file';
 import { skippedFile } from '../core/load/skipped-file';
+import type { RuleFailure } from '../core/engine/run-rules';
 import type { K8sObject } from '../core/model/objects';
+import type { Finding } from '../core/rules/rule';
 import { isRemoteReference } from '../core/render/remote';
 import { findConfigFile, readConfigFile } from '../node/config-file';
 import { discoverFiles, PathError } from '../node/discover-files';
@@ -15,6 +17,7 @@ import { excludeGlobs } from '../node/exclude-globs';
 import { loadFiles } from '../node/parallel-load';
 import { CACHE_FILE_NAME, ParseCache } from '../node/parse-cache';
 import { DEFAULT_CLI_MAX_FILE_BYTES, loadManifestBytes, tooLargeDetail } from '../node/read-file';
+import { analysisKey, recallFindings, rememberFindings } from '../node/remembered-findings';
 import { packageVersion } from '../node/version';
 import type { CliIo } from './io';
 import type { CliOptions } from './options';
@@ -35,12 +38,92 @@ export interface AnalysedWorkspace {
   readonly extraObjects?: readonly K8sObject[];
 }
 
+/** What the lint command reports of a workspace: the analysis's findings, or those a cache kept for the same inputs. */
+export interface LintedWorkspace {
+  readonly findings: readonly Finding[];
+  /** Rules that threw (their findings are missing). */
+  readonly failures: readonly RuleFailure[];
+  /** Every file a finding may point into, by name (what Analysis.files holds). */
+  readonly fileMap: ReadonlyMap<string, LoadedFile>;
+  /** The cluster groups the rules ran in, when there are several (Analysis.clusterModels' keys). */
+  readonly clusterGroups: readonly string[];
+  readonly files: readonly LoadedFile[];
+  readonly extraObjects?: readonly K8sObject[];
+  /** True when the findings came from the cache (`--cache`, nothing changed since the run that stored them). */
+  readonly recalled: boolean;
+}
+
 /**
  * Finds the config, reads the paths (standard input for `-`; files on worker threads, see node/parallel-load.ts),
  * reads the live cluster with `--cluster`, renders kustomize overlays and Helm charts, and analyses everything.
  * @throws PathError for unreadable paths, ConfigError for a bad config file (the commands exit 2)
  */
 export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Promise<AnalysedWorkspace> {
+  const read = await readWorkspace(options, io);
+  const analysis = analyzeRead(read);
+  saveCache(read.cache, io);
+  return { analysis, config: read.config, files: read.reported, extraObjects: read.extraObjects };
+}
+
+/**
+ * {@link analyzeWorkspace} for the lint command: with `--cache`, a run whose inputs are all unchanged since the
+ * last run that stored its findings (every file's text, the configuration and flags, what the renderers gave;
+ * see node/remembered-findings.ts) shows those findings instead of analysing again. Live-cluster runs and standard
+ * input are always analysed.
+ * @throws as analyzeWorkspace
+ */
+export async function lintWorkspace(options: WorkspaceOptions, io: CliIo): Promise<LintedWorkspace> {
+  const read = await readWorkspace(options, io);
+  const { cache } = read;
+  const key = cache && read.extraObjects === undefined && !read.usesStdin
+    ? analysisKey(cache, read.files, { ...read.analyzeOptions, config: read.config, cwd: io.cwd, rootDir: read.rootDir })
+    : undefined;
+  const recalled = key !== undefined ? recallFindings(cache!, key) : undefined;
+  if (recalled) {
+    // The rules do not run; the files and groups findings refer to are placed as the analysis places them.
+    const inputs = analysisInputs(read.files, read.config, read.analyzeOptions);
+    saveCache(cache, io);
+    return { ...recalled, fileMap: inputs.fileMap, clusterGroups: inputs.layout.groups?.map((g) => g.name) ?? [], files: read.reported, recalled: true };
+  }
+  const analysis = analyzeRead(read);
+  if (key !== undefined) rememberFindings(cache!, key, analysis);
+  saveCache(cache, io);
+  return {
+    findings: analysis.findings, failures: analysis.failures, fileMap: analysis.files, clusterGroups: [...analysis.clusterModels.keys()],
+    files: read.reported, extraObjects: read.extraObjects, recalled: false,
+  };
+}
+
+/** A workspace read for analysis: its files (rendered too) and what analyze() is to be given. */
+interface ReadWorkspace {
+  readonly config: CoreConfig;
+  /** Every loaded file, in load order (with the files standard input's render context added). */
+  readonly files: readonly LoadedFile[];
+  /** The files the command reports on (without those context files). */
+  readonly reported: readonly LoadedFile[];
+  /** Names of the context files: their findings are left out. */
+  readonly contextNames: ReadonlySet<string>;
+  readonly analyzeOptions: AnalyzeOptions;
+  readonly rootDir: string;
+  readonly usesStdin: boolean;
+  readonly extraObjects?: readonly K8sObject[];
+  /** The parse cache, with `--cache`. */
+  readonly cache?: ParseCache;
+}
+
+/** Writes the parse cache when it changed; a cache that cannot be written is a warning, never a failed run. */
+function saveCache(cache: ParseCache | undefined, io: CliIo): void {
+  const problem = cache?.save();
+  if (problem) io.stderr(`kube-netlint: warning: ${problem}\n`);
+}
+
+function analyzeRead(read: ReadWorkspace): Analysis {
+  const analyzed = analyze(read.files, read.config, read.analyzeOptions);
+  const { contextNames } = read;
+  return contextNames.size ? { ...analyzed, findings: analyzed.findings.filter((f) => !contextNames.has(f.span.file)) } : analyzed;
+}
+
+async function readWorkspace(options: WorkspaceOptions, io: CliIo): Promise<ReadWorkspace> {
   const absolute = (p: string): string => (isAbsolute(p) ? p : resolve(io.cwd, p));
   const diskPaths = options.paths.filter((p) => p !== '-').map(absolute);
   const stdinPath = options.stdinFilename !== undefined ? absolute(options.stdinFilename) : undefined;
@@ -108,11 +191,7 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
   if (!options.paths.includes('-') && files.length && files.every(holdsNothing)) {
     throw new PathError(`no manifests found: ${files.length === 1 ? `${files[0].file} is empty or holds only comments` : `the ${files.length} YAML files named are all empty or hold only comments`}`);
   }
-  if (cache) {
-    cache.prune((file) => existsSync(resolve(io.cwd, file)));
-    const problem = cache.save();
-    if (problem) io.stderr(`kube-netlint: warning: ${problem}\n`);
-  }
+  cache?.prune((file) => existsSync(resolve(io.cwd, file)));
   // Cluster globs and kustomize paths are relative to the config file's folder, else to the workspace the paths
   // belong to (whatever the working directory): group and render names read `overlays/prod`.
   const rootDir = configPath ? baseDir : workspaceRoot(diskPaths, io.cwd, files.map((f) => ({ file: resolve(io.cwd, f.file), role: f.role })));
@@ -124,11 +203,13 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
   const configFile = configPath && fileConfig.render?.helm ? loadFile(configName, readFileSync(configPath, 'utf8')) : undefined;
   const buffers = stdinPath && stdinText !== undefined ? new Map([[stdinPath, stdinText]]) : undefined;
   const rendered = options.noRender ? undefined : await renderForCli(options, io, files, config, repoPath, rootDir, configPath, configFile, buffers);
-  const analyzed = analyze(files, config, {
+  const analyzeOptions: AnalyzeOptions = {
     repoPath, extraObjects, renders: rendered?.outcomes, helmUnavailable: options.noRender ? NO_RENDER_REASON : rendered?.helmUnavailable, renderNotes: rendered?.notes, ...(configFile ? { sourceFiles: [configFile] } : {}),
-  });
-  const analysis = contextNames.size ? { ...analyzed, findings: analyzed.findings.filter((f) => !contextNames.has(f.span.file)) } : analyzed;
-  return { analysis, config, files: contextNames.size ? files.filter((f) => !contextNames.has(f.file)) : files, extraObjects };
+  };
+  return {
+    config, files, reported: contextNames.size ? files.filter((f) => !contextNames.has(f.file)) : files, contextNames, analyzeOptions, rootDir,
+    usesStdin: options.paths.includes('-'), extraObjects, cache,
+  };
 }
 
 /**

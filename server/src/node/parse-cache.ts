@@ -18,6 +18,12 @@ export const LOADER_FORMAT = 7;
 /** The cache file name inside a cache folder (`--cache-location DIR/`, the editor's storage folder). */
 export const CACHE_FILE_NAME = '.kube-netlintcache';
 
+/**
+ * The name of the entry that holds a whole run's findings ({@link ParseCache.remember}): a NUL is in no file name,
+ * so no file's entry can take it.
+ */
+const FINDINGS_ENTRY = '\u0000findings';
+
 /** First bytes of a cache file (a file without them is not one: an empty cache). */
 const MAGIC = Buffer.from('kube-netlint cache\n', 'latin1');
 /** The header's length in bytes, after {@link MAGIC}: a 32-bit little-endian unsigned integer. */
@@ -89,6 +95,8 @@ export class ParseCache {
   /** How many {@link get} calls were answered from the cache. */
   hits = 0;
   private readonly entries: Map<string, Entry>;
+  /** The content hash of each file this run loaded through the cache (a hit or a stored load), by file name. */
+  private readonly seen = new Map<string, string>();
 
   private constructor(readonly path: string, readonly version: string, entries: Map<string, Entry>) {
     this.entries = entries;
@@ -122,6 +130,7 @@ export class ParseCache {
       if (entry.checksum !== undefined && checksum(entry.data) !== entry.checksum) throw new Error('damaged cache entry');
       const loaded = cacheEntryToFile(entry.data, text, pool);
       this.hits++;
+      this.seen.set(file, hash);
       return loaded;
     } catch {
       this.entries.delete(file);
@@ -136,13 +145,46 @@ export class ParseCache {
    */
   set(file: string, text: string, namespace: string, data: Uint8Array, hash = contentHash(text)): void {
     this.entries.set(file, { hash, namespace, data });
+    this.seen.set(file, hash);
+    this.changed = true;
+  }
+
+  /**
+   * The content hash of each of `files` as this run loaded it through the cache ({@link get} answered it or
+   * {@link set} stored it), in order; undefined when any of them was not (a file the cache does not keep: not
+   * UTF-8, too large, unreadable), so a caller never keys a result by an incomplete list.
+   */
+  hashesOf(files: readonly string[]): string[] | undefined {
+    const hashes: string[] = [];
+    for (const file of files) {
+      const hash = this.seen.get(file);
+      if (hash === undefined) return undefined;
+      hashes.push(hash);
+    }
+    return hashes;
+  }
+
+  /**
+   * The bytes {@link remember} stored under `key`, when they are intact; else undefined. One result is kept: the
+   * last one remembered.
+   */
+  recall(key: string): Uint8Array | undefined {
+    const entry = this.entries.get(FINDINGS_ENTRY);
+    if (!entry || entry.hash !== key) return undefined;
+    if (entry.checksum !== undefined && checksum(entry.data) !== entry.checksum) return undefined;
+    return entry.data;
+  }
+
+  /** Keeps `data` (a whole run's result, see cli/remembered-findings.ts) under `key`, in place of the last one. */
+  remember(key: string, data: Uint8Array): void {
+    this.entries.set(FINDINGS_ENTRY, { hash: key, namespace: '', data });
     this.changed = true;
   }
 
   /** Drops the entries of files `keep` says no (e.g. files deleted since they were cached). */
   prune(keep: (file: string) => boolean): void {
     for (const file of this.entries.keys()) {
-      if (!keep(file)) {
+      if (file !== FINDINGS_ENTRY && !keep(file)) {
         this.entries.delete(file);
         this.changed = true;
       }

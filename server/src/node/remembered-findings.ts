@@ -1,0 +1,98 @@
+import { deserialize, serialize } from 'node:v8';
+import type { CoreConfig } from '../core/config/config';
+import type { RuleFailure } from '../core/engine/run-rules';
+import type { LoadedFile } from '../core/load/load-file';
+import type { RenderOutcome } from '../core/render/jobs';
+import type { RenderNote } from '../core/repo/layout';
+import type { Finding } from '../core/rules/rule';
+import { contentHash, type ParseCache } from './parse-cache';
+
+/** What a run's analysis gave that a later run with the same inputs can show again without analysing. */
+export interface RememberedFindings {
+  readonly findings: readonly Finding[];
+  readonly failures: readonly RuleFailure[];
+}
+
+/**
+ * Everything a command-line analysis depends on besides the files' texts: the configuration it ran with (config
+ * file and flags), the folders names are made relative to, and what the renderers gave.
+ */
+export interface AnalysisSettings {
+  readonly config: CoreConfig;
+  /** The working directory (file names are shown relative to it) and the workspace root (repository paths). */
+  readonly cwd: string;
+  readonly rootDir: string;
+  /** The render outcomes, in order (each job, its rendered text and source map, its notes and the sources it read). */
+  readonly renders?: readonly RenderOutcome[];
+  readonly helmUnavailable?: string;
+  readonly renderNotes?: readonly RenderNote[];
+  /** Files findings may point into that are not analysed (`.kube-netlint.yaml`). */
+  readonly sourceFiles?: readonly LoadedFile[];
+}
+
+/**
+ * Bumped when what {@link rememberFindings} stores, or what its key covers, changes shape. The parse cache's
+ * kube-netlint version is part of the key too (ParseCache.open ignores a cache of another version): another build
+ * never reads this one's findings.
+ */
+const FORMAT = 'findings-1';
+
+/**
+ * The key of a whole analysis: a sha1 over the {@link AnalysisSettings} and every loaded file's name and content
+ * hash, in load order. Undefined when the run cannot be keyed: a file the cache did not load (not UTF-8, too large,
+ * unreadable, standard input), or settings that do not serialize. Two runs with the same key analyse the same
+ * loaded files with the same settings, so they give the same findings (the analysis is pure: core/analyze.ts).
+ */
+export function analysisKey(cache: ParseCache, files: readonly LoadedFile[], settings: AnalysisSettings): string | undefined {
+  const hashes = cache.hashesOf(files.map((f) => f.file));
+  if (!hashes) return undefined;
+  try {
+    const renders = settings.renders?.map((o) => ({
+      job: o.job,
+      file: o.file && { file: o.file.file, text: o.file.text, render: o.file.render, problems: o.file.problems },
+      notes: o.notes,
+      sources: o.sources?.map((s) => [s.file, s.text]),
+      // durationMs is left out: it differs from run to run and no finding depends on it.
+    }));
+    const material = JSON.stringify(
+      [FORMAT, settings.config, settings.cwd, settings.rootDir, renders, settings.helmUnavailable, settings.renderNotes,
+        settings.sourceFiles?.map((f) => [f.file, f.text]), files.map((f, i) => [f.file, hashes[i]])],
+      exactValue,
+    );
+    return contentHash(material);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `JSON.stringify`'s replacer for {@link analysisKey}: Maps and Sets by their entries (plain JSON drops them as `{}`),
+ * and a function or symbol, which JSON would leave out silently, refused (the run is then not keyed).
+ */
+function exactValue(this: unknown, _key: string, value: unknown): unknown {
+  if (value instanceof Map) return { map: [...value] };
+  if (value instanceof Set) return { set: [...value] };
+  if (typeof value === 'function' || typeof value === 'symbol') throw new Error('not keyable');
+  return value;
+}
+
+/** The findings stored under `key` by {@link rememberFindings}, or undefined (none, another key, damaged bytes). */
+export function recallFindings(cache: ParseCache, key: string): RememberedFindings | undefined {
+  const data = cache.recall(key);
+  if (!data) return undefined;
+  try {
+    const stored = deserialize(data) as Partial<RememberedFindings>;
+    return Array.isArray(stored?.findings) && Array.isArray(stored.failures) ? { findings: stored.findings, failures: stored.failures } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stores a run's findings under `key` in the cache (the caller saves it); one result is kept, the last. */
+export function rememberFindings(cache: ParseCache, key: string, result: RememberedFindings): void {
+  try {
+    cache.remember(key, serialize({ findings: result.findings, failures: result.failures }));
+  } catch {
+    // a finding that does not serialize: nothing is remembered, the next run analyses again
+  }
+}
