@@ -17,7 +17,7 @@ const io = (cwd: string): { cwd: string; out: string[]; stdout: (t: string) => v
 };
 
 /** One lint run through lintWorkspace: whether its findings came from the cache, and the findings. */
-async function lint(cwd: string, argv: string[]): Promise<{ recalled: boolean; findings: string[] }> {
+async function lint(cwd: string, argv: string[]): Promise<{ recalled?: string; findings: string[] }> {
   const run = await lintWorkspace(parseCliOptions(argv, () => true), io(cwd));
   return { recalled: run.recalled, findings: run.findings.map((f) => `${f.ruleId} ${f.span.file}:${f.span.start} ${f.message}`) };
 }
@@ -41,11 +41,11 @@ describe('remembered findings (--cache on an unchanged workspace)', () => {
   it('shows the stored findings only while every input is unchanged, and they equal a run without the cache in every format', async () => {
     const args = ['--cache', 'apps'];
     const first = await lint(dir, args);
-    assert.equal(first.recalled, false, 'nothing stored yet');
+    assert.equal(first.recalled, undefined, 'nothing stored yet');
     assert.ok(first.findings.some((f) => f.startsWith('nodeport-duplicate apps/s1.yaml:')), first.findings.join('\n'));
     assert.ok(first.findings.some((f) => f.startsWith('host-port-conflicts-nodeport apps/s7.yaml:')), first.findings.join('\n'));
     const second = await lint(dir, args);
-    assert.deepEqual(second, { recalled: true, findings: first.findings });
+    assert.deepEqual(second, { recalled: 'before loading', findings: first.findings });
     for (const format of ['json', 'text', 'sarif']) {
       const plain = await cli(dir, ['--format', format, 'apps']);
       const warm = await cli(dir, ['--cache', '--format', format, 'apps']);
@@ -53,9 +53,10 @@ describe('remembered findings (--cache on an unchanged workspace)', () => {
       assert.equal(plain.code, 1);
     }
 
-    // A flag that changes the analysis: analysed again.
+    // Flags that only shape the report keep the key; one that changes the analysis does not.
+    assert.equal((await lint(dir, [...args, '--format', 'sarif', '--quiet', '--fail-on', 'warning'])).recalled, 'before loading');
     const ipvs = await lint(dir, [...args, '--node-port-range', '30000-30010']);
-    assert.equal(ipvs.recalled, false);
+    assert.equal(ipvs.recalled, undefined);
     assert.deepEqual(ipvs.findings, (await lint(dir, ['--node-port-range', '30000-30010', 'apps'])).findings);
     assert.notDeepEqual(ipvs.findings, first.findings, 'the narrower range puts nodePorts out of range');
 
@@ -68,10 +69,10 @@ describe('remembered findings (--cache on an unchanged workspace)', () => {
     ];
     for (const [what, change] of changes) {
       await lint(dir, args); // stores this workspace's findings (one result is kept: the last run's)
-      assert.equal((await lint(dir, args)).recalled, true, `before the ${what}: stored`);
+      assert.equal((await lint(dir, args)).recalled, 'before loading', `before the ${what}: stored`);
       change();
       const after = await lint(dir, args);
-      assert.equal(after.recalled, false, what);
+      assert.equal(after.recalled, undefined, what);
       assert.deepEqual(after.findings, (await lint(dir, ['apps'])).findings, what);
     }
     assert.ok(!(await lint(dir, args)).findings.some((f) => f.startsWith('nodeport-duplicate')), 'the config turned the rule off');
@@ -80,19 +81,30 @@ describe('remembered findings (--cache on an unchanged workspace)', () => {
   it('never recalls for a file the cache does not keep (bytes that are not UTF-8), and a damaged store is analysed again', async () => {
     writeFileSync(join(dir, 'apps', 'latin1.yaml'), Buffer.from('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: caf\xe9}\n', 'latin1'));
     const args = ['--cache', 'apps'];
-    assert.equal((await lint(dir, args)).recalled, false);
+    assert.equal((await lint(dir, args)).recalled, undefined);
     const again = await lint(dir, args);
-    assert.equal(again.recalled, false, 'a file outside the cache leaves the run unkeyed');
+    assert.equal(again.recalled, undefined, 'a file outside the cache leaves the run unkeyed');
     rmSync(join(dir, 'apps', 'latin1.yaml'));
     const stored = await lint(dir, args);
-    assert.equal((await lint(dir, args)).recalled, true);
+    assert.equal((await lint(dir, args)).recalled, 'before loading');
     // Flip a byte in the last entry (the findings are stored last): its checksum fails, the run analyses again.
     const cache = join(dir, CACHE_FILE_NAME);
     const bytes = readFileSync(cache);
     bytes[bytes.length - 10] ^= 0xff;
     writeFileSync(cache, bytes);
     const damaged = await lint(dir, args);
-    assert.deepEqual(damaged, { recalled: false, findings: stored.findings });
-    assert.equal((await lint(dir, args)).recalled, true, 'stored again');
+    assert.deepEqual(damaged, { recalled: undefined, findings: stored.findings });
+    assert.equal((await lint(dir, args)).recalled, 'before loading', 'stored again');
+  });
+
+  it('keys a run that rendered by what it loaded and what the renderers gave, never by its files alone', async () => {
+    // A chart whose renderer is missing: the finding says why it is not rendered, which the files alone do not decide.
+    mkdirSync(join(dir, 'chart', 'templates'), { recursive: true });
+    writeFileSync(join(dir, 'chart', 'Chart.yaml'), 'apiVersion: v2\nname: web\nversion: 1.0.0\n');
+    writeFileSync(join(dir, 'chart', 'templates', 'svc.yaml'), 'apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}\n');
+    const args = ['--cache', '--helm', join(dir, 'no-such-helm'), '.'];
+    const first = await lint(dir, args);
+    assert.ok(first.findings.some((f) => f.startsWith('helm-chart-not-rendered chart/Chart.yaml:')), first.findings.join('\n'));
+    assert.deepEqual(await lint(dir, args), { recalled: 'after loading', findings: first.findings });
   });
 });

@@ -14,10 +14,10 @@ import { isRemoteReference } from '../core/render/remote';
 import { findConfigFile, readConfigFile } from '../node/config-file';
 import { discoverFiles, PathError } from '../node/discover-files';
 import { excludeGlobs } from '../node/exclude-globs';
-import { loadFiles } from '../node/parallel-load';
+import { type FileDigest, fileDigest, type FileToLoad, LEAN_WORKSPACE_BYTES, loadFiles } from '../node/parallel-load';
 import { CACHE_FILE_NAME, ParseCache } from '../node/parse-cache';
 import { DEFAULT_CLI_MAX_FILE_BYTES, loadManifestBytes, tooLargeDetail } from '../node/read-file';
-import { analysisKey, recallFindings, rememberFindings } from '../node/remembered-findings';
+import { analysisKey, foundKey, type FoundSettings, recallFindings, type RememberedFindings, rememberFindings } from '../node/remembered-findings';
 import { packageVersion } from '../node/version';
 import type { CliIo } from './io';
 import type { CliOptions } from './options';
@@ -47,10 +47,15 @@ export interface LintedWorkspace {
   readonly fileMap: ReadonlyMap<string, LoadedFile>;
   /** The cluster groups the rules ran in, when there are several (Analysis.clusterModels' keys). */
   readonly clusterGroups: readonly string[];
-  readonly files: readonly LoadedFile[];
+  /** The files the run linted (those of standard input's render context left out). */
+  readonly files: readonly { readonly file: string }[];
   readonly extraObjects?: readonly K8sObject[];
-  /** True when the findings came from the cache (`--cache`, nothing changed since the run that stored them). */
-  readonly recalled: boolean;
+  /**
+   * Set when the findings came from the cache (`--cache`, nothing changed since the run that stored them): `before
+   * loading` when the files' content hashes alone keyed them, `after loading` when the loaded files and what the
+   * renderers gave did (see {@link lintWorkspace}).
+   */
+  readonly recalled?: 'before loading' | 'after loading';
 }
 
 /**
@@ -59,7 +64,7 @@ export interface LintedWorkspace {
  * @throws PathError for unreadable paths, ConfigError for a bad config file (the commands exit 2)
  */
 export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Promise<AnalysedWorkspace> {
-  const read = await readWorkspace(options, io);
+  const read = await readWorkspace(findWorkspace(options, io), options, io);
   const analysis = analyzeRead(read);
   saveCache(read.cache, io);
   return { analysis, config: read.config, files: read.reported, extraObjects: read.extraObjects };
@@ -68,30 +73,100 @@ export async function analyzeWorkspace(options: WorkspaceOptions, io: CliIo): Pr
 /**
  * {@link analyzeWorkspace} for the lint command: with `--cache`, a run whose inputs are all unchanged since the
  * last run that stored its findings (every file's text, the configuration and flags, what the renderers gave;
- * see node/remembered-findings.ts) shows those findings instead of analysing again. Live-cluster runs and standard
- * input are always analysed.
+ * see node/remembered-findings.ts) shows those findings instead of analysing again. When that run rendered nothing
+ * and its findings lie in its own files, the check comes before any manifest is loaded: the files are only read
+ * and hashed, and only those with findings are taken from the cache (for their lines). Live-cluster runs and
+ * standard input are always analysed.
  * @throws as analyzeWorkspace
  */
 export async function lintWorkspace(options: WorkspaceOptions, io: CliIo): Promise<LintedWorkspace> {
-  const read = await readWorkspace(options, io);
-  const { cache } = read;
-  const key = cache && read.extraObjects === undefined && !read.usesStdin
-    ? analysisKey(cache, read.files, { ...read.analyzeOptions, config: read.config, cwd: io.cwd, rootDir: read.rootDir })
-    : undefined;
+  const found = findWorkspace(options, io);
+  const { cache } = found;
+  const keyable = cache !== undefined && options.cluster === undefined && !options.paths.includes('-');
+  // Read (and hashed) here for the early key, and handed to the loader so that a miss does not read them again.
+  const digests = keyable ? new Map(found.onDisk.map(([path]) => [path, fileDigest(path, found.loadOptions.maxBytes)] as const)) : undefined;
+  const early = digests && foundKey(foundSettings(found, options, io), found.onDisk.map(([path, name]) => [name, digests.get(path)?.hash] as const));
+  const earlyHit = early !== undefined ? recallFindings(cache!, early) : undefined;
+  const replayed = earlyHit && replayFound(found, earlyHit, digests!);
+  if (replayed) return replayed;
+  const read = await readWorkspace(found, options, io, digests);
+  const key = keyable ? analysisKey(cache!, read.files, { ...read.analyzeOptions, config: read.config, cwd: io.cwd, rootDir: read.rootDir }) : undefined;
   const recalled = key !== undefined ? recallFindings(cache!, key) : undefined;
   if (recalled) {
-    // The rules do not run; the files and groups findings refer to are placed as the analysis places them.
+    // The rules do not run; the files findings refer to are placed as the analysis places them.
     const inputs = analysisInputs(read.files, read.config, read.analyzeOptions);
+    // Stored by a run decided by its files alone under other output flags, say: this run's early key joins.
+    if (early !== undefined && recalled.decidedByFiles) rememberFindings(cache!, [key!, early], recalled);
     saveCache(cache, io);
-    return { ...recalled, fileMap: inputs.fileMap, clusterGroups: inputs.layout.groups?.map((g) => g.name) ?? [], files: read.reported, recalled: true };
+    return { findings: recalled.findings, failures: recalled.failures, clusterGroups: recalled.clusterGroups, fileMap: inputs.fileMap, files: read.reported, recalled: 'after loading' };
   }
   const analysis = analyzeRead(read);
-  if (key !== undefined) rememberFindings(cache!, key, analysis);
-  saveCache(cache, io);
-  return {
+  const linted: LintedWorkspace = {
     findings: analysis.findings, failures: analysis.failures, fileMap: analysis.files, clusterGroups: [...analysis.clusterModels.keys()],
-    files: read.reported, extraObjects: read.extraObjects, recalled: false,
+    files: read.reported, extraObjects: read.extraObjects,
   };
+  if (key !== undefined) {
+    const byFiles = decidedByFiles(read, analysis);
+    rememberFindings(cache!, early !== undefined && byFiles ? [key, early] : [key], { ...linted, decidedByFiles: byFiles });
+  }
+  saveCache(cache, io);
+  return linted;
+}
+
+/** The {@link FoundSettings} of a run: the options that say what to analyse and how, as given. */
+function foundSettings(found: FoundWorkspace, options: WorkspaceOptions, io: CliIo): FoundSettings {
+  const { paths, config, nodePortRange, kubeProxyMode, rules, exclude, stdinFilename, maxFileBytes, helm, kustomize, noRender } = options;
+  const analysing = { paths, config, nodePortRange, kubeProxyMode, rules, exclude, stdinFilename, maxFileBytes, helm, kustomize, noRender };
+  return { options: analysing, config: found.config, cwd: io.cwd, gitDir: gitFolderAbove(commonFolder(found.diskPaths) ?? io.cwd) };
+}
+
+/**
+ * True when a run's findings follow from its files alone, so an early key (before loading) may stand for it: it
+ * rendered nothing (no render, no note, no reason helm is missing, or rendering turned off) and loaded no config file
+ * as a source, and every file a finding points into is one of the files it loaded, as loaded (not a rendered manifest
+ * or a chart template placed as an empty file).
+ */
+function decidedByFiles(read: ReadWorkspace, analysis: Analysis): boolean {
+  const { renders, renderNotes, helmUnavailable, sourceFiles } = read.analyzeOptions;
+  if (renders?.length || renderNotes?.length || sourceFiles?.length || (helmUnavailable !== undefined && helmUnavailable !== NO_RENDER_REASON)) return false;
+  const loaded = new Map(read.files.map((f) => [f.file, f]));
+  return [...findingFiles(analysis.findings)].every((name) => loaded.get(name) !== undefined && analysis.files.get(name) === loaded.get(name));
+}
+
+/** The names of the files findings point into: their spans, related locations and rendered spans. */
+function findingFiles(findings: readonly Finding[]): Set<string> {
+  const names = new Set<string>();
+  for (const f of findings) {
+    names.add(f.span.file);
+    for (const r of f.related) names.add(r.span.file);
+    if (f.rendered) names.add(f.rendered.span.file);
+  }
+  return names;
+}
+
+/**
+ * The lint result of findings stored under an early key: the files with findings taken from the cache (their
+ * lines place the findings; their texts are read when a format quotes them). Undefined when one of them cannot be
+ * (a damaged entry): the run then loads and analyses as usual.
+ */
+function replayFound(found: FoundWorkspace, stored: RememberedFindings, digests: ReadonlyMap<string, FileDigest | undefined>): LintedWorkspace | undefined {
+  const byName = new Map(found.onDisk.map(([path, name]) => [name, digests.get(path)]));
+  const fileMap = new Map<string, LoadedFile>();
+  for (const name of findingFiles(stored.findings)) {
+    const digest = byName.get(name);
+    const loaded = digest && found.cache!.get(name, digest.text, found.loadOptions.defaultNamespace ?? '', digest.hash, null);
+    if (!loaded) return undefined;
+    fileMap.set(name, loaded);
+  }
+  return { findings: stored.findings, failures: stored.failures, clusterGroups: stored.clusterGroups, fileMap, files: found.onDisk.map(([, name]) => ({ file: name })), recalled: 'before loading' };
+}
+
+/** The nearest folder at or above `dir` holding a `.git`, or undefined. */
+function gitFolderAbove(dir: string): string | undefined {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return d;
+    if (dirname(d) === d) return undefined;
+  }
 }
 
 /** A workspace read for analysis: its files (rendered too) and what analyze() is to be given. */
@@ -123,7 +198,29 @@ function analyzeRead(read: ReadWorkspace): Analysis {
   return contextNames.size ? { ...analyzed, findings: analyzed.findings.filter((f) => !contextNames.has(f.span.file)) } : analyzed;
 }
 
-async function readWorkspace(options: WorkspaceOptions, io: CliIo): Promise<ReadWorkspace> {
+/**
+ * The first part of reading a workspace, before any manifest is read: the config (file and flags), standard input,
+ * and the files the paths name.
+ */
+interface FoundWorkspace {
+  readonly config: CoreConfig;
+  readonly fileConfig: CoreConfig;
+  readonly configPath?: string;
+  readonly configName: string;
+  readonly baseDir: string;
+  readonly diskPaths: readonly string[];
+  readonly stdinPath?: string;
+  /** Standard input as a loaded file, and its text (when it was not too large). */
+  readonly stdinFile?: LoadedFile;
+  readonly stdinText?: string;
+  /** The files to load: path on disk and the name findings show. */
+  readonly onDisk: readonly FileToLoad[];
+  readonly loadOptions: { readonly defaultNamespace?: string; readonly maxBytes: number };
+  readonly cache?: ParseCache;
+  readonly display: (path: string) => string;
+}
+
+function findWorkspace(options: WorkspaceOptions, io: CliIo): FoundWorkspace {
   const absolute = (p: string): string => (isAbsolute(p) ? p : resolve(io.cwd, p));
   const diskPaths = options.paths.filter((p) => p !== '-').map(absolute);
   const stdinPath = options.stdinFilename !== undefined ? absolute(options.stdinFilename) : undefined;
@@ -148,11 +245,11 @@ async function readWorkspace(options: WorkspaceOptions, io: CliIo): Promise<Read
       kubeProxyMode: options.kubeProxyMode ? '--kube-proxy-mode flag' : `kubeProxyMode in ${configName}`,
     },
   };
-  const files: LoadedFile[] = [];
   const maxBytes = options.maxFileBytes ?? DEFAULT_CLI_MAX_FILE_BYTES;
   const loadOptions = { defaultNamespace: config.namespace, maxBytes };
   const stdinName = stdinPath ? display(stdinPath) : '<stdin>';
   let stdinText: string | undefined;
+  let stdinFile: LoadedFile | undefined;
   if (options.paths.includes('-')) {
     const input = toBytes(io.readStdin(maxBytes));
     const tooLarge = input.length > maxBytes;
@@ -163,7 +260,7 @@ async function readWorkspace(options: WorkspaceOptions, io: CliIo): Promise<Read
       throw new PathError(`standard input: no manifests found (${input.length ? 'it holds only comments or empty documents' : 'it is empty'})`);
     }
     if (!tooLarge) stdinText = loaded.text;
-    files.push(loaded);
+    stdinFile = loaded;
   }
   // The standard input named by --stdin-filename stands for that file (an editor's unsaved buffer): the copy on disk is not read.
   // The config's globs are relative to its folder, the flag's to the working directory (README, --exclude).
@@ -172,8 +269,18 @@ async function readWorkspace(options: WorkspaceOptions, io: CliIo): Promise<Read
     .filter((path) => path !== stdinPath)
     .map((path) => [path, display(path)] as const);
   const cache = options.cache ? ParseCache.open(cacheFile(options.cacheLocation, io.cwd), packageVersion()) : undefined;
+  return { config, fileConfig, configPath, configName, baseDir, diskPaths, stdinPath, stdinFile, stdinText, onDisk, loadOptions, cache, display };
+}
+
+/**
+ * Loads a found workspace's files (the parse cache answering what it holds; `digests`, the files already read for
+ * a cache lookup), reads the live cluster with `--cluster` and renders what is to be rendered: what analyze() is given.
+ */
+async function readWorkspace(found: FoundWorkspace, options: WorkspaceOptions, io: CliIo, digests?: ReadonlyMap<string, FileDigest | undefined>): Promise<ReadWorkspace> {
+  const { config, fileConfig, configPath, configName, baseDir, diskPaths, stdinPath, stdinText, onDisk, loadOptions, cache, display } = found;
+  const files: LoadedFile[] = found.stdinFile ? [found.stdinFile] : [];
   const lean = { compactTexts: true, leanFromBytes: LEAN_WORKSPACE_BYTES };
-  for (const f of await loadFiles(onDisk, { ...loadOptions, cache, ...lean })) files.push(f); // no spread: a workspace may hold 100,000s of files
+  for (const f of await loadFiles(onDisk, { ...loadOptions, cache, digests, ...lean })) files.push(f); // no spread: a workspace may hold 100,000s of files
   // Standard input named as a file of a kustomize overlay or a chart: the files its build or release reads join the run
   // (rendered with the buffer in place of the file, see cli/stdin-context.ts), and only the buffer's own findings are reported.
   const onDiskPaths = new Set(onDisk.map(([path]) => path));
@@ -211,12 +318,6 @@ async function readWorkspace(options: WorkspaceOptions, io: CliIo): Promise<Read
     usesStdin: options.paths.includes('-'), extraObjects, cache,
   };
 }
-
-/**
- * From this many bytes of files to load, a run keeps their texts deflated and their strings pooled (peak memory
- * of a 10,000-file workspace); below it, the main thread skips that work (see docs/performance.md).
- */
-export const LEAN_WORKSPACE_BYTES = 32 * 1024 * 1024;
 
 /** Why charts are not rendered under `--no-render` (helm-chart-not-rendered then says to drop the flag, not to install helm). */
 export const NO_RENDER_REASON = 'rendering is turned off by --no-render';

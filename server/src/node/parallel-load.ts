@@ -11,6 +11,16 @@ import { StringPool } from '../core/source/string-pool';
 import { withCompactText } from './compact-text';
 import { deserializeLoadedFile, serializeLoadedFile, type LoadRequest, type LoadResponse, type SerializedLoadedFile } from './serialized-file';
 
+/**
+ * A file read for a parse-cache lookup: its text (or a function decoding it, see {@link fileDigest}), the
+ * {@link contentHash} of its text and its size in bytes.
+ */
+export interface FileDigest {
+  readonly text: string | (() => string);
+  readonly hash: string;
+  readonly length: number;
+}
+
 /** A file to load: its path on disk and the name findings show for it. */
 export type FileToLoad = readonly [path: string, displayName: string];
 
@@ -39,9 +49,21 @@ export interface ParallelLoadOptions extends LoadOptions {
    * disk (the memory they save matters for large workspaces; a smaller one loads faster without). Default 0.
    */
   readonly leanFromBytes?: number;
+  /**
+   * With `cache`: the files already read for a lookup ({@link fileDigest} of each path; a path mapped to undefined
+   * is one the cache does not keep): they are not read again. Paths not in the map are read as usual.
+   */
+  readonly digests?: ReadonlyMap<string, FileDigest | undefined>;
   /** Called as files finish loading (cached files count at once), with how many of `files` are done. */
   readonly onProgress?: (done: number, total: number) => void;
 }
+
+/**
+ * From this many bytes of files to load, a command-line run keeps their texts deflated and their strings pooled, and
+ * the language server pools their strings (peak memory of a 10,000-file workspace); below it, the main thread
+ * skips that work (see docs/performance.md). For {@link ParallelLoadOptions.leanFromBytes}.
+ */
+export const LEAN_WORKSPACE_BYTES = 32 * 1024 * 1024;
 
 /** Below this many files, starting workers (~30 ms each) costs more than it saves. */
 const MIN_FILES_FOR_WORKERS = 24;
@@ -67,7 +89,7 @@ interface Miss {
  * Never rejects for bad files (they become `file-skipped` problems); rejects only if a worker crashes.
  */
 export async function loadFiles(files: readonly FileToLoad[], options: ParallelLoadOptions = {}): Promise<LoadedFile[]> {
-  const { workers: requested, cache, onProgress, compactTexts: compactAsked, poolStrings: poolAsked = true, leanFromBytes = 0, ...loadOptions } = options;
+  const { workers: requested, cache, digests, onProgress, compactTexts: compactAsked, poolStrings: poolAsked = true, leanFromBytes = 0, ...loadOptions } = options;
   const namespace = loadOptions.defaultNamespace ?? '';
   const results: LoadedFile[] = new Array(files.length);
   let done = 0;
@@ -82,7 +104,7 @@ export async function loadFiles(files: readonly FileToLoad[], options: ParallelL
   let bytesRead = 0;
   for (let index = 0; index < files.length; index++) {
     const file = files[index];
-    const hit = cache && cachedText(file[0], loadOptions.maxBytes);
+    const hit = cache && (digests?.has(file[0]) ? digests.get(file[0]) : fileDigest(file[0], loadOptions.maxBytes));
     if (!hit) {
       misses.push({ index, file });
       continue;
@@ -196,7 +218,7 @@ function bytesOf(misses: readonly Miss[], enough: number): number {
  * of a UTF-8 file without a byte order mark (the usual file) is a function that decodes it when called: a cache
  * hit keeps only its bytes until its text is asked for (most never are), a miss decodes it at once.
  */
-function cachedText(path: string, maxBytes = Infinity): { text: string | (() => string); hash: string; length: number } | undefined {
+export function fileDigest(path: string, maxBytes = Infinity): FileDigest | undefined {
   try {
     const read = readRegularFile(path, maxBytes);
     if (!('bytes' in read)) return undefined;

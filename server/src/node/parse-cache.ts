@@ -165,19 +165,22 @@ export class ParseCache {
   }
 
   /**
-   * The bytes {@link remember} stored under `key`, when they are intact; else undefined. One result is kept: the
-   * last one remembered.
+   * The bytes {@link remember} stored under `key` (one of its keys), when they are intact; else undefined. One
+   * result is kept: the last one remembered.
    */
   recall(key: string): Uint8Array | undefined {
     const entry = this.entries.get(FINDINGS_ENTRY);
-    if (!entry || entry.hash !== key) return undefined;
+    if (!entry || !entry.hash.split(' ').includes(key)) return undefined;
     if (entry.checksum !== undefined && checksum(entry.data) !== entry.checksum) return undefined;
     return entry.data;
   }
 
-  /** Keeps `data` (a whole run's result, see cli/remembered-findings.ts) under `key`, in place of the last one. */
-  remember(key: string, data: Uint8Array): void {
-    this.entries.set(FINDINGS_ENTRY, { hash: key, namespace: '', data });
+  /**
+   * Keeps `data` (a whole run's result, see node/remembered-findings.ts) under each of `keys` (strings without a
+   * space: they are stored joined by spaces in the entry's hash), in place of the last one.
+   */
+  remember(keys: readonly string[], data: Uint8Array): void {
+    this.entries.set(FINDINGS_ENTRY, { hash: keys.join(' '), namespace: '', data });
     this.changed = true;
   }
 

@@ -11,6 +11,10 @@ import { contentHash, type ParseCache } from './parse-cache';
 export interface RememberedFindings {
   readonly findings: readonly Finding[];
   readonly failures: readonly RuleFailure[];
+  /** The cluster groups the rules ran in, when there are several. */
+  readonly clusterGroups: readonly string[];
+  /** True when the findings follow from the run's files alone (it rendered nothing; see cli/workspace.ts). */
+  readonly decidedByFiles: boolean;
 }
 
 /**
@@ -35,7 +39,7 @@ export interface AnalysisSettings {
  * kube-netlint version is part of the key too (ParseCache.open ignores a cache of another version): another build
  * never reads this one's findings.
  */
-const FORMAT = 'findings-1';
+const FORMAT = 'findings-2';
 
 /**
  * The key of a whole analysis: a sha1 over the {@link AnalysisSettings} and every loaded file's name and content
@@ -66,6 +70,33 @@ export function analysisKey(cache: ParseCache, files: readonly LoadedFile[], set
 }
 
 /**
+ * What a command-line run's analysis depends on that is known before any manifest is read: the options as given,
+ * the config they found, the working directory, and the nearest folder with a `.git` (the workspace root, see
+ * cli/workspace.ts workspaceRoot).
+ */
+export interface FoundSettings {
+  readonly options: unknown;
+  readonly config: CoreConfig;
+  readonly cwd: string;
+  readonly gitDir?: string;
+}
+
+/**
+ * The key of a run before its manifests are loaded: a sha1 over the {@link FoundSettings} and each file's name and
+ * content hash, in order (undefined when a file has none: the cache does not keep it). A run keyed so may show the
+ * findings stored under it only if they were stored by a run that rendered nothing and read nothing but these
+ * files (see cli/workspace.ts lintWorkspace): then the files alone decide the analysis.
+ */
+export function foundKey(settings: FoundSettings, files: readonly (readonly [name: string, hash: string | undefined])[]): string | undefined {
+  if (files.some(([, hash]) => hash === undefined)) return undefined;
+  try {
+    return contentHash(JSON.stringify([FORMAT, 'found', settings.options, settings.config, settings.cwd, settings.gitDir ?? null, files], exactValue));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * `JSON.stringify`'s replacer for {@link analysisKey}: Maps and Sets by their entries (plain JSON drops them as `{}`),
  * and a function or symbol, which JSON would leave out silently, refused (the run is then not keyed).
  */
@@ -82,16 +113,18 @@ export function recallFindings(cache: ParseCache, key: string): RememberedFindin
   if (!data) return undefined;
   try {
     const stored = deserialize(data) as Partial<RememberedFindings>;
-    return Array.isArray(stored?.findings) && Array.isArray(stored.failures) ? { findings: stored.findings, failures: stored.failures } : undefined;
+    return Array.isArray(stored?.findings) && Array.isArray(stored.failures) && Array.isArray(stored.clusterGroups)
+      ? { findings: stored.findings, failures: stored.failures, clusterGroups: stored.clusterGroups, decidedByFiles: stored.decidedByFiles === true }
+      : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Stores a run's findings under `key` in the cache (the caller saves it); one result is kept, the last. */
-export function rememberFindings(cache: ParseCache, key: string, result: RememberedFindings): void {
+/** Stores a run's findings under each of `keys` in the cache (the caller saves it); one result is kept, the last. */
+export function rememberFindings(cache: ParseCache, keys: readonly string[], result: RememberedFindings): void {
   try {
-    cache.remember(key, serialize({ findings: result.findings, failures: result.failures }));
+    cache.remember(keys, serialize({ findings: result.findings, failures: result.failures, clusterGroups: result.clusterGroups, decidedByFiles: result.decidedByFiles }));
   } catch {
     // a finding that does not serialize: nothing is remembered, the next run analyses again
   }
