@@ -8,7 +8,7 @@ import { ingressBackends } from '../../server/out/core/model/views/ingress';
 import { routeBackendRefs } from '../../server/out/core/model/views/gateway-routes';
 import { networkPolicyView } from '../../server/out/core/model/views/network-policy';
 import { podMonitorView, serviceMonitorView } from '../../server/out/core/model/views/monitors';
-import { handlerPorts } from '../../server/out/core/model/views/container-handlers';
+import { handlerPorts, handlerPortValues } from '../../server/out/core/model/views/container-handlers';
 import { entrySpanAt } from '../../server/out/core/model/views/raw-fields';
 import { labelSelectorMatches } from '../../server/out/core/kubernetes/api-server/label-selector';
 import type { Span } from '../../server/out/core/source/span';
@@ -115,6 +115,12 @@ describe('typed views of port-referencing objects (raw + paths)', () => {
       'startupProbe.grpc=9090 26:9090',
       'preStop.httpGet="admin" 29:"admin"',
     ]);
+    // The loader read the values off raw; an object without them (from a live cluster) gets the same from raw.
+    const w = deploy as WorkloadObject;
+    assert.deepEqual(w.pod.handlerPorts, handlerPortValues(w.raw, w.pod));
+    const { handlerPorts: _read, ...pod } = w.pod;
+    const fromRaw = handlerPorts({ ...w, pod });
+    assert.deepEqual(fromRaw.map((h) => [h.container, h.handler, h.action, h.path, h.port.value, h.port.span]), handlerPorts(w).map((h) => [h.container, h.handler, h.action, h.path, h.port.value, h.port.span]));
   });
 
   it('reads Ingress backends of networking.k8s.io/v1 and the v1beta1 serviceName/servicePort form, default backend first', () => {

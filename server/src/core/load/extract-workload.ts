@@ -3,6 +3,7 @@ import type { Container, ContainerPort, EnvVar, NodeRequirement, ObjectBase, Pod
 import { NodeReader } from './node-reader';
 import { hasOwnKey, isShared, pairRemovalSpan } from './pair-removal';
 import { TypedFields } from './typed-fields';
+import { handlerPortValues } from '../model/views/container-handlers';
 
 const OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt']);
 /** Kinds whose spec has `replicas` (int32), so a wrongly typed value there is a decode error. */
@@ -43,6 +44,7 @@ export function extractWorkload(reader: NodeReader, root: unknown, base: ObjectB
     nodeAffinityTerms: readAffinity(reader, spec),
     tolerations: reader.items(spec, ['tolerations']).map((t) => (reader.resolve(t)?.toJSON?.() ?? {}) as Record<string, unknown>),
     containers,
+    handlerPorts: handlerPortValues(base.raw, { path: podPath.join('.'), containers }),
   };
   const replicas = base.kind === 'Pod' ? undefined
     : REPLICA_KINDS.has(base.kind) ? typed.integer(reader.at(root, ['spec']), 'replicas', 'spec.replicas', `${base.kind}Spec`)

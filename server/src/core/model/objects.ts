@@ -1,4 +1,5 @@
 import type { Located, Span } from '../source/span';
+import type { HandlerPortValue } from './views/container-handlers';
 
 /**
  * Typed, plain-data view of the Kubernetes objects the rules read. Everything here is serialisable
@@ -156,6 +157,12 @@ export interface PodTemplate {
   readonly nodeAffinityTerms: readonly (readonly NodeRequirement[])[];
   readonly tolerations: readonly Readonly<Record<string, unknown>>[];
   readonly containers: readonly Container[];
+  /**
+   * The ports the containers' probes and lifecycle hooks name, read from `raw` by the loader (see
+   * model/views/container-handlers.ts, whose `handlerPorts` view reads them from `raw` when this is absent, as for
+   * objects from a live cluster): so the main thread need not parse the `raw` of every workload for them.
+   */
+  readonly handlerPorts?: readonly HandlerPortValue[];
 }
 
 /**

@@ -75,7 +75,9 @@ export function controllerLabels(w: WorkloadObject): ControllerLabels {
 }
 
 function compute(w: WorkloadObject): ControllerLabels {
-  const spec = asRecord(w.raw.spec);
+  // `raw` is read only by the kinds whose labels depend on their spec: a loaded file's `raw` is parsed when first
+  // read, and Deployments (most workloads) need none of it.
+  const spec = (): Record<string, unknown> => asRecord(w.raw.spec);
   switch (w.kind) {
     case 'StatefulSet': {
       const name = w.name;
@@ -88,10 +90,11 @@ function compute(w: WorkloadObject): ControllerLabels {
           ordinalOf: (v) => (v.startsWith(`${name}-`) ? decimal(v.slice(name.length + 1)) : undefined),
         };
       }
-      const start = integerField(asRecord(spec.ordinals).start, 0);
+      const { ordinals, replicas } = spec();
+      const start = integerField(asRecord(ordinals).start, 0);
       return {
         fixed: {}, unknown: new Set(name ? ['controller-revision-hash'] : ['controller-revision-hash', 'statefulset.kubernetes.io/pod-name']),
-        ordinal, start: start ?? 0, count: start === undefined ? undefined : integerField(spec.replicas, 1),
+        ordinal, start: start ?? 0, count: start === undefined ? undefined : integerField(replicas, 1),
       };
     }
     case 'Deployment':
@@ -100,7 +103,7 @@ function compute(w: WorkloadObject): ControllerLabels {
       return { ...NONE, unknown: new Set(['controller-revision-hash', 'pod-template-generation']) };
     case 'Job':
     case 'CronJob': {
-      const jobSpec = w.kind === 'Job' ? spec : asRecord(asRecord(spec.jobTemplate).spec);
+      const jobSpec = w.kind === 'Job' ? spec() : asRecord(asRecord(spec().jobTemplate).spec);
       if (jobSpec.manualSelector === true) return NONE;
       const jobName = w.kind === 'Job' && w.name ? w.name : undefined;
       const unknown = new Set(['batch.kubernetes.io/controller-uid', 'controller-uid']);

@@ -1,6 +1,6 @@
 import type { Located } from '../../source/span';
-import type { Container, WorkloadObject } from '../objects';
-import { asRecord, cachedView, isPortValue, isRecord, locatedAt, rawAt } from './raw-fields';
+import type { Container, PodTemplate, WorkloadObject } from '../objects';
+import { asRecord, cachedView, isPortValue, isRecord, lazilyLocated, rawAt } from './raw-fields';
 
 /** A probe or lifecycle handler of a container. */
 export type HandlerKind = 'livenessProbe' | 'readinessProbe' | 'startupProbe' | 'postStart' | 'preStop';
@@ -22,7 +22,23 @@ const HOOKS = ['postStart', 'preStop'] as const;
 
 /** Dotted path of a container in its workload (`spec.template.spec.initContainers.1`). */
 export function containerPath(w: WorkloadObject, c: Container): string {
-  return `${w.pod.path}.${c.role === 'container' ? 'containers' : 'initContainers'}.${c.index}`;
+  return containerPathIn(w.pod.path, c);
+}
+
+function containerPathIn(podPath: string, c: Pick<Container, 'role' | 'index'>): string {
+  return `${podPath}.${c.role === 'container' ? 'containers' : 'initContainers'}.${c.index}`;
+}
+
+/**
+ * A port a container's probe or lifecycle hook names, as plain data: what the loader records for each workload it
+ * reads ({@link PodTemplate.handlerPorts}), before any span is looked up.
+ */
+export interface HandlerPortValue {
+  /** The container's position in `pod.containers`. */
+  readonly container: number;
+  readonly handler: HandlerKind;
+  readonly action: HandlerPort['action'];
+  readonly value: number | string;
 }
 
 /**
@@ -33,34 +49,51 @@ export function containerPath(w: WorkloadObject, c: Container): string {
 export const handlerPorts = cachedView((obj): readonly HandlerPort[] => {
   if (obj.category !== 'workload') return [];
   const w = obj;
-  const out: HandlerPort[] = [];
-  for (const c of w.pod.containers) {
-    const base = containerPath(w, c);
-    const raw = asRecord(rawAt(w.raw, base));
-    for (const handler of PROBES) {
-      const probe = raw[handler];
-      if (probe === undefined) continue;
-      for (const action of ['httpGet', 'tcpSocket', 'grpc'] as const) {
-        // Most probes hold one action: skip the others without building their path (what `add` reads is absent).
-        if (hasPort(probe, action)) add(out, w, c, handler, action, `${base}.${handler}.${action}.port`);
-      }
-    }
-    const lifecycle = asRecord(raw.lifecycle);
-    for (const handler of HOOKS) {
-      if (lifecycle[handler] !== undefined && hasPort(lifecycle[handler], 'httpGet')) add(out, w, c, handler, 'httpGet', `${base}.lifecycle.${handler}.httpGet.port`);
-    }
-  }
-  return out;
+  // The loader read them off `raw` while it had it as objects (a loaded file's `raw` is parsed here when first
+  // read, and nothing else reads most workloads' raw); objects it did not read (from a live cluster) are read now.
+  const values = w.pod.handlerPorts ?? handlerPortValues(w.raw, w.pod);
+  return values.map((h) => {
+    const container = w.pod.containers[h.container];
+    const path = handlerPortPath(w.pod.path, container, h);
+    return { container, handler: h.handler, action: h.action, path, port: lazilyLocated(w, path, h.value) };
+  });
 });
 
-/** True when `handler.<action>.port` holds a value (as {@link rawAt} reads it: through records only, for these keys). */
-function hasPort(handler: unknown, action: HandlerPort['action']): boolean {
-  return isRecord(handler) && isRecord(handler[action]) && (handler[action] as Record<string, unknown>).port !== undefined;
+/**
+ * The {@link HandlerPortValue}s of a pod template read from its object's `raw` (`pod.path` is the pod spec's
+ * dotted path in it), container by container, probes before hooks; values that are neither a string nor an
+ * integer are left out.
+ */
+export function handlerPortValues(raw: unknown, pod: Pick<PodTemplate, 'path' | 'containers'>): HandlerPortValue[] {
+  const out: HandlerPortValue[] = [];
+  pod.containers.forEach((c, container) => {
+    const spec = asRecord(rawAt(raw, containerPathIn(pod.path, c)));
+    for (const handler of PROBES) {
+      const probe = spec[handler];
+      if (probe === undefined) continue;
+      for (const action of ['httpGet', 'tcpSocket', 'grpc'] as const) {
+        const value = portOf(probe, action);
+        if (isPortValue(value)) out.push({ container, handler, action, value });
+      }
+    }
+    const lifecycle = asRecord(spec.lifecycle);
+    for (const handler of HOOKS) {
+      const value = portOf(lifecycle[handler], 'httpGet');
+      if (isPortValue(value)) out.push({ container, handler, action: 'httpGet', value });
+    }
+  });
+  return out;
 }
 
-function add(out: HandlerPort[], w: WorkloadObject, container: Container, handler: HandlerKind, action: HandlerPort['action'], path: string): void {
-  const port = locatedAt(w, path, isPortValue);
-  if (port) out.push({ container, handler, action, path, port });
+/** `handler.<action>.port`, read through records only (as {@link rawAt} reads it, for these keys). */
+function portOf(handler: unknown, action: HandlerPort['action']): unknown {
+  return isRecord(handler) && isRecord(handler[action]) ? (handler[action] as Record<string, unknown>).port : undefined;
+}
+
+/** Dotted path of a handler's port value (`spec.template.spec.containers.0.lifecycle.preStop.httpGet.port`). */
+function handlerPortPath(podPath: string, container: Container, h: Pick<HandlerPortValue, 'handler' | 'action'>): string {
+  const base = containerPathIn(podPath, container);
+  return h.handler === 'postStart' || h.handler === 'preStop' ? `${base}.lifecycle.${h.handler}.${h.action}.port` : `${base}.${h.handler}.${h.action}.port`;
 }
 
 /** `readinessProbe` / `postStart hook` — for messages. */

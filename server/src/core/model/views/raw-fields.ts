@@ -83,7 +83,11 @@ export function mappingSpanAt(obj: K8sObject, path: string): Span {
  */
 export function locatedAt<T>(obj: K8sObject, path: string, accept: (v: unknown) => v is T): Located<T> | undefined {
   const value = rawAt(obj.raw, path);
-  if (!accept(value)) return undefined;
+  return accept(value) ? lazilyLocated(obj, path, value) : undefined;
+}
+
+/** `value`, the value at `path` of `obj` read elsewhere, with the span {@link locatedAt} gives it (looked up when first read). */
+export function lazilyLocated<T>(obj: K8sObject, path: string, value: T): Located<T> {
   let span: Span | undefined;
   return {
     value,
