@@ -9,7 +9,7 @@ import { mergeClusterObjects } from '../core/model/merge-cluster-objects';
 import type { K8sObject } from '../core/model/objects';
 import { skippedFile } from '../core/load/skipped-file';
 import type { Finding } from '../core/rules/rule';
-import { loadFiles, type ParallelLoadOptions } from '../node/parallel-load';
+import { LEAN_WORKSPACE_BYTES, loadFiles, type ParallelLoadOptions } from '../node/parallel-load';
 import { DEFAULT_MAX_FILE_BYTES, readManifestFile, readManifestText, tooLargeDetail } from '../node/read-file';
 
 /** The result of one analysis run of a host. */
@@ -130,7 +130,9 @@ export class AnalysisHost {
       const options = { defaultNamespace: this.config.namespace, maxBytes: this.maxBytes };
       let loaded: LoadedFile[];
       try {
-        loaded = await loadFiles(files.map((f) => [f, f] as const), { ...options, ...load });
+        // Strings pooled only for a large workspace: pooling walks every value on arrival (and parses each object's
+        // raw JSON), which a smaller workspace's start does not pay back (see LEAN_WORKSPACE_BYTES).
+        loaded = await loadFiles(files.map((f) => [f, f] as const), { ...options, leanFromBytes: LEAN_WORKSPACE_BYTES, ...load });
       } catch {
         loaded = files.map((f) => readManifestFile(f, f, options)); // a worker failed: load on this thread
       }
