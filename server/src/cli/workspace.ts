@@ -17,7 +17,7 @@ import { excludeGlobs } from '../node/exclude-globs';
 import { type FileDigest, fileDigest, type FileToLoad, LEAN_WORKSPACE_BYTES, loadFiles } from '../node/parallel-load';
 import { CACHE_FILE_NAME, ParseCache } from '../node/parse-cache';
 import { DEFAULT_CLI_MAX_FILE_BYTES, loadManifestBytes, tooLargeDetail } from '../node/read-file';
-import { analysisKey, foundKey, type FoundSettings, recallFindings, type RememberedFindings, rememberFindings } from '../node/remembered-findings';
+import { analysisKey, type FileHash, foundKey, type FoundSettings, recallFindings, type RememberedFindings, rememberFindings } from '../node/remembered-findings';
 import { packageVersion } from '../node/version';
 import type { CliIo } from './io';
 import type { CliOptions } from './options';
@@ -85,12 +85,14 @@ export async function lintWorkspace(options: WorkspaceOptions, io: CliIo): Promi
   const keyable = cache !== undefined && options.cluster === undefined && !options.paths.includes('-');
   // Read (and hashed) here for the early key, and handed to the loader so that a miss does not read them again.
   const digests = keyable ? new Map(found.onDisk.map(([path]) => [path, fileDigest(path, found.loadOptions.maxBytes)] as const)) : undefined;
-  const early = digests && foundKey(foundSettings(found, options, io), found.onDisk.map(([path, name]) => [name, digests.get(path)?.hash] as const));
+  // Without standard input the loaded files are these, in this order, loaded from the texts digested.
+  const hashes = digests && found.onDisk.map(([path, name]): FileHash => [name, digests.get(path)?.hash]);
+  const early = hashes && foundKey(foundSettings(found, options, io), hashes);
   const earlyHit = early !== undefined ? recallFindings(cache!, early) : undefined;
   const replayed = earlyHit && replayFound(found, earlyHit, digests!);
   if (replayed) return replayed;
   const read = await readWorkspace(found, options, io, digests);
-  const key = keyable ? analysisKey(cache!, read.files, { ...read.analyzeOptions, config: read.config, cwd: io.cwd, rootDir: read.rootDir }) : undefined;
+  const key = hashes && analysisKey(hashes, { ...read.analyzeOptions, config: read.config, cwd: io.cwd, rootDir: read.rootDir });
   const recalled = key !== undefined ? recallFindings(cache!, key) : undefined;
   if (recalled) {
     // The rules do not run; the files findings refer to are placed as the analysis places them.
@@ -180,7 +182,6 @@ interface ReadWorkspace {
   readonly contextNames: ReadonlySet<string>;
   readonly analyzeOptions: AnalyzeOptions;
   readonly rootDir: string;
-  readonly usesStdin: boolean;
   readonly extraObjects?: readonly K8sObject[];
   /** The parse cache, with `--cache`. */
   readonly cache?: ParseCache;
@@ -315,7 +316,7 @@ async function readWorkspace(found: FoundWorkspace, options: WorkspaceOptions, i
   };
   return {
     config, files, reported: contextNames.size ? files.filter((f) => !contextNames.has(f.file)) : files, contextNames, analyzeOptions, rootDir,
-    usesStdin: options.paths.includes('-'), extraObjects, cache,
+    extraObjects, cache,
   };
 }
 
@@ -348,10 +349,8 @@ function toBytes(input: string | Uint8Array): Uint8Array {
  */
 export function workspaceRoot(paths: readonly string[], cwd: string, files: readonly { readonly file: string; readonly role?: LoadedFile['role'] }[]): string {
   const folder = commonFolder(paths) ?? cwd;
-  for (let dir = folder; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, '.git'))) return dir;
-    if (dirname(dir) === dir) break;
-  }
+  const git = gitFolderAbove(folder);
+  if (git !== undefined) return git;
   const under = (p: string, root: string): boolean => p === root || p.startsWith(root.endsWith(sep) ? root : root + sep);
   const isUnit = files.some((f) => dirname(f.file) === folder && (f.role?.type === 'kustomization' || f.role?.type === 'helm-chart'));
   let root = (isUnit || paths.length > 1) && under(folder, cwd) ? cwd : folder;

@@ -95,8 +95,6 @@ export class ParseCache {
   /** How many {@link get} calls were answered from the cache. */
   hits = 0;
   private readonly entries: Map<string, Entry>;
-  /** The content hash of each file this run loaded through the cache (a hit or a stored load), by file name. */
-  private readonly seen = new Map<string, string>();
 
   private constructor(readonly path: string, readonly version: string, entries: Map<string, Entry>) {
     this.entries = entries;
@@ -130,7 +128,6 @@ export class ParseCache {
       if (entry.checksum !== undefined && checksum(entry.data) !== entry.checksum) throw new Error('damaged cache entry');
       const loaded = cacheEntryToFile(entry.data, text, pool);
       this.hits++;
-      this.seen.set(file, hash);
       return loaded;
     } catch {
       this.entries.delete(file);
@@ -145,23 +142,7 @@ export class ParseCache {
    */
   set(file: string, text: string, namespace: string, data: Uint8Array, hash = contentHash(text)): void {
     this.entries.set(file, { hash, namespace, data });
-    this.seen.set(file, hash);
     this.changed = true;
-  }
-
-  /**
-   * The content hash of each of `files` as this run loaded it through the cache ({@link get} answered it or
-   * {@link set} stored it), in order; undefined when any of them was not (a file the cache does not keep: not
-   * UTF-8, too large, unreadable), so a caller never keys a result by an incomplete list.
-   */
-  hashesOf(files: readonly string[]): string[] | undefined {
-    const hashes: string[] = [];
-    for (const file of files) {
-      const hash = this.seen.get(file);
-      if (hash === undefined) return undefined;
-      hashes.push(hash);
-    }
-    return hashes;
   }
 
   /**

@@ -41,29 +41,35 @@ export interface AnalysisSettings {
  */
 const FORMAT = 'findings-2';
 
+/** A file's name and the content hash it was loaded from (undefined: the cache does not keep the file). */
+export type FileHash = readonly [name: string, hash: string | undefined];
+
 /**
  * The key of a whole analysis: a sha1 over the {@link AnalysisSettings} and every loaded file's name and content
- * hash, in load order. Undefined when the run cannot be keyed: a file the cache did not load (not UTF-8, too large,
- * unreadable, standard input), or settings that do not serialize. Two runs with the same key analyse the same
- * loaded files with the same settings, so they give the same findings (the analysis is pure: core/analyze.ts).
+ * hash, in load order. Undefined when the run cannot be keyed: a file without a hash (not UTF-8, too large,
+ * unreadable), or settings that do not serialize. Two runs with the same key analyse the same loaded files with
+ * the same settings, so they give the same findings (the analysis is pure: core/analyze.ts).
  */
-export function analysisKey(cache: ParseCache, files: readonly LoadedFile[], settings: AnalysisSettings): string | undefined {
-  const hashes = cache.hashesOf(files.map((f) => f.file));
-  if (!hashes) return undefined;
-  try {
-    const renders = settings.renders?.map((o) => ({
+export function analysisKey(files: readonly FileHash[], settings: AnalysisSettings): string | undefined {
+  return keyOf(files, () => [settings.config, settings.cwd, settings.rootDir,
+    settings.renders?.map((o) => ({
       job: o.job,
       file: o.file && { file: o.file.file, text: o.file.text, render: o.file.render, problems: o.file.problems },
       notes: o.notes,
       sources: o.sources?.map((s) => [s.file, s.text]),
       // durationMs is left out: it differs from run to run and no finding depends on it.
-    }));
-    const material = JSON.stringify(
-      [FORMAT, settings.config, settings.cwd, settings.rootDir, renders, settings.helmUnavailable, settings.renderNotes,
-        settings.sourceFiles?.map((f) => [f.file, f.text]), files.map((f, i) => [f.file, hashes[i]])],
-      exactValue,
-    );
-    return contentHash(material);
+    })),
+    settings.helmUnavailable, settings.renderNotes, settings.sourceFiles?.map((f) => [f.file, f.text])]);
+}
+
+/**
+ * The sha1 of {@link FORMAT}, `settings()` and `files` as JSON ({@link exactValue}), or undefined when a file has no
+ * hash or the settings do not serialize.
+ */
+function keyOf(files: readonly FileHash[], settings: () => unknown): string | undefined {
+  if (files.some(([, hash]) => hash === undefined)) return undefined;
+  try {
+    return contentHash(JSON.stringify([FORMAT, settings(), files], exactValue));
   } catch {
     return undefined;
   }
@@ -87,13 +93,8 @@ export interface FoundSettings {
  * findings stored under it only if they were stored by a run that rendered nothing and read nothing but these
  * files (see cli/workspace.ts lintWorkspace): then the files alone decide the analysis.
  */
-export function foundKey(settings: FoundSettings, files: readonly (readonly [name: string, hash: string | undefined])[]): string | undefined {
-  if (files.some(([, hash]) => hash === undefined)) return undefined;
-  try {
-    return contentHash(JSON.stringify([FORMAT, 'found', settings.options, settings.config, settings.cwd, settings.gitDir ?? null, files], exactValue));
-  } catch {
-    return undefined;
-  }
+export function foundKey(settings: FoundSettings, files: readonly FileHash[]): string | undefined {
+  return keyOf(files, () => ['found', settings.options, settings.config, settings.cwd, settings.gitDir ?? null]);
 }
 
 /**
