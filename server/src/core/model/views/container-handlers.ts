@@ -93,7 +93,7 @@ function portOf(handler: unknown, action: HandlerPort['action']): unknown {
 /** Dotted path of a handler's port value (`spec.template.spec.containers.0.lifecycle.preStop.httpGet.port`). */
 function handlerPortPath(podPath: string, container: Container, h: Pick<HandlerPortValue, 'handler' | 'action'>): string {
   const base = containerPathIn(podPath, container);
-  return h.handler === 'postStart' || h.handler === 'preStop' ? `${base}.lifecycle.${h.handler}.${h.action}.port` : `${base}.${h.handler}.${h.action}.port`;
+  return (HOOKS as readonly HandlerKind[]).includes(h.handler) ? `${base}.lifecycle.${h.handler}.${h.action}.port` : `${base}.${h.handler}.${h.action}.port`;
 }
 
 /** `readinessProbe` / `postStart hook` — for messages. */
