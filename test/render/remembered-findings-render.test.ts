@@ -29,4 +29,23 @@ describe('remembered findings with helm (--cache)', () => {
     assert.deepEqual(duplicates(changed), []);
     assert.deepEqual(changed.findings, lintRendered(dir, ['.']).findings);
   });
+
+  // A render without findings leaves every finding (none) in the files loaded: only "it rendered" keeps such a run
+  // from being stored under the files' names and hashes alone, which would hide the collision the helper adds.
+  it('shows a collision a template helper adds to a release that had no findings', () => {
+    const dir = tree({
+      'web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 1.0.0\n',
+      'web/templates/_helpers.tpl': helpers(30003),
+      'web/templates/svc.yaml': service('{{ .Release.Name }}-a', '{{ include "web.nodePort" . }}'),
+      'services.yaml': service('b', '30002'),
+    });
+    const duplicates = (r: ReturnType<typeof lintRendered>): string[] => r.findings.filter((f) => f.ruleId === 'nodeport-duplicate').map((f) => `${f.file}:${f.line}`);
+    const clean = lintRendered(dir, ['--cache', '.']);
+    assert.deepEqual(duplicates(clean), []);
+    assert.deepEqual(lintRendered(dir, ['--cache', '.']).findings, clean.findings);
+    writeFileSync(join(dir, 'web/templates/_helpers.tpl'), helpers(30002));
+    const changed = lintRendered(dir, ['--cache', '.']);
+    assert.deepEqual(duplicates(changed), ['services.yaml:9', 'web/templates/svc.yaml:9']);
+    assert.deepEqual(changed.findings, lintRendered(dir, ['.']).findings);
+  });
 });
