@@ -17,7 +17,7 @@ import { excludeGlobs } from '../node/exclude-globs';
 import { type FileDigest, fileDigest, type FileToLoad, LEAN_WORKSPACE_BYTES, loadFiles } from '../node/parallel-load';
 import { CACHE_FILE_NAME, ParseCache } from '../node/parse-cache';
 import { DEFAULT_CLI_MAX_FILE_BYTES, loadManifestBytes, tooLargeDetail } from '../node/read-file';
-import { analysisKey, type FileHash, foundKey, type FoundSettings, recallFindings, type RememberedFindings, rememberFindings } from '../node/remembered-findings';
+import { analysisKey, type FileHash, findingFiles, foundKey, type FoundSettings, recallFindings, type RememberedFindings, rememberFindings } from '../node/remembered-findings';
 import { packageVersion } from '../node/version';
 import type { CliIo } from './io';
 import type { CliOptions } from './options';
@@ -133,17 +133,6 @@ function decidedByFiles(read: ReadWorkspace, analysis: Analysis): boolean {
   if (renders?.length || renderNotes?.length || sourceFiles?.length || (helmUnavailable !== undefined && helmUnavailable !== NO_RENDER_REASON)) return false;
   const loaded = new Map(read.files.map((f) => [f.file, f]));
   return [...findingFiles(analysis.findings)].every((name) => loaded.get(name) !== undefined && analysis.files.get(name) === loaded.get(name));
-}
-
-/** The names of the files findings point into: their spans, related locations and rendered spans. */
-function findingFiles(findings: readonly Finding[]): Set<string> {
-  const names = new Set<string>();
-  for (const f of findings) {
-    names.add(f.span.file);
-    for (const r of f.related) names.add(r.span.file);
-    if (f.rendered) names.add(f.rendered.span.file);
-  }
-  return names;
 }
 
 /**

@@ -119,7 +119,7 @@ export class AnalysisHost {
    * Files whose source changes meanwhile (opened, or changed on disk) keep the newer content.
    * While it runs, {@link busy} is true and callers should not publish this host's (partial) results.
    */
-  async updateManyFromDisk(files: readonly string[], load: Pick<ParallelLoadOptions, 'cache' | 'onProgress'> = {}): Promise<void> {
+  async updateManyFromDisk(files: readonly string[], load: Pick<ParallelLoadOptions, 'cache' | 'digests' | 'onProgress'> = {}): Promise<void> {
     const sources = files.map((file) => {
       const source: Source = { kind: 'disk' };
       this.sources.set(file, source);
@@ -180,6 +180,21 @@ export class AnalysisHost {
       if (disk !== source.text) out.set(file, source.text);
     }
     return out;
+  }
+
+  /** The editor buffer that is the file's current content, or undefined (the file as loaded from disk, or unknown). */
+  currentText(file: string): string | undefined {
+    const source = this.sources.get(file);
+    return source?.kind === 'memory' ? source.text : undefined;
+  }
+
+  /**
+   * True when the analysis reads nothing but the host's files: no live-cluster objects, and the renders handed over
+   * nothing (no outcome, note, other source, nor a reason helm cannot run).
+   */
+  get decidedByFiles(): boolean {
+    const r = this.renders;
+    return this.cluster.length === 0 && (!r || (!r.renders?.length && !r.renderNotes?.length && !r.sourceFiles?.length && r.helmUnavailable === undefined));
   }
 
   /** True when the file's current content is the editor's buffer. */

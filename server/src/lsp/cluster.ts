@@ -44,6 +44,11 @@ export class ClusterIntegration {
     });
   }
 
+  /** True while the live cluster is read (enabled in settings, in a trusted workspace). */
+  get enabled(): boolean {
+    return this.settingsKey !== '';
+  }
+
   /** Objects read from the cluster (same array until they change, so hosts re-analyse only on change). */
   objects(): readonly K8sObject[] {
     return this.current;

@@ -19,7 +19,10 @@ import { findingsOnRendered, RenderManager } from './renders';
 import { Scheduler } from './scheduler';
 import { statusOf, StatusReporter } from './status';
 import { pathOfUri, UriMap } from './uris';
-import { Workspace } from './workspace';
+import { type Folder, type Scanning, Workspace } from './workspace';
+import type { RecalledScan } from './remembered-scan';
+import { contentHash } from '../node/parse-cache';
+import type { Finding } from '../core/rules/rule';
 
 /** Delay that coalesces bursts of edits into one analysis run (see {@link Scheduler}). */
 export const ANALYSIS_DELAY_MS = 150;
@@ -44,12 +47,13 @@ export function startServer(connection: Connection): void {
     connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }).catch(() => undefined);
   };
   // The cache folder comes with initialize (initializationOptions.cacheFolder); scans read this object then.
-  const scanning: { cacheFolder?: string; progress: () => (done: number, total: number) => void; onFolderAdded: () => void } = {
+  const scanning: { cacheFolder?: string } & Scanning = {
     progress: () => {
       const progress = new ScanProgress(connection);
       return (done, total) => progress.update(done, total);
     },
     onFolderAdded: () => scheduler.request(),
+    onRecalled: (folder, recalled, hashes) => showRecalled(folder, recalled, hashes),
   };
   const workspace = new Workspace(log, warn, scanning);
   const early = new Map<string, string>(); // open documents given single-file diagnostics during the scan: uri → version and folder
@@ -68,6 +72,7 @@ export function startServer(connection: Connection): void {
   let initSettings: Record<string, unknown> = {};
   let initialFolders: WorkspaceFolder[] = [];
   let lastFailures = '';
+  let initializedAt = 0; // performance.now() at `initialized`
   let cluster: ClusterIntegration | undefined; // live cluster (read-only, opt-in), created at initialize
   let renders: RenderManager | undefined; // helm / kustomize renders, created at initialize
   // Rendered manifests (`render:…`) and live-cluster objects (`cluster:…`) are published under their read-only view's URI.
@@ -110,6 +115,41 @@ export function startServer(connection: Connection): void {
     }
   };
 
+  /**
+   * A reopened folder whose files are all as the first analysis after an earlier scan read them, and whose findings
+   * followed from them alone (lsp/remembered-scan.ts): that analysis's diagnostics at once, and the status when the
+   * workspace is this one folder, while the files load; the analysis after the load then stands (it sends only
+   * what differs). Nothing is shown early while the live cluster is read, or when an open document of the folder
+   * differs from its file.
+   */
+  const showRecalled = (folder: Folder, recalled: RecalledScan, hashes: ReadonlyMap<string, string>): void => {
+    if (cluster?.enabled) return;
+    const open = documents.all().filter((d) => {
+      const file = uris.fileOf(d.uri);
+      return workspace.folderOf(file) === folder && !folder.isExcluded(file);
+    });
+    if (open.some((d) => hashes.get(uris.fileOf(d.uri)) !== contentHash(d.getText()))) return;
+    const byFile = new Map<string, Finding[]>();
+    let errors = 0, warnings = 0;
+    for (const f of recalled.stored.findings) {
+      const list = byFile.get(f.span.file);
+      if (list) list.push(f);
+      else byFile.set(f.span.file, [f]);
+      if (f.severity === 'error') errors++;
+      else if (f.severity === 'warning') warnings++;
+    }
+    publisher.publish(byFile.keys(), byFile, { loadedFile: (f) => recalled.files.get(f), uriOf: uriOfFile });
+    // Their diagnostics are the whole workspace's already: the scan's single-file ones would only take them back.
+    for (const d of open) early.set(d.uri, `${d.version} ${folder.uri}`);
+    if (initialFolders.length !== 1 || workspace.all().some((f) => f !== folder && f.host.files().length > 0)) return;
+    const { counts, failures } = recalled.stored;
+    status.report({
+      objects: counts.objects, findings: recalled.stored.findings.length, errors, warnings, files: counts.files,
+      durationMs: Math.round(performance.now() - initializedAt), failedRules: [...new Set(failures.map((f) => f.ruleId))].sort(),
+      ...(renders ? { render: renders.status() } : {}),
+    });
+  };
+
   /** Hands the changed editor buffers to their folders (before an analysis, and before renders read them). */
   const applyPending = (): void => {
     for (const uri of pending) {
@@ -130,6 +170,7 @@ export function startServer(connection: Connection): void {
         folder.host.setClusterObjects(cluster?.objects() ?? [], cluster?.viewFiles());
         if (!folder.host.needsAnalysis || folder.host.busy) continue; // a loading folder keeps its last diagnostics
         const run = folder.host.analyze();
+        if (!cluster?.enabled) workspace.rememberAnalysis(folder, run);
         const host = folder.host;
         publisher.publish(host.diagnosticFiles(), run.findingsByFile, { loadedFile: (f) => host.loadedFile(f), uriOf: uriOfFile });
         // The same findings on the rendered manifests, for their read-only views (squiggles on the rendered fields).
@@ -198,6 +239,7 @@ export function startServer(connection: Connection): void {
   });
 
   connection.onInitialized(async () => {
+    initializedAt = performance.now();
     cluster?.configure((initSettings as { cluster?: ClusterSettings }).cluster); // other editors: initializationOptions
     renders?.configure((initSettings as { render?: RenderSettings }).render); // PATH, or other editors' initializationOptions
     if (hasDynamicConfiguration) connection.client.register(DidChangeConfigurationNotification.type, { section: 'kubeNetlint' }).catch((err) => log(`kube-netlint: cannot register for configuration changes: ${err}`));

@@ -7,7 +7,10 @@ import { discoverFiles, isManifestFile, MANIFEST_FILE, SKIPPED_DIRS } from '../n
 import { CONFIG_FILE_NAME } from '../node/config-file';
 import { CACHE_FILE_NAME, ParseCache } from '../node/parse-cache';
 import { packageVersion } from '../node/version';
-import { AnalysisHost } from './analysis-host';
+import { AnalysisHost, type HostAnalysis } from './analysis-host';
+import { fileDigest } from '../node/parallel-load';
+import { DEFAULT_MAX_FILE_BYTES } from '../node/read-file';
+import { type RecalledScan, recallScan, rememberScan, type ScannedFolder, scanKey } from './remembered-scan';
 import type { ChangedRange } from '../core/load/incremental-file';
 import { FolderConfig, resolveFolderConfig } from './settings';
 import { pathOfUri } from './uris';
@@ -20,6 +23,20 @@ export interface Folder {
   readonly host: AnalysisHost;
   settings: FolderConfig;
   isExcluded: (file: string) => boolean;
+  /** What the folder's first scan read, while its findings may still be stored for a reopen (lsp/remembered-scan.ts). */
+  scanned?: ScannedFolder;
+}
+
+/** Where a folder scan goes (see {@link Workspace}'s constructor). */
+export interface Scanning {
+  readonly cacheFolder?: string;
+  readonly progress?: () => (done: number, total: number) => void;
+  readonly onFolderAdded?: () => void;
+  /**
+   * A folder's first scan found every file as an earlier analysis read them, and that analysis followed from them
+   * alone: its findings, before the files are loaded (they load right after, and the next analysis stands).
+   */
+  readonly onRecalled?: (folder: Folder, recalled: RecalledScan, hashes: ReadonlyMap<string, string>) => void;
 }
 
 
@@ -38,14 +55,15 @@ export class Workspace {
    * @param log progress lines for the client's output
    * @param warn problems the user must fix (bad settings, broken `.kube-netlint.yaml`)
    * @param scanning where folder scans go: `cacheFolder` (the editor's storage folder) keeps one parse cache
-   *   per workspace folder, so a reopened workspace loads unchanged files from it; `progress` makes, for each
-   *   scan, a callback told how many of its files are loaded; `onFolderAdded` runs when a folder's settings are
-   *   known, before its scan
+   *   per workspace folder, so a reopened workspace loads unchanged files from it, and the findings of the first
+   *   analysis after a folder's first scan when they follow from its files alone, so a reopened folder whose
+   *   files are unchanged shows them before loading (`onRecalled`); `progress` makes, for each scan, a callback
+   *   told how many of its files are loaded; `onFolderAdded` runs when a folder's settings are known, before its scan
    */
   constructor(
     private readonly log: (message: string) => void,
     private readonly warn: (message: string) => void = log,
-    private readonly scanning: { cacheFolder?: string; progress?: () => (done: number, total: number) => void; onFolderAdded?: () => void } = {},
+    private readonly scanning: Scanning = {},
   ) {
     this.loose = makeFolder('', undefined, resolveFolderConfig(undefined, undefined));
   }
@@ -162,14 +180,45 @@ export class Workspace {
     const added = files.filter((file) => this.folderOf(file) === folder && !openFiles.has(file) && !folder.host.has(file));
     const cache = this.cacheOf(folder.path);
     const hitsBefore = cache?.hits ?? 0;
-    await folder.host.updateManyFromDisk(added, { cache, onProgress: this.scanning.progress?.() });
-    const cached = cache ? ` (${cache.hits - hitsBefore} from the cache)` : '';
+    // A folder's first scan (it holds no file yet) is keyed by its files' hashes: read and hashed here, and handed
+    // to the loader so that nothing is read twice.
+    const first = cache !== undefined && folder.host.files().length === 0;
+    const digests = first ? new Map(added.map((file) => [file, fileDigest(file, DEFAULT_MAX_FILE_BYTES)] as const)) : undefined;
+    folder.scanned = undefined;
+    let recalled = '';
+    if (digests) {
+      const hashes = added.map((file) => [file, digests.get(file)?.hash] as const);
+      const key = scanKey(folder.path, folder.settings, hashes);
+      if (key !== undefined) {
+        folder.scanned = { key, hashes: new Map(hashes as (readonly [string, string])[]), tried: false };
+        const found = this.scanning.onRecalled && recallScan(cache!, key, digests, folder.host.currentConfig.namespace ?? '');
+        if (found) {
+          this.scanning.onRecalled!(folder, found, folder.scanned.hashes);
+          recalled = `; unchanged since the last analysis: its ${found.stored.findings.length} findings shown before loading`;
+        }
+      }
+    }
+    await folder.host.updateManyFromDisk(added, { cache, digests, onProgress: this.scanning.progress?.() });
+    const cached = cache ? ` (${cache.hits - hitsBefore} from the cache${recalled})` : '';
     this.log(`kube-netlint: ${folder.path}: ${files.length} YAML files (${added.length} loaded${cached}) in ${Math.round(performance.now() - started)} ms`);
     if (cache) {
       cache.prune((file) => folder.host.has(file));
       const problem = cache.save();
       if (problem) this.log(`kube-netlint: ${problem}`);
     }
+  }
+
+  /**
+   * After an analysis of `folder`: the first one after its first scan stores its findings for a reopen when they
+   * follow from the scanned files alone (see lsp/remembered-scan.ts rememberScan), and saves the cache.
+   */
+  rememberAnalysis(folder: Folder, run: HostAnalysis): void {
+    const scan = folder.scanned;
+    const cache = folder.path ? this.cacheOf(folder.path) : undefined;
+    if (!scan || !cache || scan.tried) return;
+    if (!rememberScan(cache, scan, folder.host, run, folder.path!, folder.settings)) return;
+    const problem = cache.save();
+    if (problem) this.log(`kube-netlint: ${problem}`);
   }
 
   /** The parse cache of a workspace folder in the storage folder (one file per folder path), if there is one. */

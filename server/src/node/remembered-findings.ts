@@ -15,6 +15,11 @@ export interface RememberedFindings {
   readonly clusterGroups: readonly string[];
   /** True when the findings follow from the run's files alone (it rendered nothing; see cli/workspace.ts). */
   readonly decidedByFiles: boolean;
+  /**
+   * What the language server's status shows besides the findings (lsp/status.ts): the objects read from files and
+   * the files analysed. Stored by the language server only.
+   */
+  readonly counts?: { readonly objects: number; readonly files: number };
 }
 
 /**
@@ -115,18 +120,36 @@ export function recallFindings(cache: ParseCache, key: string): RememberedFindin
   try {
     const stored = deserialize(data) as Partial<RememberedFindings>;
     return Array.isArray(stored?.findings) && Array.isArray(stored.failures) && Array.isArray(stored.clusterGroups)
-      ? { findings: stored.findings, failures: stored.failures, clusterGroups: stored.clusterGroups, decidedByFiles: stored.decidedByFiles === true }
+      ? { findings: stored.findings, failures: stored.failures, clusterGroups: stored.clusterGroups, decidedByFiles: stored.decidedByFiles === true, ...countsOf(stored.counts) }
       : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** `{counts}` when `counts` holds two integers, else nothing (a result stored by the command line has none). */
+function countsOf(counts: unknown): { counts?: RememberedFindings['counts'] } {
+  const c = counts as { objects?: unknown; files?: unknown } | undefined;
+  return Number.isInteger(c?.objects) && Number.isInteger(c?.files) ? { counts: { objects: c!.objects as number, files: c!.files as number } } : {};
+}
+
 /** Stores a run's findings under each of `keys` in the cache (the caller saves it); one result is kept, the last. */
 export function rememberFindings(cache: ParseCache, keys: readonly string[], result: RememberedFindings): void {
   try {
-    cache.remember(keys, serialize({ findings: result.findings, failures: result.failures, clusterGroups: result.clusterGroups, decidedByFiles: result.decidedByFiles }));
+    const { findings, failures, clusterGroups, decidedByFiles, counts } = result;
+    cache.remember(keys, serialize({ findings, failures, clusterGroups, decidedByFiles, ...(counts ? { counts } : {}) }));
   } catch {
     // a finding that does not serialize: nothing is remembered, the next run analyses again
   }
+}
+
+/** The names of the files findings point into: their spans, related locations and rendered spans. */
+export function findingFiles(findings: readonly Finding[]): Set<string> {
+  const names = new Set<string>();
+  for (const f of findings) {
+    names.add(f.span.file);
+    for (const r of f.related) names.add(r.span.file);
+    if (f.rendered) names.add(f.rendered.span.file);
+  }
+  return names;
 }
