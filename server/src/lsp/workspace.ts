@@ -8,7 +8,7 @@ import { CONFIG_FILE_NAME } from '../node/config-file';
 import { CACHE_FILE_NAME, ParseCache } from '../node/parse-cache';
 import { packageVersion } from '../node/version';
 import { AnalysisHost, type HostAnalysis } from './analysis-host';
-import { fileDigest } from '../node/parallel-load';
+import { digestFiles } from '../node/parallel-load';
 import { DEFAULT_MAX_FILE_BYTES } from '../node/read-file';
 import { type RecalledScan, recallScan, rememberScan, type ScannedFolder, scanKey } from './remembered-scan';
 import type { ChangedRange } from '../core/load/incremental-file';
@@ -183,7 +183,7 @@ export class Workspace {
     // A folder's first scan (it holds no file yet) is keyed by its files' hashes: read and hashed here, and handed
     // to the loader so that nothing is read twice.
     const first = cache !== undefined && folder.host.files().length === 0;
-    const digests = first ? new Map(added.map((file) => [file, fileDigest(file, DEFAULT_MAX_FILE_BYTES)] as const)) : undefined;
+    const digests = first ? await digestFiles(added, DEFAULT_MAX_FILE_BYTES) : undefined;
     folder.scanned = undefined;
     let recalled = '';
     if (digests) {
