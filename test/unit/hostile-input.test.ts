@@ -119,6 +119,20 @@ describe('hostile input: reads, paths and discovery', () => {
     assert.match(glob.err, /no manifests found \(no \*\.yaml, \*\.yml or Kubernetes \*\.json file matches this glob\)/);
   });
 
+  it('lints the union of overlapping paths (a folder and a folder or glob inside it, in either order), each file once', async () => {
+    write('deploy/a.yaml', svc('a', 30080));
+    write('deploy/prod/b.yaml', svc('b', 30080));
+    for (const paths of [['deploy', 'deploy/prod'], ['deploy/prod', 'deploy'], ['deploy', 'deploy/'], ['.', 'deploy'], ['deploy/prod/*.yaml', 'deploy']]) {
+      const r = await cli(dir, paths);
+      assert.deepEqual([r.code, r.err], [1, ''], paths.join(' '));
+      assert.match(r.out, /^2 files checked: 2 errors/m, paths.join(' '));
+    }
+    // A path that holds nothing is still one, whatever came before it.
+    mkdirSync(join(dir, 'deploy', 'empty'));
+    const empty = await cli(dir, ['deploy', 'deploy/empty']);
+    assert.deepEqual([empty.code, empty.err], [2, `kube-netlint: ${join(dir, 'deploy/empty')}: no manifests found (no *.yaml, *.yml or Kubernetes *.json file below it)\n`]);
+  });
+
   it('"no manifests found" says when the YAML files were there but --exclude, exclude: or .gitignore left them all out', async () => {
     write('one/c.yaml', svc('c', 30080));
     const excluded = await cli(dir, ['--exclude', 'one/c.yaml', 'one']);
