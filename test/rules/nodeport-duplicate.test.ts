@@ -93,5 +93,7 @@ describe('nodeport-duplicate', () => {
     const twice = lint(external('{name: h, port: 80, nodePort: 30001}, {name: i, port: 81, nodePort: 30001}'), { rules }).findings;
     assert.deepEqual(twice.map((f) => [f.line, f.column, f.text]), [[7, 79, '30001']]);
     assert.match(twice[0].message, /^nodePort 30001\/TCP is used twice in Service x\/db \(also by port h\): the API server rejects the Service with "Duplicate value: 30001"/);
+    // No move to a free port: any nodePort on an ExternalName Service is unused (service-spec-invalid says so).
+    assert.deepEqual(twice[0].fixes, []);
   });
 });

@@ -48,7 +48,8 @@ export const nodeportDuplicate: Rule = {
       const fix = (side: CollisionSide): Fix[] => {
         const claim = nodePortClaims.find((c) => c.span === side.span);
         const free = freeNodePort(model, config);
-        if (!claim || free === undefined) return [];
+        // Another number would not help a Service that allocates no nodePort: the field has no use there.
+        if (!claim || free === undefined || !holdsNodePort(claim)) return [];
         return [{ title: `Change nodePort ${port} to free port ${free}`, edits: [{ span: claim.span, newText: String(free) }], preferred: true }];
       };
       // Across Services: one side per Service (its first claim), protocol ignored.
