@@ -142,6 +142,14 @@ describe('service-spec-invalid', () => {
     assert.deepEqual(check('  type: NodePort\n  ports:\n    - {name: a, port: 80, nodePort: 30080}'), []);
   });
 
+  it('warns about a nodePort on an ExternalName Service, which the API server accepts but never allocates', () => {
+    const fs = check('  type: ExternalName\n  externalName: db.example.com\n  ports:\n    - {name: a, port: 80, nodePort: 30080}');
+    assert.deepEqual(fs.map((f) => [f.line, f.column, f.text, f.severity]), [[10, 37, '30080', 'warning']]);
+    assert.equal(fs[0].message, 'nodePort 30080 is set on an ExternalName Service: the API server stores Service shop/web but allocates no nodePort for this type, so no node opens 30080 and another Service may take it; remove it');
+    assert.deepEqual(check('  type: ExternalName\n  externalName: db.example.com\n  ports:\n    - {name: a, port: 80}'), []);
+    assert.deepEqual(check('  type: LoadBalancer\n  ports:\n    - {name: a, port: 80, nodePort: 30080}'), []);
+  });
+
   it('allows healthCheckNodePort only on LoadBalancer with externalTrafficPolicy Local', () => {
     const fs = check('  type: LoadBalancer\n  externalTrafficPolicy: Cluster\n  healthCheckNodePort: 31000\n  ports:\n    - {name: a, port: 80}');
     assert.deepEqual(fs.map((f) => [f.line, f.text]), [[9, '31000']]);

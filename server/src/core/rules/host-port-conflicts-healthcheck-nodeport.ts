@@ -1,3 +1,4 @@
+import { holdsNodePort } from '../kubernetes/api-server/validation';
 import type { HostPortClaim, NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
 import { cappedRelated, collisionSummary, joinNames, splitSides } from './report/collisions';
@@ -57,7 +58,7 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
     const offered = new Set<number>();
     for (const [port, npClaims] of model.nodePorts) {
       // Only where kube-proxy really serves it: the API rejects the field elsewhere (NeedsHealthCheck).
-      const checks = npClaims.filter((c) => c.field === 'healthCheckNodePort' && c.service.type.value === 'LoadBalancer' && c.service.externalTrafficPolicy?.value === 'Local');
+      const checks = npClaims.filter((c) => c.field === 'healthCheckNodePort' && holdsNodePort(c));
       // The health-check server is HTTP: only TCP host-level ports collide with it.
       const hosts = runningClaims(model.hostPorts.get(port)).filter((h) => h.protocol === 'TCP');
       if (!checks.length || !hosts.length) continue;
