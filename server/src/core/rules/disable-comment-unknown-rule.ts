@@ -32,7 +32,7 @@ export function disableCommentUnknownRule(knownIds: () => ReadonlySet<string>): 
       '',
       `Text after \` -- \` in the comment or the annotation is a free-text reason and is not read as rule ids, as in`,
       `eslint: \`# ${DISABLE_NEXT_LINE} hostport-usage -- the node agent needs it\`,`,
-      `\`${IGNORE_ANNOTATION}: "nodeport-duplicate -- shared on purpose"\`. The rule ids are listed in docs/rules/.`,
+      `\`${IGNORE_ANNOTATION}: "nodeport-duplicate -- shared on purpose"\`. \`kube-netlint rules\` lists the rule ids.`,
     ].join('\n'),
     sources: ['https://eslint.org/docs/latest/use/configure/rules#comment-descriptions (the ` -- ` reason convention)'],
     check({ model, files }) {
@@ -117,7 +117,7 @@ function finding(id: string, span: Span, where: 'comment' | 'annotation', known:
   return {
     ruleId: 'disable-comment-unknown-rule',
     severity: 'warning',
-    message: `"${id}" is not a kube-netlint rule, so ${what} silences nothing for it; ${suggestion ? `did you mean ${suggestion}?` : 'the rule ids are listed in docs/rules/'}`,
+    message: `"${id}" is not a kube-netlint rule, so ${what} silences nothing for it; ${suggestion ? `did you mean ${suggestion}?` : '`kube-netlint rules` lists the rule ids'}`,
     span,
     related: [],
     fixes,
