@@ -7,6 +7,7 @@ import { refOf } from './rule';
 import { NodeLabels, nodeLabelsOf, nodesSelecting, pinnedNode } from '../kubernetes/scheduler/placement';
 import { firstOf } from '../output/first-of';
 import { firstFitting } from '../output/fit-message';
+import { asRecord } from '../model/views/raw-fields';
 
 const id = 'hostport-replicas';
 const REPLICATED_KINDS = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController']);
@@ -21,8 +22,10 @@ export const hostportReplicas: Rule = {
     "per node: the scheduler's NodePorts filter refuses a second pod claiming the same (hostIP, protocol, port), so",
     'it stays Pending with `node(s) didn\'t have free ports for the requested pod ports`. With `replicas: N` the',
     'workload needs N schedulable nodes, and:',
-    '- a **Deployment** rolling update (default `maxSurge: 25%`) creates the new pod before removing an old one, so',
-    '  it needs a spare node without the port, or it stalls (set `maxSurge: 0` and `maxUnavailable` ≥ 1);',
+    '- a **Deployment** rolling update (default `maxSurge: 25%` of the replicas, rounded up) creates new pods before',
+    '  removing old ones, so it needs that many spare nodes without the port, or it stalls (set `maxSurge: 0` and',
+    '  `maxUnavailable` ≥ 1). With `maxSurge: 0` (or `0%`) or `strategy: {type: Recreate}` (old pods are deleted',
+    '  before new ones are created) an update needs no spare node, and the message does not ask for one;',
     '- a **StatefulSet** updates by deleting a pod first, but scaling beyond the number of nodes leaves pods Pending;',
     '- ReplicaSet / ReplicationController: pods beyond the number of nodes stay Pending.',
     '',
@@ -47,6 +50,8 @@ export const hostportReplicas: Rule = {
     'kubernetes pkg/scheduler/framework/plugins/nodeports/node_ports.go (NodePorts filter, v1.33)',
     'https://kubernetes.io/docs/tasks/debug/debug-application/debug-pods/#my-pod-stays-pending ("you can only schedule as many Pods as there are nodes")',
     'https://kubernetes.io/docs/concepts/workloads/controllers/deployment/#max-surge (v1.33)',
+    'kubernetes pkg/controller/deployment/util/deployment_util.go (ResolveFenceposts: maxSurge percentage rounded up, v1.33)',
+    'kubernetes pkg/controller/deployment/recreate.go (rolloutRecreate: old ReplicaSets scaled down before the new one is scaled up, v1.33)',
     'https://kubernetes.io/docs/concepts/configuration/overview/#services (hostPort guidance)',
     'https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/ (the HPA sets spec.replicas between minReplicas and maxReplicas, v1.33)',
   ],
@@ -65,6 +70,7 @@ export const hostportReplicas: Rule = {
       }
       const replicas = w.replicas?.value ?? 1;
       if (replicas <= 1) continue;
+      const surge = rolloutSurge(w, replicas);
       const ports = [...new Set(claims.map((c) => `${boundPort(c)}/${c.protocol}`))].join(', ');
       const what = claims[0].hostNetwork ? 'hostNetwork port' : 'hostPort';
       const node = pinnedNode(w);
@@ -74,8 +80,8 @@ export const hostportReplicas: Rule = {
         ? `it is pinned to node ${node}, where only one pod can hold the port: ${replicas - 1} replica${replicas > 2 ? 's' : ''} will never run`
         : room && room.length < replicas
           ? `at most one pod per node, and ${room.length ? `the workspace's Nodes it may run on are ${room.length} (${firstOf(room, 3)})` : 'none of the workspace\'s Nodes matches its node selection'}: ${replicas - room.length} replica${replicas - room.length > 1 ? 's' : ''} will stay Pending`
-        : w.kind === 'Deployment'
-          ? `at most one pod per node, so it needs ${replicas} nodes with the port free, and a rolling update (maxSurge) needs one more spare node`
+        : surge > 0
+          ? `at most one pod per node, so it needs ${replicas} nodes with the port free, and a rolling update (maxSurge) needs ${spare(surge)}`
           : `at most one pod per node, so it needs ${replicas} nodes with the port free; replicas beyond that stay Pending`;
       const head = `${describe(w)} has replicas: ${replicas} and ${what}${claims.length > 1 ? 's' : ''} ${ports}: ${consequence}`;
       const fix = node ? 'set replicas: 1 or remove the host port' : 'use a DaemonSet, or a Service instead of the host port';
@@ -135,13 +141,33 @@ function autoscalersOf(objects: readonly K8sObject[]): ReadonlyMap<string, Autos
   return out;
 }
 
+/** `one more spare node`, `3 more spare nodes`. */
+const spare = (n: number): string => (n === 1 ? 'one more spare node' : `${n} more spare nodes`);
+
+/**
+ * The pods a rollout runs beyond `replicas`, each needing a node with the port free: only a Deployment surges. None
+ * for `strategy.type: Recreate` (old pods are deleted first) or `maxSurge` 0 / `0%`; else `maxSurge`, a percentage
+ * of the replicas rounded up (default 25%), as ResolveFenceposts does. A value it cannot read counts as the default.
+ * Sources: kubernetes pkg/controller/deployment/recreate.go, pkg/controller/deployment/util/deployment_util.go, v1.33.
+ */
+function rolloutSurge(w: WorkloadObject, replicas: number): number {
+  if (w.kind !== 'Deployment') return 0;
+  const strategy = asRecord(asRecord(w.raw.spec).strategy);
+  if (strategy.type === 'Recreate') return 0;
+  const written = asRecord(strategy.rollingUpdate).maxSurge;
+  if (typeof written === 'number' && Number.isInteger(written) && written >= 0) return written;
+  const percent = typeof written === 'string' ? /^(\d+)%$/.exec(written)?.[1] : undefined;
+  return Math.ceil(((percent === undefined ? 25 : Number(percent)) * replicas) / 100);
+}
+
 function autoscaledFinding(w: WorkloadObject, claims: readonly HostPortClaim[], a: Autoscaler): Finding {
+  const surge = rolloutSurge(w, a.max);
   const ports = [...new Set(claims.map((c) => `${boundPort(c)}/${c.protocol}`))].join(', ');
   const what = claims[0].hostNetwork ? 'hostNetwork port' : 'hostPort';
   const node = pinnedNode(w);
   const consequence = node
     ? `it is pinned to node ${node}, where only one pod can hold the port: the others never run`
-    : `one pod per node, so it needs up to ${a.max} nodes with the port free, plus one for a rolling update`;
+    : `one pod per node, so it needs up to ${a.max} nodes with the port free${surge > 0 ? `, plus ${surge === 1 ? 'one' : surge} for a rolling update` : ''}`;
   return {
     ruleId: id,
     severity: node ? 'error' : 'warning',
