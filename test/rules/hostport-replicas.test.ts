@@ -73,6 +73,19 @@ spec:
       ['Deployment shop/web is scaled to 1-4 replicas by HorizontalPodAutoscaler shop/web and has hostPort 80/TCP: one pod per node, so it needs up to 4 nodes with the port free; use a DaemonSet or a Service']);
   });
 
+  it('warns on a DaemonSet whose rolling update surges (maxSurge above 0) with a host port; silent for maxSurge 0, the default and OnDelete', () => {
+    const daemonSet = (strategy: string) => workload('DaemonSet', `\n  updateStrategy: ${strategy}`, hostPort80);
+    const surging = lint(daemonSet('{type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}'), { rules }).findings;
+    assert.deepEqual(surging.map((f) => [f.line, f.column, f.text, f.severity, f.object]), [[17, 25, '80', 'warning', 'DaemonSet shop/web']]);
+    assert.equal(surging[0].message, 'DaemonSet shop/web has maxSurge 1 and hostPort 80/TCP: an update starts the new pod on a node whose old pod still holds the port, so it stays Pending and the update stalls; set maxSurge: 0 and maxUnavailable: 1');
+    assert.match(lint(daemonSet('{rollingUpdate: {maxSurge: "10%", maxUnavailable: 0}}'), { rules }).findings[0].message, /^DaemonSet shop\/web has maxSurge 10% and hostPort 80\/TCP: /);
+    for (const quiet of ['{rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}', '{rollingUpdate: {maxSurge: "0%", maxUnavailable: 1}}', '{type: RollingUpdate}', '{type: OnDelete}']) {
+      assert.deepEqual(lint(daemonSet(quiet), { rules }).findings, [], quiet);
+    }
+    // Without a host port a surge is harmless.
+    assert.deepEqual(lint(workload('DaemonSet', '\n  updateStrategy: {rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}', '            - containerPort: 80'), { rules }).findings, []);
+  });
+
   it('covers StatefulSets with hostNetwork ports (listing every port)', () => {
     const { findings } = lint(workload('StatefulSet', '\n  replicas: 2', '            - containerPort: 9092\n            - containerPort: 9093', '\n      hostNetwork: true'), { rules });
     assert.equal(findings.length, 1);

@@ -27,7 +27,11 @@ export const hostportReplicas: Rule = {
     '  `maxUnavailable` ≥ 1). With `maxSurge: 0` (or `0%`) or `strategy: {type: Recreate}` (old pods are deleted',
     '  before new ones are created) an update needs no spare node, and the message does not ask for one;',
     '- a **StatefulSet** updates by deleting a pod first, but scaling beyond the number of nodes leaves pods Pending;',
-    '- ReplicaSet / ReplicationController: pods beyond the number of nodes stay Pending.',
+    '- ReplicaSet / ReplicationController: pods beyond the number of nodes stay Pending;',
+    '- a **DaemonSet** with `updateStrategy.rollingUpdate.maxSurge` above 0 starts the updated pod on a node while the',
+    '  old one still runs there and deletes the old one only once the new one is available (KEP-1591). With a host',
+    '  port the new pod cannot be scheduled next to the old one (the port is taken), so every update stalls at its',
+    '  first nodes: set `maxSurge: 0` and `maxUnavailable` ≥ 1 (the default).',
     '',
     'When the workspace holds Node objects (exported ones, the config\'s `nodes:`, or the live cluster\'s with',
     '`--cluster`), the message counts those the workload\'s nodeSelector and required node affinity allow: with fewer',
@@ -52,6 +56,8 @@ export const hostportReplicas: Rule = {
     'https://kubernetes.io/docs/concepts/workloads/controllers/deployment/#max-surge (v1.33)',
     'kubernetes pkg/controller/deployment/util/deployment_util.go (ResolveFenceposts: maxSurge percentage rounded up, v1.33)',
     'kubernetes pkg/controller/deployment/recreate.go (rolloutRecreate: old ReplicaSets scaled down before the new one is scaled up, v1.33)',
+    'https://github.com/kubernetes/enhancements/tree/master/keps/sig-apps/1591-daemonset-surge (a HostPort keeps the surge pod from landing and the rollout from proceeding)',
+    'kubernetes pkg/apis/apps/validation/validation.go (ValidateRollingUpdateDaemonSet: no hostPort check, v1.33)',
     'https://kubernetes.io/docs/concepts/configuration/overview/#services (hostPort guidance)',
     'https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/ (the HPA sets spec.replicas between minReplicas and maxReplicas, v1.33)',
   ],
@@ -60,6 +66,12 @@ export const hostportReplicas: Rule = {
     let autoscalers: ReadonlyMap<string, Autoscaler> | undefined;
     let nodes: NodeLabels | undefined;
     for (const w of model.workloads) {
+      if (w.kind === 'DaemonSet') {
+        const surge = daemonSetSurge(w);
+        const claims = surge ? hostPortClaims(w).filter((c) => c.container.role === 'container') : [];
+        if (surge && claims.length) findings.push(surgeFinding(w, claims, surge));
+        continue;
+      }
       if (!REPLICATED_KINDS.has(w.kind)) continue;
       const claims = hostPortClaims(w).filter((c) => c.container.role === 'container');
       if (!claims.length) continue;
@@ -158,6 +170,34 @@ function rolloutSurge(w: WorkloadObject, replicas: number): number {
   if (typeof written === 'number' && Number.isInteger(written) && written >= 0) return written;
   const percent = typeof written === 'string' ? /^(\d+)%$/.exec(written)?.[1] : undefined;
   return Math.ceil(((percent === undefined ? 25 : Number(percent)) * replicas) / 100);
+}
+
+/**
+ * A DaemonSet's `updateStrategy.rollingUpdate.maxSurge` when it is above 0 (an integer, or a percentage above 0%,
+ * which the controller rounds up to at least 1), with where it is written; undefined for the default 0, for
+ * `OnDelete`, and for values it cannot read.
+ */
+function daemonSetSurge(w: WorkloadObject): { text: string; span?: Span } | undefined {
+  const strategy = asRecord(asRecord(w.raw.spec).updateStrategy);
+  if (strategy.type === 'OnDelete') return undefined;
+  const written = asRecord(strategy.rollingUpdate).maxSurge;
+  const above0 = typeof written === 'number' ? Number.isInteger(written) && written > 0 : typeof written === 'string' && /^0*[1-9]\d*%$/.test(written);
+  if (!above0) return undefined;
+  return { text: String(written), span: w.paths?.get('spec.updateStrategy.rollingUpdate.maxSurge') };
+}
+
+function surgeFinding(w: WorkloadObject, claims: readonly HostPortClaim[], surge: { text: string; span?: Span }): Finding {
+  const ports = [...new Set(claims.map((c) => `${boundPort(c)}/${c.protocol}`))].join(', ');
+  const what = claims[0].hostNetwork ? 'hostNetwork port' : 'hostPort';
+  return {
+    ruleId: id,
+    severity: 'warning',
+    message: `${describe(w)} has maxSurge ${surge.text} and ${what}${claims.length > 1 ? 's' : ''} ${ports}: an update starts the new pod on a node whose old pod still holds the port, so it stays Pending and the update stalls; set maxSurge: 0 and maxUnavailable: 1`,
+    span: claims[0].span,
+    object: refOf(w),
+    related: surge.span ? [{ span: surge.span, message: `maxSurge: ${surge.text}` }] : [],
+    fixes: [],
+  };
 }
 
 function autoscaledFinding(w: WorkloadObject, claims: readonly HostPortClaim[], a: Autoscaler): Finding {
