@@ -8,6 +8,7 @@ import { NodeLabels, nodeLabelsOf, nodesSelecting, pinnedNode } from '../kuberne
 import { firstOf } from '../output/first-of';
 import { firstFitting } from '../output/fit-message';
 import { asRecord } from '../model/views/raw-fields';
+import { Autoscaler, autoscalersOf } from '../kubernetes/controller-manager/autoscalers';
 
 const id = 'hostport-replicas';
 const REPLICATED_KINDS = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController']);
@@ -122,35 +123,9 @@ function boundPort(c: HostPortClaim): number {
   return c.hostNetwork ? c.containerPort.containerPort?.value ?? c.port : c.port;
 }
 
-/** A HorizontalPodAutoscaler's replica bounds for its target (the span of `maxReplicas`: {@link maxReplicasSpan}). */
-interface Autoscaler {
-  readonly hpa: K8sObject;
-  readonly min: number;
-  readonly max: number;
-}
-
 /** Where an HPA's `maxReplicas` is written, looked up only for a finding (it decodes the HPA's path index). */
 function maxReplicasSpan(a: Autoscaler): Span {
   return a.hpa.paths?.get('spec.maxReplicas') ?? a.hpa.span;
-}
-
-/**
- * The HorizontalPodAutoscalers of the objects by target (`Kind/namespace/name` of `spec.scaleTargetRef`, in the
- * HPA's namespace); `minReplicas` defaults to 1. An HPA without an integer `maxReplicas` (required) is left out.
- * Source: https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/horizontal-pod-autoscaler-v2/ (v1.33).
- */
-function autoscalersOf(objects: readonly K8sObject[]): ReadonlyMap<string, Autoscaler> {
-  const out = new Map<string, Autoscaler>();
-  for (const o of objects) {
-    if (o.kind !== 'HorizontalPodAutoscaler' || o.group !== 'autoscaling') continue;
-    const spec = (o.raw.spec ?? {}) as { scaleTargetRef?: { kind?: unknown; name?: unknown }; minReplicas?: unknown; maxReplicas?: unknown };
-    const ref = spec.scaleTargetRef;
-    if (!ref || typeof ref.kind !== 'string' || typeof ref.name !== 'string' || !Number.isInteger(spec.maxReplicas)) continue;
-    const min = Number.isInteger(spec.minReplicas) ? (spec.minReplicas as number) : 1;
-    const key = `${ref.kind}/${o.namespace}/${ref.name}`;
-    if (!out.has(key)) out.set(key, { hpa: o, min, max: spec.maxReplicas as number });
-  }
-  return out;
 }
 
 /** `one more spare node`, `3 more spare nodes`. */
