@@ -27,6 +27,30 @@ spec:
     spec: {containers: [{name: c, image: c:1}]}`;
 
 describe('service-selector-unmatched', () => {
+  it('reads label keys named like object properties (constructor, toString, hasOwnProperty, __proto__) as any other key, for every kind', () => {
+    const keys = '{app: web, constructor: x, toString: "t", hasOwnProperty: z, __proto__: p}';
+    const sts = `
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: shop}
+spec:
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: c, image: c:1}]}`;
+    const files = {
+      'svc.yaml': service(keys), 'deploy.yaml': workload('web', keys),
+      'db.yaml': sts, 'db-svc.yaml': service('{app: db, constructor: q}').replace('name: web', 'name: db'),
+      'job.yaml': workload('batch', '{app: batch}', 'shop', 'Job', 'batch/v1'), 'job-svc.yaml': service('{app: batch, valueOf: v}').replace('name: web', 'name: batch'),
+    };
+    const { findings, analysis } = lint(files, { rules });
+    assert.deepEqual(analysis.failures, []);
+    assert.deepEqual(findings.map((f) => [f.file, f.line, f.object, f.message.split(':')[0]]), [
+      ['db-svc.yaml', 7, 'Service shop/db', 'selector app=db, constructor=q of Service shop/db matches no pod template of namespace shop'],
+      ['job-svc.yaml', 7, 'Service shop/batch', 'selector app=batch, valueOf=v of Service shop/batch matches no pod template of namespace shop'],
+    ]);
+    assert.ok(findings.every((f) => !/function|\[native code\]/.test(f.message)), findings.map((f) => f.message).join('\n'));
+  });
+
   it('warns at the first selector entry when the namespace holds workloads but none matches, naming the closest one', () => {
     const svc = `
 apiVersion: v1

@@ -81,6 +81,40 @@ describe('yaml-syntax', () => {
     assert.equal(findings.filter((f) => f.ruleId === 'nodeport-out-of-range').length, 1, 'the next document is still read');
   });
 
+  it('reports an alias inside the value its anchor names (a value that contains itself) at the alias, and analyses every other document', () => {
+    const cyclic = `apiVersion: v1
+kind: Service
+metadata: {name: a}
+spec: &s
+  type: NodePort
+  selector: *s
+  ports: [{port: 80, nodePort: 30080}]
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: m}
+data: &d
+  x: "1"
+  <<: *d
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: fine}
+data: &e {x: "1"}
+binaryData: *e
+`;
+    const twin = (name: string): string => `apiVersion: v1\nkind: Service\nmetadata: {name: ${name}}\nspec:\n  type: NodePort\n  ports: [{port: 80, nodePort: 30090}]\n`;
+    const { findings, analysis } = lint({ 'cyclic.yaml': cyclic, 'b.yaml': twin('b'), 'c.yaml': twin('c') }, { rules: ['yaml-syntax', 'nodeport-duplicate'] });
+    assert.deepEqual(analysis.failures, []);
+    assert.deepEqual(findings.map((f) => [f.ruleId, f.file, f.line, f.column, f.text]), [
+      ['nodeport-duplicate', 'b.yaml', 6, 32, '30090'],
+      ['nodeport-duplicate', 'c.yaml', 6, 32, '30090'],
+      ['yaml-syntax', 'cyclic.yaml', 6, 13, '*s'],
+      ['yaml-syntax', 'cyclic.yaml', 14, 7, '*d'],
+    ]);
+    assert.equal(findings[2].message, 'alias *s is inside the value its anchor names, so the value would contain itself: kubectl refuses the document ("yaml: anchor \'s\' value contains itself"); copy the values instead');
+  });
+
   it('reports a duplicate key', () => {
     const { findings } = lint('apiVersion: v1\nkind: Service\nkind: Pod\nmetadata: {name: a}\n', { rules: ['yaml-syntax'] });
     assert.equal(findings.length, 1);

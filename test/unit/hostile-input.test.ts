@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { runCli } from '../../server/out/cli/run';
+import { allRules } from '../../server/out/core/rules/index';
 import { discoverFiles } from '../../server/out/node/discover-files';
 import { readManifestFile } from '../../server/out/node/read-file';
 
@@ -117,6 +118,38 @@ describe('hostile input: reads, paths and discovery', () => {
     const glob = await cli(dir, ['envs/**/*.yml']);
     assert.equal(glob.code, 2);
     assert.match(glob.err, /no manifests found \(no \*\.yaml, \*\.yml or Kubernetes \*\.json file matches this glob\)/);
+  });
+
+  it('exits 2 when a rule crashed, naming it, with the other rules\' findings still reported', async () => {
+    write('a.yaml', svc('a', 30080));
+    write('b.yaml', svc('b', 30080));
+    const rule = allRules.find((r) => r.id === 'nodeport-out-of-range')!;
+    const check = rule.check;
+    (rule as { check: unknown }).check = () => {
+      throw new TypeError('boom');
+    };
+    try {
+      const r = await cli(dir, ['a.yaml', 'b.yaml']);
+      assert.deepEqual([r.code, r.err], [2, 'kube-netlint: rule nodeport-out-of-range failed and was skipped: boom\n']);
+      assert.match(r.out, /^2 files checked: 2 errors/m);
+    } finally {
+      (rule as { check: unknown }).check = check;
+    }
+    assert.equal((await cli(dir, ['a.yaml', 'b.yaml'])).code, 1);
+  });
+
+  it('lints the union of overlapping paths (a folder and a folder or glob inside it, in either order), each file once', async () => {
+    write('deploy/a.yaml', svc('a', 30080));
+    write('deploy/prod/b.yaml', svc('b', 30080));
+    for (const paths of [['deploy', 'deploy/prod'], ['deploy/prod', 'deploy'], ['deploy', 'deploy/'], ['.', 'deploy'], ['deploy/prod/*.yaml', 'deploy']]) {
+      const r = await cli(dir, paths);
+      assert.deepEqual([r.code, r.err], [1, ''], paths.join(' '));
+      assert.match(r.out, /^2 files checked: 2 errors/m, paths.join(' '));
+    }
+    // A path that holds nothing is still one, whatever came before it.
+    mkdirSync(join(dir, 'deploy', 'empty'));
+    const empty = await cli(dir, ['deploy', 'deploy/empty']);
+    assert.deepEqual([empty.code, empty.err], [2, `kube-netlint: ${join(dir, 'deploy/empty')}: no manifests found (no *.yaml, *.yml or Kubernetes *.json file below it)\n`]);
   });
 
   it('"no manifests found" says when the YAML files were there but --exclude, exclude: or .gitignore left them all out', async () => {

@@ -179,7 +179,7 @@ Options:
 ${formatFlagHelp(LINT_FLAGS as readonly Flag<unknown>[])}
 
 Exit codes: 0 = no finding at or above --fail-on (and at most --max-warnings warnings), 1 = some,
-2 = usage error, bad config, or a path that does not exist or cannot be listed
+2 = usage error, bad config, a path that does not exist or cannot be listed, or a rule that crashed
 (a file that cannot be read is a file-skipped error: exit 1).
 `;
 }

@@ -26,7 +26,8 @@ const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1, hint: 0 
 /**
  * Runs the CLI: a subcommand when the first argument names one (commands/index.ts), else the lint
  * command. Resolves to the exit code (0 clean, 1 findings at or above --fail-on or more than
- * --max-warnings warnings, 2 usage error, bad config or a path that does not exist or cannot be listed).
+ * --max-warnings warnings, 2 usage error, bad config, a path that does not exist or cannot be listed, or a rule that
+ * crashed).
  */
 export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<number> {
   // Messages on stderr quote paths and values from the workspace: no control or bidi character gets through.
@@ -89,6 +90,8 @@ async function lint(options: CliOptions, io: CliIo): Promise<number> {
   const warnings = findings.filter((f) => f.severity === 'warning').length;
   const tooManyWarnings = options.maxWarnings !== undefined && warnings > options.maxWarnings;
   if (tooManyWarnings) io.stderr(`kube-netlint: ${warnings === 1 ? '1 warning' : `${warnings} warnings`} found, more than --max-warnings ${options.maxWarnings}\n`);
+  // A rule that crashed checked nothing: the run is incomplete, so it fails whatever it found (eslint exits 2 too).
+  if (linted.failures.length) return 2;
   return tooManyWarnings || findings.some((f) => RANK[f.severity] >= threshold) ? 1 : 0;
 }
 

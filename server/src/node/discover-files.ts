@@ -48,6 +48,9 @@ export function discoverFiles(paths: readonly string[], exclude: readonly Exclud
     throw new PathError(`exclude: not a valid glob (${(err as Error).message})`);
   }
   const out = new Set<string>();
+  // Manifests the current path holds, counted even when an earlier path listed them already (`. sub`, `dir dir/`):
+  // the path is empty only when it holds none.
+  let found = 0;
   let visited = new Set<string>(); // real paths of folders walked for the current path
   const gitignore = options.gitignore !== false;
 
@@ -87,7 +90,10 @@ export function discoverFiles(paths: readonly string[], exclude: readonly Exclud
         // Counted, not listed: an empty result then says which setting left every file out.
         if (isExcluded(full, false)) left.excluded++;
         else if (isIgnored(here, full, false)) left.ignored++;
-        else if (!JSON_FILE.test(e.name) || holdsObjects(full)) out.add(full);
+        else if (!JSON_FILE.test(e.name) || holdsObjects(full)) {
+          out.add(full);
+          found++;
+        }
       }
     }
   };
@@ -112,7 +118,7 @@ export function discoverFiles(paths: readonly string[], exclude: readonly Exclud
     while (linked.length) linked.shift()!();
   };
   for (const p of paths) {
-    const before = out.size;
+    found = 0;
     left.excluded = left.ignored = 0;
     let st;
     try {
@@ -124,7 +130,7 @@ export function discoverFiles(paths: readonly string[], exclude: readonly Exclud
         const base = resolve(glob.base || '.');
         const matches = picomatch(glob.glob, { dot: true });
         if (existsSync(base)) walkTree(base, gitignore ? ancestorIgnores(base) : [], (file) => matches(relative(base, file).split(sep).join('/')));
-        if (options.failWhenEmpty && out.size === before) throw noneFound(p, 'matches this glob');
+        if (options.failWhenEmpty && found === 0) throw noneFound(p, 'matches this glob');
         continue;
       }
       if (code === 'ENOENT' || code === 'ELOOP') out.add(p); // a dangling or looping symlink: the reader says so
@@ -134,7 +140,7 @@ export function discoverFiles(paths: readonly string[], exclude: readonly Exclud
     }
     if (st.isDirectory()) {
       walkTree(p, gitignore ? ancestorIgnores(resolve(p)) : [], () => true);
-      if (options.failWhenEmpty && out.size === before) throw noneFound(p, 'below it');
+      if (options.failWhenEmpty && found === 0) throw noneFound(p, 'below it');
     } else if (st.isFile()) {
       out.add(p);
     } else {

@@ -1,13 +1,14 @@
 import type { Document } from 'yaml';
 import { AliasIndex } from './alias-index';
 import type { LoadProblem } from './load-file';
-import { AliasLimitError } from './plain-json';
+import { AliasLimitError, SelfAliasError } from './plain-json';
 
 /**
  * The problem for a document whose reading threw. `yaml` parses aliases lazily, so two mistakes only
  * surface when a value is read (as a ReferenceError from `toJS`):
  * - an alias whose anchor is not defined earlier in the same document (`UNRESOLVED_ALIAS`, located at
  *   the alias itself, e.g. an anchor set in a previous `---` document), also as a merge source (`<<: *p`);
+ * - an alias inside the node its anchor names (`ALIAS_CYCLE`, at the alias: {@link SelfAliasError});
  * - an alias bomb, refused by the `maxAliasCount` limit (`ALIAS_LIMIT`, located at the alias that went over it;
  *   kubectl's go-yaml refuses such documents with "yaml: document contains excessive aliasing", checked with kubectl 1.31).
  * Anything else is reported as `READ_ERROR` on the document rather than crashing the run.
@@ -18,6 +19,10 @@ export function documentReadProblem(doc: Document.Parsed, file: string, err: unk
   const whole = { file, start: range[0], end: Math.max(range[0] + 1, range[1]) };
   // Checked before the message: a merge key with an unknown anchor (`<<: *p`) throws "Merge sources must be maps
   // or map aliases", but the mistake is the alias, as kustomize says ("unknown anchor 'p' referenced").
+  if (err instanceof SelfAliasError && err.alias.range) {
+    const span = { file, start: err.alias.range[0], end: Math.max(err.alias.range[0] + 1, err.alias.range[1]) };
+    return { span, message: `alias *${err.alias.source} is inside the value its anchor names, so the value would contain itself: kubectl refuses the document ("yaml: anchor '${err.alias.source}' value contains itself"); copy the values instead`, code: 'ALIAS_CYCLE', severity: 'error' };
+  }
   const alias = /alias/i.test(message) ? (aliases ?? new AliasIndex(doc)).firstUnresolved() : undefined;
   if (alias?.range) {
     const span = { file, start: alias.range[0], end: Math.max(alias.range[0] + 1, alias.range[1]) };

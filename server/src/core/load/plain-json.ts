@@ -25,6 +25,18 @@ const unresolved = (alias: Alias): ReferenceError =>
  * @throws ReferenceError for an unresolved alias; {@link AliasLimitError} when the alias limit is exceeded;
  *   Error `Merge sources must be maps or map aliases` for a merge key whose value is not a mapping
  */
+/**
+ * An alias inside the very node its anchor names (`spec: &s {selector: *s}`): a value that contains itself, which
+ * JSON cannot hold. kubectl refuses the manifest: go-yaml's decoder says "anchor 's' value contains itself"
+ * (gopkg.in/yaml.v2 decode.go, d.alias), read through sigs.k8s.io/yaml. `yaml`'s toJS makes a circular object.
+ */
+export class SelfAliasError extends ReferenceError {
+  constructor(readonly alias: Alias) {
+    super(`anchor '${alias.source}' value contains itself`);
+    this.name = 'SelfAliasError';
+  }
+}
+
 /** The alias bomb refusal, with the alias whose expansion went over the limit (where the finding goes). */
 export class AliasLimitError extends ReferenceError {
   constructor(readonly alias: Alias) {
@@ -70,12 +82,16 @@ export function plainJSON(node: Node, aliases: () => AliasIndex, maxAliasCount: 
   };
 
   /** `yaml`'s toJS(value, arg, ctx): anchored nodes register their result as soon as it is created. */
+  /** Anchored nodes whose value is being made: an alias to one of them is inside it. */
+  const open = new Set<Node>();
   const convert = (n: unknown, asMap = false): unknown => {
     if (!n || typeof n !== 'object') return n;
     if (!hasAnchor(n)) return toJSON(n, undefined, asMap);
     const data: AnchorUse = { aliasCount: 0, count: 1, res: undefined, created: false };
     anchors.set(n as Node, data);
+    open.add(n as Node);
     const res = toJSON(n, data, asMap);
+    open.delete(n as Node);
     if (!data.created) created(data, res);
     return res;
   };
@@ -90,9 +106,10 @@ export function plainJSON(node: Node, aliases: () => AliasIndex, maxAliasCount: 
   const toJSON = (n: unknown, data: AnchorUse | undefined, asMap: boolean): unknown => {
     if (isScalar(n)) return n.value;
     if (isAlias(n)) {
-      const source = resolveAlias(n);
-      if (!source) throw unresolved(n);
-      return anchors.get(source)!.res;
+      const source = aliases().target(n);
+      if (source && open.has(source)) throw new SelfAliasError(n);
+      if (!resolveAlias(n)) throw unresolved(n);
+      return anchors.get(source!)!.res;
     }
     if (isSeq(n)) {
       const seq: unknown[] = [];
@@ -129,14 +146,21 @@ export function plainJSON(node: Node, aliases: () => AliasIndex, maxAliasCount: 
     else map[stringKey] = jsValue;
   };
 
+  /** `alias`'s node, refused when the alias is inside it. */
+  const mergeSource = (alias: Alias): Node | undefined => {
+    const target = aliases().target(alias);
+    if (target && open.has(target)) throw new SelfAliasError(alias);
+    return resolveAlias(alias);
+  };
+
   const addMerge = (map: Record<string, unknown> | Map<unknown, unknown>, value: unknown): void => {
-    const source = isAlias(value) ? resolveAlias(value) : value;
+    const source = isAlias(value) ? mergeSource(value) : value;
     if (isSeq(source)) for (const it of source.items) mergeValue(map, it);
     else mergeValue(map, source);
   };
 
   const mergeValue = (map: Record<string, unknown> | Map<unknown, unknown>, value: unknown): void => {
-    const source = isAlias(value) ? resolveAlias(value) : value;
+    const source = isAlias(value) ? mergeSource(value) : value;
     if (!isMap(source)) throw new Error('Merge sources must be maps or map aliases');
     const srcMap = toJSON(source, undefined, true) as Map<unknown, unknown>;
     for (const [key, v] of srcMap) {

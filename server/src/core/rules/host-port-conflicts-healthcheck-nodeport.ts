@@ -39,7 +39,7 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
     '- **hostPort pod**: the CNI portmap DNAT (`--dst-type LOCAL`, before any local socket) diverts the load',
     "  balancer's probes on that node to the pod, so the node is marked healthy or unhealthy by the wrong answer.",
     '',
-    'The Kafka story (field case s1): Kafka brokers ran with `hostNetwork: true` and a replication listener on',
+    'A story from the field: Kafka brokers ran with `hostNetwork: true` and a replication listener on',
     '31990, inside the NodePort range. A LoadBalancer Service for the brokers with `externalTrafficPolicy: Local` got',
     'healthCheckNodePort 31990 — written by hand, or allocated automatically because the allocator knows nothing of',
     'host ports. From then on every node had kube-proxy on 31990: restarted brokers could not bind their port.',

@@ -127,7 +127,7 @@ function compute(w: WorkloadObject): ControllerLabels {
 /** True when the controller of `w` sets `key` on its Pods (whatever the value). */
 export function controllerSets(w: WorkloadObject, key: string): boolean {
   const c = controllerLabels(w);
-  return key in c.fixed || c.unknown.has(key) || key in c.ordinal;
+  return Object.hasOwn(c.fixed, key) || c.unknown.has(key) || Object.hasOwn(c.ordinal, key);
 }
 
 /**
@@ -156,7 +156,8 @@ export function podSelectorMatches(selector: LabelSelector, w: WorkloadObject, c
     ...selector.matchExpressions,
   ];
   for (const r of requirements) {
-    const ordinal = c.ordinal[r.key];
+    // Own keys only: a label key is any string, `constructor` and `toString` too.
+    const ordinal = Object.hasOwn(c.ordinal, r.key) ? c.ordinal[r.key] : undefined;
     if (ordinal) {
       if (r.operator === 'In') requireOrdinals(ordinal, r.values);
       else if (r.operator === 'NotIn') for (const v of r.values) { const i = ordinal.ordinalOf(v); if (i !== undefined) excluded.add(i); }
@@ -188,8 +189,8 @@ export function serviceSelectorMatches(selector: Readonly<Record<string, string>
  */
 export function controllerLabelText(w: WorkloadObject, key: string): string | undefined {
   const c = controllerLabels(w);
-  if (key in c.fixed) return c.fixed[key];
-  const ordinal = c.ordinal[key];
+  if (Object.hasOwn(c.fixed, key)) return c.fixed[key];
+  const ordinal = Object.hasOwn(c.ordinal, key) ? c.ordinal[key] : undefined;
   if (ordinal) {
     if (c.count === undefined) return `${ordinal.valueOf(c.start)} and up`;
     if (c.count === 0) return `none for ${w.kind === 'Job' || w.kind === 'CronJob' ? 'completions' : 'replicas'} 0`;

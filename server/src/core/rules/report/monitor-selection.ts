@@ -98,12 +98,12 @@ function serviceHint(selector: LabelSelector, services: readonly ServiceObject[]
   // The Service whose own labels match the most entries (then: have the most of the keys); ties to the first.
   let best: { s: ServiceObject; score: number } | undefined;
   for (const svc of services) {
-    const score = wanted.filter(([k, v]) => svc.labels[k] === v).length * 1000 + wanted.filter(([k]) => k in svc.labels).length;
+    const score = wanted.filter(([k, v]) => svc.labels[k] === v).length * 1000 + wanted.filter(([k]) => Object.hasOwn(svc.labels, k)).length;
     if (score > 0 && (!best || score > best.score)) best = { s: svc, score };
   }
   if (!best) return undefined;
   const service = best.s;
-  const differences = wanted.filter(([k, v]) => service.labels[k] !== v).map(([k]) => (k in service.labels ? `${k}=${service.labels[k]}` : `no ${k}`));
+  const differences = wanted.filter(([k, v]) => service.labels[k] !== v).map(([k]) => (Object.hasOwn(service.labels, k) ? `${k}=${service.labels[k]}` : `no ${k}`));
   const shown = `${describe(service)} (${differences.join(', ')})`;
   return { text: `closest: ${shown}`, related: `closest Service: ${shown}`, span: service.span };
 }

@@ -40,7 +40,7 @@ export function nearestPodTemplate(selector: Readonly<Record<string, string>>, c
     differences: entries.filter(([k, v]) => !holds(w, k, v)).map(([k]) => {
       const set = controllerLabelText(w, k);
       if (set !== undefined) return `${k} ${set}`;
-      return k in w.pod.labels ? `${k}=${w.pod.labels[k]}` : `no ${k}`;
+      return Object.hasOwn(w.pod.labels, k) ? `${k}=${w.pod.labels[k]}` : `no ${k}`;
     }),
   };
 }
