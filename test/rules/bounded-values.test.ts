@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { lint } from '../helpers/lint';
 
-// Written values and names are cut in messages (40 and 63 characters): a message stays its fact, consequence and
+// Written values and names are cut in messages (24 and 63 characters): a message stays its fact, consequence and
 // fix, whatever was written. And one finding per value: the API server lists one cause per broken rule of a value.
 const LONG = '$('.repeat(20000);
-const CUT = `"${LONG.slice(0, 39)}…"`;
+const CUT = `"${LONG.slice(0, 23)}…"`;
 
 describe('messages quote written values and names bounded, one finding per value', () => {
   it('cuts a 40 kB targetPort and a 40 kB name in the one finding of the value', () => {
@@ -52,10 +52,10 @@ describe('messages quote written values and names bounded, one finding per value
     assert.deepEqual(byFile('n.yaml'), ['networkpolicy-spec-invalid']);
     assert.deepEqual(byFile('i.yaml'), ['ingress-spec-invalid']);
     for (const f of findings) {
-      assert.ok(f.message.length <= 400, `${f.ruleId} ${f.message.length}: ${f.message.slice(0, 120)}`);
-      assert.ok(!f.message.includes('X'.repeat(64)), `${f.ruleId} quotes the value whole`);
+      assert.ok(f.message.length <= 300, `${f.ruleId} ${f.message.length}: ${f.message.slice(0, 120)}`);
+      assert.ok(!f.message.includes('X'.repeat(25)), `${f.ruleId} quotes the value whole`);
       for (const fix of f.fixes) assert.ok(fix.title.length <= 200, fix.title.slice(0, 80));
     }
-    assert.ok(findings.some((f) => f.message.includes(`"${'X'.repeat(39)}…"`)));
+    assert.ok(findings.some((f) => f.message.includes(`"${'X'.repeat(23)}…"`)));
   });
 });

@@ -40,9 +40,9 @@ describe('service-spec-invalid', () => {
     assert.ok(fs.every((f) => !f.message.includes('regex')), 'no regex in the message');
     // Nothing of the name is a label character: no suggestion.
     assert.match(check('  ports:\n    - {name: "__", port: 80}')[0].message, /Invalid value: "__""; rename it$/);
-    // Over 63 characters: the API's length message is short and quoted as it is; the value is cut at 40 characters.
+    // Over 63 characters: the API's length message is short and quoted as it is; the value is cut at 24 characters.
     const long = 'a'.repeat(64);
-    assert.deepEqual(check(`  ports:\n    - {name: ${long}, port: 80}`).map((f) => f.message.split(' with ')[1]), [`"spec.ports[0].name: Invalid value: "${'a'.repeat(39)}…": must be no more than 63 characters"`]);
+    assert.deepEqual(check(`  ports:\n    - {name: ${long}, port: 80}`).map((f) => f.message.split(' with ')[1]), [`"spec.ports[0].name: Invalid value: "${'a'.repeat(23)}…": must be no more than 63 characters"`]);
     assert.equal(fs[0].fixes[0].title, 'Change "HTTP" to "http"');
     assert.deepEqual(fs[1].fixes, []);
     // Longer than 15 is fine for a Service port name (DNS-1123, 63), unlike container port names.

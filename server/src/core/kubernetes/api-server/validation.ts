@@ -29,7 +29,7 @@ export function apiRejects(what: string, who: string, path: string, detail: stri
  * Longest written value a message quotes whole: a longer one (a 40 kB placeholder, a pasted blob) is cut with `…`,
  * as object names are (object-envelope.ts), so a message stays its fact, consequence and fix whatever was written.
  */
-export const MAX_SHOWN = 40;
+export const MAX_SHOWN = 24;
 
 /** `value` cut to {@link MAX_SHOWN} characters (`…` in place of the rest). */
 export function cutValue(value: string, max = MAX_SHOWN): string {
