@@ -1,6 +1,7 @@
 import type { Located, Span } from '../source/span';
-import type { Container, ContainerPort, EnvVar, NodeRequirement, ObjectBase, PodTemplate, WorkloadObject } from '../model/objects';
-import { NodeReader } from './node-reader';
+import type { Container, ContainerPort, EnvVar, InitForbiddenField, NodeRequirement, ObjectBase, PodTemplate, WorkloadObject } from '../model/objects';
+import { isMergeKey, NodeReader } from './node-reader';
+import { isMap, isScalar } from 'yaml';
 import { hasOwnKey, isShared, pairRemovalSpan } from './pair-removal';
 import { TypedFields } from './typed-fields';
 import { handlerPortValues } from '../model/views/container-handlers';
@@ -87,7 +88,7 @@ function readContainer(reader: NodeReader, typed: TypedFields, path: string, nod
       protocol: typed.string(item, 'protocol', `${p}.protocol`, 'ContainerPort', 'v1.Protocol') ?? { value: 'TCP', span: itemSpan },
     };
   });
-  return {
+  const container: Container = {
     name: reader.string(node, ['name'])?.value ?? `#${index}`,
     nameSpan: reader.string(node, ['name'])?.span,
     role,
@@ -99,6 +100,41 @@ function readContainer(reader: NodeReader, typed: TypedFields, path: string, nod
     env,
     ports,
   };
+  const forbidden = role === 'init' ? forbiddenHandlers(reader, node, span) : [];
+  if (forbidden.length) (container as { forbiddenHandlers?: Container['forbiddenHandlers'] }).forbiddenHandlers = forbidden;
+  return container;
+}
+
+/** In validateInitContainers' order (kubernetes pkg/apis/core/validation/validation.go, v1.33). */
+const INIT_FORBIDDEN: readonly InitForbiddenField[] = ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'];
+
+/**
+ * The probes and `lifecycle` of a plain init container that the API server forbids, at their keys; one brought in
+ * by a merge key (`<<: *probes`) at that merge key's value, where the container takes it. Only mappings count:
+ * null is "not set" to the API's decoder, and any other value is a decode error rather than this one.
+ */
+function forbiddenHandlers(reader: NodeReader, node: unknown, span: Span): Located<InitForbiddenField>[] {
+  const out: Located<InitForbiddenField>[] = [];
+  const map = reader.asMap(node);
+  if (!map) return out;
+  for (const key of INIT_FORBIDDEN) {
+    const pair = reader.pair(map, key);
+    if (!pair || !isMap(reader.resolve(pair.value))) continue;
+    const own = (map.items as unknown[]).includes(pair);
+    const merge = own ? undefined : map.items.find((item) => isMergeKey(isScalar(item.key) ? item.key.value : item.key) && mergedPair(reader, item.value, key) === pair);
+    const at = own ? reader.span(pair.key) : merge ? reader.span(merge.value) : undefined;
+    out.push({ value: key, span: at ?? span });
+  }
+  return out;
+}
+
+/** The pair for `key` a merge key's value (an alias, a mapping, or a list of them) brings in. */
+function mergedPair(reader: NodeReader, source: unknown, key: string): unknown {
+  for (const s of reader.asSeq(source)?.items ?? [source]) {
+    const found = reader.pair(reader.asMap(s), key);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** nodeSelectorTerms of requiredDuringSchedulingIgnoredDuringExecution (matchExpressions only). */

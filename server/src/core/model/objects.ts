@@ -132,7 +132,16 @@ export interface Container {
   readonly args: readonly Located<string>[];
   readonly env: readonly EnvVar[];
   readonly ports: readonly ContainerPort[];
+  /**
+   * The probes and `lifecycle` written on a plain init container (role `init`), which the API server forbids
+   * (only a restartable init container may have them), at their keys; absent when there are none, and for
+   * every other container.
+   */
+  readonly forbiddenHandlers?: readonly Located<InitForbiddenField>[];
 }
+
+/** Container fields the API server forbids on init containers without `restartPolicy: Always`. */
+export type InitForbiddenField = 'lifecycle' | 'livenessProbe' | 'readinessProbe' | 'startupProbe';
 
 /** A `key In (values)` style requirement from nodeSelector or required node affinity. */
 export interface NodeRequirement {

@@ -9,8 +9,8 @@ const id = 'pod-spec-invalid';
 
 /**
  * What the API server refuses (or warns about) in the networking fields of a pod template: wrongly typed
- * values (decoder errors), validateContainerPorts, the "hostIP set without hostPort" warning, and hostIPs
- * that are not IP addresses. See the explanation for the sources.
+ * values (decoder errors), validateContainerPorts, probes and hooks on plain init containers, the "hostIP set
+ * without hostPort" warning, and hostIPs that are not IP addresses. See the explanation for the sources.
  */
 export const podSpecInvalid: Rule = {
   id,
@@ -41,7 +41,11 @@ export const podSpecInvalid: Rule = {
   '- probe and lifecycle-hook ports (`httpGet.port`, `tcpSocket.port`) that are neither a port number nor a valid',
   '  port name — a quoted number (`port: "8080"`) is a name to the API and fails with `must contain at least one',
   '  letter (a-z)` (a quick fix removes the quotes) — and a string `grpc.port` (an integer field: names are not',
-  '  allowed there).',
+  '  allowed there);',
+    '- a probe (`livenessProbe`, `readinessProbe`, `startupProbe`) or `lifecycle` on an init container without',
+    '  `restartPolicy: Always`: `Forbidden: may not be set for init containers without restartPolicy=Always` (an init',
+    '  container runs to completion before the app starts; only a sidecar, a restartable init container, is probed',
+    '  and runs hooks). Not reported in a kustomize patch, whose container may take its restartPolicy from the base.',
     '',
     'Reported at another severity:',
     '',
@@ -57,7 +61,7 @@ export const podSpecInvalid: Rule = {
     'from the base) are not reported. Live cluster objects are skipped (the API server already accepted them).',
   ].join('\n'),
   sources: [
-    'kubernetes pkg/apis/core/validation/validation.go (validateContainerPorts; validateHTTPGetAction, validateTCPSocketAction, validateGRPCAction, ValidatePortNumOrName for probe and hook ports, v1.33)',
+    'kubernetes pkg/apis/core/validation/validation.go (validateContainerPorts; validateHTTPGetAction, validateTCPSocketAction, validateGRPCAction, ValidatePortNumOrName for probe and hook ports; validateInitContainers: probes and lifecycle forbidden without restartPolicy=Always, v1.33)',
     'kubernetes staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go (IsValidPortNum, IsValidPortName, v1.33)',
     'kubernetes staging/src/k8s.io/apimachinery/pkg/api/validation/generic.go (ValidateNonnegativeField: "must be greater than or equal to 0", v1.33)',
     'kubernetes pkg/apis/apps/validation/validation.go (ValidateDeploymentSpec, ValidateStatefulSetSpec, ValidateReplicaSetSpec: replicas, v1.33)',

@@ -38,7 +38,9 @@ export const probePortUnresolved: Rule = {
     '',
     'Numeric probe ports are not checked (declared ports are informational: a process may listen on any port). A',
     'quoted number (`port: "8080"`) is rejected by the API server and reported by `pod-spec-invalid`; `grpc.port`',
-    'takes numbers only. Ports added to the container by a kustomize patch in the workspace count.',
+    'takes numbers only. Ports added to the container by a kustomize patch in the workspace count. Probes and hooks',
+    'of a plain init container (without `restartPolicy: Always`) are not judged: the API server rejects the object',
+    '(`pod-spec-invalid` reports the field), and a rejected object takes part in no other check.',
   ].join('\n'),
   sources: [
     'kubernetes pkg/probe/util.go (ResolveContainerPort, findPortByName: `port %q not found`, v1.33)',

@@ -166,12 +166,16 @@ export function handlerPortProblems(w: WorkloadObject, unquote: (span: Span, val
     const value = h.port.value;
     const what = `${handlerLabel(h)} port ${JSON.stringify(value)} of ${who(c)}`;
     if (typeof value === 'number') {
+      if (c.role === 'init') continue;
       for (const detail of portNumErrors(value)) {
         const base = apiRejects(`${what} is not a port number`, describe(w), path, `Invalid value: ${value}: ${detail}`);
         out.push({ span: h.port.span, message: firstFitting(`${base}; use a port from 1 to 65535 or a port name`, base) });
       }
       continue;
     }
+    // validateInitContainers forbids the whole handler on a plain init container and validates nothing in it
+    // (initContainerHandlerProblems); only a decode error (a string grpc.port, above) comes first.
+    if (c.role === 'init' && h.action !== 'grpc') continue;
     const quotedNumber = /^\d+$/.test(value);
     const asString = quotedNumber ? stringNumberAt(source, h.port.span) ?? { quoted: true, start: h.port.span.start } : undefined;
     const unstring = asString ? `; ${unstringHint(asString)}` : '';
@@ -191,6 +195,26 @@ export function handlerPortProblems(w: WorkloadObject, unquote: (span: Span, val
       message: `${apiRejects(lead, describe(w), path, `Invalid value: "${value}": ${errors[0]}`)}${unstring}`,
       fixes: quotedNumber ? unquote(h.port.span, value, `Change the ${handlerLabel(h)} port ${JSON.stringify(value)} to ${Number(value)}`) : [],
     });
+  }
+  return out;
+}
+
+/**
+ * Probes and `lifecycle` on a plain init container (no `restartPolicy: Always`): validateInitContainers refuses
+ * each with `Forbidden: may not be set for init containers without restartPolicy=Always` — an init container runs
+ * to completion before the Pod starts, so nothing would probe it or run its hooks. A restartable init container
+ * (a sidecar) may have them. Source: kubernetes pkg/apis/core/validation/validation.go (validateInitContainers, v1.33).
+ * `partial` (a kustomize patch) reports none: the container it merges into may set the restartPolicy.
+ */
+export function initContainerHandlerProblems(w: WorkloadObject, partial = false): PodSpecProblem[] {
+  const out: PodSpecProblem[] = [];
+  if (partial) return out;
+  for (const c of w.pod.containers) {
+    for (const f of c.forbiddenHandlers ?? []) {
+      const what = `${f.value} is not allowed on ${who(c)}`;
+      const base = apiRejects(what, describe(w), `${w.pod.path}.initContainers[${c.index}].${f.value}`, 'Forbidden: may not be set for init containers without restartPolicy=Always');
+      out.push({ span: f.span, message: firstFitting(`${base}; remove it, or set restartPolicy: Always if the container keeps running (a sidecar)`, base) });
+    }
   }
   return out;
 }
