@@ -38,7 +38,7 @@ describe('disable-comment-unknown-rule', () => {
     assert.equal(unknown[0].message, '"nodeport-duplicat" is not a kube-netlint rule, so the kube-netlint.io/ignore annotation silences nothing for it; did you mean nodeport-duplicate?');
     assert.equal(unknown[0].object, 'Service web/a');
     assert.equal(unknown[1].message, '"nodeport-out-of-rnage" is not a kube-netlint rule, so this comment silences nothing for it; did you mean nodeport-out-of-range?');
-    assert.equal(unknown[2].message, '"totally-unrelated-thing" is not a kube-netlint rule, so this comment silences nothing for it; the rule ids are listed in docs/rules/');
+    assert.equal(unknown[2].message, '"totally-unrelated-thing" is not a kube-netlint rule, so this comment silences nothing for it; `kube-netlint rules` lists the rule ids');
     assert.deepEqual(unknown[2].fixes, []);
     // The typo silences nothing: nodePort 80 is still reported.
     assert.deepEqual(findings.filter((f) => f.ruleId === 'nodeport-out-of-range').map((f) => [f.line, f.text]), [[14, '80']]);

@@ -118,4 +118,12 @@ describe('host-port-conflicts-nodeport', () => {
     const lb = service('lb', 31500).replace('type: NodePort', 'type: LoadBalancer\n  externalTrafficPolicy: Local\n  healthCheckNodePort: 31123');
     assert.deepEqual(lint({ 'a.yaml': lb, 'b.yaml': deployment('h', '            - containerPort: 80\n              hostPort: 31123') }, { rules }).findings, []);
   });
+
+  it('stays silent for the nodePort of an ExternalName Service (never allocated, so kube-proxy opens nothing)', () => {
+    const hostPort = deployment('h', '            - containerPort: 80\n              hostPort: 31123');
+    const external = service('db', 31123).replace('type: NodePort', 'type: ExternalName\n  externalName: db.example.com');
+    assert.deepEqual(lint({ 'a.yaml': external, 'b.yaml': hostPort }, { rules }).findings, []);
+    // The same pair with the NodePort type does collide, on both sides.
+    assert.deepEqual(lint({ 'a.yaml': service('db', 31123), 'b.yaml': hostPort }, { rules }).findings.map((f) => [f.file, f.text]), [['a.yaml', '31123'], ['b.yaml', '31123']]);
+  });
 });

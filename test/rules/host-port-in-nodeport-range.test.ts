@@ -79,4 +79,17 @@ describe('host-port-in-nodeport-range', () => {
       ports: [{port: 80, nodePort: 31500}]`;
     assert.deepEqual(lint({ 'a.yaml': daemonSet('a', '            - containerPort: 8080\n              hostPort: 31500'), 'b.yaml': svc }, { rules }).findings, []);
   });
+
+  it('still warns when the only nodePort on the port is an ExternalName Service\'s, which holds no port', () => {
+    const svc = `
+    apiVersion: v1
+    kind: Service
+    metadata: {name: s, namespace: infra}
+    spec:
+      type: ExternalName
+      externalName: db.example.com
+      ports: [{port: 80, nodePort: 31500}]`;
+    const { findings } = lint({ 'a.yaml': daemonSet('a', '            - containerPort: 8080\n              hostPort: 31500'), 'b.yaml': svc }, { rules });
+    assert.deepEqual(findings.map((f) => [f.file, f.line, f.text, f.severity]), [['a.yaml', 17, '31500', 'warning']]);
+  });
 });

@@ -220,6 +220,9 @@ spec:
     assert.equal(findings.length, 1);
     assert.deepEqual([findings[0].severity, findings[0].line, findings[0].text], ['error', 8, '10250']);
     assert.match(findings[0].message, /^nodePort 10250\/TCP of Service ns\/metrics is the kubelet API port.*range \(1000-32767, from config\).*; use another nodePort\.$/);
+    // An ExternalName Service's nodePort is never allocated, so kube-proxy takes no component port.
+    const external = svc.replace('type: NodePort', 'type: ExternalName\n  externalName: db.example.com');
+    assert.deepEqual(lint(external, { rules, config: { nodePortRange: { min: 1000, max: 32767 } } }).findings, []);
   });
 
   it('stays silent on ports no component uses', () => {

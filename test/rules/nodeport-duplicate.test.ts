@@ -75,4 +75,25 @@ describe('nodeport-duplicate', () => {
     );
     assert.deepEqual(findings, []);
   });
+
+  it('does not count the nodePort of an ExternalName Service, which is never allocated, but still refuses it twice inside the Service', () => {
+    const external = (ports: string) => `
+    apiVersion: v1
+    kind: Service
+    metadata: {name: db, namespace: x}
+    spec:
+      type: ExternalName
+      externalName: db.example.com
+      ports: [${ports}]`;
+    const across = lint({ 'a.yaml': external('{name: h, port: 80, nodePort: 30001}'), 'b.yaml': svc('web', 'x', '    - {name: h, port: 80, nodePort: 30001}') }, { rules });
+    assert.deepEqual(across.findings, []);
+    // The same check with a NodePort Service in place of the ExternalName one does collide.
+    const both = lint({ 'a.yaml': svc('db', 'x', '    - {name: h, port: 80, nodePort: 30001}'), 'b.yaml': svc('web', 'x', '    - {name: h, port: 80, nodePort: 30001}') }, { rules });
+    assert.deepEqual(both.findings.map((f) => [f.file, f.line, f.text]), [['a.yaml', 10, '30001'], ['b.yaml', 10, '30001']]);
+    const twice = lint(external('{name: h, port: 80, nodePort: 30001}, {name: i, port: 81, nodePort: 30001}'), { rules }).findings;
+    assert.deepEqual(twice.map((f) => [f.line, f.column, f.text]), [[7, 79, '30001']]);
+    assert.match(twice[0].message, /^nodePort 30001\/TCP is used twice in Service x\/db \(also by port h\): the API server rejects the Service with "Duplicate value: 30001"/);
+    // No move to a free port: any nodePort on an ExternalName Service is unused (service-spec-invalid says so).
+    assert.deepEqual(twice[0].fixes, []);
+  });
 });

@@ -40,6 +40,9 @@ describe('nodeport-range-overlaps-ephemeral', () => {
     const { findings } = lint(svc, { rules, config: { nodePortRange: { min: 20000, max: 50000 } } });
     assert.deepEqual(findings.map((f) => [f.line, f.text, f.object]), [[8, '33000', 'Service shop/web']]);
     assert.match(findings[0].message, /^nodePort 33000 is in the overlap: the NodePort range 20000-50000 \(config\) overlaps the Linux ephemeral ports 32768-60999: connections from source ports in 32768-50000 hang/);
+    // An ExternalName Service's nodePort is never allocated: kube-proxy opens nothing there.
+    const external = svc.replace('type: NodePort', 'type: ExternalName\n  externalName: web.example.com');
+    assert.deepEqual(lint(external, { rules, config: { nodePortRange: { min: 20000, max: 50000 } } }).findings, []);
   });
 
   it('stays silent for the default range and ranges below 32768', () => {

@@ -19,7 +19,7 @@ describe('service-spec-invalid', () => {
     const fs = check('  ports:\n    - {name: a, port: 80}\n    - {name: b, port: 80}\n    - {name: c, port: 53, protocol: TCP}\n    - {name: d, port: 53, protocol: UDP}');
     assert.equal(fs.length, 1);
     assert.deepEqual([fs[0].line, fs[0].column, fs[0].text, fs[0].severity, fs[0].object], [9, 23, '80', 'error', 'Service shop/web']);
-    assert.match(fs[0].message, /^port 80\/TCP is listed twice in this Service: the API server rejects Service shop\/web with "spec\.ports\[1\]: Duplicate value: core\.ServicePort\{Protocol:\\"TCP\\", Port:80/);
+    assert.match(fs[0].message, /^port 80\/TCP is listed twice in this Service: the API server rejects Service shop\/web with "spec\.ports\[1\]: Duplicate value: core\.ServicePort\{Protocol:"TCP", Port:80/);
     assert.deepEqual(fs[0].related.map((r) => [r.line, r.message]), [[8, 'first use of port 80/TCP']]);
   });
 
@@ -140,6 +140,14 @@ describe('service-spec-invalid', () => {
     assert.ok(fs[0].message.includes("spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'"));
     assert.match(fs[0].message, /type is not written and defaults to ClusterIP/);
     assert.deepEqual(check('  type: NodePort\n  ports:\n    - {name: a, port: 80, nodePort: 30080}'), []);
+  });
+
+  it('warns about a nodePort on an ExternalName Service, which the API server accepts but never allocates', () => {
+    const fs = check('  type: ExternalName\n  externalName: db.example.com\n  ports:\n    - {name: a, port: 80, nodePort: 30080}');
+    assert.deepEqual(fs.map((f) => [f.line, f.column, f.text, f.severity]), [[10, 37, '30080', 'warning']]);
+    assert.equal(fs[0].message, 'nodePort 30080 is set on an ExternalName Service: the API server stores Service shop/web but allocates no nodePort for this type, so no node opens 30080 and another Service may take it; remove it');
+    assert.deepEqual(check('  type: ExternalName\n  externalName: db.example.com\n  ports:\n    - {name: a, port: 80}'), []);
+    assert.deepEqual(check('  type: LoadBalancer\n  ports:\n    - {name: a, port: 80, nodePort: 30080}'), []);
   });
 
   it('allows healthCheckNodePort only on LoadBalancer with externalTrafficPolicy Local', () => {

@@ -53,10 +53,48 @@ describe('service-targetport-unresolved', () => {
     assert.deepEqual(f.related.map((r) => [r.file, r.line, r.message]), [['deploy.yaml', 4, 'Deployment app/api declares metrics/TCP']]);
   });
 
-  it('requires the protocol to match too', () => {
-    const { findings } = lint({ 'svc.yaml': service('dns', 'UDP'), 'deploy.yaml': deployment('api', '            - {name: dns, containerPort: 53}') }, { rules });
-    assert.equal(findings.length, 1);
-    assert.match(findings[0].message, /targetPort "dns" \(UDP\) .* \(it declares dns\/TCP\)/);
+  it('requires the protocol to match too: when only the protocol differs, it says to set it on the Service port and the fix does', () => {
+    const text = service('dns', 'UDP');
+    const { findings } = lint({ 'svc.yaml': text, 'deploy.yaml': deployment('api', '            - {name: dns, containerPort: 53}') }, { rules });
+    assert.deepEqual(findings.map((f) => [f.line, f.text, f.severity]), [[10, 'dns', 'error']]);
+    assert.equal(findings[0].message, 'targetPort "dns" (UDP) of port "web" in Service app/api matches the name, not the protocol, of port dns/TCP in Deployment app/api: endpoints need both, so no Pod gets one and connections fail; set protocol: TCP on the Service port');
+    assert.deepEqual(findings[0].fixes.map((f) => [f.title, f.preferred]), [['Set protocol: TCP on the Service port', true]]);
+    const fixed = applyEdits(dedent(text), findings[0].fixes[0].edits);
+    assert.match(fixed, /port: 443\n {6}protocol: TCP$/);
+    assert.deepEqual(lint({ 'svc.yaml': fixed, 'deploy.yaml': deployment('api', '            - {name: dns, containerPort: 53}') }, { rules }).findings, []);
+  });
+
+  it('says the protocol is the default when it is not written, and adds the key before a block-style one', () => {
+    const text = service('dns').replace('\n      protocol: TCP', '');
+    const deploy = deployment('api', '            - {name: dns, containerPort: 53, protocol: UDP}');
+    const { findings } = lint({ 'svc.yaml': text, 'deploy.yaml': deploy }, { rules });
+    assert.equal(findings[0].message, 'targetPort "dns" (TCP, the default) of port "web" in Service app/api matches the name, not the protocol, of port dns/UDP in Deployment app/api: endpoints need both, so no Pod gets one and connections fail; set protocol: UDP on the Service port');
+    const fixed = applyEdits(dedent(text), findings[0].fixes[0].edits);
+    assert.match(fixed, /- name: web\n {6}protocol: UDP\n {6}targetPort: dns\n/);
+    assert.deepEqual(lint({ 'svc.yaml': fixed, 'deploy.yaml': deploy }, { rules }).findings, []);
+    // A flow-style port entry gets the same words, without a fix.
+    const flow = `
+      apiVersion: v1
+      kind: Service
+      metadata: {name: api, namespace: app}
+      spec:
+        selector: {app: api}
+        ports: [{name: dns, port: 53, targetPort: dns}]`;
+    const inFlow = lint({ 'svc.yaml': flow, 'deploy.yaml': deploy }, { rules }).findings;
+    assert.deepEqual(inFlow.map((f) => [f.line, f.fixes.length]), [[6, 0]]);
+    assert.match(inFlow[0].message, /set protocol: UDP on the Service port$/);
+  });
+
+  it('keeps "rename one of them" when the name is missing, or declared under two other protocols', () => {
+    const twoContainers = `${deployment('api', '            - {name: dns, containerPort: 53, protocol: UDP}')}
+        - name: side
+          image: x
+          ports: [{name: dns, containerPort: 53, protocol: SCTP}]`;
+    for (const deploy of [deployment('api', '            - {name: domain, containerPort: 53, protocol: UDP}'), twoContainers]) {
+      const { findings } = lint({ 'svc.yaml': service('dns'), 'deploy.yaml': deploy }, { rules });
+      assert.deepEqual(findings.map((f) => [f.line, f.fixes.length]), [[10, 0]]);
+      assert.match(findings[0].message, /is not declared by any container of Deployment app\/api \(it declares .*\): no Pod gets an endpoint for it, so connections fail; rename one of them to match$/);
+    }
   });
 
   it('is a warning naming only the workloads that lack the port when some declare it', () => {
@@ -72,6 +110,13 @@ describe('service-targetport-unresolved', () => {
     assert.equal(findings[0].severity, 'warning');
     assert.match(findings[0].message, /is not declared by StatefulSet app\/canary \(the Service also selects Deployment app\/good, which declares it\)/);
     assert.deepEqual(findings[0].related.map((r) => r.file), ['bad.yaml']);
+    // The workload lacking it declares the name under another protocol: it is told which protocol to declare.
+    const udp = lint({
+      'svc.yaml': service('https'),
+      'good.yaml': deployment('good', '            - {name: https, containerPort: 8443}'),
+      'bad.yaml': deployment('canary', '            - {name: https, containerPort: 8443, protocol: UDP}', 'StatefulSet'),
+    }, { rules }).findings;
+    assert.deepEqual(udp.map((f) => [f.severity, f.message, f.fixes.length]), [['warning', 'targetPort "https" (TCP) of port "web" in Service app/api is not declared by StatefulSet app/canary (only as https/UDP) (the Service also selects Deployment app/good, which declares it): those Pods get no endpoint for this port; declare it there too with protocol TCP', 0]]);
   });
 
   it('counts restartable init containers (sidecars) but not plain init containers', () => {

@@ -4,14 +4,15 @@ import { join } from 'node:path';
 import { parseConfigText } from '../../server/out/node/config-file';
 import { ruleIds } from '../../server/out/core/rules/index';
 import { lint } from '../helpers/lint';
+import { sharedDir } from '../helpers/shared';
 
-// The field cases (copied from ../shared/cases into test/fixtures/cases), each an acceptance test:
-// header lines `# expect:` / `# expect-none:` / `# config:` as in shared/cases/README.md.
-const CASES = join(__dirname, '..', '..', 'test', 'fixtures', 'cases');
+// The field cases, read in place from the shared folder (never copied into the repository), each an acceptance
+// test: header lines `# expect:` / `# expect-none:` / `# config:` as in shared/cases/README.md.
+const CASES = join(sharedDir() ?? join(__dirname, 'no-shared-folder'), 'cases');
 const kv = (s: string): Record<string, string> =>
   Object.fromEntries([...s.matchAll(/(\w[\w-]*)=("([^"]*)"|\S+)/g)].map((m) => [m[1], m[3] ?? m[2]]));
 
-describe('field cases (test/fixtures/cases)', () => {
+describe('field cases (shared/cases)', () => {
   const files = existsSync(CASES) ? readdirSync(CASES).filter((f) => /\.ya?ml$/.test(f)).sort() : [];
   it('has cases', () => assert.ok(files.length >= 15, `only ${files.length} cases found in ${CASES}`));
   for (const name of files) {

@@ -7,6 +7,7 @@ import { loadFile } from '../../server/out/core/load/load-file';
 import { allRules } from '../../server/out/core/rules/index';
 import type { Fix } from '../../server/out/core/rules/rule';
 import { applyEdits } from '../helpers/lint';
+import { sharedDir } from '../helpers/shared';
 import { seenFixInputs } from '../helpers/seen-fixes';
 
 // A quick fix must never turn an object the API server accepts into one it refuses: applying a fix and linting
@@ -92,9 +93,10 @@ describe('quick fixes never produce an object the API server rejects', function 
     assert.deepEqual(rejectedFixResults(files, DEFAULT_CONFIG), []);
   });
 
-  it('over each test fixture folder', () => {
-    const dirs = readdirSync(join(ROOT, 'test', 'fixtures')).map((d) => join(ROOT, 'test', 'fixtures', d));
-    assert.ok(dirs.length >= 4);
+  it('over each test fixture folder and the field cases', () => {
+    const shared = sharedDir();
+    const dirs = [...readdirSync(join(ROOT, 'test', 'fixtures')).map((d) => join(ROOT, 'test', 'fixtures', d)), ...(shared ? [join(shared, 'cases')] : [])];
+    assert.ok(dirs.length >= 4, 'the test fixtures and the shared field cases');
     assert.deepEqual(dirs.flatMap((d) => rejectedFixResults(folder(d), DEFAULT_CONFIG).map((r) => `${relative(ROOT, d)}/${r}`)), []);
   });
 });

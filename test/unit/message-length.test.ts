@@ -135,7 +135,8 @@ describe(`every rule's messages stay within ${MAX} characters`, function () {
   });
 
   it('over each test fixture folder and each fixture file alone', () => {
-    assert.ok(fixtureDirs().flatMap(manifests).length >= 38, 'too few fixture files');
+    // The field cases are checked in place below (they are not copied into the fixtures).
+    assert.ok(fixtureDirs().flatMap(manifests).length >= 23, 'too few fixture files');
     assert.deepEqual(tooLong(inputs.fixtures()), []);
   });
 

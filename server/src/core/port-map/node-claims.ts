@@ -154,7 +154,9 @@ function collectWritten(model: WorkspaceModel, config: CoreConfig): NodeClaim[] 
 
 function nodePortInactive(svc: ServiceObject): string | undefined {
   if (allocatesNodePorts(svc)) return undefined;
-  return `Service type ${svc.type.value}: no nodePort is allocated (the API server rejects a nodePort on this type)`;
+  // ValidateService rejects a nodePort on ClusterIP; on ExternalName it is stored but never allocated.
+  const why = svc.type.value === 'ClusterIP' ? 'the API server rejects a nodePort on this type' : 'only NodePort and LoadBalancer Services get nodePorts';
+  return `Service type ${svc.type.value}: no nodePort is allocated (${why})`;
 }
 
 /**

@@ -31,7 +31,7 @@ export function disableCommentUnknownRule(knownIds: () => ReadonlySet<string>): 
       'A disable comment with no rule id silences every rule on that line, as in eslint.',
       '',
       `Text after \` -- \` in the comment is a free-text reason and is not read as rule ids, as in eslint:`,
-      `\`# ${DISABLE_NEXT_LINE} hostport-usage -- the node agent needs it\`. The rule ids are listed in docs/rules/.`,
+      `\`# ${DISABLE_NEXT_LINE} hostport-usage -- the node agent needs it\`. \`kube-netlint rules\` lists the rule ids.`,
     ].join('\n'),
     sources: ['https://eslint.org/docs/latest/use/configure/rules#comment-descriptions (the ` -- ` reason convention)'],
     check({ model, files }) {
@@ -114,7 +114,7 @@ function finding(id: string, span: Span, where: 'comment' | 'annotation', known:
   return {
     ruleId: 'disable-comment-unknown-rule',
     severity: 'warning',
-    message: `"${id}" is not a kube-netlint rule, so ${what} silences nothing for it; ${suggestion ? `did you mean ${suggestion}?` : 'the rule ids are listed in docs/rules/'}`,
+    message: `"${id}" is not a kube-netlint rule, so ${what} silences nothing for it; ${suggestion ? `did you mean ${suggestion}?` : '`kube-netlint rules` lists the rule ids'}`,
     span,
     related: [],
     fixes,

@@ -1,17 +1,13 @@
 import type { NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
 import { areVariants, cappedRelated, collisionSummary, fitNames, joinNames, splitSides } from './report/collisions';
-import { allocatesNodePorts, needsHealthCheck } from '../kubernetes/api-server/validation';
+import { holdsNodePort } from '../kubernetes/api-server/validation';
 import { freeNodePort } from './fixes/free-node-port';
 import type { Finding, Fix, Rule } from './rule';
 import { refOf } from './rule';
 
 const id = 'healthcheck-nodeport-duplicate';
 
-/** A claim the allocator really makes: nodePorts of NodePort/LoadBalancer Services, healthCheckNodePort of LoadBalancer+Local. */
-function isAllocated(c: NodePortClaim): boolean {
-  return c.field === 'nodePort' ? allocatesNodePorts(c.service) : needsHealthCheck(c.service);
-}
 
 /** `healthCheckNodePort 30990 of Service a/b`, or `nodePort 30990 (port "hc") of Service a/b`. */
 function label(c: NodePortClaim): string {
@@ -60,7 +56,7 @@ export const healthcheckNodeportDuplicate: Rule = {
     };
     for (const [port, all] of model.nodePorts) {
       if (!all.some((c) => c.field === 'healthCheckNodePort')) continue;
-      const claims = all.filter((c) => isAllocated(c) && c.service.origin.type !== 'builtin');
+      const claims = all.filter((c) => holdsNodePort(c) && c.service.origin.type !== 'builtin');
       const healthChecked = new Set(claims.filter((c) => c.field === 'healthCheckNodePort').map((c) => c.service));
       const collides = (c: NodePortClaim): boolean =>
         c.field === 'healthCheckNodePort' ? claims.length > 1 : healthChecked.size > 1 || (healthChecked.size === 1 && !healthChecked.has(c.service));

@@ -1,3 +1,4 @@
+import { holdsNodePort } from '../kubernetes/api-server/validation';
 import type { HostPortClaim, NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
 import { cappedRelated, collisionSummary, joinNames, splitSides } from './report/collisions';
@@ -35,7 +36,7 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
     '- **hostPort pod**: the CNI portmap DNAT (`--dst-type LOCAL`, before any local socket) diverts the load',
     "  balancer's probes on that node to the pod, so the node is marked healthy or unhealthy by the wrong answer.",
     '',
-    'The Kafka story (field case s1): Kafka brokers ran with `hostNetwork: true` and a replication listener on',
+    'A story from the field: Kafka brokers ran with `hostNetwork: true` and a replication listener on',
     '31990, inside the NodePort range. A LoadBalancer Service for the brokers with `externalTrafficPolicy: Local` got',
     'healthCheckNodePort 31990 — written by hand, or allocated automatically because the allocator knows nothing of',
     'host ports. From then on every node had kube-proxy on 31990: restarted brokers could not bind their port.',
@@ -57,7 +58,7 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
     const offered = new Set<number>();
     for (const [port, npClaims] of model.nodePorts) {
       // Only where kube-proxy really serves it: the API rejects the field elsewhere (NeedsHealthCheck).
-      const checks = npClaims.filter((c) => c.field === 'healthCheckNodePort' && c.service.type.value === 'LoadBalancer' && c.service.externalTrafficPolicy?.value === 'Local');
+      const checks = npClaims.filter((c) => c.field === 'healthCheckNodePort' && holdsNodePort(c));
       // The health-check server is HTTP: only TCP host-level ports collide with it.
       const hosts = runningClaims(model.hostPorts.get(port)).filter((h) => h.protocol === 'TCP');
       if (!checks.length || !hosts.length) continue;

@@ -1,3 +1,4 @@
+import { holdsNodePort } from '../kubernetes/api-server/validation';
 import type { HostPortClaim, NodePortClaim } from '../model/claims';
 import { describe, K8sObject } from '../model/objects';
 import { cappedRelated, collisionSummary, fitNames, joinNames, splitSides } from './report/collisions';
@@ -61,7 +62,8 @@ export const hostPortConflictsNodeport: Rule = {
     // Each Service-side fix proposes a different port, so applying several fixes cannot create a new collision.
     const offered = new Set<number>();
     for (const [port, npClaims] of model.nodePorts) {
-      const nodePorts = npClaims.filter((c) => c.field === 'nodePort');
+      // Only nodePorts kube-proxy opens: an ExternalName Service's nodePort is never allocated.
+      const nodePorts = npClaims.filter((c) => c.field === 'nodePort' && holdsNodePort(c));
       const hosts = runningClaims(model.hostPorts.get(port));
       if (!nodePorts.length || !hosts.length) continue;
       const byProtocol = (protocol: string) => nodePorts.filter((n) => n.protocol === protocol);

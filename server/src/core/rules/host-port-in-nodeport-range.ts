@@ -1,3 +1,4 @@
+import { holdsNodePort } from '../kubernetes/api-server/validation';
 import type { HostPortClaim } from '../model/claims';
 import { portPhrase } from './report/claim-labels';
 import { freeHostPortBelow } from './fixes/free-node-port';
@@ -48,7 +49,8 @@ export const hostPortInNodeportRange: Rule = {
     const findings: Finding[] = [];
     const offered = new Set<number>();
     for (const [port, claims] of model.hostPorts) {
-      if (port < range.min || port > range.max || model.nodePorts.has(port)) continue;
+      // A port some Service already holds is reported as a collision instead; an unallocated nodePort holds none.
+      if (port < range.min || port > range.max || model.nodePorts.get(port)?.some(holdsNodePort)) continue;
       for (const c of runningClaims(claims)) {
         const inBand = port < range.min + band ? ` (less likely in the static band ${range.min}-${range.min + band - 1})` : '';
         findings.push({

@@ -1,3 +1,4 @@
+import { holdsNodePort } from '../kubernetes/api-server/validation';
 import type { Severity } from '../config/config';
 import type { HostPortClaim, NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
@@ -202,7 +203,7 @@ export const hostPortReserved: Rule = {
     const range = model.settings.nodePortRange.value;
     for (const [port, claims] of model.nodePorts) {
       if (port < range.min || port > range.max) continue;
-      for (const claim of claims) {
+      for (const claim of claims.filter(holdsNodePort)) {
         const rows = rowsAt(port, claim.protocol);
         if (rows.length === 0) continue;
         const { present, features, replacement } = workspace();

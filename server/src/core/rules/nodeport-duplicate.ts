@@ -2,6 +2,7 @@ import { describe } from '../model/objects';
 import type { NodePortClaim } from '../model/claims';
 import { CollisionSide, fitNames, joinNames, reportCollision } from './report/collisions';
 import { freeNodePort } from './fixes/free-node-port';
+import { holdsNodePort } from '../kubernetes/api-server/validation';
 import type { Finding, Fix, Rule } from './rule';
 import { refOf } from './rule';
 
@@ -19,7 +20,11 @@ export const nodeportDuplicate: Rule = {
     'applied second fails — often only in the environment where both are deployed.',
     '',
     'Inside one Service the same nodePort may be used once per protocol (e.g. DNS on 30053/TCP and 30053/UDP);',
-    'the same protocol twice is rejected with `Duplicate value`.',
+    'the same protocol twice is rejected with `Duplicate value` (on any type of Service).',
+    '',
+    'Only nodePorts the allocator hands out count across Services: those of NodePort and LoadBalancer Services. An',
+    "ExternalName Service's nodePort is stored but never allocated (`service-spec-invalid` warns about it), and a",
+    "ClusterIP Service's is rejected.",
     '',
     'Fix: give one of the Services another nodePort. The quick fix picks a port that nothing on the nodes uses (no',
     'nodePort, hostPort, hostNetwork port, externalIP port or node component port: the free ports of the',
@@ -28,6 +33,7 @@ export const nodeportDuplicate: Rule = {
   sources: [
     'kubernetes pkg/registry/core/service/portallocator/allocator.go (ErrAllocated, v1.33)',
     'kubernetes pkg/apis/core/validation/validation.go ValidateService (nodePort Duplicate value, v1.33)',
+    'kubernetes pkg/registry/core/service/storage/alloc.go (txnAllocNodePorts: NodePort and LoadBalancer only, v1.33)',
     'https://kubernetes.io/docs/concepts/services-networking/service/#avoid-nodeport-collisions (v1.33)',
   ],
   freePortFixes: true,
@@ -36,15 +42,19 @@ export const nodeportDuplicate: Rule = {
     for (const [port, claims] of model.nodePorts) {
       const nodePortClaims = claims.filter((c) => c.field === 'nodePort');
       if (nodePortClaims.length < 2) continue;
+      // Across Services only the nodePorts the allocator hands out count: an ExternalName Service's nodePort holds
+      // nothing. ValidateService's Duplicate check inside one Service runs for every type.
+      const allocated = nodePortClaims.filter(holdsNodePort);
       const fix = (side: CollisionSide): Fix[] => {
         const claim = nodePortClaims.find((c) => c.span === side.span);
         const free = freeNodePort(model, config);
-        if (!claim || free === undefined) return [];
+        // Another number would not help a Service that allocates no nodePort: the field has no use there.
+        if (!claim || free === undefined || !holdsNodePort(claim)) return [];
         return [{ title: `Change nodePort ${port} to free port ${free}`, edits: [{ span: claim.span, newText: String(free) }], preferred: true }];
       };
       // Across Services: one side per Service (its first claim), protocol ignored.
       const perService = new Map<string, NodePortClaim>();
-      for (const c of nodePortClaims) if (!perService.has(c.service.uid)) perService.set(c.service.uid, c);
+      for (const c of allocated) if (!perService.has(c.service.uid)) perService.set(c.service.uid, c);
       const sides: CollisionSide[] = [...perService.values()].map((c) => ({ object: c.service, span: c.span, label: `nodePort ${port} of ${describe(c.service)}` }));
       findings.push(
         ...reportCollision(nodeportDuplicate, sides, (_side, others) => fitNames((max) =>

@@ -1,3 +1,4 @@
+import { holdsNodePort } from '../kubernetes/api-server/validation';
 import { escapeRegExp, narrowSpan } from './report/narrow-span';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
@@ -50,7 +51,7 @@ export const nodeportRangeOverlapsEphemeral: Rule = {
     for (const [port, claims] of model.nodePorts) {
       if (port < lo || port > hi) continue;
       for (const claim of claims) {
-        if (claim.service.origin.type === 'builtin') continue;
+        if (claim.service.origin.type === 'builtin' || !holdsNodePort(claim)) continue;
         findings.push({ ruleId: id, severity: 'warning', message: `${claim.field} ${port} is in the overlap: ${base}; ${advice}`, span: claim.span, object: refOf(claim.service), related: [], fixes: [] });
       }
     }

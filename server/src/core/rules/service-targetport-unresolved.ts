@@ -1,5 +1,5 @@
 import type { LoadedFile } from '../load/load-file';
-import type { ServiceObject, ServicePort, WorkloadObject } from '../model/objects';
+import type { K8sObject, ServiceObject, ServicePort, WorkloadObject } from '../model/objects';
 import { describe } from '../model/objects';
 import { declaredNames, declaredNumbers, declaredPorts, findNamedPort, findNumberedPort, servingContainers } from '../kubernetes/controller-manager/find-port';
 import { rawAt } from '../model/views/raw-fields';
@@ -8,6 +8,7 @@ import { refOf } from './rule';
 import { firstFitting } from '../output/fit-message';
 import { fitNames, joinNames } from './report/collisions';
 import { insertKeysBefore, verifiedEdit } from './fixes/yaml-insert';
+import { replaceScalarEdit } from './fixes/replace-scalar';
 import { PatchLookup, patchLookup } from './report/kustomize-patches';
 import { isHelmHook } from './report/helm-hooks';
 
@@ -33,7 +34,10 @@ export const serviceTargetportUnresolved: Rule = {
     'containers, the sidecars, since Kubernetes v1.32). A Pod without one gets **no endpoint** for that Service port: the',
     'Service exists, DNS resolves, but connections are refused or time out, and nothing in `kubectl apply` complains.',
     'kube-netlint reports an **error** when none of the selected pod templates declares the name, and a **warning**',
-    'naming the workloads that lack it when only some do (those Pods silently get no traffic on that port).',
+    'naming the workloads that lack it when only some do (those Pods silently get no traffic on that port). When the',
+    'Pods declare the name under another protocol only (`targetPort: dns` of a TCP Service port, the default, and',
+    '`{name: dns, containerPort: 53, protocol: UDP}`), the name is right and the message says to set that protocol on',
+    'the Service port; the quick fix does it.',
     '',
     '**Numeric targetPort**: the number is used as it is, whatever the Pods declare — declared container ports are',
     'informational in Kubernetes. But when the selected containers declare ports and none of them is the targetPort',
@@ -69,7 +73,7 @@ export const serviceTargetportUnresolved: Rule = {
       if (selected.length === 0) continue;
       for (const sp of svc.ports) {
         const target = sp.targetPort;
-        if (target && typeof target.value === 'string' && target.value !== '') findings.push(...named(svc, sp, target.value, target.span, selected, patches));
+        if (target && typeof target.value === 'string' && target.value !== '') findings.push(...named(svc, sp, target.value, target.span, selected, patches, files));
         else findings.push(...numeric(svc, sp, selected, patches, files));
       }
     }
@@ -77,16 +81,23 @@ export const serviceTargetportUnresolved: Rule = {
   },
 };
 
-function named(svc: ServiceObject, sp: ServicePort, name: string, span: Finding['span'], selected: readonly WorkloadObject[], patches: PatchLookup): Finding[] {
+function named(svc: ServiceObject, sp: ServicePort, name: string, span: Finding['span'], selected: readonly WorkloadObject[], patches: PatchLookup, files: ReadonlyMap<string, LoadedFile> | undefined): Finding[] {
   const protocol = sp.protocol.value.toUpperCase();
   const lacking = selected.filter((w) => !patches.withPatches(w).some((v) => findNamedPort(v, name, protocol)));
   if (lacking.length === 0) return [];
   const all = lacking.length === selected.length;
   const portLabel = portText(sp);
+  // When every Pod lacking the port declares the name, only under another protocol (one for all), the name is
+  // right and the protocol is what to change: FindPort matches both.
+  const other = otherProtocol(lacking, name, patches);
+  const written = rawAt(svc.raw, `spec.ports.${sp.index}.protocol`) !== undefined;
+  const asked = `${protocol}${written ? '' : ', the default'}`;
   // Long names leave no room for what the pod template declares instead (its related location lists it).
-  const render = (declares: boolean) => fitNames((max) => (all
+  const render = (declares: boolean) => fitNames((max) => (all && other
+    ? `targetPort "${name}" (${asked}) of ${portLabel} in ${describe(svc)} matches the name, not the protocol, of port ${name}/${other} in ${joinNames(lacking.map(describe), max)}: endpoints need both, so no Pod gets one and connections fail; set protocol: ${other} on the Service port`
+    : all
     ? `targetPort "${name}" (${protocol}) of ${portLabel} in ${describe(svc)} is not declared by any container of ${joinNames(lacking.map(describe), max)}${declares && lacking.length === 1 ? ` (it declares ${declaredNames(lacking[0], 3)})` : ''}: no Pod gets an endpoint for it, so connections fail; rename one of them to match`
-    : `targetPort "${name}" (${protocol}) of ${portLabel} in ${describe(svc)} is not declared by ${joinNames(lacking.map(describe), max)} (the Service also selects ${joinNames([...new Set(selected.filter((w) => !lacking.includes(w)).map(describe))], max)}, which declares it): those Pods get no endpoint for this port; declare it there too`));
+    : `targetPort "${name}" (${protocol}) of ${portLabel} in ${describe(svc)} is not declared by ${joinNames(lacking.map(describe), max)}${other ? ` (only as ${name}/${other})` : ''} (the Service also selects ${joinNames([...new Set(selected.filter((w) => !lacking.includes(w)).map(describe))], max)}, which declares it): those Pods get no endpoint for this port; declare it there too${other ? ` with protocol ${protocol}` : ''}`));
   const message = firstFitting(render(true), render(false));
   return [{
     ruleId: id,
@@ -95,8 +106,42 @@ function named(svc: ServiceObject, sp: ServicePort, name: string, span: Finding[
     span,
     object: refOf(svc),
     related: lacking.map((w) => ({ span: w.span, message: `${describe(w)} declares ${declaredNames(w)}` })),
-    fixes: [],
+    fixes: all && other ? protocolFix(svc, sp, other, files) : [],
   }];
+}
+
+/**
+ * The one protocol under which every one of `lacking` declares a port named `name` (in its serving containers, with
+ * its kustomize patches), when there is one; undefined when one of them lacks the name or they differ.
+ */
+function otherProtocol(lacking: readonly WorkloadObject[], name: string, patches: PatchLookup): string | undefined {
+  const found = new Set<string>();
+  for (const w of lacking) {
+    const protocols = patches.withPatches(w).flatMap((v) => servingContainers(v).flatMap((c) => c.ports.filter((p) => p.name?.value === name).map((p) => p.protocol.value.toUpperCase())));
+    if (protocols.length === 0) return undefined;
+    for (const p of protocols) found.add(p);
+  }
+  return found.size === 1 ? [...found][0] : undefined;
+}
+
+/** Sets the Service port's protocol: its written value replaced, else a `protocol:` key added before a block-style key. */
+function protocolFix(svc: ServiceObject, sp: ServicePort, protocol: string, files: ReadonlyMap<string, LoadedFile> | undefined): Fix[] {
+  const title = `Set protocol: ${protocol} on the Service port`;
+  const file = files?.get(svc.file);
+  const item = rawAt(svc.raw, `spec.ports.${sp.index}`);
+  if (!file || typeof item !== 'object' || item === null) return [];
+  const accepted = (o: K8sObject): boolean => (o as ServiceObject).ports?.[sp.index]?.protocol.value === protocol;
+  let edit: TextEdit | undefined;
+  if ('protocol' in item) edit = verifiedEdit(file, svc, replaceScalarEdit(files, sp.protocol.span, sp.protocol.value, protocol), accepted);
+  else {
+    for (const key of Object.keys(item)) {
+      const keySpan = svc.paths?.get(`spec.ports.${sp.index}.${key}#key`);
+      if (!keySpan) continue;
+      edit = verifiedEdit(file, svc, insertKeysBefore(file, keySpan, [`protocol: ${protocol}`]), accepted);
+      if (edit) break;
+    }
+  }
+  return edit ? [{ title, edits: [edit], preferred: true }] : [];
 }
 
 function numeric(svc: ServiceObject, sp: ServicePort, selected: readonly WorkloadObject[], patches: PatchLookup, files: ReadonlyMap<string, LoadedFile> | undefined): Finding[] {

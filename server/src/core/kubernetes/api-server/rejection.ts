@@ -48,7 +48,7 @@ function duplicatePorts(svc: ServiceObject): SpecProblem[] {
     }
     out.push({
       span: sp.port.span,
-      message: `${apiRejects(`port ${sp.port.value}/${sp.protocol.value} is listed twice in this Service`, SERVICE, `spec.ports[${sp.index}]`, `Duplicate value: core.ServicePort{Protocol:\\"${sp.protocol.value}\\", Port:${sp.port.value}, …}`)} (the same number with another protocol is allowed)`,
+      message: `${apiRejects(`port ${sp.port.value}/${sp.protocol.value} is listed twice in this Service`, SERVICE, `spec.ports[${sp.index}]`, `Duplicate value: core.ServicePort{Protocol:"${sp.protocol.value}", Port:${sp.port.value}, …}`)} (the same number with another protocol is allowed)`,
       related: [{ span: first, message: `first use of port ${sp.port.value}/${sp.protocol.value}` }],
     });
   }

@@ -125,6 +125,14 @@ export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map
   if (sp.nodePort && svc.type.value === 'ClusterIP' && (svc.typeWritten || !partial)) {
     const why = svc.typeWritten ? '' : ' (type is not written and defaults to ClusterIP; add type: NodePort)';
     out.push({ span: sp.nodePort.span, message: rejects(`nodePort ${sp.nodePort.value} is set on a ClusterIP Service${why}`, `${path}.nodePort`, "Forbidden: may not be used when `type` is 'ClusterIP'") });
+  } else if (sp.nodePort && svc.type.value === 'ExternalName') {
+    // ValidateService forbids a nodePort on ClusterIP only; on ExternalName it is stored, but txnAllocNodePorts allocates
+    // nodePorts for NodePort and LoadBalancer only, so the number is never held and no node opens it.
+    out.push({
+      span: sp.nodePort.span,
+      warning: true,
+      message: `nodePort ${sp.nodePort.value} is set on an ExternalName Service: the API server stores ${SERVICE} but allocates no nodePort for this type, so no node opens ${sp.nodePort.value} and another Service may take it; remove it`,
+    });
   }
   return out;
 }

@@ -148,9 +148,21 @@ export function needsHealthCheck(svc: ServiceObject): boolean {
   return svc.type.value === 'LoadBalancer' && svc.externalTrafficPolicy?.value === 'Local';
 }
 
-/** True when the API server allocates this Service's nodePorts (types NodePort and LoadBalancer). */
+/**
+ * True when the API server allocates this Service's nodePorts (types NodePort and LoadBalancer). On other types a
+ * written nodePort holds no number of the allocator: ValidateService rejects it on ClusterIP, and accepts it on
+ * ExternalName, where txnAllocNodePorts allocates nothing (kubernetes pkg/registry/core/service/storage/alloc.go, v1.33).
+ */
 export function allocatesNodePorts(svc: ServiceObject): boolean {
   return svc.type.value === 'NodePort' || svc.type.value === 'LoadBalancer';
+}
+
+/**
+ * A nodePort claim the allocator really makes, so that the port is held cluster-wide and open on every node:
+ * nodePorts of NodePort/LoadBalancer Services, the healthCheckNodePort of LoadBalancer with externalTrafficPolicy Local.
+ */
+export function holdsNodePort(c: { readonly field: 'nodePort' | 'healthCheckNodePort'; readonly service: ServiceObject }): boolean {
+  return c.field === 'nodePort' ? allocatesNodePorts(c.service) : needsHealthCheck(c.service);
 }
 
 /**
