@@ -154,11 +154,18 @@ function ports(r: Random, indent: number): string {
   return items.join('');
 }
 
+/** The apiVersion of each built-in kind the generator writes. */
+const BUILTIN_VERSIONS: Readonly<Record<string, string>> = { ConfigMap: 'v1', Service: 'v1', Pod: 'v1', Deployment: 'apps/v1', DaemonSet: 'apps/v1' };
+
 /** One Kubernetes-shaped document (without `---`). */
 export function manifest(r: Random, n: number): string {
   const ctx: Ctx = { anchors: [], depth: 0, serial: 0 };
-  const head = `${comment(r, 0)}apiVersion: ${r.pick(['v1', 'apps/v1', 'example.com/v1'])}\n`;
+  const lead = comment(r, 0);
+  const version = r.pick(['v1', 'apps/v1', 'example.com/v1']);
   const kind = r.pick(['ConfigMap', 'Deployment', 'Service', 'Widget', 'DaemonSet', 'Pod']);
+  // A built-in kind under a built-in group takes its own group's version (kubectl refuses `v1` Deployments); a
+  // custom group, or a custom kind, keeps what was drawn.
+  const head = `${lead}apiVersion: ${version === 'example.com/v1' ? version : BUILTIN_VERSIONS[kind] ?? version}\n`;
   const labelsAnchor = anchor(r, ctx);
   const meta = r.chance(0.3) ? `metadata: {name: obj-${n}, labels: {app: ${r.pick(WORDS)}}}\n` : `metadata:\n  name: obj-${n}\n  labels: ${labelsAnchor}\n    app: web\n${comment(r, 2)}`;
   settle(ctx, labelsAnchor);

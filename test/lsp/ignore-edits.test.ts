@@ -28,6 +28,13 @@ describe('lsp ignore edits: "Ignore <rule> for this object"', () => {
     assert.equal(ignoreObject(text, 'f#0', 'hostport-usage'), undefined, 'already ignored: no edit');
   });
 
+  it('adds the rule before a " -- reason" of the ignore list, so it is read as an id', () => {
+    const text = (value: string) => `kind: Service\napiVersion: v1\nmetadata:\n  name: a\n  annotations:\n    kube-netlint.io/ignore: ${value}\n`;
+    assert.equal(ignoreObject(text('"hostport-usage -- node agent"'), 'f#0'), text('"hostport-usage,nodeport-duplicate -- node agent"'));
+    assert.equal(ignoreObject(text('"-- shared on purpose"'), 'f#0'), text('"nodeport-duplicate -- shared on purpose"'));
+    assert.equal(ignoreObject(text('"hostport-usage -- not nodeport-duplicate"'), 'f#0'), text('"hostport-usage,nodeport-duplicate -- not nodeport-duplicate"'), 'a mention in the reason is no id');
+  });
+
   it('edits flow-style metadata and annotations', () => {
     assert.equal(ignoreObject('kind: Service\napiVersion: v1\nmetadata: {name: a}\n', 'f#0'), 'kind: Service\napiVersion: v1\nmetadata: {annotations: {kube-netlint.io/ignore: "nodeport-duplicate"}, name: a}\n');
     assert.equal(ignoreObject('kind: Service\napiVersion: v1\nmetadata:\n  name: a\n  annotations: {}\n', 'f#0'), 'kind: Service\napiVersion: v1\nmetadata:\n  name: a\n  annotations: {kube-netlint.io/ignore: "nodeport-duplicate"}\n');

@@ -79,6 +79,24 @@ describe('disable-comment-unknown-rule', () => {
     assert.deepEqual(findings, []);
   });
 
+  it('reads no rule id in the reason of an ignore annotation, and places an unknown id before it even when the reason repeats it', () => {
+    const annotated = (value: string) => `
+      apiVersion: v1
+      kind: Service
+      metadata:
+        name: b
+        annotations:
+          kube-netlint.io/ignore: ${value}
+      spec:
+        type: NodePort
+        ports: [{port: 80, nodePort: 30080}]`;
+    assert.deepEqual(lint(annotated('"nodeport-duplicate -- shared on purpose"'), { rules }).findings, []);
+    const { findings } = lint(annotated('"nodeport-duplicat -- nodeport-duplicat was misspelt"'), { rules });
+    assert.deepEqual(findings.map((f) => [f.line, f.column, f.text]), [[6, 30, 'nodeport-duplicat']]);
+    assert.match(findings[0].message, /^"nodeport-duplicat" is not a kube-netlint rule, so the kube-netlint\.io\/ignore annotation silences nothing for it; did you mean nodeport-duplicate\?$/);
+    assert.equal(applyEdits(dedent(annotated('"nodeport-duplicat -- nodeport-duplicat was misspelt"')), findings[0].fixes[0].edits).split('\n')[5], '    kube-netlint.io/ignore: "nodeport-duplicate -- nodeport-duplicat was misspelt"');
+  });
+
   it('reads the directive as eslint does: a reason after " --", and no longer word', () => {
     assert.deepEqual(disableDirectiveRules('# kube-netlint-disable-next-line a, b -- c d'), ['a', 'b']);
     assert.deepEqual(disableDirectiveRules('# kube-netlint-disable-next-line -- only a reason'), []);

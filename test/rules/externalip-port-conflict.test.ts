@@ -28,6 +28,17 @@ describe('externalip-port-conflict', () => {
     assert.deepEqual(zeros.fixes[0].edits.map((e) => e.newText), ['10.0.0.1']);
   });
 
+  it('writes an IPv6 address in its short form (RFC 5952), however each Service spells it', () => {
+    const { findings } = lint({
+      'a.yaml': svc('long', 'team-a', '[{port: 443}]', '["2001:DB8:0:0::1"]'),
+      'b.yaml': svc('short', 'team-b', '[{port: 443}]', '["2001:db8::1"]'),
+    }, { rules });
+    assert.deepEqual(findings.map((f) => [f.file, f.text, f.message.split(' is also')[0]]), [
+      ['a.yaml', '"2001:DB8:0:0::1"', 'externalIP 2001:db8::1 port 443/TCP'],
+      ['b.yaml', '"2001:db8::1"', 'externalIP 2001:db8::1 port 443/TCP'],
+    ]);
+  });
+
   it('reports both Services, each naming the other, at the externalIPs entries', () => {
     const { findings } = lint({
       'a.yaml': svc('web', 'team-a', '[{port: 443}]', '[198.51.100.10]'),

@@ -21,6 +21,16 @@ spec:
 ${refs}`;
 
 describe('gateway-backend-unresolved', () => {
+  it('is an error at a port that is not an integer, whatever the Service, with a fix that removes the quotes', () => {
+    const files = { 'svc.yaml': service('[{name: http, port: 80, targetPort: 8080}]'), 'r.yaml': route('        - {name: web, port: "80"}\n        - {name: elsewhere, port: http}') };
+    const { findings } = lint(files, { rules });
+    assert.deepEqual(findings.map((f) => [f.file, f.line, f.column, f.text, f.severity]), [['r.yaml', 8, 29, '"80"', 'error'], ['r.yaml', 9, 35, 'http', 'error']]);
+    assert.equal(findings[0].message, 'port "80" of rule #0 backendRef #0 of HTTPRoute shop/shop is a string, not an integer: the API server rejects the HTTPRoute ("port in body must be of type integer"); write port: 80');
+    assert.equal(applyEdits(dedent(files['r.yaml']), findings[0].fixes[0].edits), dedent(files['r.yaml']).replace('port: "80"', 'port: 80'));
+    assert.equal(findings[1].message, 'port "http" of rule #0 backendRef #1 of HTTPRoute shop/shop is a string, not an integer: the API server rejects the HTTPRoute ("port in body must be of type integer"); write the Service port number');
+    assert.deepEqual(findings[1].fixes, []);
+  });
+
   it('is an error at a port the Service does not expose, with a fix to its only port', () => {
     const files = { 'svc.yaml': service('[{name: http, port: 80, targetPort: 8080}]'), 'r.yaml': route('        - {name: web, port: 81}') };
     const { findings } = lint(files, { rules });

@@ -54,6 +54,14 @@ describe('host-port-conflicts-healthcheck-nodeport', () => {
     assert.deepEqual(svc.fixes[0].edits, pod.fixes[0].edits);
   });
 
+  it('is a warning on both sides, saying so, while the workload runs no pods (replicas: 0)', () => {
+    const parked = broker('            - {name: replication, containerPort: 31990}').replace('replicas: 3', 'replicas: 0');
+    const { findings } = lint({ 'svc.yaml': lb(31990), 'sts.yaml': parked }, { rules });
+    assert.deepEqual(findings.map((f) => [f.file, f.line, f.severity]), [['sts.yaml', 17, 'warning'], ['svc.yaml', 9, 'warning']]);
+    assert.equal(findings[0].message, "hostNetwork port 31990/TCP is the healthCheckNodePort of Service streaming/broker-lb: StatefulSet streaming/broker runs no pods now (replicas: 0), but once it runs it and kube-proxy's health-check server on 31990/TCP collide on its nodes; move one port");
+    assert.match(findings[1].message, /^healthCheckNodePort 31990 is also the hostNetwork port of StatefulSet streaming\/broker: StatefulSet streaming\/broker runs no pods now \(replicas: 0\)/);
+  });
+
   it('explains the hostPort case (portmap diverts the probes) and offers both fixes', () => {
     const text = dedent(lb(31990)) + '---\n' + dedent(broker('            - containerPort: 8080\n              hostPort: 31990', false));
     const { findings } = lint(text, { rules });

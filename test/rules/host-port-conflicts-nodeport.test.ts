@@ -93,6 +93,20 @@ describe('host-port-conflicts-nodeport', () => {
     assert.deepEqual(hostNet.fixes.map((f) => f.title), ['Change nodePort 30092 of Service web/broker to free port 30000']);
   });
 
+  it('is a warning on both sides, saying so, while the hostPort workload runs no pods (replicas: 0)', () => {
+    const parked = deployment('web-hostport', '            - containerPort: 80\n              hostPort: 31123').replace('spec:\n  selector', 'spec:\n  replicas: 0\n  selector');
+    const { findings } = lint({ 'svc.yaml': service('web-nodeport', 31123), 'deploy.yaml': parked }, { rules });
+    assert.deepEqual(findings.map((f) => [f.file, f.line, f.severity]), [['deploy.yaml', 17, 'warning'], ['svc.yaml', 12, 'warning']]);
+    assert.equal(findings[0].message, 'hostPort 31123/TCP is also nodePort 31123 of Service web/web-nodeport: Deployment web/web-hostport runs no pods now (replicas: 0), but once it runs CNI portmap and kube-proxy both match it on its nodes and one loses the traffic; move one port');
+    assert.match(findings[1].message, /^nodePort 31123\/TCP is also the hostPort of Deployment web\/web-hostport: Deployment web\/web-hostport runs no pods now \(replicas: 0\)/);
+    // A running workload on the same port makes the Service side an error again, naming the running one first.
+    const running = deployment('other', '            - containerPort: 80\n              hostPort: 31123');
+    const both = lint({ 'svc.yaml': service('web-nodeport', 31123), 'deploy.yaml': parked, 'other.yaml': running }, { rules }).findings;
+    const svc = both.find((f) => f.file === 'svc.yaml')!;
+    assert.equal(svc.severity, 'error');
+    assert.match(svc.message, /^nodePort 31123\/TCP is also the hostPort of Deployment web\/other and Deployment web\/web-hostport: CNI portmap/);
+  });
+
   it('gives two Services in conflict two different free ports', () => {
     const text = service('a', 31000) + '---' + service('b', 31000).replace('name: b', 'name: b') + '---' + deployment('h', '            - containerPort: 80\n              hostPort: 31000');
     const ports = lint(text, { rules }).findings.filter((f) => f.object?.startsWith('Service')).map((f) => f.fixes[0].edits[0].newText);

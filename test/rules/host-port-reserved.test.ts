@@ -45,6 +45,14 @@ describe('host-port-reserved', () => {
     assert.match(findings[0].message, /: CNI portmap takes the component's traffic on every node address; use another hostPort\.$/);
   });
 
+  it('is a warning at most, saying so, for a workload that runs no pods now (replicas: 0)', () => {
+    const parked = workload('Deployment', 'op', 'example/op:1.0', '            - containerPort: 8080\n              hostPort: 10250').replace('spec:\n  selector', 'spec:\n  replicas: 0\n  selector');
+    const { findings } = lint(parked, { rules });
+    assert.deepEqual(findings.map((f) => [f.severity, f.line, f.text]), [['warning', 17, '10250']]);
+    assert.match(findings[0].message, /^hostPort 10250\/TCP of Deployment ns\/op is the kubelet API port on every node: .*; use another hostPort\. A warning: Deployment ns\/op runs no pods now \(replicas: 0\), and collides once it runs\.$/);
+    assert.deepEqual(lint(parked.replace('replicas: 0', 'replicas: 1'), { rules }).findings.map((f) => f.severity), ['error']);
+  });
+
   it('ignores another protocol on the same number', () => {
     assert.deepEqual(lint(workload('DaemonSet', 'agent', 'example/agent:2', '            - {containerPort: 10250, hostPort: 10250, protocol: UDP}'), { rules }).findings, []);
   });

@@ -23,6 +23,45 @@ describe('hostport-conflict', () => {
     assert.deepEqual(b.related.map((r) => [r.file, r.line]), [['a.yaml', 16]]);
   });
 
+  it('is a warning, saying so, when the side that would certainly meet runs no pods now (replicas: 0, a suspended CronJob), also under an HPA', () => {
+    const parked = (replicas: number) => workload('Deployment', 'parked', 'x', port9100).replace('spec:\n  selector', `spec:\n  replicas: ${replicas}\n  selector`);
+    const hpa = `
+    apiVersion: autoscaling/v2
+    kind: HorizontalPodAutoscaler
+    metadata: {name: parked, namespace: x}
+    spec:
+      scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: parked}
+      minReplicas: 2
+      maxReplicas: 4`;
+    const ds = workload('DaemonSet', 'agent', 'x', port9100);
+    for (const extra of [{}, { 'c.yaml': hpa }] as Record<string, string>[]) {
+      const { findings } = lint({ 'a.yaml': parked(0), 'b.yaml': ds, ...extra }, { rules });
+      assert.deepEqual(findings.map((f) => [f.file, f.line, f.text, f.severity]), [['a.yaml', 17, '9100', 'warning'], ['b.yaml', 16, '9100', 'warning']]);
+      assert.equal(findings[0].message, 'hostPort 9100/TCP is also claimed by DaemonSet x/agent: Deployment x/parked runs no pods now (replicas: 0), but once it runs they certainly share nodes and on each one pod stays Pending ("didn\'t have free ports"); give one side another port');
+      assert.equal(findings[1].message, 'hostPort 9100/TCP is also claimed by Deployment x/parked: Deployment x/parked runs no pods now (replicas: 0), but once it runs they certainly share nodes and on each one pod stays Pending ("didn\'t have free ports"); give one side another port');
+      assert.deepEqual(findings[1].related.map((r) => r.message), ['hostPort 9100/TCP of Deployment x/parked (container main) (on the same node once both run)']);
+    }
+    // Scaled up, the same pair is certain.
+    assert.deepEqual(lint({ 'a.yaml': parked(1), 'b.yaml': ds }, { rules }).findings.map((f) => f.severity), ['error', 'error']);
+    const cronJob = (suspend: boolean) => `
+    apiVersion: batch/v1
+    kind: CronJob
+    metadata: {name: nightly, namespace: x}
+    spec:
+      suspend: ${suspend}
+      schedule: "@daily"
+      jobTemplate:
+        spec:
+          template:
+            spec:
+              restartPolicy: Never
+              containers: [{name: c, image: x, ports: [{containerPort: 9100, hostPort: 9100}]}]`;
+    const suspended = lint({ 'a.yaml': cronJob(true), 'b.yaml': ds }, { rules }).findings;
+    assert.deepEqual(suspended.map((f) => [f.file, f.severity]), [['a.yaml', 'warning'], ['b.yaml', 'warning']]);
+    assert.match(suspended[0].message, /: CronJob x\/nightly runs no pods now \(suspend: true\), but once it runs they certainly share nodes/);
+    assert.deepEqual(lint({ 'a.yaml': cronJob(false), 'b.yaml': ds }, { rules }).findings.map((f) => f.severity), ['error', 'error']);
+  });
+
   it('treats hostNetwork containerPorts as host ports', () => {
     const hn = '\n      hostNetwork: true';
     const { findings } = lint(

@@ -33,7 +33,7 @@ spec:
 ${bounds}`;
     const scaled = lint({ 'w.yaml': workload('Deployment', '', hostPort80), 'hpa.yaml': hpa('Deployment', '  minReplicas: 3\n  maxReplicas: 10') }, { rules }).findings;
     assert.deepEqual(scaled.map((f) => [f.file, f.line, f.column, f.text, f.severity, f.object]), [['w.yaml', 16, 25, '80', 'warning', 'Deployment shop/web']]);
-    assert.equal(scaled[0].message, 'Deployment shop/web is scaled to 3-10 replicas by HorizontalPodAutoscaler shop/web and has hostPort 80/TCP: one pod per node, so it needs up to 10 nodes with the port free, plus one for a rolling update; use a DaemonSet or a Service');
+    assert.equal(scaled[0].message, 'Deployment shop/web is scaled to 3-10 replicas by HorizontalPodAutoscaler shop/web and has hostPort 80/TCP: one pod per node, so it needs up to 10 nodes with the port free, plus 3 for a rolling update; use a DaemonSet or a Service');
     assert.deepEqual(scaled[0].related.map((r) => [r.file, r.line, r.message]), [['hpa.yaml', 7, 'maxReplicas: 10 of HorizontalPodAutoscaler shop/web']]);
     // minReplicas defaults to 1; the HPA wins over spec.replicas: 1.
     assert.match(lint({ 'w.yaml': workload('Deployment', '\n  replicas: 1', hostPort80), 'hpa.yaml': hpa('Deployment', '  maxReplicas: 4') }, { rules }).findings[0].message, /is scaled to 1-4 replicas by HorizontalPodAutoscaler shop\/web/);
@@ -49,6 +49,41 @@ ${bounds}`;
     assert.deepEqual([f.line, f.column, f.text, f.severity, f.object], [17, 25, '80', 'warning', 'Deployment shop/web']);
     assert.match(f.message, /^Deployment shop\/web has replicas: 3 and hostPort 80\/TCP: at most one pod per node, so it needs 3 nodes with the port free, and a rolling update \(maxSurge\) needs one more spare node/);
     assert.deepEqual(f.related.map((r) => r.line), [7]);
+  });
+
+  it('counts the spare nodes a rollout needs from the strategy: none for Recreate or maxSurge 0, maxSurge (a percentage rounded up) otherwise', () => {
+    const deployment = (strategy: string, replicas = 2) => workload('Deployment', `\n  replicas: ${replicas}\n  strategy: ${strategy}`, hostPort80);
+    const message = (text: string) => lint(text, { rules }).findings.map((f) => f.message);
+    const noSurge = 'Deployment shop/web has replicas: 2 and hostPort 80/TCP: at most one pod per node, so it needs 2 nodes with the port free; replicas beyond that stay Pending ("node(s) didn\'t have free ports for the requested pod ports"); use a DaemonSet, or a Service instead of the host port';
+    assert.deepEqual(message(deployment('{type: Recreate}')), [noSurge]);
+    assert.deepEqual(message(deployment('{type: RollingUpdate, rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}')), [noSurge]);
+    assert.deepEqual(message(deployment('{rollingUpdate: {maxSurge: "0%", maxUnavailable: 1}}')), [noSurge]);
+    assert.match(message(deployment('{rollingUpdate: {maxSurge: 2}}'))[0], /needs 2 nodes with the port free, and a rolling update \(maxSurge\) needs 2 more spare nodes/);
+    // 50% of 3 replicas rounds up to 2; the default 25% of 3 to 1.
+    assert.match(message(deployment('{rollingUpdate: {maxSurge: "50%"}}', 3))[0], /needs 3 nodes with the port free, and a rolling update \(maxSurge\) needs 2 more spare nodes/);
+    assert.match(message(deployment('{type: RollingUpdate}', 3))[0], /needs 3 nodes with the port free, and a rolling update \(maxSurge\) needs one more spare node/);
+    const hpa = `
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web, namespace: shop}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  maxReplicas: 4`;
+    assert.deepEqual(lint({ 'w.yaml': workload('Deployment', '\n  strategy: {type: Recreate}', hostPort80), 'hpa.yaml': hpa }, { rules }).findings.map((f) => f.message),
+      ['Deployment shop/web is scaled to 1-4 replicas by HorizontalPodAutoscaler shop/web and has hostPort 80/TCP: one pod per node, so it needs up to 4 nodes with the port free; use a DaemonSet or a Service']);
+  });
+
+  it('warns on a DaemonSet whose rolling update surges (maxSurge above 0) with a host port; silent for maxSurge 0, the default and OnDelete', () => {
+    const daemonSet = (strategy: string) => workload('DaemonSet', `\n  updateStrategy: ${strategy}`, hostPort80);
+    const surging = lint(daemonSet('{type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}'), { rules }).findings;
+    assert.deepEqual(surging.map((f) => [f.line, f.column, f.text, f.severity, f.object]), [[17, 25, '80', 'warning', 'DaemonSet shop/web']]);
+    assert.equal(surging[0].message, 'DaemonSet shop/web has maxSurge 1 and hostPort 80/TCP: an update starts the new pod on a node whose old pod still holds the port, so it stays Pending and the update stalls; set maxSurge: 0 and maxUnavailable: 1');
+    assert.match(lint(daemonSet('{rollingUpdate: {maxSurge: "10%", maxUnavailable: 0}}'), { rules }).findings[0].message, /^DaemonSet shop\/web has maxSurge 10% and hostPort 80\/TCP: /);
+    for (const quiet of ['{rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}', '{rollingUpdate: {maxSurge: "0%", maxUnavailable: 1}}', '{type: RollingUpdate}', '{type: OnDelete}']) {
+      assert.deepEqual(lint(daemonSet(quiet), { rules }).findings, [], quiet);
+    }
+    // Without a host port a surge is harmless.
+    assert.deepEqual(lint(workload('DaemonSet', '\n  updateStrategy: {rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}', '            - containerPort: 80'), { rules }).findings, []);
   });
 
   it('covers StatefulSets with hostNetwork ports (listing every port)', () => {

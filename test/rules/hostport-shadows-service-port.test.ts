@@ -90,6 +90,13 @@ describe('hostport-shadows-service-port', () => {
     assert.equal(f.fixes[0].title, 'Remove hostPort 3306 (stop shadowing the Service port)');
   });
 
+  it('is a warning under IPVS, saying so, while the hostPort workload runs no pods (replicas: 0)', () => {
+    const parked = db('db-b', 'team-b').replace('spec:\n  selector', 'spec:\n  replicas: 0\n  selector');
+    const { findings } = lint({ 'a.yaml': service('db-a', 'team-a'), 'b.yaml': service('db-b', 'team-b') + '---' + parked }, { rules, config: ipvs });
+    assert.deepEqual(findings.map((f) => [f.file, f.line, f.severity]), [['b.yaml', 27, 'warning']]);
+    assert.equal(findings[0].message, "hostPort 3306/TCP is ClusterIP port 3306 of Service team-a/db-a and 1 more: Deployment team-b/db-b runs no pods now (replicas: 0); once it runs, under IPVS (config) portmap sends this node's traffic for them to its containerPort 3306, the wrong backend; remove the hostPort");
+  });
+
   it('is a warning under IPVS when the only shadowed Service is the pod\'s own', () => {
     const { findings } = lint(service('db-b', 'team-b') + '---' + db('db-b', 'team-b'), { rules, config: ipvs });
     assert.deepEqual(findings.map((f) => f.severity), ['warning']);

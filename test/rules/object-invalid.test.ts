@@ -31,6 +31,29 @@ describe('object-invalid', () => {
     assert.equal(fs[2].message, 'object of apiVersion apps/v1 has no kind: kubectl cannot decode it ("Object \'Kind\' is missing in \'{…}\'") and applies nothing; add its kind');
   });
 
+  it('reports a built-in kind under another built-in group\'s apiVersion, or in another case, and the object collides with nothing', () => {
+    const twin = (apiVersion: string, kind: string, name: string): string =>
+      `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata: {name: ${name}}\nspec: {type: NodePort, ports: [{port: 80, nodePort: 30001}]}\n`;
+    const { findings } = lint({
+      'a.yaml': twin('apps/v1', 'Service', 'a'), 'b.yaml': twin('v1', 'service', 'b'), 'c.yaml': twin('v1', 'Service', 'c'),
+      'd.yaml': 'apiVersion: v1\nkind: Deployment\nmetadata: {name: d}\n',
+    }, { rules: ['object-invalid', 'nodeport-duplicate'] });
+    assert.deepEqual(findings.map((f) => [f.file, f.line, f.column, f.text, f.message]), [
+      ['a.yaml', 1, 13, 'apps/v1', 'apiVersion apps/v1 has no kind Service: kubectl refuses it ("no matches for kind "Service" in version "apps/v1"") and applies nothing; use apiVersion: v1'],
+      ['b.yaml', 2, 7, 'service', 'kind service is not a kind of v1 (kinds are case-sensitive): kubectl refuses it ("no matches for kind "service" in version "v1"") and applies nothing; write kind: Service'],
+      ['d.yaml', 1, 13, 'v1', 'apiVersion v1 has no kind Deployment: kubectl refuses it ("no matches for kind "Deployment" in version "v1"") and applies nothing; use apiVersion: apps/v1'],
+    ]);
+    // Groups that may serve the kind are not judged: older built-in groups, other API groups, custom resources.
+    const silent = check({
+      'knative.yaml': 'apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: k}\n',
+      'old.yaml': 'apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata: {name: i}\n',
+      'beta.yaml': 'apiVersion: apps/v1beta2\nkind: ControllerRevision\nmetadata: {name: r}\n',
+      'event.yaml': 'apiVersion: events.k8s.io/v1\nkind: Event\nmetadata: {name: e}\n',
+      'list.yaml': 'apiVersion: v1\nkind: List\nitems: []\n---\napiVersion: v1\nkind: ServiceList\nitems: []\n',
+    });
+    assert.deepEqual(silent, []);
+  });
+
   it('reports metadata or spec of the wrong shape as the decode error, and the object takes part in no other check', () => {
     const { findings, analysis } = lint(`
       apiVersion: v1

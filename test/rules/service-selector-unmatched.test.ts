@@ -188,6 +188,21 @@ spec:
     assert.deepEqual(beyond.map((f) => [f.line, f.severity, f.message]), [[7, 'warning', 'selector statefulset.kubernetes.io/pod-name=kafka-3 of Service shop/web matches no pod template of namespace shop: the Service gets no endpoints, so connections fail (503 behind an Ingress); closest: StatefulSet shop/kafka (statefulset.kubernetes.io/pod-name kafka-0 … kafka-2 for replicas 3)']]);
     const wrongJob = lint({ ...files, 'svc.yaml': service('{batch.kubernetes.io/job-name: bench2}') }, { rules }).findings;
     assert.deepEqual(wrongJob.map((f) => f.message), ['selector batch.kubernetes.io/job-name=bench2 of Service shop/web matches no pod template of namespace shop: the Service gets no endpoints, so connections fail (503 behind an Ingress); fix the selector or the labels; closest: Job shop/bench (batch.kubernetes.io/job-name bench)']);
+    // An HPA's minReplicas sets how many Pods the StatefulSet keeps, also when spec.replicas is not written.
+    const hpa = (min: number) => `
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: kafka, namespace: shop}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: StatefulSet, name: kafka}
+  minReplicas: ${min}
+  maxReplicas: 9`;
+    const unwritten = kafka.replace('  replicas: 3\n', '');
+    const pod4 = service('{statefulset.kubernetes.io/pod-name: kafka-4}');
+    assert.deepEqual(lint({ 'k.yaml': unwritten, 'h.yaml': hpa(5), 'svc.yaml': pod4 }, { rules }).findings, []);
+    assert.deepEqual(lint({ 'k.yaml': unwritten, 'h.yaml': hpa(4), 'svc.yaml': pod4 }, { rules }).findings.map((f) => [f.line, f.severity]), [[7, 'warning']]);
+    // At replicas: 0 the HPA does not scale the StatefulSet, so no Pod carries the name.
+    assert.deepEqual(lint({ 'k.yaml': kafka.replace('replicas: 3', 'replicas: 0'), 'h.yaml': hpa(5), 'svc.yaml': pod4 }, { rules }).findings.map((f) => [f.line, f.severity]), [[7, 'warning']]);
     // Another namespace's StatefulSet is not selected (a Service selects Pods of its own namespace only).
     assert.deepEqual(lint({ 'k.yaml': kafka, 'svc.yaml': service('{statefulset.kubernetes.io/pod-name: kafka-0}', 'other'), 'o.yaml': workload('api', '{app: api}', 'other') }, { rules }).findings.map((f) => [f.severity, f.line]), [['warning', 7]]);
   });

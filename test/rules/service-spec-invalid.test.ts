@@ -40,16 +40,16 @@ describe('service-spec-invalid', () => {
     assert.ok(fs.every((f) => !f.message.includes('regex')), 'no regex in the message');
     // Nothing of the name is a label character: no suggestion.
     assert.match(check('  ports:\n    - {name: "__", port: 80}')[0].message, /Invalid value: "__""; rename it$/);
-    // Over 63 characters: the API's length message is short and quoted as it is.
+    // Over 63 characters: the API's length message is short and quoted as it is; the value is cut at 24 characters.
     const long = 'a'.repeat(64);
-    assert.deepEqual(check(`  ports:\n    - {name: ${long}, port: 80}`).map((f) => f.message.split(' with ')[1]), [`"spec.ports[0].name: Invalid value: "${long}": must be no more than 63 characters"`]);
+    assert.deepEqual(check(`  ports:\n    - {name: ${long}, port: 80}`).map((f) => f.message.split(' with ')[1]), [`"spec.ports[0].name: Invalid value: "${'a'.repeat(23)}…": must be no more than 63 characters"`]);
     assert.equal(fs[0].fixes[0].title, 'Change "HTTP" to "http"');
     assert.deepEqual(fs[1].fixes, []);
     // Longer than 15 is fine for a Service port name (DNS-1123, 63), unlike container port names.
     assert.deepEqual(check('  ports:\n    - {name: metrics-and-health, port: 80}'), []);
   });
 
-  it('flags named targetPorts that are not IANA service names, one finding per API message', () => {
+  it('flags named targetPorts that are not IANA service names, one finding per value (the first API message)', () => {
     const fs = check('  ports:\n    - {name: a, port: 80, targetPort: http-metrics-long}\n    - {name: b, port: 81, targetPort: "8080"}\n    - {name: c, port: 82, targetPort: web--ui}');
     assert.deepEqual(fs.map((f) => [f.line, f.text]), [[8, 'http-metrics-long'], [9, '"8080"'], [10, 'web--ui']]);
     assert.ok(fs[0].message.includes('spec.ports[0].targetPort: Invalid value: "http-metrics-long": must be no more than 15 characters'));

@@ -43,7 +43,7 @@ describe('servicemonitor-port-unresolved', () => {
     assert.equal(findings.length, 1);
     const f = findings[0];
     assert.deepEqual([f.file, f.line, f.column, f.text, f.severity, f.object], ['sm.yaml', 8, 13, 'metrics', 'warning', 'ServiceMonitor monitoring/web']);
-    assert.equal(f.message, 'endpoint #0 of ServiceMonitor monitoring/web scrapes the Service port named "metrics", which none of Service shop/web has (Service shop/web has port 80 "http"): the operator keeps only that port name, so there are no targets and no error; use one of its port names');
+    assert.equal(f.message, 'endpoint #0 of ServiceMonitor monitoring/web scrapes the Service port named "metrics", which Service shop/web does not have (it has port 80 "http"): the operator keeps only that port name, so there are no targets and no error; use one of its port names');
     assert.deepEqual(f.related.map((r) => [r.file, r.line]), [['svc.yaml', 3]]);
     assert.deepEqual(f.fixes.map((x) => x.title), ['Scrape the Service port "http"']);
     assert.match(applyEdits(dedent(files['sm.yaml']), f.fixes[0].edits), /- port: http\n/);
@@ -52,7 +52,7 @@ describe('servicemonitor-port-unresolved', () => {
   it('checks targetPort against the containers behind the selected Services, and says when a port name is a number', () => {
     const files = { 'svc.yaml': service('[{name: http, port: 80, targetPort: 8080}]'), 'd.yaml': workload('[{name: http, containerPort: 8080}]') };
     const target = lint({ ...files, 'sm.yaml': serviceMonitor('    - targetPort: 9100') }, { rules }).findings;
-    assert.deepEqual(target.map((f) => f.message), ['endpoint #0 of ServiceMonitor monitoring/web scrapes targetPort container port 9100, which none of the Pods behind Service shop/web declares (Deployment shop/web): Prometheus keeps only declared container ports, so there are no targets and no error; declare that port or scrape a declared one']);
+    assert.deepEqual(target.map((f) => f.message), ['endpoint #0 of ServiceMonitor monitoring/web scrapes targetPort 9100, which none of the Pods behind Service shop/web declares (Deployment shop/web): Prometheus keeps only declared container ports, so there are no targets and no error; declare that port or scrape a declared one']);
     assert.deepEqual(target[0].related.map((r) => r.message), ['Deployment shop/web declares http (8080)']);
     assert.deepEqual(lint({ ...files, 'sm.yaml': serviceMonitor('    - targetPort: http') }, { rules }).findings, []);
     assert.deepEqual(lint({ ...files, 'sm.yaml': serviceMonitor('    - targetPort: 8080') }, { rules }).findings, []);
@@ -76,8 +76,8 @@ describe('servicemonitor-port-unresolved', () => {
     const files = { 'd.yaml': workload('[{name: http, containerPort: 8080}, {containerPort: 9100}]') };
     const found = lint({ ...files, 'pm.yaml': podMonitor('    - port: metrics\n    - portNumber: 9101\n    - targetPort: 9102\n    - {port: http, portNumber: 1}\n    - port: "9100"') }, { rules }).findings;
     assert.deepEqual(found.map((f) => [f.line, f.text]), [[7, 'metrics'], [8, '9101'], [9, '9102'], [11, '"9100"']]);
-    assert.equal(found[0].message, 'podMetricsEndpoint #0 of PodMonitor shop/web scrapes port container port "metrics", which none of the Pods it selects declares (Deployment shop/web): Prometheus keeps only declared container ports, so there are no targets and no error; declare that port or scrape a declared one');
-    assert.match(found[3].message, /scrapes port container port "9100" \(port takes a container port name; a number goes in portNumber\)/);
+    assert.equal(found[0].message, 'podMetricsEndpoint #0 of PodMonitor shop/web scrapes port "metrics", which none of the Pods it selects declares (Deployment shop/web): Prometheus keeps only declared container ports, so there are no targets and no error; declare that port or scrape a declared one');
+    assert.match(found[3].message, /scrapes port "9100" \(port takes a container port name; a number goes in portNumber\)/);
     assert.deepEqual(lint({ ...files, 'pm.yaml': podMonitor('    - port: http\n    - portNumber: 9100\n    - targetPort: 8080') }, { rules }).findings, []);
   });
 

@@ -1,5 +1,20 @@
 import { strict as assert } from 'node:assert';
+import { parseYamlValue } from '../../server/out/core/load/parse-documents';
 import { lint } from '../helpers/lint';
+
+/** The warnings the process emits (yaml's log goes to process.emitWarning, printed on stderr) while `run` runs. */
+async function warningsOf(run: () => void): Promise<string[]> {
+  const seen: string[] = [];
+  const listener = (w: Error): void => void seen.push(w.message);
+  process.on('warning', listener);
+  try {
+    run();
+    await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+  } finally {
+    process.off('warning', listener);
+  }
+  return seen;
+}
 
 describe('yaml-syntax', () => {
   // What kubectl v1.32 / kustomize v5.5 print for a file with a directive (go-yaml v2 reads each `---` part alone).
@@ -125,5 +140,46 @@ binaryData: *e
   it('stays silent on valid YAML, comments, empty documents and non-Kubernetes YAML', () => {
     const { findings } = lint('# just a comment\n---\n---\nfoo: bar\nlist: [1, 2]\n---\n', { rules: ['yaml-syntax'] });
     assert.deepEqual(findings, []);
+  });
+  it('reports a mapping key that is a list or a mapping at the key, as kubectl refuses it, and reads nothing of that document', async () => {
+    const text = `apiVersion: v1
+kind: Service
+metadata: {name: c}
+spec:
+  type: NodePort
+  ports:
+  - {port: 81, [nodePort]: 30081}
+---
+${svc('d', 30082)}`;
+    let result: ReturnType<typeof lint> | undefined;
+    const warnings = await warningsOf(() => (result = lint({ 'd.yaml': text })));
+    assert.deepEqual(warnings, [], 'no library warning reaches stderr');
+    const { findings, analysis } = result!;
+    assert.deepEqual(findings.map((f) => [f.ruleId, f.line, f.column, f.text, f.severity]), [['yaml-syntax', 7, 16, '[nodePort]', 'error']]);
+    assert.equal(findings[0].message, 'this mapping key is a list, which JSON cannot have: kubectl refuses the document ("error converting YAML to JSON: yaml: invalid map key: []interface {}{"nodePort"}"), so nothing of it is applied; write it as nodePort:');
+    assert.deepEqual(analysis.model.services.filter((x) => x.origin.type === 'file').map((x) => x.name), ['d'], 'the document after it is read');
+  });
+
+  it('reports a mapping or alias as a key, one in a merge source, and drops every item of a List that has one', async () => {
+    const head = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: m}\n';
+    const cases: [string, string, number, number, string, RegExp][] = [
+      ['mapping key', `${head}data:\n  ? {a: 1, b: [x]}\n  : v\n`, 5, 5, '{a: 1, b: [x]}', /is a mapping, .*invalid map key: map\[interface \{\}\]interface \{\}\{"a":1, "b":\[\]interface \{\}\{"x"…"\), .*; use a plain string key$/],
+      ['alias of a list', `${head}x: &k [a, 2]\ndata:\n  *k : v\n`, 6, 3, '*k', /invalid map key: \[\]interface \{\}\{"a", 2\}"\)/],
+      ['merge source', `${head}x: &s {[p]: 1}\ndata:\n  <<: *s\n`, 4, 8, '[p]', /write it as p:$/],
+    ];
+    for (const [name, text, line, column, key, message] of cases) {
+      const { findings, analysis } = lint({ 'd.yaml': text });
+      assert.deepEqual(findings.map((f) => [f.ruleId, f.line, f.column, f.text]), [['yaml-syntax', line, column, key]], name);
+      assert.match(findings[0].message, message, name);
+      assert.deepEqual(analysis.model.objects.filter((o) => o.origin.type === 'file').map((o) => o.name), [], name);
+    }
+    const list = 'apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}, data: {[k]: v}}\n';
+    const { findings, analysis } = lint({ 'l.yaml': list });
+    assert.deepEqual(findings.map((f) => [f.ruleId, f.line, f.text]), [['yaml-syntax', 5, '[k]']]);
+    assert.deepEqual(analysis.model.objects.filter((o) => o.origin.type === 'file').map((o) => o.name), [], 'kubectl refuses the whole List');
+  });
+
+  it('never lets the yaml library print a warning: embedded configs with a collection key are read quietly', async () => {
+    assert.deepEqual(await warningsOf(() => parseYamlValue('mode: ipvs\n[a]: 1\n')), []);
   });
 });

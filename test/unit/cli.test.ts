@@ -172,6 +172,11 @@ describe('CLI', () => {
     const missing = spawnSync(process.execPath, [bin, 'nope.yaml'], { cwd: dir, encoding: 'utf8' });
     assert.equal(missing.status, 2);
     assert.match(missing.stderr, /nope\.yaml: no such file or directory/);
+    // A collection key is a finding on stdout; the yaml library's own warning about it never reaches stderr.
+    write('k.yaml', 'apiVersion: v1\nkind: Service\nmetadata: {name: c}\nspec:\n  ports:\n  - {port: 81, [nodePort]: 30081}\n');
+    const key = spawnSync(process.execPath, [bin, 'k.yaml'], { cwd: dir, encoding: 'utf8' });
+    assert.deepEqual([key.status, key.stderr], [1, '']);
+    assert.match(key.stdout, /^k\.yaml:6:16: error yaml-syntax: this mapping key is a list/);
   });
 
   it('bin/kube-netlint.js --version prints the package version without loading the bundle, as the bundle does', function () {

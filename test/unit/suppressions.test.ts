@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { ignoreListIds } from '../../server/out/core/engine/run-rules';
 import { loadFile } from '../../server/out/core/load/load-file';
 import { lint } from '../helpers/lint';
 
@@ -28,6 +29,19 @@ describe('suppressions', () => {
     it('does not silence rules it does not list', () => {
       const text = svc('a', 80, '  annotations:\n    kube-netlint.io/ignore: nodeport-duplicate\n');
       assert.deepEqual(found(text), ['nodeport-out-of-range@12 Service default/a']);
+    });
+
+    it('reads a " -- reason" as the disable comment does: the ids before it silence, the reason names no rule', () => {
+      const text = svc('a', 80, '  annotations:\n    kube-netlint.io/ignore: "nodeport-out-of-range -- shared on purpose, see nodeport-duplicate"\n') + '---' + svc('b', 80);
+      assert.deepEqual(found(text), ['nodeport-out-of-range@23 Service default/b']);
+      // A word of the reason is no id: nodeport-duplicate is not silenced for a by its mention after " -- ".
+      const dup = svc('a', 30080, '  annotations:\n    kube-netlint.io/ignore: "hostport-usage -- not nodeport-duplicate"\n') + '---' + svc('b', 30080);
+      assert.deepEqual(found(dup), ['nodeport-duplicate@12 Service default/a', 'nodeport-duplicate@23 Service default/b']);
+      // "--" inside a word (or glued to an id) is no reason mark; a value that is only a reason silences nothing.
+      assert.deepEqual(ignoreListIds('a,b -- c d'), ['a', 'b']);
+      assert.deepEqual(ignoreListIds('a --b, c--'), ['a', '--b', 'c--']);
+      assert.deepEqual(ignoreListIds('-- only a reason'), []);
+      assert.deepEqual(ignoreListIds(' nodeport-duplicate ,  hostport-usage'), ['nodeport-duplicate', 'hostport-usage']);
     });
 
     it('accepts "*" and "all" for every rule', () => {

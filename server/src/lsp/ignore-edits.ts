@@ -2,6 +2,7 @@ import { isMap, isScalar, isSeq, Node, Scalar, YAMLMap } from 'yaml';
 import { parseDocuments } from '../core/load/parse-documents';
 import { directiveIds, DISABLE_NEXT_LINE, IGNORE_ANNOTATION } from '../core/engine/suppress';
 import { ignoreListHas } from '../core/engine/run-rules';
+import { listedRuleIds } from '../core/load/suppressions';
 
 /** A text edit on one file: the text in `[start, end)` (UTF-16 offsets) becomes `newText`. */
 export interface OffsetEdit {
@@ -63,9 +64,19 @@ export function ignoreObjectEdit(text: string, uid: string, ruleId: string, json
     if (!isScalar(v) || !v.range) return undefined;
     const current = v.value === null || v.value === undefined ? '' : String(v.value);
     if (current && ignoreListHas(current, ruleId)) return undefined;
-    return { start: v.range[0], end: v.range[1], newText: JSON.stringify(current ? `${current},${ruleId}` : ruleId) };
+    return { start: v.range[0], end: v.range[1], newText: JSON.stringify(withRuleId(current, ruleId)) };
   }
   return insertEntry(text, map, key(IGNORE_ANNOTATION), value, (indent) => `${indent}${IGNORE_ANNOTATION}: ${value}\n`, annotations.key as Scalar);
+}
+
+/** An ignore annotation value with `ruleId` added after its last rule id: before a ` -- reason`, never into it. */
+function withRuleId(current: string, ruleId: string): string {
+  if (!current.trim()) return ruleId;
+  const ids = listedRuleIds(current);
+  const last = ids[ids.length - 1];
+  if (!last) return `${ruleId} ${current.trimStart()}`;
+  const end = last.at + last.id.length;
+  return `${current.slice(0, end)},${ruleId}${current.slice(end)}`;
 }
 
 /**

@@ -4,6 +4,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument }
 import { mib, readRegularFile } from './read-file';
 import { ConfigError, ConfigErrors, CoreConfig, DEFAULT_CONFIG, parseConfig } from '../core/config/config';
 import { ruleIds } from '../core/rules/index';
+import { QUIET } from '../core/load/parse-options';
 
 export const CONFIG_FILE_NAME = '.kube-netlint.yaml';
 
@@ -133,9 +134,9 @@ function parseKeepingWhatIsValid(text: string, path: string): { config: CoreConf
 /** The config document's plain value and a dotted key → 1-based line lookup; throws ConfigError for YAML problems. */
 function readConfigDocument(text: string, path: string): { value: unknown; lineOf: (key: string) => number | undefined } {
   const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false });
+  const doc = parseDocument(text, { ...QUIET, lineCounter: counter, prettyErrors: false });
   if (doc.errors.some((e) => e.code === 'MULTIPLE_DOCS')) {
-    const second = parseAllDocuments(text)[1] as { range?: [number, number, number] } | undefined;
+    const second = parseAllDocuments(text, QUIET)[1] as { range?: [number, number, number] } | undefined;
     const line = second?.range ? counter.linePos(Math.max(0, text.lastIndexOf('---', second.range[0]))).line : undefined;
     throw new ConfigError(path, '', 'holds more than one YAML document (`---`): a config is one mapping; merge the documents or remove the separator', line);
   }

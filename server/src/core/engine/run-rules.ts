@@ -7,6 +7,7 @@ import type { Finding, Rule } from '../rules/rule';
 import { fixKeepsJson, isJsonManifest } from '../rules/fixes/json-manifest';
 import { localFix } from '../rules/fixes/local-edits';
 import { IGNORE_ANNOTATION } from './suppress';
+import { listedRuleIds } from '../load/suppressions';
 import { rejectedObjects, RejectedObjects, rememberRejectionContext } from '../kubernetes/api-server/rejection';
 import { modelWithout } from '../model/model-without';
 
@@ -139,7 +140,10 @@ export function ignoreListHas(list: string, ruleId: string): boolean {
   return ignoreListIds(list).some((id) => id === ruleId || id === '*' || id === 'all');
 }
 
-/** The entries of a `kube-netlint.io/ignore` annotation value (comma or space separated; `*` and `all` stand for every rule). */
+/**
+ * The entries of a `kube-netlint.io/ignore` annotation value (comma or space separated; `*` and `all` stand for every
+ * rule), up to a ` -- reason`, read as a disable comment's list is (load/suppressions.ts listedRuleIds).
+ */
 export function ignoreListIds(list: string): string[] {
-  return list.split(/[\s,]+/).filter(Boolean);
+  return listedRuleIds(list).map((d) => d.id);
 }

@@ -1,7 +1,8 @@
 import type { Document } from 'yaml';
 import { AliasIndex } from './alias-index';
 import type { LoadProblem } from './load-file';
-import { AliasLimitError, SelfAliasError } from './plain-json';
+import { isScalar, isSeq, type Node } from 'yaml';
+import { AliasLimitError, CollectionKeyError, SelfAliasError } from './plain-json';
 
 /**
  * The problem for a document whose reading threw. `yaml` parses aliases lazily, so two mistakes only
@@ -9,6 +10,7 @@ import { AliasLimitError, SelfAliasError } from './plain-json';
  * - an alias whose anchor is not defined earlier in the same document (`UNRESOLVED_ALIAS`, located at
  *   the alias itself, e.g. an anchor set in a previous `---` document), also as a merge source (`<<: *p`);
  * - an alias inside the node its anchor names (`ALIAS_CYCLE`, at the alias: {@link SelfAliasError});
+ * - a mapping key that is a list or a mapping (`COLLECTION_KEY`, at the key: {@link CollectionKeyError});
  * - an alias bomb, refused by the `maxAliasCount` limit (`ALIAS_LIMIT`, located at the alias that went over it;
  *   kubectl's go-yaml refuses such documents with "yaml: document contains excessive aliasing", checked with kubectl 1.31).
  * Anything else is reported as `READ_ERROR` on the document rather than crashing the run.
@@ -22,6 +24,10 @@ export function documentReadProblem(doc: Document.Parsed, file: string, err: unk
   if (err instanceof SelfAliasError && err.alias.range) {
     const span = { file, start: err.alias.range[0], end: Math.max(err.alias.range[0] + 1, err.alias.range[1]) };
     return { span, message: `alias *${err.alias.source} is inside the value its anchor names, so the value would contain itself: kubectl refuses the document ("yaml: anchor '${err.alias.source}' value contains itself"); copy the values instead`, code: 'ALIAS_CYCLE', severity: 'error' };
+  }
+  if (err instanceof CollectionKeyError && err.key.range) {
+    const span = { file, start: err.key.range[0], end: Math.max(err.key.range[0] + 1, err.key.range[1]) };
+    return { span, message: collectionKeyMessage(err), code: 'COLLECTION_KEY', severity: 'error' };
   }
   const alias = /alias/i.test(message) ? (aliases ?? new AliasIndex(doc)).firstUnresolved() : undefined;
   if (alias?.range) {
@@ -54,4 +60,33 @@ export function collapseRepeatedErrors(errors: readonly LoadProblem[]): LoadProb
   }
   return [...first.values()].map(({ problem, more }) =>
     more ? { ...problem, message: `${problem.message} (and ${more} more time${more === 1 ? '' : 's'} in this document)` } : problem);
+}
+
+/** Longest Go rendering of a collection key quoted in a message (longer ones are cut). */
+const MAX_GO_KEY = 60;
+
+/** The finding for a collection key: go-yaml v2's own words, and the plain key when the list holds one name. */
+function collectionKeyMessage(err: CollectionKeyError): string {
+  const go = goSharpV(err.value);
+  const shown = go.length > MAX_GO_KEY ? `${go.slice(0, MAX_GO_KEY - 1)}…` : go;
+  const kind = Array.isArray(err.value) ? 'a list' : 'a mapping';
+  const key = err.key as Node;
+  const only = isSeq(key) && key.items.length === 1 && isScalar(key.items[0]) && typeof key.items[0].value === 'string' ? key.items[0].value : undefined;
+  const fix = only !== undefined && only.length <= 40 ? `write it as ${JSON.stringify(only).slice(1, -1)}:` : 'use a plain string key';
+  return `this mapping key is ${kind}, which JSON cannot have: kubectl refuses the document ("error converting YAML to JSON: yaml: invalid map key: ${shown}"), so nothing of it is applied; ${fix}`;
+}
+
+/**
+ * Go's `%#v` of what go-yaml v2 decodes a key into (`[]interface {}{"nodePort", 1}`, `map[interface {}]interface {}{"a":1}`),
+ * for the common values; sigs.k8s.io/yaml prints the decoder's error with it.
+ */
+function goSharpV(v: unknown): string {
+  if (Array.isArray(v)) return `[]interface {}{${v.map(goSharpV).join(', ')}}`;
+  if (v !== null && typeof v === 'object') {
+    const entries = Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `map[interface {}]interface {}{${entries.map(([k, x]) => `${JSON.stringify(k)}:${goSharpV(x)}`).join(', ')}}`;
+  }
+  if (v === null || v === undefined) return 'interface {}(nil)';
+  if (typeof v === 'string') return JSON.stringify(v);
+  return String(v);
 }

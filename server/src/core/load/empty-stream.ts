@@ -1,4 +1,5 @@
 import { isScalar, parseAllDocuments } from 'yaml';
+import { QUIET } from './parse-options';
 
 /**
  * True when `text` holds no YAML document with content: nothing, only comments and blank lines, or only empty
@@ -7,7 +8,7 @@ import { isScalar, parseAllDocuments } from 'yaml';
  * found" (a failed `helm template … | kube-netlint -` must not pass). Never throws; a syntax error is content.
  */
 export function holdsNoDocument(text: string): boolean {
-  const docs = parseAllDocuments(text);
+  const docs = parseAllDocuments(text, QUIET);
   if (!Array.isArray(docs)) return true; // yaml's EmptyStream: no document at all
   return docs.every((doc) => doc.errors.length === 0 && (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)));
 }

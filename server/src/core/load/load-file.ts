@@ -171,10 +171,13 @@ export function loadDocument(doc: Document.Parsed, docIndex: number, file: strin
   problems.push(...collapseRepeatedErrors(syntax));
   if (doc.errors.length) return;
   const reader = new NodeReader(doc, file, pathTable);
+  const before = objects.length;
   try {
     readDocument(reader, docIndex, options, objects, problems);
   } catch (err) {
-    // toJS throws for alias bombs and unresolved aliases; report it on the document (or the alias).
+    // toJS throws for alias bombs, unresolved aliases and collection keys; report it on the document (or the
+    // alias, the key). kubectl refuses the whole document: no object of it is kept (a List's earlier items neither).
+    objects.length = before;
     problems.push(documentReadProblem(doc, file, err, reader.aliases));
   }
 }

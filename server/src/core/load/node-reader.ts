@@ -53,7 +53,7 @@ export class NodeReader {
     // The composer made it while composing a collection without aliases or merge keys (no limit to check).
     const made = precomposedJSON(node);
     if (made !== undefined) return made;
-    return plainJSON(node, () => this.aliases, maxAliasCount, () => node.toJS(this.doc, { maxAliasCount }));
+    return plainJSON(node, () => this.aliases, maxAliasCount);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Composer, CST, Document, LineCounter, Parser, YAMLParseError } from 'yaml';
+import { QUIET } from './parse-options';
 
 /**
  * Deepest nesting of collections (block or flow mappings and sequences) a document may have before it is
@@ -67,7 +68,7 @@ export function parseDocuments(text: string, composeOptions: ConstructorParamete
 } {
   const parser = new Parser(options.lineCounter?.addNewLine);
   if (options.offset) parser.offset = options.offset;
-  const composer = new Composer(composeOptions);
+  const composer = new Composer({ ...QUIET, ...composeOptions });
   const refused: [number, number][] = [];
   const docs = Array.from(composer.compose(guarded(parser.parse(text), refused))) as Document.Parsed[];
   for (const [index, at] of refused) {

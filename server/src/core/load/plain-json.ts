@@ -20,10 +20,11 @@ const unresolved = (alias: Alias): ReferenceError =>
  * per-alias walks of the whole document, so a document with thousands of aliases converts in linear time.
  * `aliases` is asked for the index only when an alias is met (most documents have none: no extra walk).
  *
- * Mappings with collection keys (`? [a, b] : 1`) are left to `yaml` itself (`fallback`), which stringifies
- * such keys with its own stringifier.
+ * A mapping key that is a collection (`[nodePort]: 1`, `? {a: 1} : x`) is refused ({@link CollectionKeyError}), as
+ * kubectl refuses it, rather than stringified as `yaml` does (with a warning on stderr).
  * @throws ReferenceError for an unresolved alias; {@link AliasLimitError} when the alias limit is exceeded;
- *   Error `Merge sources must be maps or map aliases` for a merge key whose value is not a mapping
+ *   Error `Merge sources must be maps or map aliases` for a merge key whose value is not a mapping;
+ *   {@link CollectionKeyError} for a collection key
  */
 /**
  * An alias inside the very node its anchor names (`spec: &s {selector: *s}`): a value that contains itself, which
@@ -45,9 +46,21 @@ export class AliasLimitError extends ReferenceError {
   }
 }
 
-export function plainJSON(node: Node, aliases: () => AliasIndex, maxAliasCount: number, fallback: () => unknown): unknown {
+/**
+ * A mapping key that is a list or a mapping, which no JSON object can have: kubectl's go-yaml v2 refuses it while
+ * decoding (`yaml: invalid map key: []interface {}{"nodePort"}`, gopkg.in/yaml.v2 decode.go d.mapping, v2.4.0), so
+ * sigs.k8s.io/yaml fails with "error converting YAML to JSON" and the document is never applied. `key` is the key
+ * as written (an alias when the key is one).
+ */
+export class CollectionKeyError extends Error {
+  constructor(readonly key: Node, readonly value: unknown) {
+    super('invalid map key');
+    this.name = 'CollectionKeyError';
+  }
+}
+
+export function plainJSON(node: Node, aliases: () => AliasIndex, maxAliasCount: number): unknown {
   const anchors = new Map<Node, AnchorUse>();
-  let complexKey = false;
 
   const resolveAlias = (alias: Alias): Node | undefined => {
     const found = aliases().target(alias);
@@ -132,13 +145,10 @@ export function plainJSON(node: Node, aliases: () => AliasIndex, maxAliasCount: 
       return;
     }
     const jsKey = convert(key);
+    if (jsKey !== null && typeof jsKey === 'object') throw new CollectionKeyError(key as Node, jsKey);
     if (map instanceof Map) {
       map.set(jsKey, convert(value));
       return;
-    }
-    if (jsKey !== null && typeof jsKey === 'object') {
-      complexKey = true;
-      throw COMPLEX_KEY;
     }
     const stringKey = jsKey === null ? '' : String(jsKey);
     const jsValue = convert(value);
@@ -172,15 +182,8 @@ export function plainJSON(node: Node, aliases: () => AliasIndex, maxAliasCount: 
     }
   };
 
-  try {
-    return convert(node);
-  } catch (err) {
-    if (err === COMPLEX_KEY && complexKey) return fallback();
-    throw err;
-  }
+  return convert(node);
 }
-
-const COMPLEX_KEY = Symbol('complex key');
 
 /** `yaml`'s hasAnchor: a scalar or collection with a (non-empty) anchor name. */
 const hasAnchor = (n: unknown): boolean => (isScalar(n) || isCollection(n)) && !!n.anchor;

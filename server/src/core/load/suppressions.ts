@@ -62,17 +62,26 @@ export function readDirective(comment: string): Directive | undefined {
   const word = DIRECTIVE_WORD.exec(comment.slice(at))?.[0];
   if (!word) return undefined;
   const kind: DirectiveKind = word === DISABLE_NEXT_LINE ? 'next-line' : word === DISABLE_LINE ? 'line' : 'unknown';
-  const ids: DirectiveId[] = [];
-  if (kind !== 'unknown') {
-    const rule = /[^\s,]+/g;
-    rule.lastIndex = at + word.length;
-    for (let m = rule.exec(comment); m; m = rule.exec(comment)) {
-      const end = m.index + 2;
-      if (m[0] === '--' && /\s/.test(comment[m.index - 1]) && (end === comment.length || /\s/.test(comment[end]))) break; // the reason
-      ids.push({ id: m[0], at: m.index });
-    }
-  }
+  const ids = kind !== 'unknown' ? listedRuleIds(comment, at + word.length) : [];
   return { kind, ids, word, at };
+}
+
+/**
+ * The rule ids of a list (`rule-a, rule-b -- reason`) from offset `from` of `text`, with their offsets in it: words
+ * separated by commas and whitespace, up to a ` -- ` (a `--` word with whitespace, or the start or end of the text,
+ * on both sides), which starts a free-text reason naming no rule, as in eslint. The one reading of both the disable
+ * comments and the `kube-netlint.io/ignore` annotation.
+ */
+export function listedRuleIds(text: string, from = 0): DirectiveId[] {
+  const ids: DirectiveId[] = [];
+  const rule = /[^\s,]+/g;
+  rule.lastIndex = from;
+  for (let m = rule.exec(text); m; m = rule.exec(text)) {
+    const end = m.index + 2;
+    if (m[0] === '--' && (m.index === 0 || /\s/.test(text[m.index - 1])) && (end === text.length || /\s/.test(text[end]))) break; // the reason
+    ids.push({ id: m[0], at: m.index });
+  }
+  return ids;
 }
 
 /**

@@ -2,6 +2,7 @@ import { Document, isScalar, visit } from 'yaml';
 import { LoadedFile, loadFile } from '../load/load-file';
 import { escapeForTerminal } from '../output/escape-text';
 import { CLUSTER_SCOPED_KINDS, K8sObject } from './objects';
+import { QUIET } from '../load/parse-options';
 
 /**
  * Converts objects read from a live cluster (the JSON the API server returns, as `kubectl get -o json`
@@ -80,7 +81,7 @@ export function fromApiObject(json: unknown, context: string, defaults: { kind?:
  * key is tagged `!!str` so it is not read back as a merge key.
  */
 function yamlOf(raw: Json, style: { blockQuote?: boolean; lineWidth?: number }): string {
-  const doc = new Document(raw, { version: '1.1', aliasDuplicateObjects: false });
+  const doc = new Document(raw, { ...QUIET, version: '1.1', aliasDuplicateObjects: false });
   visit(doc, {
     Pair(_, pair) {
       if (isScalar(pair.key) && pair.key.value === '<<') pair.key.tag = 'tag:yaml.org,2002:str';

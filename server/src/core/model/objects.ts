@@ -258,7 +258,14 @@ export const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set([
   'GlobalNetworkPolicy', 'KubeProxyConfiguration', 'ClusterConfiguration', 'InitConfiguration', 'KubeletConfiguration',
 ]);
 
-/** A short human name: `Service team-a/app-a`, `Node node-1`. */
+/** Longest namespace or name {@link describe} shows whole (a DNS label's 63); a longer one is cut with `…`. */
+const MAX_NAME_SHOWN = 63;
+const shownName = (name: string): string => (name.length > MAX_NAME_SHOWN ? `${name.slice(0, MAX_NAME_SHOWN - 1)}…` : name);
+
+/**
+ * A short human name: `Service team-a/app-a`, `Node node-1`. Names and namespaces over 63 characters are cut, so
+ * a message naming an object stays short whatever the name (a 40 kB one is rejected, and still named).
+ */
 export function describe(obj: Pick<ObjectBase, 'kind' | 'namespace' | 'name'>): string {
-  return obj.namespace ? `${obj.kind} ${obj.namespace}/${obj.name}` : `${obj.kind} ${obj.name}`;
+  return obj.namespace ? `${obj.kind} ${shownName(obj.namespace)}/${shownName(obj.name)}` : `${obj.kind} ${shownName(obj.name)}`;
 }

@@ -6,6 +6,7 @@ import type { Span } from '../source/span';
 import type { HelmJob, KustomizeJob } from './jobs';
 import type { KustomizationIndex } from './plan';
 import { at, identityOf, keyNode, parsedDocuments, spanOf } from './tree-walk';
+import { QUIET } from '../load/parse-options';
 
 /**
  * The kustomization line a `kustomize build` error names (kustomize v5.4 messages): the innermost
@@ -72,7 +73,7 @@ export function locateKustomizeError(stderr: string, job: KustomizeJob, index: K
 /** The documents of an inline patch (empty when it does not parse). */
 function inlineDocuments(text: string): unknown[] {
   try {
-    return parseAllDocuments(text).flatMap((d) => ('contents' in d && d.errors.length === 0 ? [d.contents] : []));
+    return parseAllDocuments(text, QUIET).flatMap((d) => ('contents' in d && d.errors.length === 0 ? [d.contents] : []));
   } catch {
     return [];
   }

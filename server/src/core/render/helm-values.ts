@@ -1,5 +1,6 @@
 import { CST, isMap, isScalar, isSeq, Lexer, parseAllDocuments, parseDocument, stringify } from 'yaml';
 import type { Span } from '../source/span';
+import { QUIET } from '../load/parse-options';
 
 /** One scalar of the merged values of a release: its key path, value and where the winning definition is written. */
 export interface ValueLeaf {
@@ -34,7 +35,7 @@ export function mergedLeaves(sources: readonly ValuesSource[], set: readonly { k
   for (const src of sources) {
     let doc;
     try {
-      doc = src.docIndex !== undefined ? parseAllDocuments(src.text, { prettyErrors: false })[src.docIndex] : parseDocument(src.text, { prettyErrors: false });
+      doc = src.docIndex !== undefined ? parseAllDocuments(src.text, { ...QUIET, prettyErrors: false })[src.docIndex] : parseDocument(src.text, { ...QUIET, prettyErrors: false });
     } catch {
       continue;
     }
@@ -150,7 +151,7 @@ export function sentinelNumbers(avoid: string): () => number {
 export function sentinelNeutralText(text: string): string {
   let docs;
   try {
-    docs = parseAllDocuments(text, { prettyErrors: false });
+    docs = parseAllDocuments(text, { ...QUIET, prettyErrors: false });
   } catch {
     return text;
   }

@@ -2,6 +2,7 @@ import { Document, isMap, isScalar, isSeq, parseDocument, YAMLMap } from 'yaml';
 import type { Located, Span } from '../source/span';
 import { embeddedText, EmbeddedText } from './embedded';
 import { readReplacement, Replacement } from './replacements';
+import { QUIET } from '../load/parse-options';
 
 /** Which objects a kustomize patch or transformer applies to (kustomize api/types/selector.go). */
 export interface PatchTarget {
@@ -114,7 +115,7 @@ export function targetOf(node: unknown): PatchTarget | undefined {
 export function readKustomization(file: string, text: string): Kustomization {
   let doc: Document.Parsed;
   try {
-    doc = parseDocument(text, { prettyErrors: false, uniqueKeys: false });
+    doc = parseDocument(text, { ...QUIET, prettyErrors: false, uniqueKeys: false });
   } catch {
     return emptyKustomization(file, true);
   }

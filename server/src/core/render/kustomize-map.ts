@@ -11,6 +11,7 @@ import { HelmChartEntry, Kustomization, KustomizePatch, PatchTarget, readKustomi
 import { copiedValue, nodesAtFieldPath, replacementsOfFile } from './replacements';
 import { Attribution, MappedNode, RenderSourceMap, sortNodes, sourceOf, sourceTextsOf } from './source-map';
 import { at, child, groupOf, identityOf, keyNode, matchItem, parsedDocuments, scalarText, spanOf, TreePath, walkTree } from './tree-walk';
+import { QUIET } from '../load/parse-options';
 
 /** What mapping a kustomize build needs besides its output. */
 export interface KustomizeMapInput {
@@ -78,7 +79,7 @@ export function mapKustomizeOutput(input: KustomizeMapInput): { file: LoadedFile
     const originText = doc.getIn(['metadata', 'annotations', ORIGIN]);
     let origin: Record<string, unknown> | undefined;
     try {
-      origin = typeof originText === 'string' ? (parse(originText) as Record<string, unknown>) : undefined;
+      origin = typeof originText === 'string' ? (parse(originText, QUIET) as Record<string, unknown>) : undefined;
     } catch {
       origin = undefined;
     }

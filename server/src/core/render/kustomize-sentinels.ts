@@ -2,6 +2,7 @@ import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Span } from '../source/span';
 import { probed, sentinelNumbers } from './helm-values';
 import { at, scalarText, TreePath } from './tree-walk';
+import { QUIET } from '../load/parse-options';
 
 /** One values number a sentinel build replaced (in `valuesInline` or a values file): where it is written and its value as written. */
 export interface InlineSentinel {
@@ -43,7 +44,7 @@ export function kustomizeSentinelPlan(kustomizations: readonly SentinelInput[], 
   const texts = new Map<string, string>();
   const bySentinel = new Map<number, InlineSentinel>();
   const probe = (input: SentinelInput, roots: (contents: unknown) => unknown[]): void => {
-    const doc = parseDocument(input.text, { prettyErrors: false });
+    const doc = parseDocument(input.text, { ...QUIET, prettyErrors: false });
     if (doc.errors.length) return;
     const replaced: { start: number; end: number; sentinel: number }[] = [];
     const visit = (node: unknown): void => {

@@ -30,8 +30,9 @@ export function disableCommentUnknownRule(knownIds: () => ReadonlySet<string>): 
       '',
       'A disable comment with no rule id silences every rule on that line, as in eslint.',
       '',
-      `Text after \` -- \` in the comment is a free-text reason and is not read as rule ids, as in eslint:`,
-      `\`# ${DISABLE_NEXT_LINE} hostport-usage -- the node agent needs it\`. \`kube-netlint rules\` lists the rule ids.`,
+      `Text after \` -- \` in the comment or the annotation is a free-text reason and is not read as rule ids, as in`,
+      `eslint: \`# ${DISABLE_NEXT_LINE} hostport-usage -- the node agent needs it\`,`,
+      `\`${IGNORE_ANNOTATION}: "nodeport-duplicate -- shared on purpose"\`. \`kube-netlint rules\` lists the rule ids.`,
     ].join('\n'),
     sources: ['https://eslint.org/docs/latest/use/configure/rules#comment-descriptions (the ` -- ` reason convention)'],
     check({ model, files }) {
@@ -58,7 +59,9 @@ export function disableCommentUnknownRule(knownIds: () => ReadonlySet<string>): 
         const unknown = ignoreListIds(list).filter((id) => id !== '*' && id !== 'all' && !known.has(id));
         if (!unknown.length) continue;
         const value = spanAt(obj, `metadata.annotations.${IGNORE_ANNOTATION}`);
-        const text = files?.get(value.file)?.text.slice(value.start, value.end);
+        // The written value up to its ` -- reason` (a word of the reason is no id, and must not make an id's place ambiguous).
+        const written = files?.get(value.file)?.text.slice(value.start, value.end);
+        const text = written?.slice(0, reasonAt(written));
         for (const id of unknown) {
           const at = text === undefined ? -1 : uniqueWordAt(text, id);
           const span = at < 0 ? value : { file: value.file, start: value.start + at, end: value.start + at + id.length };
@@ -119,6 +122,12 @@ function finding(id: string, span: Span, where: 'comment' | 'annotation', known:
     related: [],
     fixes,
   };
+}
+
+/** Where the ` -- reason` of a written annotation value (quotes included) starts; its length when it has none. */
+function reasonAt(written: string): number {
+  const m = /(?:^|[\s"'])--(?=[\s"']|$)/.exec(written);
+  return m ? m.index : written.length;
 }
 
 /** Where `id` stands as a whole word (between separators) in `text`, when exactly once; else -1. */

@@ -28,7 +28,8 @@ export function addressKey(address: string): string {
   const ip = parseIpSloppy(text);
   if (!ip) return text.toLowerCase();
   const v4 = ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress() ? (ip as ipaddr.IPv6).toIPv4Address() : ip;
-  return v4.toNormalizedString();
+  // toString is RFC 5952 for IPv6 (`2001:db8::1`): canonical as a key, and as users write it when shown.
+  return v4.toString();
 }
 
 /**

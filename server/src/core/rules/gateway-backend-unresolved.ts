@@ -10,6 +10,7 @@ import { insertKeyAfter } from './fixes/insert-key';
 import { isJsonManifest } from './fixes/json-manifest';
 import { servicePortList } from './report/service-ports';
 import { servicesNamed } from '../model/views/services-named';
+import { rawAt, spanAt } from '../model/views/raw-fields';
 
 const id = 'gateway-backend-unresolved';
 
@@ -33,7 +34,9 @@ export const gatewayBackendUnresolved: Rule = {
     '',
     '- **error**: no `port` (the finding points at the reference; the quick fix adds the Service\'s only port), or a',
     '  port the Service does not have — also when it is the Service\'s targetPort (the quick fix writes the Service',
-    '  port that sends to it), or when the Service has a single port (the quick fix uses it);',
+    '  port that sends to it), or when the Service has a single port (the quick fix uses it); a `port` that is not an',
+    '  integer (`port: "80"`): the CRD schema types it int32, so the API server rejects the route (the quick fix',
+    '  removes the quotes);',
     '- **info**: no Service of that name is in the workspace (it may be deployed from elsewhere).',
     '',
     'References to other kinds (ServiceImport, implementation CRDs) are not checked, nor cross-namespace',
@@ -62,7 +65,7 @@ export const gatewayBackendUnresolved: Rule = {
 };
 
 function checkRef({ model, files }: RuleContext, route: K8sObject, ref: RouteBackendRef): Finding | undefined {
-  if (ref.portInvalid) return undefined; // the CRD schema rejects a non-integer port
+  if (ref.portInvalid) return invalidPort(files, route, ref);
   const services = servicesNamed(model.servicesIn(ref.namespace), ref.name.value);
   const where = `${ref.label} of ${describe(route)}`;
   const base = { ruleId: id, object: refOf(route) } as const;
@@ -129,3 +132,23 @@ function insertPortFix(files: RuleContext['files'], route: K8sObject, ref: Route
   return edit ? [{ title: `Add port: ${number} (the only port of the Service)`, edits: [edit], preferred: true }] : [];
 }
 
+
+/**
+ * A backendRef `port` that is not an integer (`port: "80"`): the route's CRD schema types it `int32`, so the API
+ * server rejects the route ("spec.rules[0].backendRefs[0].port: Invalid value: "string": spec.rules[0].backendRefs[0].port
+ * in body must be of type integer: "string"", apiextensions-apiserver structural schema validation, v1.31).
+ */
+function invalidPort(files: RuleContext['files'], route: K8sObject, ref: RouteBackendRef): Finding {
+  const path = `${ref.path}.port`;
+  const written = rawAt(route.raw, path);
+  const span = spanAt(route, path);
+  const asNumber = typeof written === 'string' && /^\d+$/.test(written) ? String(Number(written)) : undefined;
+  const edit = asNumber !== undefined ? replaceScalarEdit(files, span, written as string, asNumber) : undefined;
+  const found = typeof written === 'string' ? 'a string' : Array.isArray(written) ? 'a list' : typeof written === 'object' ? 'a mapping' : typeof written === 'number' ? 'not a whole number' : `a ${typeof written}`;
+  const shown = typeof written === 'string' || typeof written === 'number' ? ` ${JSON.stringify(written)}` : '';
+  return {
+    ruleId: id, object: refOf(route), severity: 'error', span, related: [],
+    message: `port${shown} of ${ref.label} of ${describe(route)} is ${found}, not an integer: the API server rejects the ${route.kind} ("port in body must be of type integer"); ${asNumber !== undefined ? `write port: ${asNumber}` : 'write the Service port number'}`,
+    fixes: edit ? [{ title: `Change port ${JSON.stringify(written)} to ${asNumber}`, edits: [edit], preferred: true }] : [],
+  };
+}

@@ -1,4 +1,5 @@
 import { holdsNodePort } from '../kubernetes/api-server/validation';
+import { idleWorkload, idleWords } from '../kubernetes/controller-manager/idle';
 import type { HostPortClaim, NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
 import { cappedRelated, collisionSummary, joinNames, splitSides } from './report/collisions';
@@ -13,6 +14,8 @@ const id = 'host-port-conflicts-healthcheck-nodeport';
 
 /** What happens on a node where the pod runs (the Service is named before it in the message). */
 function consequence(c: HostPortClaim, port: number): string {
+  const idle = idleWorkload(c.workload);
+  if (idle) return `${idleWords(describe(c.workload), idle)}, but once it runs it and kube-proxy's health-check server on ${port}/TCP collide on its nodes; move one port`;
   return c.hostNetwork
     ? `kube-proxy serves the load balancer's health checks on ${port}/TCP on every node, so whichever binds second fails ("address already in use" or FailedToStartServiceHealthcheck); move one port`
     : `kube-proxy serves the load balancer's health checks on ${port}/TCP on every node, but on the pod's node the CNI portmap DNAT sends the probes to the pod; move one port`;
@@ -44,6 +47,9 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
     'Fixes: move the healthCheckNodePort (the field is immutable once set: the quick fix edits the manifest, and the',
     'Service must be re-created to apply it), remove the hostPort of a hostPort pod, or reconfigure the hostNetwork',
     'process to a port outside the NodePort range.',
+    '',
+    'A **warning** instead when the workload runs no pods now (`replicas: 0`, or a CronJob or Job with `suspend: true`;',
+    'an HPA does not scale it up from 0): nothing collides until it is scaled up or resumed.',
   ].join('\n'),
   sources: [
     'kubernetes pkg/proxy/healthcheck/service_health.go (per-Service health server, FailedToStartServiceHealthcheck, v1.33)',
@@ -60,7 +66,9 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
       // Only where kube-proxy really serves it: the API rejects the field elsewhere (NeedsHealthCheck).
       const checks = npClaims.filter((c) => c.field === 'healthCheckNodePort' && holdsNodePort(c));
       // The health-check server is HTTP: only TCP host-level ports collide with it.
-      const hosts = runningClaims(model.hostPorts.get(port)).filter((h) => h.protocol === 'TCP');
+      const tcp = runningClaims(model.hostPorts.get(port)).filter((h) => h.protocol === 'TCP');
+      // The workloads that run first: an idle one collides only once it is scaled up.
+      const hosts = [...tcp.filter((h) => !idleWorkload(h.workload)), ...tcp.filter((h) => idleWorkload(h.workload))];
       if (!checks.length || !hosts.length) continue;
       const services = joinNames([...new Set(checks.map((c) => describe(c.service)))], 3);
       const hostNames = joinNames([...new Set(hosts.map((h) => describe(h.workload)))], 3);
@@ -74,7 +82,7 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
       for (const h of hostSides.shown) {
         findings.push({
           ruleId: id,
-          severity: 'error',
+          severity: idleWorkload(h.workload) ? 'warning' : 'error',
           message: `${portPhrase(h)} is the healthCheckNodePort of ${services}: ${consequence(h, port)}`,
           span: h.span,
           object: refOf(h.workload),
@@ -88,7 +96,7 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
       for (const c of checkSides.shown) {
         findings.push({
           ruleId: id,
-          severity: 'error',
+          severity: idleWorkload(hosts[0].workload) ? 'warning' : 'error',
           message: `healthCheckNodePort ${port} is also the ${hosts[0].hostNetwork ? 'hostNetwork port' : 'hostPort'} of ${hostNames}: ${consequence(hosts[0], port)}`,
           span: c.span,
           object: refOf(c.service),

@@ -1,4 +1,5 @@
 import { holdsNodePort } from '../kubernetes/api-server/validation';
+import { idleWorkload, idleWords } from '../kubernetes/controller-manager/idle';
 import type { HostPortClaim, NodePortClaim } from '../model/claims';
 import { describe, K8sObject } from '../model/objects';
 import { cappedRelated, collisionSummary, fitNames, joinNames, splitSides } from './report/collisions';
@@ -16,6 +17,8 @@ const id = 'host-port-conflicts-nodeport';
  * portmap versions, CVE-2019-9946, kube-proxy's port opener before v1.24) is in the rule's page.
  */
 function consequence(c: HostPortClaim, port: number): string {
+  const idle = idleWorkload(c.workload);
+  if (idle) return `${idleWords(describe(c.workload), idle)}, but once it runs ${c.hostNetwork ? 'kube-proxy takes that port from its process on every node' : 'CNI portmap and kube-proxy both match it on its nodes and one loses the traffic'}; move one port`;
   return c.hostNetwork
     ? `kube-proxy sends connections to ${port}/${c.protocol} on every node to the Service's endpoints, so the hostNetwork process gets none (before v1.24 it cannot even bind); move the nodePort`
     : `CNI portmap and kube-proxy both match it on the pod's node: the hostPort or the NodePort loses its traffic; move one port`;
@@ -47,6 +50,9 @@ export const hostPortConflictsNodeport: Rule = {
     'object in the workspace uses; it is offered on both sides), or, for a hostPort pod that a Service selects, remove',
     'the hostPort and reach the pod through that Service (named in the fix; a pod no Service selects gets no removal).',
     'A hostNetwork process must be reconfigured to listen elsewhere: only the nodePort move is offered on that side.',
+    '',
+    'A **warning** instead when the workload runs no pods now (`replicas: 0`, or a CronJob or Job with `suspend: true`;',
+    'an HPA does not scale it up from 0): nothing collides until it is scaled up or resumed.',
   ].join('\n'),
   sources: [
     'https://github.com/kubernetes/kubernetes/pull/108496 (kube-proxy: remove port opener, v1.24)',
@@ -78,7 +84,7 @@ export const hostPortConflictsNodeport: Rule = {
         const services = servicesOf.get(h.protocol)!;
         findings.push({
           ruleId: id,
-          severity: 'error',
+          severity: idleWorkload(h.workload) ? 'warning' : 'error',
           message: fitNames((max) => `${portPhrase(h)} is also nodePort ${port} of ${joinNames(uniqueNames(services.map((s) => s.service)), max)}: ${consequence(h, port)}`),
           span: h.span,
           object: refOf(h.workload),
@@ -92,11 +98,14 @@ export const hostPortConflictsNodeport: Rule = {
       const summarised = [...hostSides.rest.map((h) => ({ span: h.span, label: claimLabel(h), object: h.workload })), ...serviceSides.rest.map((n) => ({ span: n.span, label: `nodePort ${port}/${n.protocol} of ${describe(n.service)}`, object: n.service }))];
       findings.push(...collisionSummary(hostPortConflictsNodeport, summarised, `port ${port}`, hostSides.shown.length + serviceSides.shown.length + summarised.length));
       for (const n of serviceSides.shown) {
-        const others = hostsOf.get(n.protocol)!;
+        const all = hostsOf.get(n.protocol)!;
+        // Name the workloads that run first: an idle one collides only once it is scaled up.
+        const running = all.filter((o) => !idleWorkload(o.workload));
+        const others = running.length ? [...running, ...all.filter((o) => idleWorkload(o.workload))] : all;
         const fix = moves.get(n)!;
         findings.push({
           ruleId: id,
-          severity: 'error',
+          severity: running.length ? 'error' : 'warning',
           message: fitNames((max) => `nodePort ${port}/${n.protocol} is also the ${others[0].hostNetwork ? 'hostNetwork port' : 'hostPort'} of ${joinNames(uniqueNames(others.map((o) => o.workload)), max)}: ${consequence(others[0], port)}`),
           span: n.span,
           object: refOf(n.service),

@@ -1,4 +1,5 @@
 import { holdsNodePort } from '../kubernetes/api-server/validation';
+import { idleWorkload, idleWords } from '../kubernetes/controller-manager/idle';
 import type { Severity } from '../config/config';
 import type { HostPortClaim, NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
@@ -116,7 +117,8 @@ export const hostPortReserved: Rule = {
     'warning); **error** for a CNI or add-on port when that component\'s manifest is in the workspace or the config\'s',
     '`cni` lists it; control-plane ports are an **error** for pods that run on control-plane nodes (a DaemonSet',
     'tolerating the control-plane taint, or pods selecting control-plane nodes) and for nodePorts (open on every node),',
-    'a **warning** for other pods.',
+    'a **warning** for other pods. A workload that runs no pods now (`replicas: 0`, or a CronJob or Job with',
+    '`suspend: true`; an HPA does not scale it up from 0) gets a **warning** at most: it collides once it runs.',
     '',
     'Only components that are deployed are named. A port several components share (179: Calico BGP and kube-router',
     'BGP; 8472/UDP: Flannel and Cilium VXLAN) names the ones the workspace shows; when it shows none of them the finding',
@@ -190,8 +192,13 @@ export const hostPortReserved: Rule = {
         const relevant = rows.filter((r) => !(r.owner === 'kube-proxy' && replacement && own.has(replacement.component)) && !(r.loopbackOnly && boundElsewhere));
         if (relevant.length === 0) continue;
         const onCp = runsOnControlPlane(claim.workload);
-        const judgements = reported(relevant.flatMap((r) => judge(r, present, features, replacement, onCp) ?? []));
-        if (judgements.length === 0) continue;
+        const judged = reported(relevant.flatMap((r) => judge(r, present, features, replacement, onCp) ?? []));
+        if (judged.length === 0) continue;
+        // A workload that runs no pods now holds nothing yet: the collision comes once it is scaled up or resumed.
+        const idle = idleWorkload(claim.workload);
+        const judgements = idle
+          ? judged.map((j): Judgement => j.severity === 'error' ? { ...j, severity: 'warning', why: `${idleWords(describe(claim.workload), idle)}, and collides once it runs` } : j)
+          : judged;
         const what = claim.containerPort.hostPort ? `hostPort ${port}/${claim.protocol}` : `hostNetwork containerPort ${port}/${claim.protocol}`;
         const consequence = claim.containerPort.hostPort && !claim.hostNetwork
           ? 'CNI portmap takes the component\'s traffic on every node address'

@@ -6,6 +6,7 @@ import { claimLabel, portPhrase } from './report/claim-labels';
 import { hostIPsOverlap, runningClaims } from '../kubernetes/scheduler/host-ports';
 import { canShareNode, Meeting, nodeLabelsOf } from '../kubernetes/scheduler/placement';
 import { duplicatesInPod } from './report/pod-host-port-duplicates';
+import { idleWorkload, idleWords } from '../kubernetes/controller-manager/idle';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 
@@ -33,7 +34,10 @@ export const hostportConflict: Rule = {
     '- **error** when they certainly meet: two DaemonSets whose node selections overlap so that one contains the',
     "  other, a DaemonSet and a pod pinned to a node it covers, two pods pinned to the same node — one of them is",
     '  Pending on every such node (a DaemonSet then misses nodes: node-level agents silently do not run);',
-    '- **warning** when they only may (e.g. two Deployments: the scheduler keeps them apart while nodes last);',
+    '- **warning** when they only may (e.g. two Deployments: the scheduler keeps them apart while nodes last), or',
+    '  when they would certainly meet but one side runs no pods now (`replicas: 0`, or a CronJob or Job with',
+    '  `suspend: true`): the collision comes once it is scaled up or resumed. An HPA does not scale a workload up',
+    '  from `replicas: 0` (it reports "scaling is disabled since the replica count of the target is zero");',
     '- nothing when their selections exclude each other (e.g. `nodeSelector` `zone: a` vs `zone: b`).',
     'Variants of one object (same kind, namespace and name in several files) never collide, nor do the objects of one',
     'controller that `kubectl get -o yaml` dumps next to it: a Deployment, its ReplicaSets and their Pods, a CronJob',
@@ -55,6 +59,8 @@ export const hostportConflict: Rule = {
     'kubernetes pkg/api/pod/warnings.go (dangerously ambiguous port definition, v1.28+)',
     'https://kubernetes.io/docs/concepts/configuration/overview/#services (hostIP, hostPort, protocol unique)',
     'https://kubernetes.io/docs/concepts/overview/working-with-objects/owners-dependents/ (ownerReferences, v1.33)',
+    'kubernetes pkg/controller/podautoscaler/horizontal.go (ScalingDisabled when the target has 0 replicas, v1.33)',
+    'https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/#schedule-suspension (suspend, v1.33)',
   ],
   check({ model }) {
     const findings: Finding[] = [];
@@ -87,7 +93,7 @@ export const hostportConflict: Rule = {
       // The first sides one by one, the others in one summary.
       const { shown, rest } = splitSides([...meetings]);
       for (const [claim, others] of shown) findings.push(crossFinding(claim, others, port));
-      const certain = rest.some(([, others]) => others.some((o) => o.meeting === 'certain'));
+      const certain = rest.some(([c, others]) => !idleWorkload(c.workload) && others.some((o) => o.meeting === 'certain' && !idleWorkload(o.other.workload)));
       findings.push(...collisionSummary(hostportConflict, rest.map(([c]) => ({ span: c.span, label: claimLabel(c), object: c.workload })), `hostPort ${port}`, meetings.size, certain ? 'error' : 'warning'));
     }
     for (const w of model.workloads) findings.push(...duplicatesInPod(w, id));
@@ -96,19 +102,31 @@ export const hostportConflict: Rule = {
 };
 
 function crossFinding(claim: HostPortClaim, others: { other: HostPortClaim; meeting: Meeting }[], port: number): Finding {
-  const certain = others.filter((o) => o.meeting === 'certain');
-  const shown = certain.length ? certain : others;
+  // A side that runs no pods now holds the port on no node: a certain meeting with it is one to come, not one now.
+  const ownIdle = idleWorkload(claim.workload);
+  const isCertain = (o: { other: HostPortClaim; meeting: Meeting }): boolean => o.meeting === 'certain' && !ownIdle && !idleWorkload(o.other.workload);
+  const certain = others.filter(isCertain);
+  const latent = certain.length ? [] : others.filter((o) => o.meeting === 'certain');
+  const shown = certain.length ? certain : latent.length ? latent : others;
   const names = joinNames([...new Set(shown.map((o) => describe(o.other.workload)))], 3);
+  const idleOthers = [...new Set(latent.map((o) => o.other.workload))];
+  const idleSide = ownIdle
+    ? idleWords(describe(claim.workload), ownIdle)
+    : idleOthers.length === 1
+      ? idleWords(describe(idleOthers[0]), idleWorkload(idleOthers[0])!)
+      : `none of them runs pods now (${[...new Set(idleOthers.map((w) => idleWorkload(w)!.field))].join(', ')})`;
   const where = certain.length
     ? `they certainly share nodes, so on each shared node one pod stays Pending ("didn't have free ports"); give one side another port`
-    : `they may land on the same node, and one pod then stays Pending ("didn't have free ports") unless another node has the port free; give one side another port`;
+    : latent.length
+      ? `${idleSide}, but once ${!ownIdle && idleOthers.length > 1 ? 'one' : 'it'} runs they certainly share nodes and on each one pod stays Pending ("didn't have free ports"); give one side another port`
+      : `they may land on the same node, and one pod then stays Pending ("didn't have free ports") unless another node has the port free; give one side another port`;
   return {
     ruleId: id,
     severity: certain.length ? 'error' : 'warning',
     message: `${portPhrase(claim)} is also claimed by ${names}: ${where}`,
     span: claim.span,
     object: refOf(claim.workload),
-    related: cappedRelated(others, (o) => ({ span: o.other.span, message: `${claimLabel(o.other)} (${o.meeting === 'certain' ? 'certainly' : 'possibly'} on the same node)` })),
+    related: cappedRelated(others, (o) => ({ span: o.other.span, message: `${claimLabel(o.other)} (${isCertain(o) ? 'certainly on the same node' : o.meeting === 'certain' ? 'on the same node once both run' : 'possibly on the same node'})` })),
     fixes: [],
   };
 }

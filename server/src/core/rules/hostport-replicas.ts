@@ -7,6 +7,8 @@ import { refOf } from './rule';
 import { NodeLabels, nodeLabelsOf, nodesSelecting, pinnedNode } from '../kubernetes/scheduler/placement';
 import { firstOf } from '../output/first-of';
 import { firstFitting } from '../output/fit-message';
+import { asRecord } from '../model/views/raw-fields';
+import { Autoscaler, autoscalersOf } from '../kubernetes/controller-manager/autoscalers';
 
 const id = 'hostport-replicas';
 const REPLICATED_KINDS = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController']);
@@ -21,10 +23,16 @@ export const hostportReplicas: Rule = {
     "per node: the scheduler's NodePorts filter refuses a second pod claiming the same (hostIP, protocol, port), so",
     'it stays Pending with `node(s) didn\'t have free ports for the requested pod ports`. With `replicas: N` the',
     'workload needs N schedulable nodes, and:',
-    '- a **Deployment** rolling update (default `maxSurge: 25%`) creates the new pod before removing an old one, so',
-    '  it needs a spare node without the port, or it stalls (set `maxSurge: 0` and `maxUnavailable` ≥ 1);',
+    '- a **Deployment** rolling update (default `maxSurge: 25%` of the replicas, rounded up) creates new pods before',
+    '  removing old ones, so it needs that many spare nodes without the port, or it stalls (set `maxSurge: 0` and',
+    '  `maxUnavailable` ≥ 1). With `maxSurge: 0` (or `0%`) or `strategy: {type: Recreate}` (old pods are deleted',
+    '  before new ones are created) an update needs no spare node, and the message does not ask for one;',
     '- a **StatefulSet** updates by deleting a pod first, but scaling beyond the number of nodes leaves pods Pending;',
-    '- ReplicaSet / ReplicationController: pods beyond the number of nodes stay Pending.',
+    '- ReplicaSet / ReplicationController: pods beyond the number of nodes stay Pending;',
+    '- a **DaemonSet** with `updateStrategy.rollingUpdate.maxSurge` above 0 starts the updated pod on a node while the',
+    '  old one still runs there and deletes the old one only once the new one is available (KEP-1591). With a host',
+    '  port the new pod cannot be scheduled next to the old one (the port is taken), so every update stalls at its',
+    '  first nodes: set `maxSurge: 0` and `maxUnavailable` ≥ 1 (the default).',
     '',
     'When the workspace holds Node objects (exported ones, the config\'s `nodes:`, or the live cluster\'s with',
     '`--cluster`), the message counts those the workload\'s nodeSelector and required node affinity allow: with fewer',
@@ -47,6 +55,10 @@ export const hostportReplicas: Rule = {
     'kubernetes pkg/scheduler/framework/plugins/nodeports/node_ports.go (NodePorts filter, v1.33)',
     'https://kubernetes.io/docs/tasks/debug/debug-application/debug-pods/#my-pod-stays-pending ("you can only schedule as many Pods as there are nodes")',
     'https://kubernetes.io/docs/concepts/workloads/controllers/deployment/#max-surge (v1.33)',
+    'kubernetes pkg/controller/deployment/util/deployment_util.go (ResolveFenceposts: maxSurge percentage rounded up, v1.33)',
+    'kubernetes pkg/controller/deployment/recreate.go (rolloutRecreate: old ReplicaSets scaled down before the new one is scaled up, v1.33)',
+    'https://github.com/kubernetes/enhancements/tree/master/keps/sig-apps/1591-daemonset-surge (a HostPort keeps the surge pod from landing and the rollout from proceeding)',
+    'kubernetes pkg/apis/apps/validation/validation.go (ValidateRollingUpdateDaemonSet: no hostPort check, v1.33)',
     'https://kubernetes.io/docs/concepts/configuration/overview/#services (hostPort guidance)',
     'https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/ (the HPA sets spec.replicas between minReplicas and maxReplicas, v1.33)',
   ],
@@ -55,6 +67,12 @@ export const hostportReplicas: Rule = {
     let autoscalers: ReadonlyMap<string, Autoscaler> | undefined;
     let nodes: NodeLabels | undefined;
     for (const w of model.workloads) {
+      if (w.kind === 'DaemonSet') {
+        const surge = daemonSetSurge(w);
+        const claims = surge ? hostPortClaims(w).filter((c) => c.container.role === 'container') : [];
+        if (surge && claims.length) findings.push(surgeFinding(w, claims, surge));
+        continue;
+      }
       if (!REPLICATED_KINDS.has(w.kind)) continue;
       const claims = hostPortClaims(w).filter((c) => c.container.role === 'container');
       if (!claims.length) continue;
@@ -65,6 +83,7 @@ export const hostportReplicas: Rule = {
       }
       const replicas = w.replicas?.value ?? 1;
       if (replicas <= 1) continue;
+      const surge = rolloutSurge(w, replicas);
       const ports = [...new Set(claims.map((c) => `${boundPort(c)}/${c.protocol}`))].join(', ');
       const what = claims[0].hostNetwork ? 'hostNetwork port' : 'hostPort';
       const node = pinnedNode(w);
@@ -74,8 +93,8 @@ export const hostportReplicas: Rule = {
         ? `it is pinned to node ${node}, where only one pod can hold the port: ${replicas - 1} replica${replicas > 2 ? 's' : ''} will never run`
         : room && room.length < replicas
           ? `at most one pod per node, and ${room.length ? `the workspace's Nodes it may run on are ${room.length} (${firstOf(room, 3)})` : 'none of the workspace\'s Nodes matches its node selection'}: ${replicas - room.length} replica${replicas - room.length > 1 ? 's' : ''} will stay Pending`
-        : w.kind === 'Deployment'
-          ? `at most one pod per node, so it needs ${replicas} nodes with the port free, and a rolling update (maxSurge) needs one more spare node`
+        : surge > 0
+          ? `at most one pod per node, so it needs ${replicas} nodes with the port free, and a rolling update (maxSurge) needs ${spare(surge)}`
           : `at most one pod per node, so it needs ${replicas} nodes with the port free; replicas beyond that stay Pending`;
       const head = `${describe(w)} has replicas: ${replicas} and ${what}${claims.length > 1 ? 's' : ''} ${ports}: ${consequence}`;
       const fix = node ? 'set replicas: 1 or remove the host port' : 'use a DaemonSet, or a Service instead of the host port';
@@ -104,44 +123,66 @@ function boundPort(c: HostPortClaim): number {
   return c.hostNetwork ? c.containerPort.containerPort?.value ?? c.port : c.port;
 }
 
-/** A HorizontalPodAutoscaler's replica bounds for its target (the span of `maxReplicas`: {@link maxReplicasSpan}). */
-interface Autoscaler {
-  readonly hpa: K8sObject;
-  readonly min: number;
-  readonly max: number;
-}
-
 /** Where an HPA's `maxReplicas` is written, looked up only for a finding (it decodes the HPA's path index). */
 function maxReplicasSpan(a: Autoscaler): Span {
   return a.hpa.paths?.get('spec.maxReplicas') ?? a.hpa.span;
 }
 
+/** `one more spare node`, `3 more spare nodes`. */
+const spare = (n: number): string => (n === 1 ? 'one more spare node' : `${n} more spare nodes`);
+
 /**
- * The HorizontalPodAutoscalers of the objects by target (`Kind/namespace/name` of `spec.scaleTargetRef`, in the
- * HPA's namespace); `minReplicas` defaults to 1. An HPA without an integer `maxReplicas` (required) is left out.
- * Source: https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/horizontal-pod-autoscaler-v2/ (v1.33).
+ * The pods a rollout runs beyond `replicas`, each needing a node with the port free: only a Deployment surges. None
+ * for `strategy.type: Recreate` (old pods are deleted first) or `maxSurge` 0 / `0%`; else `maxSurge`, a percentage
+ * of the replicas rounded up (default 25%), as ResolveFenceposts does. A value it cannot read counts as the default.
+ * Sources: kubernetes pkg/controller/deployment/recreate.go, pkg/controller/deployment/util/deployment_util.go, v1.33.
  */
-function autoscalersOf(objects: readonly K8sObject[]): ReadonlyMap<string, Autoscaler> {
-  const out = new Map<string, Autoscaler>();
-  for (const o of objects) {
-    if (o.kind !== 'HorizontalPodAutoscaler' || o.group !== 'autoscaling') continue;
-    const spec = (o.raw.spec ?? {}) as { scaleTargetRef?: { kind?: unknown; name?: unknown }; minReplicas?: unknown; maxReplicas?: unknown };
-    const ref = spec.scaleTargetRef;
-    if (!ref || typeof ref.kind !== 'string' || typeof ref.name !== 'string' || !Number.isInteger(spec.maxReplicas)) continue;
-    const min = Number.isInteger(spec.minReplicas) ? (spec.minReplicas as number) : 1;
-    const key = `${ref.kind}/${o.namespace}/${ref.name}`;
-    if (!out.has(key)) out.set(key, { hpa: o, min, max: spec.maxReplicas as number });
-  }
-  return out;
+function rolloutSurge(w: WorkloadObject, replicas: number): number {
+  if (w.kind !== 'Deployment') return 0;
+  const strategy = asRecord(asRecord(w.raw.spec).strategy);
+  if (strategy.type === 'Recreate') return 0;
+  const written = asRecord(strategy.rollingUpdate).maxSurge;
+  if (typeof written === 'number' && Number.isInteger(written) && written >= 0) return written;
+  const percent = typeof written === 'string' ? /^(\d+)%$/.exec(written)?.[1] : undefined;
+  return Math.ceil(((percent === undefined ? 25 : Number(percent)) * replicas) / 100);
+}
+
+/**
+ * A DaemonSet's `updateStrategy.rollingUpdate.maxSurge` when it is above 0 (an integer, or a percentage above 0%,
+ * which the controller rounds up to at least 1), with where it is written; undefined for the default 0, for
+ * `OnDelete`, and for values it cannot read.
+ */
+function daemonSetSurge(w: WorkloadObject): { text: string; span?: Span } | undefined {
+  const strategy = asRecord(asRecord(w.raw.spec).updateStrategy);
+  if (strategy.type === 'OnDelete') return undefined;
+  const written = asRecord(strategy.rollingUpdate).maxSurge;
+  const above0 = typeof written === 'number' ? Number.isInteger(written) && written > 0 : typeof written === 'string' && /^0*[1-9]\d*%$/.test(written);
+  if (!above0) return undefined;
+  return { text: String(written), span: w.paths?.get('spec.updateStrategy.rollingUpdate.maxSurge') };
+}
+
+function surgeFinding(w: WorkloadObject, claims: readonly HostPortClaim[], surge: { text: string; span?: Span }): Finding {
+  const ports = [...new Set(claims.map((c) => `${boundPort(c)}/${c.protocol}`))].join(', ');
+  const what = claims[0].hostNetwork ? 'hostNetwork port' : 'hostPort';
+  return {
+    ruleId: id,
+    severity: 'warning',
+    message: `${describe(w)} has maxSurge ${surge.text} and ${what}${claims.length > 1 ? 's' : ''} ${ports}: an update starts the new pod on a node whose old pod still holds the port, so it stays Pending and the update stalls; set maxSurge: 0 and maxUnavailable: 1`,
+    span: claims[0].span,
+    object: refOf(w),
+    related: surge.span ? [{ span: surge.span, message: `maxSurge: ${surge.text}` }] : [],
+    fixes: [],
+  };
 }
 
 function autoscaledFinding(w: WorkloadObject, claims: readonly HostPortClaim[], a: Autoscaler): Finding {
+  const surge = rolloutSurge(w, a.max);
   const ports = [...new Set(claims.map((c) => `${boundPort(c)}/${c.protocol}`))].join(', ');
   const what = claims[0].hostNetwork ? 'hostNetwork port' : 'hostPort';
   const node = pinnedNode(w);
   const consequence = node
     ? `it is pinned to node ${node}, where only one pod can hold the port: the others never run`
-    : `one pod per node, so it needs up to ${a.max} nodes with the port free, plus one for a rolling update`;
+    : `one pod per node, so it needs up to ${a.max} nodes with the port free${surge > 0 ? `, plus ${surge === 1 ? 'one' : surge} for a rolling update` : ''}`;
   return {
     ruleId: id,
     severity: node ? 'error' : 'warning',

@@ -6,6 +6,7 @@ import { removeHostPortFix } from './fixes/host-port-fixes';
 import { runningClaims } from '../kubernetes/scheduler/host-ports';
 import { serviceProxyMode } from '../kubernetes/kube-proxy/service-proxy-mode';
 import type { Finding, Rule } from './rule';
+import { idleWorkload, idleWords } from '../kubernetes/controller-manager/idle';
 import { refOf } from './rule';
 import { cappedRelated, collisionSummary, fitNames, joinNames, splitSides } from './report/collisions';
 
@@ -108,6 +109,8 @@ export const hostportShadowsServicePort: Rule = {
     '  hijack if the cluster moves to IPVS.',
     '- unknown: **warning** for another Service or a misrouted own Service, **info** for its own Service on the right',
     '  port; set `kubeProxyMode` to make it exact.',
+    '- a workload that runs no pods now (`replicas: 0`, or a CronJob or Job with `suspend: true`; an HPA does not scale',
+    '  it up from 0): **warning** at most, saying so — nothing is shadowed until it runs.',
     '',
     'Only hostPorts on all addresses (no `hostIP`) are reported: portmap adds `-d <hostIP>` for a specific hostIP.',
     'hostNetwork pods are not concerned (portmap serves only CNI pods). Headless and ExternalName Services have no',
@@ -152,12 +155,16 @@ export const hostportShadowsServicePort: Rule = {
           .map((sp) => ({ sp, ...relationOf(sp, h, own) }))
           .map((r) => ({ ...r, severity: severityFor(mode?.value, r.relation) }))
           .sort((a, b) => ORDER[a.relation] - ORDER[b.relation]);
-        const severity = rated.reduce<Severity>((s, r) => (RANK[r.severity] > RANK[s] ? r.severity : s), 'hint');
+        const worst = rated.reduce<Severity>((s, r) => (RANK[r.severity] > RANK[s] ? r.severity : s), 'hint');
+        // A workload that runs no pods now shadows nothing yet: at most a warning, said so.
+        const idle = idleWorkload(h.workload);
+        const severity = idle && worst === 'error' ? 'warning' : worst;
+        const when = idle ? `${idleWords(describe(h.workload), idle)}; once it runs, ` : '';
         const names = rated.map((r) => `${describe(r.sp.service)}${r.relation === 'other' ? '' : ' (its own)'}`);
         findings.push({
           ruleId: id,
           severity,
-          message: fitNames((max) => `${portPhrase(h)} is ClusterIP port ${port} of ${joinNames(names, max)}: ${effect(mode, h, rated)}`),
+          message: fitNames((max) => `${portPhrase(h)} is ClusterIP port ${port} of ${joinNames(names, max)}: ${when}${effect(mode, h, rated)}`),
           span: h.span,
           object: refOf(h.workload),
           related: cappedRelated(rated.filter((r) => r.sp.service.origin.type !== 'builtin'), (r) => ({ span: r.sp.span, message: `port ${port}/${r.sp.protocol} of ${describe(r.sp.service)}` })),

@@ -35,6 +35,9 @@ export const ingressSpecInvalid: Rule = {
     'Whether the Service and its port exist is `ingress-backend-unresolved`\'s concern. The old v1beta1 versions (not',
     'served since v1.22), the Service name\'s format and `resource` backends are not checked. Live cluster objects are',
     'skipped (the API server already accepted them).',
+    '',
+    'A value that breaks several of the API\'s checks (`${PORT}` as a port name breaks two) gets one finding, quoting',
+    'the first of the API server\'s messages; written values over 24 characters and names over 63 are cut (`…`).',
   ].join('\n'),
   sources: [
     'kubernetes pkg/apis/networking/validation/validation.go (ValidateIngressSpec, validateHTTPIngressPath, validateIngressBackend, v1.33)',

@@ -35,6 +35,9 @@ export const networkpolicySpecInvalid: Rule = {
     '',
     'Whether a valid port matches any pod is `networkpolicy-port-unresolved`\'s concern. Live cluster objects are',
     'skipped (the API server already accepted them).',
+    '',
+    'A value that breaks several of the API\'s checks (`${PORT}` as a port name breaks two) gets one finding, quoting',
+    'the first of the API server\'s messages; written values over 24 characters and names over 63 are cut (`…`).',
   ].join('\n'),
   sources: [
     'kubernetes pkg/apis/networking/validation/validation.go (ValidateNetworkPolicySpec, ValidateNetworkPolicyPort, v1.33)',

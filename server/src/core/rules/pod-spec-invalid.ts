@@ -59,6 +59,9 @@ export const podSpecInvalid: Rule = {
     'Workloads in kustomize patch files (listed under `patches` / `patchesStrategicMerge` of a kustomization in the',
     'workspace) are partial on purpose: there, a missing `containerPort` and a hostIP without hostPort (both may come',
     'from the base) are not reported. Live cluster objects are skipped (the API server already accepted them).',
+    '',
+    'A value that breaks several of the API\'s checks (`${PORT}` as a port name breaks two) gets one finding, quoting',
+    'the first of the API server\'s messages; written values over 24 characters and names over 63 are cut (`…`).',
   ].join('\n'),
   sources: [
     'kubernetes pkg/apis/core/validation/validation.go (validateContainerPorts; validateHTTPGetAction, validateTCPSocketAction, validateGRPCAction, ValidatePortNumOrName for probe and hook ports; validateInitContainers: probes and lifecycle forbidden without restartPolicy=Always, v1.33)',

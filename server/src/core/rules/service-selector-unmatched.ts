@@ -8,6 +8,8 @@ import { refOf } from './rule';
 import { joinNames } from './report/collisions';
 import { firstFitting } from '../output/fit-message';
 import { patchLookup } from './report/kustomize-patches';
+import { Autoscaler, autoscalersOf } from '../kubernetes/controller-manager/autoscalers';
+import { serviceSelectorMatches } from '../kubernetes/controller-manager/pod-labels';
 import { candidateText, matchesInOtherNamespaces, nearestPodTemplate, otherNamespaceText } from './report/selector-candidates';
 import type { PatchLookup } from './report/kustomize-patches';
 
@@ -62,7 +64,8 @@ export const serviceSelectorUnmatched: Rule = {
     'Pods they create: a StatefulSet\'s `statefulset.kubernetes.io/pod-name` (`<name>-<ordinal>`) and',
     '`apps.kubernetes.io/pod-index` for the ordinals from `spec.ordinals.start` below start + `spec.replicas`; a Job\'s',
     '`batch.kubernetes.io/job-name` and `job-name` (its name) and, for an Indexed Job, `batch.kubernetes.io/job-completion-index`',
-    'below `spec.completions`. Values nobody can know from a manifest — `pod-template-hash`, `controller-revision-hash`,',
+    'below `spec.completions`. A HorizontalPodAutoscaler targeting a StatefulSet keeps at least its `minReplicas` (default',
+    '1) Pods, so their ordinals count too (not when `spec.replicas` is 0: the HPA then leaves it alone). Values nobody can know from a manifest — `pod-template-hash`, `controller-revision-hash`,',
     '`pod-template-generation`, the controller uids, the names of a CronJob\'s Jobs — count as possibly matching. The',
     'finding points at the selector\'s first',
     'entry and names the pod template whose labels come closest — or, when a pod template of **another namespace**',
@@ -94,12 +97,20 @@ export const serviceSelectorUnmatched: Rule = {
   check({ model, layout }) {
     const findings: Finding[] = [];
     const patches = patchLookup(model, layout);
+    let autoscalers: ReadonlyMap<string, Autoscaler> | undefined;
+    const minReplicas = (w: WorkloadObject): number | undefined => (autoscalers ??= autoscalersOf(model.objects)).get(`${w.kind}/${w.namespace}/${w.name}`)?.min;
+    const scaledMatch = (w: WorkloadObject, selector: Readonly<Record<string, string>>): boolean => {
+      const min = minReplicas(w);
+      return min !== undefined && serviceSelectorMatches(selector, w, min);
+    };
     const patchFiles: ReadonlySet<string> = layout?.patchFiles ?? new Set();
     for (const svc of model.services) {
       const selector = svc.selector;
       if (!selector || Object.keys(selector).length === 0 || svc.origin.type === 'builtin' || svc.type.value === 'ExternalName') continue;
       if (patchFiles.has(svc.file) || model.selectedWorkloads(svc).length > 0) continue;
       const workloads = model.workloadsIn(svc.namespace).filter((w) => !patches.isPatch(w));
+      // A StatefulSet's HPA keeps at least minReplicas Pods (ordinals up to minReplicas - 1) unless spec.replicas is 0.
+      if (workloads.some((w) => w.kind === 'StatefulSet' && w.replicas?.value !== 0 && scaledMatch(w, selector))) continue;
       // A workspace without any pod template (Services only) says nothing about where the pods are.
       if (workloads.length === 0 && !holdsPodTemplates(model)) continue;
       findings.push(finding(model, svc, selector, workloads, patches));

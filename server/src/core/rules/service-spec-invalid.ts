@@ -59,6 +59,9 @@ export const serviceSpecInvalid: Rule = {
     '',
     'Services in kustomize patch files (listed under `patches` / `patchesStrategicMerge` of a kustomization in the',
     'workspace) are partial on purpose: there, missing fields (ports, port numbers, names, `type`) are not reported.',
+    '',
+    'A value that breaks several of the API\'s checks (`${PORT}` as a port name breaks two) gets one finding, quoting',
+    'the first of the API server\'s messages; written values over 24 characters and names over 63 are cut (`…`).',
   ].join('\n'),
   sources: [
     'kubernetes pkg/apis/core/validation/validation.go (ValidateService, validateServicePort, validateServiceExternalTrafficPolicy, validateLoadBalancerClassField, ValidateNonSpecialIP, v1.33)',

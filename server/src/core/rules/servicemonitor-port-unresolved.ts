@@ -100,12 +100,12 @@ function servicePortName({ files }: RuleContext, monitor: K8sObject, index: numb
   const names = [...new Set(services.flatMap((s) => s.ports.flatMap((sp) => (sp.name ? [sp.name.value] : []))))];
   const edit = names.length === 1 ? replaceScalarEdit(files, port.span, port.value, names[0]) : undefined;
   const fixes: Fix[] = edit ? [{ title: `Scrape the Service port "${names[0]}"`, edits: [edit] }] : [];
-  const shown = services.length === 1 ? ` (${describe(services[0])} has ${servicePortList(services[0])})` : '';
+  const lacking = services.length === 1 ? `${describe(services[0])} does not have (it has ${servicePortList(services[0])})` : `none of ${joinNames(services.map(describe), 3)} has`;
   const hint = /^\d+$/.test(port.value) ? ' (port takes a Service port name, not a number)' : '';
   return [{
     ruleId: id,
     severity: 'warning',
-    message: `endpoint #${index} of ${describe(monitor)} scrapes the Service port named "${port.value}"${hint}, which none of ${joinNames(services.map(describe), 3)} has${shown}: the operator keeps only that port name, so there are no targets and no error${hint ? '' : '; use one of its port names'}`,
+    message: `endpoint #${index} of ${describe(monitor)} scrapes the Service port named "${port.value}"${hint}, which ${lacking}: the operator keeps only that port name, so there are no targets and no error${hint ? '' : '; use one of its port names'}`,
     span: port.span,
     object: refOf(monitor),
     related: services.map((s) => ({ span: s.span, message: `${describe(s)} has ${servicePortList(s)}` })),
@@ -117,7 +117,7 @@ function podPort(monitor: K8sObject, what: string, field: string, port: Located<
   if (pods.length === 0) return [];
   const declared = typeof port.value === 'number' ? podsDeclareNumber(pods, port.value) : podsDeclareName(pods, port.value);
   if (declared) return [];
-  const shown = typeof port.value === 'number' ? `container port ${port.value}` : `container port "${port.value}"`;
+  const shown = typeof port.value === 'number' ? String(port.value) : `"${port.value}"`;
   const hint = field === 'port' && /^\d+$/.test(String(port.value)) ? ' (port takes a container port name; a number goes in portNumber)' : '';
   return [{
     ruleId: id,

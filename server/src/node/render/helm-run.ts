@@ -10,6 +10,7 @@ import type { HelmChart, RenderNote, RepoPath } from '../../core/repo/layout';
 import { InputDigest, RenderCache } from './render-cache';
 import { runTool, Sandbox, ToolRun } from './run-tool';
 import { Renderer, versionAtLeast } from './tools';
+import { QUIET } from '../../core/load/parse-options';
 
 export interface HelmRunContext {
   readonly tool: Renderer;
@@ -166,7 +167,7 @@ function chartMirror(chartDir: string, copy: string, replace: Readonly<Record<st
 
 /** Chart.yaml without some `dependencies` entries (edited with `yaml`, the rest kept). */
 function withoutDependencies(text: string, names: readonly string[]): string {
-  const doc = parseDocument(text);
+  const doc = parseDocument(text, QUIET);
   const deps = doc.get('dependencies', true);
   if (isSeq(deps)) deps.items = deps.items.filter((d) => !(isMap(d) && (names.includes(String(d.get('alias') ?? '')) || names.includes(String(d.get('name') ?? '')))));
   return doc.toString();

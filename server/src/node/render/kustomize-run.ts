@@ -8,6 +8,7 @@ import { identityOf, parsedDocuments } from '../../core/render/tree-walk';
 import type { LoadedFile } from '../../core/load/load-file';
 import { runTool, Sandbox, ToolRun } from './run-tool';
 import type { Renderer } from './tools';
+import { QUIET } from '../../core/load/parse-options';
 
 export interface KustomizeRunContext {
   readonly tool: Renderer;
@@ -183,7 +184,7 @@ function readText(ctx: KustomizeRunContext, kustomizationRepoPath: string): stri
  * `--enable-helm` whenever the field is there).
  */
 function withoutEntries(text: string, entries: readonly string[], patches: ReadonlySet<string> | undefined, charts: readonly string[] = []): string {
-  const doc = parseDocument(text);
+  const doc = parseDocument(text, QUIET);
   const root = doc.contents;
   if (!isMap(root)) return text;
   if (charts.length) {

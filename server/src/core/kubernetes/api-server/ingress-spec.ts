@@ -4,7 +4,7 @@ import { describe } from '../../model/objects';
 import { backendLabel } from '../../model/views/ingress';
 import { rawAt, spanAt } from '../../model/views/raw-fields';
 import { jsonKindWords, jsonType, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
-import { apiRejects, portNameErrors, portNumErrors } from './validation';
+import { apiRejects, firstCause, portNameErrors, portNumErrors, shown, shownJson } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
 import { FileText, stringNumberAt, unstringHint, unstringSpan } from '../../source/string-number';
 
@@ -102,10 +102,10 @@ function backendProblems(ingress: K8sObject, site: BackendSite, written: Written
   const goPort = `ServiceBackendPort.${site.go}.service.port`;
   const decoding: SpecProblem[] = [];
   if (isSet(service.name) && typeof service.name !== 'string') {
-    decoding.push(decode(span('service.name'), `service.name ${JSON.stringify(service.name)} is not a string`, `json: cannot unmarshal ${jsonType(service.name)} into Go struct field IngressServiceBackend.${site.go}.service.name of type string`, '; quote it'));
+    decoding.push(decode(span('service.name'), `service.name ${shownJson(service.name)} is not a string`, `json: cannot unmarshal ${jsonType(service.name)} into Go struct field IngressServiceBackend.${site.go}.service.name of type string`, '; quote it'));
   }
   if (isSet(port.name) && typeof port.name !== 'string') {
-    decoding.push(decode(span('service.port.name'), `service.port.name ${JSON.stringify(port.name)} is not a string`, `json: cannot unmarshal ${jsonType(port.name)} into Go struct field ${goPort}.name of type string`, typeof port.name === 'number' ? '; write it as service.port.number' : '; quote it'));
+    decoding.push(decode(span('service.port.name'), `service.port.name ${shownJson(port.name)} is not a string`, `json: cannot unmarshal ${jsonType(port.name)} into Go struct field ${goPort}.name of type string`, typeof port.name === 'number' ? '; write it as service.port.number' : '; quote it'));
   }
   const number = port.number;
   if (isSet(number) && !isInt32(number)) {
@@ -117,7 +117,7 @@ function backendProblems(ingress: K8sObject, site: BackendSite, written: Written
     } else {
       const quoted = typeof number === 'string' && /^\d+$/.test(number);
       const asString = quoted ? stringNumberAt(source, at) ?? { quoted: true, start: at.start } : undefined;
-      const problem = decode(at, `service.port.number ${JSON.stringify(number)} is not an integer`, `json: cannot unmarshal ${jsonType(number, true)} into Go struct field ${goPort}.number of type int32`, asString ? `; ${unstringHint(asString)}` : typeof number === 'string' ? '; a port name goes in service.port.name' : '');
+      const problem = decode(at, `service.port.number ${shownJson(number)} is not an integer`, `json: cannot unmarshal ${jsonType(number, true)} into Go struct field ${goPort}.number of type int32`, asString ? `; ${unstringHint(asString)}` : typeof number === 'string' ? '; a port name goes in service.port.name' : '');
       decoding.push(asString ? { ...problem, fixes: [{ title: `Change service.port.number "${number}" to ${Number(number)}`, edits: [{ span: unstringSpan(asString, at), newText: String(Number(number)) }], preferred: true }] } : problem);
     }
   }
@@ -130,16 +130,16 @@ function backendProblems(ingress: K8sObject, site: BackendSite, written: Written
   const name = typeof port.name === 'string' && port.name !== '' ? port.name : undefined;
   const num = typeof number === 'number' && number !== 0 ? number : undefined;
   if (name !== undefined && num !== undefined) {
-    out.push({ span: span('service.port'), message: rejects(`sets both service.port.name "${name}" and service.port.number ${num}`, site.api, 'Invalid value: "": cannot set both port name & port number', 'keep one') });
+    out.push({ span: span('service.port'), message: rejects(`sets both service.port.name ${shown(name)} and service.port.number ${num}`, site.api, 'Invalid value: "": cannot set both port name & port number', 'keep one') });
   } else if (name !== undefined) {
     const errors = portNameErrors(name);
     // A valid name (the usual case) is not located: finding a span decodes the object's path index.
     const loc = { value: name, get span() { return span('service.port.name'); } };
     const fixes = errors.length ? lowerCaseFix(loc, portNameErrors) : [];
-    for (const detail of errors) {
+    for (const detail of firstCause(errors)) {
       out.push({
         span: loc.span,
-        message: rejects(`names port "${name}", not a valid port name (IANA_SVC_NAME)`, `${site.api}.service.port.name`, `Invalid value: "${name}": ${detail}`, fixes.length ? `write "${name.toLowerCase()}"` : /^\d+$/.test(name) ? 'write it as service.port.number' : "use the Service port's name"),
+        message: rejects(`names port ${shown(name)}, not a valid port name (IANA_SVC_NAME)`, `${site.api}.service.port.name`, `Invalid value: ${shown(name)}: ${detail}`, fixes.length ? `write ${shown(name.toLowerCase())}` : /^\d+$/.test(name) ? 'write it as service.port.number' : "use the Service port's name"),
         fixes,
       });
     }

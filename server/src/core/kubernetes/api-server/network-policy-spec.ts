@@ -3,7 +3,7 @@ import type { K8sObject } from '../../model/objects';
 import { describe } from '../../model/objects';
 import { rawAt, spanAt } from '../../model/views/raw-fields';
 import { caseFix, jsonKindWords, jsonType, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
-import { apiRejects, portNameErrors, portNumErrors, supportedValues } from './validation';
+import { apiRejects, firstCause, portNameErrors, portNumErrors, shown, shownJson, supportedValues } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 
@@ -69,13 +69,13 @@ function portEntryProblems(policy: K8sObject, entry: Raw, at: string, api: strin
   const { protocol, port, endPort } = entry;
   const decode: SpecProblem[] = [];
   if (isSet(protocol) && typeof protocol !== 'string') {
-    decode.push(decodeError(span('protocol'), `protocol ${JSON.stringify(protocol)} is not a string`, who, `json: cannot unmarshal ${jsonType(protocol)} into Go struct field ${goStruct}.protocol of type v1.Protocol`, '; quote it'));
+    decode.push(decodeError(span('protocol'), `protocol ${shownJson(protocol)} is not a string`, who, `json: cannot unmarshal ${jsonType(protocol)} into Go struct field ${goStruct}.protocol of type v1.Protocol`, '; quote it'));
   }
   if (isSet(port) && typeof port !== 'string' && !isInt32(port)) {
     // IntOrString decodes anything unquoted as an int32, with the plain decoder's error (no field path).
     decode.push(typeof port === 'number'
       ? numberError(span('port'), 'port', port, who, `json: cannot unmarshal number ${String(port)} into Go value of type int32`, written)
-      : decodeError(span('port'), `port ${JSON.stringify(port)} is neither a port number nor a port name`, who, `json: cannot unmarshal ${jsonType(port)} into Go value of type int32`));
+      : decodeError(span('port'), `port ${shownJson(port)} is neither a port number nor a port name`, who, `json: cannot unmarshal ${jsonType(port)} into Go value of type int32`));
   }
   if (isSet(endPort) && !isInt32(endPort)) {
     if (typeof endPort === 'number') {
@@ -83,7 +83,7 @@ function portEntryProblems(policy: K8sObject, entry: Raw, at: string, api: strin
     } else {
       const quoted = typeof endPort === 'string' && /^\d+$/.test(endPort);
       const asString = quoted ? stringNumberAt(source, span('endPort')) : undefined;
-      const d = decodeError(span('endPort'), `endPort ${JSON.stringify(endPort)} is not an integer`, who, `json: cannot unmarshal ${jsonType(endPort, true)} into Go struct field ${goStruct}.endPort of type int32`, quoted ? `; ${unstringHint(asString ?? { quoted: true, start: 0 })}` : '');
+      const d = decodeError(span('endPort'), `endPort ${shownJson(endPort)} is not an integer`, who, `json: cannot unmarshal ${jsonType(endPort, true)} into Go struct field ${goStruct}.endPort of type int32`, quoted ? `; ${unstringHint(asString ?? { quoted: true, start: 0 })}` : '');
       decode.push(quoted ? { ...d, fixes: [{ title: `Change endPort "${endPort}" to ${Number(endPort)}`, edits: [{ span: unstringSpan(asString, d.span), newText: String(Number(endPort)) }], preferred: true }] } : d);
     }
   }
@@ -97,7 +97,7 @@ function portEntryProblems(policy: K8sObject, entry: Raw, at: string, api: strin
     const fix = fixes.length ? `; write ${fixes[0].edits[0].newText}` : '; use TCP, UDP or SCTP';
     out.push({
       span: loc.span,
-      message: rejects(`protocol "${protocol}" is not TCP, UDP or SCTP (case-sensitive)`, 'protocol', `Unsupported value: "${protocol}": supported values: ${supportedValues(POLICY_PROTOCOLS)}`) + fix,
+      message: rejects(`protocol ${shown(protocol)} is not TCP, UDP or SCTP (case-sensitive)`, 'protocol', `Unsupported value: ${shown(protocol)}: supported values: ${supportedValues(POLICY_PROTOCOLS)}`) + fix,
       fixes,
     });
   }
@@ -110,16 +110,16 @@ function portEntryProblems(policy: K8sObject, entry: Raw, at: string, api: strin
     if (hasEnd) for (const detail of portNumErrors(endPort)) out.push({ span: span('endPort'), message: rejects(`endPort ${endPort} is not a port number`, 'endPort', `Invalid value: ${endPort}: ${detail}`) + '; use 1-65535' });
   } else if (typeof port === 'string') {
     if (hasEnd) {
-      out.push({ span: span('endPort'), message: rejects(`endPort ${endPort} is set with the named port "${port}" (a range needs numbers)`, 'endPort', `Invalid value: ${endPort}: may not be specified when \`port\` is non-numeric`) + '; remove endPort or write port as a number' });
+      out.push({ span: span('endPort'), message: rejects(`endPort ${endPort} is set with the named port ${shown(port)} (a range needs numbers)`, 'endPort', `Invalid value: ${endPort}: may not be specified when \`port\` is non-numeric`) + '; remove endPort or write port as a number' });
     }
     const quoted = /^\d+$/.test(port);
     const loc = { value: port, span: span('port') };
     const asString = quoted ? stringNumberAt(source, loc.span) ?? { quoted: true, start: loc.span.start } : undefined;
     const hint = asString ? ` (${stringNumberWords(asString)} is a port name; ${unstringHint(asString)})` : '';
-    const fixes = quoted ? [{ title: `Change port "${port}" to the number ${Number(port)}`, edits: [{ span: unstringSpan(asString, loc.span), newText: String(Number(port)) }], preferred: true }] : lowerCaseFix(loc, portNameErrors);
-    const fix = quoted ? '' : fixes.length ? `; write "${port.toLowerCase()}"` : "; use a container port's name";
-    for (const detail of portNameErrors(port)) {
-      out.push({ span: loc.span, message: rejects(`port "${port}" is not a valid port name (IANA_SVC_NAME)${hint}`, 'port', `Invalid value: "${port}": ${detail}`) + fix, fixes });
+    const fixes = quoted ? [{ title: `Change port ${shown(port)} to the number ${Number(port)}`, edits: [{ span: unstringSpan(asString, loc.span), newText: String(Number(port)) }], preferred: true }] : lowerCaseFix(loc, portNameErrors);
+    const fix = quoted ? '' : fixes.length ? `; write ${shown(port.toLowerCase())}` : "; use a container port's name";
+    for (const detail of firstCause(portNameErrors(port))) {
+      out.push({ span: loc.span, message: rejects(`port ${shown(port)} is not a valid port name (IANA_SVC_NAME)${hint}`, 'port', `Invalid value: ${shown(port)}: ${detail}`) + fix, fixes });
     }
   } else if (hasEnd) {
     out.push({ span: span('endPort'), message: rejects(`endPort ${endPort} is set without port`, 'endPort', `Invalid value: ${endPort}: may not be specified when \`port\` is not specified`) + '; add port (the first port of the range)' });

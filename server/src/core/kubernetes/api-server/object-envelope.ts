@@ -44,7 +44,7 @@ export interface EnvelopeEntry {
 export interface EnvelopeProblem {
   readonly span: Span;
   readonly message: string;
-  readonly code: 'OBJECT_NO_API_VERSION' | 'OBJECT_NO_KIND' | 'OBJECT_NO_NAME' | 'OBJECT_NAME' | 'OBJECT_DECODE' | 'OBJECT_METADATA_TYPE' | 'OBJECT_NOT_MAPPING';
+  readonly code: 'OBJECT_NO_API_VERSION' | 'OBJECT_NO_KIND' | 'OBJECT_UNKNOWN_KIND' | 'OBJECT_NO_NAME' | 'OBJECT_NAME' | 'OBJECT_DECODE' | 'OBJECT_METADATA_TYPE' | 'OBJECT_NOT_MAPPING';
   readonly severity: 'error' | 'info';
   /** True when quoting the value written at `span` fixes the problem (a string field given an unquoted bool or number). */
   readonly quotable?: boolean;
@@ -110,6 +110,27 @@ function builtin(apiVersion: string, kind: string): BuiltinKind | undefined {
 /** An apiVersion as the API spells them: `v1`, `apps/v1`, `networking.k8s.io/v1beta1`. */
 const API_VERSION = /^([a-z0-9]([a-z0-9.-]*[a-z0-9])?\/)?v\d+((alpha|beta)\d+)?$/;
 
+/** The API groups of the built-in kinds ('' for the core group). */
+const BUILTIN_GROUP_SET: ReadonlySet<string> = new Set(BUILTIN_GROUPS.values());
+/** The built-in kinds by their lowercase spelling (kinds are case-sensitive: `service` is no kind). */
+const BUILTIN_BY_LOWER: ReadonlyMap<string, string> = new Map([...BUILTIN_KINDS.keys()].map((k) => [k.toLowerCase(), k]));
+
+/**
+ * A built-in kind written with the apiVersion of another built-in group (`apps/v1` Service, `v1` Deployment) or in
+ * another case (`kind: service`): no API group serves it, so kubectl maps it to no resource and applies nothing
+ * ("no matches for kind "Service" in version "apps/v1"", k8s.io/apimachinery/pkg/api/meta NoKindMatchError, as
+ * kubectl apply prints it, v1.31). Groups outside the built-in ones (`extensions`, `events.k8s.io`, custom resource
+ * groups such as Knative's `serving.knative.dev` Service) are never judged: they may serve that kind.
+ * @returns the kind as the API spells it and the apiVersion that serves it; undefined when nothing is wrong
+ */
+function misplacedKind(apiVersion: string, kind: string): { readonly kind: string; readonly apiVersion: string } | undefined {
+  const group = groupOf(apiVersion);
+  if (!API_VERSION.test(apiVersion) || !BUILTIN_GROUP_SET.has(group)) return undefined;
+  const proper = BUILTIN_KINDS.has(kind) ? kind : BUILTIN_BY_LOWER.get(kind.toLowerCase());
+  if (!proper || (proper === kind && BUILTIN_GROUPS.get(kind) === group)) return undefined;
+  return { kind: proper, apiVersion: BUILTIN_GROUPS.get(proper) === group ? apiVersion : BUILTIN_KINDS.get(proper)!.apiVersion };
+}
+
 /** `article + JSON type` for messages: `a list`, `a string`. */
 function shapeWord(kind: JsonKind): string {
   return { object: 'a mapping', array: 'a list', string: 'a string', number: 'a number', bool: 'a boolean', null: 'null' }[kind];
@@ -144,6 +165,13 @@ export function checkObjectEnvelope(view: EnvelopeView): EnvelopeResult {
     return { verdict: 'ignore', problems };
   }
   const known = builtin(apiVersion, kind);
+  const misplaced = known ? undefined : misplacedKind(apiVersion, kind);
+  if (misplaced) {
+    const refused = `kubectl refuses it ("no matches for kind \"${kind}\" in version \"${apiVersion}\"") and applies nothing`;
+    if (misplaced.kind !== kind) add('kind', 'OBJECT_UNKNOWN_KIND', `kind ${kind} is not a kind of ${apiVersion} (kinds are case-sensitive): ${refused}; write kind: ${misplaced.kind}`);
+    else add('apiVersion', 'OBJECT_UNKNOWN_KIND', `apiVersion ${apiVersion} has no kind ${kind}: ${refused}; use apiVersion: ${misplaced.apiVersion}`);
+    return { verdict: 'reject', problems };
+  }
   problems.push(...metadataTypeProblems(view, kind, known ? versionOf(apiVersion) : undefined));
   if (!known) return { verdict: problems.length ? 'reject' : 'object', problems };
   const cannotDecode = (field: string, goType: string, found: JsonKind): string =>

@@ -2,7 +2,7 @@ import type { Span } from '../../source/span';
 import { Container, describe, InvalidField, WorkloadObject } from '../../model/objects';
 import type { Fix } from '../../rules/rule';
 import { handlerLabel, handlerPorts } from '../../model/views/container-handlers';
-import { apiRejects, parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, supportedValues } from './validation';
+import { apiRejects, firstCause, parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, shown, shownJson, supportedValues } from './validation';
 import { caseFix, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { int32Failure, writtenNumber } from './json-numbers';
 import { firstFitting } from '../../output/fit-message';
@@ -56,12 +56,12 @@ export function decodeProblems(w: WorkloadObject, written?: WrittenText, source?
         return { span: f.span, message: `${label(f.path)} ${writtenNumber(f.value, written?.(f.span))} ${failure.what}: ${who} ("${failure.error}")` };
       }
     }
-    const shown = f.value === undefined ? '' : ` ${typeof f.value === 'string' ? JSON.stringify(f.value) : String(f.value)}`;
+    const shown = f.value === undefined ? '' : ` ${typeof f.value === 'string' ? shownJson(f.value) : String(f.value)}`;
     const fixText = unquoted(f);
     const goField = `${f.goStruct}.${f.path.replace(/\[\d+\]/g, '')}`;
     const asString = fixText !== undefined ? stringNumberAt(source, f.span) : undefined;
     const fixes: Fix[] = fixText !== undefined && f.editable
-      ? [{ title: `Change ${label(f.path)} ${JSON.stringify(f.value)} to ${fixText}`, edits: [{ span: unstringSpan(asString, f.span), newText: fixText }], preferred: true }]
+      ? [{ title: `Change ${label(f.path)} ${shownJson(f.value)} to ${fixText}`, edits: [{ span: unstringSpan(asString, f.span), newText: fixText }], preferred: true }]
       : [];
     return {
       span: f.span,
@@ -72,7 +72,7 @@ export function decodeProblems(w: WorkloadObject, written?: WrittenText, source?
 }
 
 function who(c: Container): string {
-  return c.role === 'container' ? `container "${c.name}"` : c.role === 'sidecar' ? `sidecar "${c.name}"` : `init container "${c.name}"`;
+  return c.role === 'container' ? `container ${shown(c.name)}` : c.role === 'sidecar' ? `sidecar ${shown(c.name)}` : `init container ${shown(c.name)}`;
 }
 
 /**
@@ -101,9 +101,9 @@ export function containerPortProblems(w: WorkloadObject, partial = false): PodSp
       const name = p.name?.value;
       if (p.name && name) {
         const errors = portNameErrors(name);
-        for (const detail of errors) out.push({ span: p.name.span, message: rejects(`port name "${name}" of ${who(c)} is not a valid port name (IANA_SVC_NAME)`, `${path}.name`, `Invalid value: "${name}": ${detail}`, 'rename it'), fixes: lowerCaseFix(p.name, portNameErrors) });
+        for (const detail of firstCause(errors)) out.push({ span: p.name.span, message: rejects(`port name ${shown(name)} of ${who(c)} is not a valid port name (IANA_SVC_NAME)`, `${path}.name`, `Invalid value: ${shown(name)}: ${detail}`, 'rename it'), fixes: lowerCaseFix(p.name, portNameErrors) });
         const first = names.get(name);
-        if (!errors.length && first) out.push({ span: p.name.span, message: rejects(`port name "${name}" is used twice in ${who(c)}`, `${path}.name`, `Duplicate value: "${name}"`, 'rename one of them'), related: [{ span: first, message: `first port named "${name}"` }] });
+        if (!errors.length && first) out.push({ span: p.name.span, message: rejects(`port name ${shown(name)} is used twice in ${who(c)}`, `${path}.name`, `Duplicate value: ${shown(name)}`, 'rename one of them'), related: [{ span: first, message: `first port named ${shown(name)}` }] });
         else if (!errors.length) names.set(name, p.name.span);
       }
       const cp = p.containerPort;
@@ -118,7 +118,7 @@ export function containerPortProblems(w: WorkloadObject, partial = false): PodSp
       }
       const proto = p.protocol;
       if (proto.value !== '' && !PORT_PROTOCOLS.includes(proto.value)) {
-        out.push({ span: proto.span, message: rejects(`protocol "${proto.value}" of ${who(c)} is not one of ${PORT_PROTOCOLS.join(', ')}`, `${path}.protocol`, `Unsupported value: "${proto.value}": supported values: ${supportedValues(PORT_PROTOCOLS)}`, PORT_PROTOCOLS.includes(proto.value.toUpperCase()) ? `write ${proto.value.toUpperCase()}` : 'use TCP, UDP or SCTP'), fixes: caseFix(proto, PORT_PROTOCOLS, 'protocol') });
+        out.push({ span: proto.span, message: rejects(`protocol ${shown(proto.value)} of ${who(c)} is not one of ${PORT_PROTOCOLS.join(', ')}`, `${path}.protocol`, `Unsupported value: ${shown(proto.value)}: supported values: ${supportedValues(PORT_PROTOCOLS)}`, PORT_PROTOCOLS.includes(proto.value.toUpperCase()) ? `write ${proto.value.toUpperCase()}` : 'use TCP, UDP or SCTP'), fixes: caseFix(proto, PORT_PROTOCOLS, 'protocol') });
       }
       out.push(...hostIpProblems(w, c, p, path, partial || defaultsHostPort || invalid.has(`${path}.hostPort`)));
     }
@@ -136,13 +136,13 @@ function hostIpProblems(w: WorkloadObject, c: Container, p: Container['ports'][n
     return [{
       span: ip.span,
       warning: true,
-      message: `hostIP "${ip.value}" of ${who(c)} is set without a hostPort, so it does nothing (only a hostPort is bound to a node address): the API server warns "${path}: hostIP set without hostPort: ${go}"`,
+      message: `hostIP ${shown(ip.value)} of ${who(c)} is set without a hostPort, so it does nothing (only a hostPort is bound to a node address): the API server warns "${path}: hostIP set without hostPort: ${go}"`,
     }];
   }
   if (w.pod.hostNetwork?.value === true || parseIpSloppy(ip.value)) return [];
   return [{
     span: ip.span,
-    message: `hostIP "${ip.value}" of ${who(c)} is not an IP address: the API server stores it (hostIP is not validated), but the CNI portmap plugin cannot parse it and skips the mapping on IPv4 pods, so hostPort ${p.hostPort.value} is never opened on the node`,
+    message: `hostIP ${shown(ip.value)} of ${who(c)} is not an IP address: the API server stores it (hostIP is not validated), but the CNI portmap plugin cannot parse it and skips the mapping on IPv4 pods, so hostPort ${p.hostPort.value} is never opened on the node`,
   }];
 }
 
@@ -164,7 +164,7 @@ export function handlerPortProblems(w: WorkloadObject, unquote: (span: Span, val
     const field = h.handler === 'postStart' || h.handler === 'preStop' ? `lifecycle.${h.handler}` : h.handler;
     const path = `${w.pod.path}.${list}[${c.index}].${field}.${h.action}.port`;
     const value = h.port.value;
-    const what = `${handlerLabel(h)} port ${JSON.stringify(value)} of ${who(c)}`;
+    const what = `${handlerLabel(h)} port ${shownJson(value)} of ${who(c)}`;
     if (typeof value === 'number') {
       if (c.role === 'init') continue;
       for (const detail of portNumErrors(value)) {
@@ -183,7 +183,7 @@ export function handlerPortProblems(w: WorkloadObject, unquote: (span: Span, val
       out.push({
         span: h.port.span,
         message: `${what} is a string, not an integer (grpc.port takes no names): the API server cannot decode ${describe(w)} ("json: cannot unmarshal string into Go struct field GRPCAction.${path.replace(/\[\d+\]/g, '')} of type int32")${unstring}`,
-        fixes: quotedNumber ? unquote(h.port.span, value, `Change the ${handlerLabel(h)} port ${JSON.stringify(value)} to ${Number(value)}`) : [],
+        fixes: quotedNumber ? unquote(h.port.span, value, `Change the ${handlerLabel(h)} port ${shownJson(value)} to ${Number(value)}`) : [],
       });
       continue;
     }
@@ -192,8 +192,8 @@ export function handlerPortProblems(w: WorkloadObject, unquote: (span: Span, val
     const lead = asString ? `${what} is ${stringNumberWords(asString)}, which the API reads as a port name` : `${what} is not a valid port name (IANA_SVC_NAME)`;
     out.push({
       span: h.port.span,
-      message: `${apiRejects(lead, describe(w), path, `Invalid value: "${value}": ${errors[0]}`)}${unstring}`,
-      fixes: quotedNumber ? unquote(h.port.span, value, `Change the ${handlerLabel(h)} port ${JSON.stringify(value)} to ${Number(value)}`) : [],
+      message: `${apiRejects(lead, describe(w), path, `Invalid value: ${shown(value)}: ${errors[0]}`)}${unstring}`,
+      fixes: quotedNumber ? unquote(h.port.span, value, `Change the ${handlerLabel(h)} port ${shownJson(value)} to ${Number(value)}`) : [],
     });
   }
   return out;

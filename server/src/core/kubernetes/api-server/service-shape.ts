@@ -1,3 +1,4 @@
+import { shownJson } from './validation';
 import type { ServiceObject } from '../../model/objects';
 import { jsonType, notAString, SERVICE, SpecProblem } from './service-spec';
 
@@ -27,7 +28,7 @@ export function checkServiceShapes(svc: ServiceObject): SpecProblem[] {
     if (!Array.isArray(s.externalIPs)) out.push(...decode('externalIPs', s.externalIPs, 'externalIPs is not a list (write `externalIPs: [203.0.113.10]`)', '[]string'));
     else {
       const bad = s.externalIPs.find((ip) => typeof ip !== 'string');
-      if (bad !== undefined) out.push(...decode('externalIPs', bad, `externalIPs entry ${JSON.stringify(bad)} is not a string`, 'string'));
+      if (bad !== undefined) out.push(...decode('externalIPs', bad, `externalIPs entry ${shownJson(bad)} is not a string`, 'string'));
     }
   }
   if (s.selector !== undefined && s.selector !== null) {
@@ -35,7 +36,7 @@ export function checkServiceShapes(svc: ServiceObject): SpecProblem[] {
       out.push(...decode('selector', s.selector, 'selector is not a mapping of label keys to values', 'map[string]string'));
     } else {
       const [key, value] = Object.entries(s.selector as Raw).find(([, v]) => v !== null && typeof v !== 'string') ?? [];
-      if (key !== undefined) out.push(...decode('selector', value, `selector value ${key}: ${JSON.stringify(value)} is not a string; quote it`, 'string'));
+      if (key !== undefined) out.push(...decode('selector', value, `selector value ${key}: ${shownJson(value)} is not a string; quote it`, 'string'));
     }
   }
   for (const [key, goType] of [['type', 'v1.ServiceType'], ['externalTrafficPolicy', 'v1.ServiceExternalTrafficPolicy'], ['internalTrafficPolicy', 'v1.ServiceInternalTrafficPolicy']]) {

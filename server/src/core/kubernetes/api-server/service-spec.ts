@@ -2,8 +2,7 @@ import type { Located, Span } from '../../source/span';
 import type { ServiceObject, ServicePort } from '../../model/objects';
 import type { Fix, RelatedLocation } from '../../rules/rule';
 import {
-  apiRejects, DNS1123_LABEL_ERROR, DNS1123_LABEL_WORDS, dns1123LabelErrors, dns1123LabelLike, externalIpErrors, leadingZerosIp, externallyAccessible, needsHealthCheck, PORT_PROTOCOLS, portNameErrors,
-  portNumErrors, SERVICE_TYPES, supportedValues, TRAFFIC_POLICIES,
+  apiRejects, DNS1123_LABEL_ERROR, DNS1123_LABEL_WORDS, dns1123LabelErrors, dns1123LabelLike, externalIpErrors, externallyAccessible, firstCause, leadingZerosIp, needsHealthCheck, PORT_PROTOCOLS, portNameErrors, portNumErrors, SERVICE_TYPES, shown, shownJson, supportedValues, TRAFFIC_POLICIES,
 } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
@@ -38,14 +37,14 @@ const rejects = (what: string, path: string, detail: string): string => apiRejec
 /** A fix that replaces a wrongly-cased enum value (`tcp` → `TCP`) by the supported one. */
 export function caseFix(loc: Located<string>, allowed: readonly string[], field: string): Fix[] {
   const match = allowed.find((a) => a.toLowerCase() === loc.value.toLowerCase());
-  return match ? [{ title: `Change ${field} "${loc.value}" to "${match}"`, edits: [{ span: loc.span, newText: match }], preferred: true }] : [];
+  return match ? [{ title: `Change ${field} ${shown(loc.value)} to "${match}"`, edits: [{ span: loc.span, newText: match }], preferred: true }] : [];
 }
 
 /** An enum value outside the supported set: `Unsupported value: "x": supported values: ...`. */
 function unsupported(loc: Located<string>, allowed: readonly string[], field: string, path: string): SpecProblem {
   return {
     span: loc.span,
-    message: rejects(`${field} "${loc.value}" is not one of ${allowed.join(', ')}`, path, `Unsupported value: "${loc.value}": supported values: ${supportedValues(allowed)}`),
+    message: rejects(`${field} ${shown(loc.value)} is not one of ${allowed.join(', ')}`, path, `Unsupported value: ${shown(loc.value)}: supported values: ${supportedValues(allowed)}`),
     fixes: caseFix(loc, allowed, field),
   };
 }
@@ -64,7 +63,7 @@ function notAnInteger(value: unknown, span: Span | undefined, goField: string, f
   }
   return [{
     span,
-    message: `${field} ${JSON.stringify(value)} is not an integer: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(value, true)} into Go struct field ${goField} of type int32")${typeof value === 'string' && /^\d+$/.test(value) ? `; ${unstringHint(stringNumberAt(source, span))}` : ''}`,
+    message: `${field} ${shownJson(value)} is not an integer: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(value, true)} into Go struct field ${goField} of type int32")${typeof value === 'string' && /^\d+$/.test(value) ? `; ${unstringHint(stringNumberAt(source, span))}` : ''}`,
   }];
 }
 
@@ -74,7 +73,7 @@ export type WrittenText = (span: Span) => string | undefined;
 /** A value the decoder refuses where the API needs a string (`name: 5`, `protocol: 6`); quote it. */
 export function notAString(value: unknown, span: Span | undefined, goField: string, goType: string, field: string): SpecProblem[] {
   if (value === undefined || value === null || typeof value === 'string' || !span) return [];
-  return [{ span, message: `${field} ${JSON.stringify(value)} is not a string: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(value)} into Go struct field ${goField} of type ${goType}"); quote it` }];
+  return [{ span, message: `${field} ${shownJson(value)} is not a string: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(value)} into Go struct field ${goField} of type ${goType}"); quote it` }];
 }
 
 /**
@@ -101,15 +100,15 @@ export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map
   } else if (!portName && svc.ports.length > 1 && !partial) {
     out.push({ span: sp.port?.span ?? sp.span, message: rejects(`port #${sp.index} has no name, but a Service with more than one port must name each`, `${path}.name`, 'Required value') });
   } else if (portName && sp.name) {
-    for (const detail of dns1123LabelErrors(portName)) {
+    for (const detail of firstCause(dns1123LabelErrors(portName))) {
       // The regex message is named in words (the rule page quotes it whole): it alone is over 200 characters.
       const message = detail === DNS1123_LABEL_ERROR
-        ? rejects(`port name "${portName}" is not a DNS-1123 label (${DNS1123_LABEL_WORDS})`, `${path}.name`, `Invalid value: "${portName}"`) + renameHint(portName)
-        : rejects(`port name "${portName}" is not a DNS-1123 label`, `${path}.name`, `Invalid value: "${portName}": ${detail}`);
+        ? rejects(`port name ${shown(portName)} is not a DNS-1123 label (${DNS1123_LABEL_WORDS})`, `${path}.name`, `Invalid value: ${shown(portName)}`) + renameHint(portName)
+        : rejects(`port name ${shown(portName)} is not a DNS-1123 label`, `${path}.name`, `Invalid value: ${shown(portName)}: ${detail}`);
       out.push({ span: sp.name.span, message, fixes: lowerCaseFix(sp.name, dns1123LabelErrors) });
     }
     const first = names.get(portName);
-    if (first) out.push({ span: sp.name.span, message: rejects(`port name "${portName}" is used twice in this Service`, `${path}.name`, `Duplicate value: "${portName}"`), related: [{ span: first, message: `first port named "${portName}"` }] });
+    if (first) out.push({ span: sp.name.span, message: rejects(`port name ${shown(portName)} is used twice in this Service`, `${path}.name`, `Duplicate value: ${shown(portName)}`), related: [{ span: first, message: `first port named ${shown(portName)}` }] });
     else names.set(portName, sp.name.span);
   }
   if (sp.port) {
@@ -170,13 +169,13 @@ function loadBalancerOnlyFields(svc: ServiceObject, spec: Raw): SpecProblem[] {
 /** `; rename it, e.g. "grpc-web"` for a port name that is not a DNS-1123 label, when a close valid label exists. */
 const renameHint = (name: string): string => {
   const like = dns1123LabelLike(name);
-  return like ? `; rename it, e.g. "${like}"` : '; rename it';
+  return like ? `; rename it, e.g. ${shown(like)}` : '; rename it';
 };
 
 /** A fix lower-casing a name when that alone makes it valid (`HTTP` → `http`). */
 export function lowerCaseFix(loc: Located<string>, errors: (s: string) => string[]): Fix[] {
   const lower = loc.value.toLowerCase();
-  return lower !== loc.value && errors(lower).length === 0 ? [{ title: `Change "${loc.value}" to "${lower}"`, edits: [{ span: loc.span, newText: lower }], preferred: true }] : [];
+  return lower !== loc.value && errors(lower).length === 0 ? [{ title: `Change ${shown(loc.value)} to ${shown(lower)}`, edits: [{ span: loc.span, newText: lower }], preferred: true }] : [];
 }
 
 /** targetPort: an integer 1–65535 or an IANA_SVC_NAME; 0 and "" mean "same as port" (SetDefaults_Service). */
@@ -188,13 +187,13 @@ function checkTargetPort(value: unknown, sp: ServicePort, span: Span | undefined
   if (typeof value === 'string') {
     const asString = /^\d+$/.test(value) ? stringNumberAt(source, span) ?? { quoted: true, start: span.start } : undefined;
     const hint = asString ? ` (${stringNumberWords(asString)} is a port name; ${unstringHint(asString)})` : '';
-    return portNameErrors(value).map((detail) => ({
+    return firstCause(portNameErrors(value)).map((detail) => ({
       span,
-      message: rejects(`targetPort "${value}" is not a valid port name (IANA_SVC_NAME)${hint}`, `${path}.targetPort`, `Invalid value: "${value}": ${detail}`),
-      fixes: asString && sp.targetPort ? [{ title: `Change targetPort "${value}" to the number ${value}`, edits: [{ span: unstringSpan(asString, span), newText: String(Number(value)) }], preferred: true }] : lowerCaseFix({ value, span }, portNameErrors),
+      message: rejects(`targetPort ${shown(value)} is not a valid port name (IANA_SVC_NAME)${hint}`, `${path}.targetPort`, `Invalid value: ${shown(value)}: ${detail}`),
+      fixes: asString && sp.targetPort ? [{ title: `Change targetPort ${shown(value)} to the number ${value}`, edits: [{ span: unstringSpan(asString, span), newText: String(Number(value)) }], preferred: true }] : lowerCaseFix({ value, span }, portNameErrors),
     }));
   }
-  return [{ span, message: `targetPort ${JSON.stringify(value)} is neither a port number nor a port name: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(value, true)} into Go value of type int32")` }];
+  return [{ span, message: `targetPort ${shownJson(value)} is neither a port number nor a port name: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(value, true)} into Go value of type int32")` }];
 }
 
 /** Checks of the Service-level fields: type, traffic policies, healthCheckNodePort, externalIPs, ports (`partial`: see {@link checkServicePort}). */
@@ -208,7 +207,7 @@ export function checkServiceFields(svc: ServiceObject, partial = false, written?
     if (!externallyAccessible(svc)) {
       out.push({
         span: etp.span,
-        message: rejects(`externalTrafficPolicy is set on ${svc.type.value} Service without externalIPs, which is not externally accessible`, 'spec.externalTrafficPolicy', `Invalid value: "${etp.value}": may only be set for externally-accessible services`),
+        message: rejects(`externalTrafficPolicy is set on ${svc.type.value} Service without externalIPs, which is not externally accessible`, 'spec.externalTrafficPolicy', `Invalid value: ${shown(etp.value)}: may only be set for externally-accessible services`),
       });
     } else if (!TRAFFIC_POLICIES.includes(etp.value)) {
       out.push(unsupported(etp, TRAFFIC_POLICIES, 'externalTrafficPolicy', 'spec.externalTrafficPolicy'));
@@ -229,14 +228,14 @@ export function checkServiceFields(svc: ServiceObject, partial = false, written?
     }
   }
   svc.externalIPs.forEach((ip, i) => {
-    for (const detail of externalIpErrors(ip.value)) out.push({ span: ip.span, message: rejects(`externalIP "${ip.value}" is not usable`, `spec.externalIPs[${i}]`, `Invalid value: "${ip.value}": ${detail}`) });
+    for (const detail of firstCause(externalIpErrors(ip.value))) out.push({ span: ip.span, message: rejects(`externalIP ${shown(ip.value)} is not usable`, `spec.externalIPs[${i}]`, `Invalid value: ${shown(ip.value)}: ${detail}`) });
     const standard = leadingZerosIp(ip.value);
     if (standard) {
       out.push({
         span: ip.span,
         warning: true,
-        message: `externalIP "${ip.value}" has leading zeros: up to v1.35 the API server reads it as ${standard} and warns ("spec.externalIPs[${i}]: non-standard IP address"); from v1.36 it rejects new Services ("must not have leading 0s"); write ${standard}`,
-        fixes: [{ title: `Change externalIP "${ip.value}" to ${standard}`, edits: [{ span: ip.span, newText: standard }], preferred: true }],
+        message: `externalIP ${shown(ip.value)} has leading zeros: up to v1.35 the API server reads it as ${standard} and warns ("spec.externalIPs[${i}]: non-standard IP address"); from v1.36 it rejects new Services ("must not have leading 0s"); write ${standard}`,
+        fixes: [{ title: `Change externalIP ${shown(ip.value)} to ${standard}`, edits: [{ span: ip.span, newText: standard }], preferred: true }],
       });
     }
   });

@@ -25,6 +25,35 @@ export function apiRejects(what: string, who: string, path: string, detail: stri
   return `${what}: the API server rejects ${who} with "${path}: ${detail}"`;
 }
 
+/**
+ * Longest written value a message quotes whole: a longer one (a 40 kB placeholder, a pasted blob) is cut with `…`,
+ * as object names are (object-envelope.ts), so a message stays its fact, consequence and fix whatever was written.
+ */
+export const MAX_SHOWN = 24;
+
+/** `value` cut to {@link MAX_SHOWN} characters (`…` in place of the rest). */
+export function cutValue(value: string, max = MAX_SHOWN): string {
+  return value.length > max ? `${value.slice(0, max - 1)}…` : value;
+}
+
+/** A written value quoted for a message (`"http"`), cut to {@link MAX_SHOWN} characters. */
+export function shown(value: string): string {
+  return `"${cutValue(value)}"`;
+}
+
+/** A written value of any JSON type for a message, as JSON (`"80"`, `80`, `{"a":1}`), cut to about {@link MAX_SHOWN} characters. */
+export function shownJson(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(cutValue(value)) : cutValue(JSON.stringify(value) ?? String(value));
+}
+
+/**
+ * The API's causes for one value, as findings quote them: the first only. ValidateX lists one cause per broken rule
+ * of a value (`${PORT}` breaks two of IANA_SVC_NAME's); one finding per value says it is refused and why.
+ */
+export function firstCause(causes: readonly string[]): readonly string[] {
+  return causes.slice(0, 1);
+}
+
 /** The API's `supported values: "A", "B"` list. */
 export function supportedValues(values: readonly string[]): string {
   return values.map((v) => `"${v}"`).join(', ');

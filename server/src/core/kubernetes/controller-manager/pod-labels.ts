@@ -134,10 +134,12 @@ export function controllerSets(w: WorkloadObject, key: string): boolean {
  * True when some Pod that `w` creates may carry labels matching `selector` (metav1.LabelSelector semantics, see
  * api-server/label-selector.ts): the pod template labels plus the controller's ({@link controllerLabels}). A
  * requirement on an unknowable label (a hash, a uid) counts as possibly met — never as "selects nothing"; one on a
- * per-Pod ordinal label is met when an ordinal of an existing Pod fits every such requirement at once.
+ * per-Pod ordinal label is met when an ordinal of an existing Pod fits every such requirement at once. `count`
+ * replaces the number of Pods the manifest gives (a HorizontalPodAutoscaler's minReplicas).
  */
-export function podSelectorMatches(selector: LabelSelector, w: WorkloadObject): boolean {
-  const c = controllerLabels(w);
+export function podSelectorMatches(selector: LabelSelector, w: WorkloadObject, count?: number): boolean {
+  const written = controllerLabels(w);
+  const c = count === undefined ? written : { ...written, count };
   const ordinalKeys = Object.keys(c.ordinal);
   if (ordinalKeys.length === 0 && c.unknown.size === 0 && Object.keys(c.fixed).length === 0) return labelSelectorMatches(selector, w.pod.labels);
   const concrete: Record<string, string> = { ...w.pod.labels, ...c.fixed };
@@ -176,9 +178,9 @@ export function podSelectorMatches(selector: LabelSelector, w: WorkloadObject): 
 }
 
 /** A Service selector (`key: value` pairs, all required) as {@link podSelectorMatches} reads it; `{}` or none selects nothing. */
-export function serviceSelectorMatches(selector: Readonly<Record<string, string>> | undefined, w: WorkloadObject): boolean {
+export function serviceSelectorMatches(selector: Readonly<Record<string, string>> | undefined, w: WorkloadObject, count?: number): boolean {
   if (!selector || Object.keys(selector).length === 0) return false;
-  return podSelectorMatches({ matchLabels: selector, matchExpressions: [] }, w);
+  return podSelectorMatches({ matchLabels: selector, matchExpressions: [] }, w, count);
 }
 
 /**

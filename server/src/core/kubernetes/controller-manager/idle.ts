@@ -1,0 +1,34 @@
+import type { Span } from '../../source/span';
+import type { WorkloadObject } from '../../model/objects';
+
+/** Kinds whose `spec.replicas` sets how many Pods their controller keeps. */
+const REPLICA_KINDS: ReadonlySet<string> = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController']);
+
+/** Why a workload's controller runs none of its Pods now: the field as written, and where. */
+export interface Idle {
+  /** `replicas: 0` or `suspend: true`. */
+  readonly field: string;
+  readonly span: Span;
+}
+
+/**
+ * Why the controller of `w` creates no Pods now, or undefined when it may run some:
+ * - `replicas: 0` (Deployment, StatefulSet, ReplicaSet, ReplicationController). A HorizontalPodAutoscaler does not
+ *   change that: it leaves a target whose replicas are 0 alone ("scaling is disabled since the replica count of the
+ *   target is zero", kubernetes pkg/controller/podautoscaler/horizontal.go, v1.33) until someone scales it up;
+ * - `suspend: true` on a CronJob (no Job is created: pkg/controller/cronjob/cronjob_controllerv2.go) or a Job (its
+ *   Pods are not started, or are deleted: pkg/controller/job/job_controller.go, v1.33).
+ * Pods an older Job of a suspended CronJob still runs are not known from the manifests and are not counted.
+ */
+export function idleWorkload(w: WorkloadObject): Idle | undefined {
+  if (REPLICA_KINDS.has(w.kind)) return w.replicas?.value === 0 ? { field: 'replicas: 0', span: w.replicas.span } : undefined;
+  if (w.kind !== 'CronJob' && w.kind !== 'Job') return undefined;
+  const spec = w.raw.spec as Record<string, unknown> | undefined;
+  if (spec?.suspend !== true) return undefined;
+  return { field: 'suspend: true', span: w.paths?.get('spec.suspend') ?? w.span };
+}
+
+/** `Deployment a/b runs no pods now (replicas: 0)`: the words messages use for an idle side. */
+export function idleWords(name: string, idle: Idle): string {
+  return `${name} runs no pods now (${idle.field})`;
+}
