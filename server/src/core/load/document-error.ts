@@ -17,28 +17,26 @@ import { AliasLimitError, CollectionKeyError, SelfAliasError } from './plain-jso
  */
 export function documentReadProblem(doc: Document.Parsed, file: string, err: unknown, aliases?: AliasIndex): LoadProblem {
   const message = String((err as Error)?.message ?? err).split('\n')[0].trim();
-  const range = doc.range ?? [0, 0];
-  const whole = { file, start: range[0], end: Math.max(range[0] + 1, range[1]) };
-  // Checked before the message: a merge key with an unknown anchor (`<<: *p`) throws "Merge sources must be maps
-  // or map aliases", but the mistake is the alias, as kustomize says ("unknown anchor 'p' referenced").
+  // A range of at least one character (an empty node still gets a squiggle).
+  const spanOf = (range: readonly number[]): LoadProblem['span'] => ({ file, start: range[0], end: Math.max(range[0] + 1, range[1]) });
+  const whole = spanOf(doc.range ?? [0, 0]);
   if (err instanceof SelfAliasError && err.alias.range) {
-    const span = { file, start: err.alias.range[0], end: Math.max(err.alias.range[0] + 1, err.alias.range[1]) };
-    return { span, message: `alias *${err.alias.source} is inside the value its anchor names, so the value would contain itself: kubectl refuses the document ("yaml: anchor '${err.alias.source}' value contains itself"); copy the values instead`, code: 'ALIAS_CYCLE', severity: 'error' };
+    return { span: spanOf(err.alias.range), message: `alias *${err.alias.source} is inside the value its anchor names, so the value would contain itself: kubectl refuses the document ("yaml: anchor '${err.alias.source}' value contains itself"); copy the values instead`, code: 'ALIAS_CYCLE', severity: 'error' };
   }
   if (err instanceof CollectionKeyError && err.key.range) {
-    const span = { file, start: err.key.range[0], end: Math.max(err.key.range[0] + 1, err.key.range[1]) };
-    return { span, message: collectionKeyMessage(err), code: 'COLLECTION_KEY', severity: 'error' };
+    return { span: spanOf(err.key.range), message: collectionKeyMessage(err), code: 'COLLECTION_KEY', severity: 'error' };
   }
+  // Checked before the message: a merge key with an unknown anchor (`<<: *p`) throws "Merge sources must be maps
+  // or map aliases", but the mistake is the alias, as kustomize says ("unknown anchor 'p' referenced").
   const alias = /alias/i.test(message) ? (aliases ?? new AliasIndex(doc)).firstUnresolved() : undefined;
   if (alias?.range) {
-    const span = { file, start: alias.range[0], end: Math.max(alias.range[0] + 1, alias.range[1]) };
-    return { span, message: `Unresolved alias (the anchor must be set before the alias, in the same document): ${alias.source}`, code: 'UNRESOLVED_ALIAS', severity: 'error' };
+    return { span: spanOf(alias.range), message: `Unresolved alias (the anchor must be set before the alias, in the same document): ${alias.source}`, code: 'UNRESOLVED_ALIAS', severity: 'error' };
   }
   if (/^Unresolved alias/.test(message)) return { span: whole, message, code: 'UNRESOLVED_ALIAS', severity: 'error' };
   if (/alias/i.test(message)) {
     // On the alias whose expansion went over the limit, in the words of the reader that refuses it too.
     const over = err instanceof AliasLimitError ? err.alias.range : undefined;
-    const span = over ? { file, start: over[0], end: Math.max(over[0] + 1, over[1]) } : whole;
+    const span = over ? spanOf(over) : whole;
     const name = err instanceof AliasLimitError ? ` *${err.alias.source}` : '';
     return { span, message: `the aliases of this document expand past the limit at${name || ' an alias'} (an alias bomb), so it is not read; kubectl refuses it too ("yaml: document contains excessive aliasing")`, code: 'ALIAS_LIMIT', severity: 'error' };
   }

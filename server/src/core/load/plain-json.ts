@@ -14,19 +14,6 @@ const unresolved = (alias: Alias): ReferenceError =>
   new ReferenceError(`Unresolved alias (the anchor must be set before the alias): ${alias.source}`);
 
 /**
- * The plain JSON-like value of a `yaml` node, exactly what `node.toJS(doc, { maxAliasCount })` returns
- * (mappings as objects with `yaml`'s key stringification, YAML 1.1 merge keys, the same alias-bomb limit
- * and the same errors), but with aliases resolved through an {@link AliasIndex} instead of `yaml`'s
- * per-alias walks of the whole document, so a document with thousands of aliases converts in linear time.
- * `aliases` is asked for the index only when an alias is met (most documents have none: no extra walk).
- *
- * A mapping key that is a collection (`[nodePort]: 1`, `? {a: 1} : x`) is refused ({@link CollectionKeyError}), as
- * kubectl refuses it, rather than stringified as `yaml` does (with a warning on stderr).
- * @throws ReferenceError for an unresolved alias; {@link AliasLimitError} when the alias limit is exceeded;
- *   Error `Merge sources must be maps or map aliases` for a merge key whose value is not a mapping;
- *   {@link CollectionKeyError} for a collection key
- */
-/**
  * An alias inside the very node its anchor names (`spec: &s {selector: *s}`): a value that contains itself, which
  * JSON cannot hold. kubectl refuses the manifest: go-yaml's decoder says "anchor 's' value contains itself"
  * (gopkg.in/yaml.v2 decode.go, d.alias), read through sigs.k8s.io/yaml. `yaml`'s toJS makes a circular object.
@@ -59,12 +46,29 @@ export class CollectionKeyError extends Error {
   }
 }
 
+/**
+ * The plain JSON-like value of a `yaml` node, exactly what `node.toJS(doc, { maxAliasCount })` returns
+ * (mappings as objects with `yaml`'s key stringification, YAML 1.1 merge keys, the same alias-bomb limit
+ * and the same errors), but with aliases resolved through an {@link AliasIndex} instead of `yaml`'s
+ * per-alias walks of the whole document, so a document with thousands of aliases converts in linear time.
+ * `aliases` is asked for the index only when an alias is met (most documents have none: no extra walk).
+ *
+ * A mapping key that is a collection (`[nodePort]: 1`, `? {a: 1} : x`) is refused ({@link CollectionKeyError}), as
+ * kubectl refuses it, rather than stringified as `yaml` does (with a warning on stderr).
+ * @throws ReferenceError for an unresolved alias; {@link AliasLimitError} when the alias limit is exceeded;
+ *   Error `Merge sources must be maps or map aliases` for a merge key whose value is not a mapping;
+ *   {@link CollectionKeyError} for a collection key; {@link SelfAliasError} for an alias inside its own anchor
+ */
 export function plainJSON(node: Node, aliases: () => AliasIndex, maxAliasCount: number): unknown {
   const anchors = new Map<Node, AnchorUse>();
+
+  /** Anchored nodes whose value is being made: an alias to one of them is inside it. */
+  const open = new Set<Node>();
 
   const resolveAlias = (alias: Alias): Node | undefined => {
     const found = aliases().target(alias);
     if (!found) return undefined;
+    if (open.has(found)) throw new SelfAliasError(alias);
     let data = anchors.get(found);
     if (!data) {
       convert(found);
@@ -95,8 +99,6 @@ export function plainJSON(node: Node, aliases: () => AliasIndex, maxAliasCount: 
   };
 
   /** `yaml`'s toJS(value, arg, ctx): anchored nodes register their result as soon as it is created. */
-  /** Anchored nodes whose value is being made: an alias to one of them is inside it. */
-  const open = new Set<Node>();
   const convert = (n: unknown, asMap = false): unknown => {
     if (!n || typeof n !== 'object') return n;
     if (!hasAnchor(n)) return toJSON(n, undefined, asMap);
@@ -119,10 +121,9 @@ export function plainJSON(node: Node, aliases: () => AliasIndex, maxAliasCount: 
   const toJSON = (n: unknown, data: AnchorUse | undefined, asMap: boolean): unknown => {
     if (isScalar(n)) return n.value;
     if (isAlias(n)) {
-      const source = aliases().target(n);
-      if (source && open.has(source)) throw new SelfAliasError(n);
-      if (!resolveAlias(n)) throw unresolved(n);
-      return anchors.get(source!)!.res;
+      const source = resolveAlias(n);
+      if (!source) throw unresolved(n);
+      return anchors.get(source)!.res;
     }
     if (isSeq(n)) {
       const seq: unknown[] = [];
@@ -156,21 +157,14 @@ export function plainJSON(node: Node, aliases: () => AliasIndex, maxAliasCount: 
     else map[stringKey] = jsValue;
   };
 
-  /** `alias`'s node, refused when the alias is inside it. */
-  const mergeSource = (alias: Alias): Node | undefined => {
-    const target = aliases().target(alias);
-    if (target && open.has(target)) throw new SelfAliasError(alias);
-    return resolveAlias(alias);
-  };
-
   const addMerge = (map: Record<string, unknown> | Map<unknown, unknown>, value: unknown): void => {
-    const source = isAlias(value) ? mergeSource(value) : value;
+    const source = isAlias(value) ? resolveAlias(value) : value;
     if (isSeq(source)) for (const it of source.items) mergeValue(map, it);
     else mergeValue(map, source);
   };
 
   const mergeValue = (map: Record<string, unknown> | Map<unknown, unknown>, value: unknown): void => {
-    const source = isAlias(value) ? mergeSource(value) : value;
+    const source = isAlias(value) ? resolveAlias(value) : value;
     if (!isMap(source)) throw new Error('Merge sources must be maps or map aliases');
     const srcMap = toJSON(source, undefined, true) as Map<unknown, unknown>;
     for (const [key, v] of srcMap) {
