@@ -1,4 +1,4 @@
-import { relative } from 'node:path';
+import { relative, sep } from 'node:path';
 import { planRenders } from '../core/render/plan';
 import { computeLayout } from '../core/repo/layout';
 import type { LoadedFile } from '../core/load/load-file';
@@ -79,7 +79,8 @@ export function rememberScan(cache: ParseCache, scan: ScannedFolder, host: Analy
   if (![...findingFiles(run.analysis.findings)].every((name) => names.has(name))) return false;
   const repoPath = (file: string): string => host.repoPathOf(file);
   const layout = computeLayout(files, host.currentConfig, repoPath);
-  const root = relative(settings.baseDir ?? folderPath, folderPath).split('\\').join('/') || '.';
+  // GitOps paths start at the repository root, as node/render/render-workspace.ts planWorkspace gives it.
+  const root = relative(settings.baseDir ?? folderPath, folderPath).split(sep).join('/') || '.';
   const plan = planRenders(files, layout, host.currentConfig, repoPath, { kustomize: true, helm: true }, root);
   if (layout.charts.length || layout.kustomizeEntries.length || plan.jobs.length || plan.notes.length) return false;
   const { analysis } = run;

@@ -17,7 +17,7 @@ import { singleFileFindings } from './open-first';
 import { ScanProgress } from './scan-progress';
 import { findingsOnRendered, RenderManager } from './renders';
 import { Scheduler } from './scheduler';
-import { statusOf, StatusReporter } from './status';
+import { recalledStatus, statusOf, StatusReporter } from './status';
 import { pathOfUri, UriMap } from './uris';
 import { type Folder, type Scanning, Workspace } from './workspace';
 import type { RecalledScan } from './remembered-scan';
@@ -53,7 +53,7 @@ export function startServer(connection: Connection): void {
       return (done, total) => progress.update(done, total);
     },
     onFolderAdded: () => scheduler.request(),
-    onRecalled: (folder, recalled, hashes) => showRecalled(folder, recalled, hashes),
+    onRecalled: (folder, recalled) => showRecalled(folder, recalled),
   };
   const workspace = new Workspace(log, warn, scanning);
   const early = new Map<string, string>(); // open documents given single-file diagnostics during the scan: uri → version and folder
@@ -122,32 +122,25 @@ export function startServer(connection: Connection): void {
    * what differs). Nothing is shown early while the live cluster is read, or when an open document of the folder
    * differs from its file.
    */
-  const showRecalled = (folder: Folder, recalled: RecalledScan, hashes: ReadonlyMap<string, string>): void => {
-    if (cluster?.enabled) return;
+  const showRecalled = (folder: Folder, recalled: RecalledScan): void => {
+    const hashes = folder.scanned?.hashes;
+    if (cluster?.enabled || !hashes) return;
     const open = documents.all().filter((d) => {
       const file = uris.fileOf(d.uri);
       return workspace.folderOf(file) === folder && !folder.isExcluded(file);
     });
     if (open.some((d) => hashes.get(uris.fileOf(d.uri)) !== contentHash(d.getText()))) return;
     const byFile = new Map<string, Finding[]>();
-    let errors = 0, warnings = 0;
     for (const f of recalled.stored.findings) {
       const list = byFile.get(f.span.file);
       if (list) list.push(f);
       else byFile.set(f.span.file, [f]);
-      if (f.severity === 'error') errors++;
-      else if (f.severity === 'warning') warnings++;
     }
     publisher.publish(byFile.keys(), byFile, { loadedFile: (f) => recalled.files.get(f), uriOf: uriOfFile });
     // Their diagnostics are the whole workspace's already: the scan's single-file ones would only take them back.
     for (const d of open) early.set(d.uri, `${d.version} ${folder.uri}`);
     if (initialFolders.length !== 1 || workspace.all().some((f) => f !== folder && f.host.files().length > 0)) return;
-    const { counts, failures } = recalled.stored;
-    status.report({
-      objects: counts.objects, findings: recalled.stored.findings.length, errors, warnings, files: counts.files,
-      durationMs: Math.round(performance.now() - initializedAt), failedRules: [...new Set(failures.map((f) => f.ruleId))].sort(),
-      ...(renders ? { render: renders.status() } : {}),
-    });
+    status.report({ ...recalledStatus(recalled.stored, performance.now() - initializedAt), ...(renders ? { render: renders.status() } : {}) });
   };
 
   /** Hands the changed editor buffers to their folders (before an analysis, and before renders read them). */

@@ -36,7 +36,7 @@ export interface Scanning {
    * A folder's first scan found every file as an earlier analysis read them, and that analysis followed from them
    * alone: its findings, before the files are loaded (they load right after, and the next analysis stands).
    */
-  readonly onRecalled?: (folder: Folder, recalled: RecalledScan, hashes: ReadonlyMap<string, string>) => void;
+  readonly onRecalled?: (folder: Folder, recalled: RecalledScan) => void;
 }
 
 
@@ -193,7 +193,7 @@ export class Workspace {
         folder.scanned = { key, hashes: new Map(hashes as (readonly [string, string])[]), tried: false };
         const found = this.scanning.onRecalled && recallScan(cache!, key, digests, folder.host.currentConfig.namespace ?? '');
         if (found) {
-          this.scanning.onRecalled!(folder, found, folder.scanned.hashes);
+          this.scanning.onRecalled!(folder, found);
           recalled = `; unchanged since the last analysis: its ${found.stored.findings.length} findings shown before loading`;
         }
       }
