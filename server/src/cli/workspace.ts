@@ -14,10 +14,10 @@ import { isRemoteReference } from '../core/render/remote';
 import { findConfigFile, readConfigFile } from '../node/config-file';
 import { discoverFiles, PathError } from '../node/discover-files';
 import { excludeGlobs } from '../node/exclude-globs';
-import { type FileDigest, fileDigest, type FileToLoad, LEAN_WORKSPACE_BYTES, loadFiles } from '../node/parallel-load';
+import { digestFiles, type FileDigest, type FileToLoad, LEAN_WORKSPACE_BYTES, loadFiles } from '../node/parallel-load';
 import { CACHE_FILE_NAME, ParseCache } from '../node/parse-cache';
 import { DEFAULT_CLI_MAX_FILE_BYTES, loadManifestBytes, tooLargeDetail } from '../node/read-file';
-import { analysisKey, type FileHash, findingFiles, foundKey, type FoundSettings, recallFindings, type RememberedFindings, rememberFindings } from '../node/remembered-findings';
+import { analysisKey, type FileHash, findingFiles, foundKey, type FoundSettings, recallFindings, type RememberedFindings, rememberFindings, rendersNothing } from '../node/remembered-findings';
 import { packageVersion } from '../node/version';
 import type { CliIo } from './io';
 import type { CliOptions } from './options';
@@ -84,7 +84,7 @@ export async function lintWorkspace(options: WorkspaceOptions, io: CliIo): Promi
   const { cache } = found;
   const keyable = cache !== undefined && options.cluster === undefined && !options.paths.includes('-');
   // Read (and hashed) here for the early key, and handed to the loader so that a miss does not read them again.
-  const digests = keyable ? new Map(found.onDisk.map(([path]) => [path, fileDigest(path, found.loadOptions.maxBytes)] as const)) : undefined;
+  const digests = keyable ? await digestFiles(found.onDisk.map(([path]) => path), found.loadOptions.maxBytes) : undefined;
   // Without standard input the loaded files are these, in this order, loaded from the texts digested.
   const hashes = digests && found.onDisk.map(([path, name]): FileHash => [name, digests.get(path)?.hash]);
   const early = hashes && foundKey(foundSettings(found, options, io), hashes);
@@ -129,8 +129,7 @@ function foundSettings(found: FoundWorkspace, options: WorkspaceOptions, io: Cli
  * or a chart template placed as an empty file).
  */
 function decidedByFiles(read: ReadWorkspace, analysis: Analysis): boolean {
-  const { renders, renderNotes, helmUnavailable, sourceFiles } = read.analyzeOptions;
-  if (renders?.length || renderNotes?.length || sourceFiles?.length || (helmUnavailable !== undefined && helmUnavailable !== NO_RENDER_REASON)) return false;
+  if (!rendersNothing(read.analyzeOptions, NO_RENDER_REASON)) return false;
   const loaded = new Map(read.files.map((f) => [f.file, f]));
   return [...findingFiles(analysis.findings)].every((name) => loaded.get(name) !== undefined && analysis.files.get(name) === loaded.get(name));
 }

@@ -11,6 +11,7 @@ import { skippedFile } from '../core/load/skipped-file';
 import type { Finding } from '../core/rules/rule';
 import { LEAN_WORKSPACE_BYTES, loadFiles, type ParallelLoadOptions } from '../node/parallel-load';
 import { DEFAULT_MAX_FILE_BYTES, readManifestFile, readManifestText, tooLargeDetail } from '../node/read-file';
+import { rendersNothing } from '../node/remembered-findings';
 
 /** The result of one analysis run of a host. */
 export interface HostAnalysis {
@@ -193,8 +194,7 @@ export class AnalysisHost {
    * nothing (no outcome, note, other source, nor a reason helm cannot run).
    */
   get decidedByFiles(): boolean {
-    const r = this.renders;
-    return this.cluster.length === 0 && (!r || (!r.renders?.length && !r.renderNotes?.length && !r.sourceFiles?.length && r.helmUnavailable === undefined));
+    return this.cluster.length === 0 && rendersNothing(this.renders);
   }
 
   /** True when the file's current content is the editor's buffer. */

@@ -153,3 +153,14 @@ export function findingFiles(findings: readonly Finding[]): Set<string> {
   }
   return names;
 }
+
+/**
+ * True when an analysis given these render inputs reads nothing but its own files: no render outcome, note or other
+ * source file (`.kube-netlint.yaml`), and no reason helm cannot run other than `allowed` (the command line's
+ * `--no-render`, under which no run ever renders).
+ */
+export function rendersNothing(inputs: Pick<AnalysisSettings, 'renders' | 'renderNotes' | 'sourceFiles' | 'helmUnavailable'> | undefined, allowed?: string): boolean {
+  if (!inputs) return true;
+  const { renders, renderNotes, sourceFiles, helmUnavailable } = inputs;
+  return !renders?.length && !renderNotes?.length && !sourceFiles?.length && (helmUnavailable === undefined || helmUnavailable === allowed);
+}
