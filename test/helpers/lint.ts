@@ -20,7 +20,7 @@ export interface TestFinding {
   /** The text the finding's span covers. */
   text: string;
   object?: string;
-  related: { file: string; line: number; message: string }[];
+  related: { file: string; line: number; column: number; text: string; message: string }[];
   fixes: Finding['fixes'];
   finding: Finding;
 }
@@ -55,7 +55,8 @@ export function lint(files: Record<string, string> | string, options: { config?:
         object: f.object ? (f.object.namespace ? `${f.object.kind} ${f.object.namespace}/${f.object.name}` : `${f.object.kind} ${f.object.name}`) : undefined,
         related: f.related.map((rel) => {
           const rr = regionOf(rel.span, analysis.files);
-          return { file: rr.file, line: rr.line, message: rel.message };
+          const relFile = analysis.files.get(rel.span.file);
+          return { file: rr.file, line: rr.line, column: rr.column, text: relFile ? relFile.text.slice(rel.span.start, rel.span.end) : '', message: rel.message };
         }),
         fixes: f.fixes,
         finding: f,

@@ -59,6 +59,12 @@ ${bounds}`;
     assert.deepEqual(message(deployment('{type: RollingUpdate, rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}')), [noSurge]);
     assert.deepEqual(message(deployment('{rollingUpdate: {maxSurge: "0%", maxUnavailable: 1}}')), [noSurge]);
     assert.match(message(deployment('{rollingUpdate: {maxSurge: 2}}'))[0], /needs 2 nodes with the port free, and a rolling update \(maxSurge\) needs 2 more spare nodes/);
+    // The written maxSurge is a related location beside replicas (line 8: `  strategy: {rollingUpdate: {maxSurge: 2}}`);
+    // the 25% default is written nowhere, and maxSurge 0 (no spare node named) is not pointed at.
+    const related = (text: string) => lint(text, { rules }).findings.flatMap((f) => f.related.map((r) => [r.line, r.column, r.text, r.message]));
+    assert.deepEqual(related(deployment('{rollingUpdate: {maxSurge: 2}}')), [[7, 13, '2', 'replicas: 2'], [8, 40, '2', 'maxSurge: 2']]);
+    assert.deepEqual(related(deployment('{type: RollingUpdate}')), [[7, 13, '2', 'replicas: 2']]);
+    assert.deepEqual(related(deployment('{rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}')), [[7, 13, '2', 'replicas: 2']]);
     // 50% of 3 replicas rounds up to 2; the default 25% of 3 to 1.
     assert.match(message(deployment('{rollingUpdate: {maxSurge: "50%"}}', 3))[0], /needs 3 nodes with the port free, and a rolling update \(maxSurge\) needs 2 more spare nodes/);
     assert.match(message(deployment('{type: RollingUpdate}', 3))[0], /needs 3 nodes with the port free, and a rolling update \(maxSurge\) needs one more spare node/);
@@ -78,6 +84,8 @@ spec:
     const surging = lint(daemonSet('{type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}'), { rules }).findings;
     assert.deepEqual(surging.map((f) => [f.line, f.column, f.text, f.severity, f.object]), [[17, 25, '80', 'warning', 'DaemonSet shop/web']]);
     assert.equal(surging[0].message, 'DaemonSet shop/web has maxSurge 1 and hostPort 80/TCP: an update starts the new pod on a node whose old pod still holds the port, so it stays Pending and the update stalls; set maxSurge: 0 and maxUnavailable: 1');
+    // The related location is the maxSurge value itself (line 7: `  updateStrategy: {…, rollingUpdate: {maxSurge: 1, …}}`).
+    assert.deepEqual(surging[0].related.map((r) => [r.line, r.column, r.text, r.message]), [[7, 67, '1', 'maxSurge: 1']]);
     assert.match(lint(daemonSet('{rollingUpdate: {maxSurge: "10%", maxUnavailable: 0}}'), { rules }).findings[0].message, /^DaemonSet shop\/web has maxSurge 10% and hostPort 80\/TCP: /);
     for (const quiet of ['{rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}', '{rollingUpdate: {maxSurge: "0%", maxUnavailable: 1}}', '{type: RollingUpdate}', '{type: OnDelete}']) {
       assert.deepEqual(lint(daemonSet(quiet), { rules }).findings, [], quiet);

@@ -5,17 +5,30 @@ import type { NodeReader } from './node-reader';
 const CONTAINER_LISTS = ['initContainers', 'containers'] as const;
 
 /**
+ * Where a rollout's surge is written, by kind: a Deployment's `strategy` and a DaemonSet's `updateStrategy`
+ * (apps/v1 DeploymentStrategy / DaemonSetUpdateStrategy, `rollingUpdate.maxSurge`), which hostport-replicas
+ * points at. A StatefulSet has no surge (its rollingUpdate has `maxUnavailable` and `partition` only).
+ */
+const SURGE_PATHS: Readonly<Record<string, readonly string[]>> = {
+  Deployment: ['spec', 'strategy', 'rollingUpdate', 'maxSurge'],
+  DaemonSet: ['spec', 'updateStrategy', 'rollingUpdate', 'maxSurge'],
+};
+
+/**
  * The `paths` of a pod workload: spans of the probe and lifecycle-handler subtrees of every container
- * ({@link CONTAINER_HANDLER_KEYS}), keyed as in `raw` (`spec.template.spec.containers.0.readinessProbe.httpGet.port`).
+ * ({@link CONTAINER_HANDLER_KEYS}), keyed as in `raw` (`spec.template.spec.containers.0.readinessProbe.httpGet.port`),
+ * and of a Deployment's or DaemonSet's `maxSurge` when it is written ({@link SURGE_PATHS}).
  * Only those subtrees are walked, so workloads without probes cost nothing; undefined when there is none.
+ * @param kind the workload's kind (which surge path applies)
  * @param raw the object as JSON (which containers have which handlers)
  * @param podPath the pod spec's path (`['spec', 'template', 'spec']`)
  */
-export function containerHandlerPaths(reader: NodeReader, root: unknown, raw: Record<string, unknown>, podPath: readonly string[]): ReadonlyMap<string, Span> | undefined {
-  let spec: unknown = raw;
-  for (const step of podPath) spec = isRecord(spec) ? spec[step] : undefined;
-  if (!isRecord(spec)) return undefined;
+export function containerHandlerPaths(reader: NodeReader, root: unknown, raw: Record<string, unknown>, podPath: readonly string[], kind: string): ReadonlyMap<string, Span> | undefined {
   const walks: [unknown, string][] = [];
+  const surgePath = Object.hasOwn(SURGE_PATHS, kind) ? SURGE_PATHS[kind] : undefined;
+  if (surgePath && valueAt(raw, surgePath) !== undefined) walks.push([reader.at(root, surgePath), surgePath.join('.')]);
+  const spec = valueAt(raw, podPath);
+  if (!isRecord(spec)) return reader.objectPaths(walks);
   for (const list of CONTAINER_LISTS) {
     const containers = spec[list];
     if (!Array.isArray(containers)) continue;
@@ -28,6 +41,13 @@ export function containerHandlerPaths(reader: NodeReader, root: unknown, raw: Re
     });
   }
   return reader.objectPaths(walks);
+}
+
+/** The value at `path` in a JSON value, undefined when a step is missing or not a mapping. */
+function valueAt(raw: unknown, path: readonly string[]): unknown {
+  let value = raw;
+  for (const step of path) value = isRecord(value) ? value[step] : undefined;
+  return value;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

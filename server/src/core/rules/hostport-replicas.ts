@@ -89,11 +89,14 @@ export const hostportReplicas: Rule = {
       const node = pinnedNode(w);
       // The Nodes the workload may run on, when the workspace declares Nodes (else the cluster's size is unknown).
       const room = node || model.nodes.length === 0 ? undefined : nodesSelecting(w, (nodes ??= nodeLabelsOf(model.nodes)));
+      const short = room !== undefined && room.length < replicas;
+      // The rollout's spare nodes are the consequence only when the node count is not already the problem.
+      const surgeNamed = !node && !short && surge > 0;
       const consequence = node
         ? `it is pinned to node ${node}, where only one pod can hold the port: ${replicas - 1} replica${replicas > 2 ? 's' : ''} will never run`
-        : room && room.length < replicas
+        : short
           ? `at most one pod per node, and ${room.length ? `the workspace's Nodes it may run on are ${room.length} (${firstOf(room, 3)})` : 'none of the workspace\'s Nodes matches its node selection'}: ${replicas - room.length} replica${replicas - room.length > 1 ? 's' : ''} will stay Pending`
-        : surge > 0
+        : surgeNamed
           ? `at most one pod per node, so it needs ${replicas} nodes with the port free, and a rolling update (maxSurge) needs ${spare(surge)}`
           : `at most one pod per node, so it needs ${replicas} nodes with the port free; replicas beyond that stay Pending`;
       const head = `${describe(w)} has replicas: ${replicas} and ${what}${claims.length > 1 ? 's' : ''} ${ports}: ${consequence}`;
@@ -106,7 +109,7 @@ export const hostportReplicas: Rule = {
         message: firstFitting(`${head} ("node(s) didn't have free ports for the requested pod ports"); ${fix}`, `${head}; ${fix}`),
         span: claims[0].span,
         object: refOf(w),
-        related: w.replicas ? [{ span: w.replicas.span, message: `replicas: ${replicas}` }] : [],
+        related: [...(w.replicas ? [{ span: w.replicas.span, message: `replicas: ${replicas}` }] : []), ...(surgeNamed ? writtenSurge(w) : [])],
         fixes: [],
       });
     }
@@ -145,6 +148,13 @@ function rolloutSurge(w: WorkloadObject, replicas: number): number {
   if (typeof written === 'number' && Number.isInteger(written) && written >= 0) return written;
   const percent = typeof written === 'string' ? /^(\d+)%$/.exec(written)?.[1] : undefined;
   return Math.ceil(((percent === undefined ? 25 : Number(percent)) * replicas) / 100);
+}
+
+/** A Deployment's `strategy.rollingUpdate.maxSurge` as a related location, when it is written (not the 25% default). */
+function writtenSurge(w: WorkloadObject): { span: Span; message: string }[] {
+  const span = w.paths?.get('spec.strategy.rollingUpdate.maxSurge');
+  const written = asRecord(asRecord(asRecord(w.raw.spec).strategy).rollingUpdate).maxSurge;
+  return span && written !== undefined ? [{ span, message: `maxSurge: ${String(written)}` }] : [];
 }
 
 /**
@@ -189,7 +199,7 @@ function autoscaledFinding(w: WorkloadObject, claims: readonly HostPortClaim[], 
     message: `${describe(w)} is scaled to ${a.min}-${a.max} replicas by ${describe(a.hpa)} and has ${what}${claims.length > 1 ? 's' : ''} ${ports}: ${consequence}; use a DaemonSet or a Service`,
     span: claims[0].span,
     object: refOf(w),
-    related: [{ span: maxReplicasSpan(a), message: `maxReplicas: ${a.max} of ${describe(a.hpa)}` }],
+    related: [{ span: maxReplicasSpan(a), message: `maxReplicas: ${a.max} of ${describe(a.hpa)}` }, ...(surge > 0 && !node ? writtenSurge(w) : [])],
     fixes: [],
   };
 }
