@@ -40,8 +40,8 @@ export interface ObjectBase {
   /**
    * Spans of nodes of the object, keyed by dotted path (`spec.calicoNetwork.nodeAddressAutodetectionV4`,
    * list items as `containers.0`, map keys also as `path#key`). Every node for Services and for the kinds
-   * rules read through `raw`; for pod workloads only the subtrees of {@link CONTAINER_HANDLER_KEYS} (their
-   * typed view carries the other spans). Values reached through a merge key (`<<: *base`) have no entry:
+   * rules read through `raw`; for pod workloads only the subtrees of {@link CONTAINER_HANDLER_KEYS} and a Deployment's
+   * or DaemonSet's written `rollingUpdate.maxSurge` (their typed view carries the other spans). Values reached through a merge key (`<<: *base`) have no entry:
    * use the nearest written ancestor (model/views/raw-fields.ts `spanAt`).
    */
   readonly paths?: ReadonlyMap<string, Span>;
