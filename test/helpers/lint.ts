@@ -37,11 +37,12 @@ export function lint(files: Record<string, string> | string, options: { config?:
   const analysis = analyze(loaded, config);
   recordMessages(analysis.findings);
   if (analysis.findings.some((f) => f.fixes.length)) recordFixInput(texts, config);
+  /** The text a span covers in its file ('' when the file is not one of the analysis). */
+  const spanText = (span: Finding['span']): string => analysis.files.get(span.file)?.text.slice(span.start, span.end) ?? '';
   const findings = analysis.findings
     .filter((f) => !options.rules || options.rules.includes(f.ruleId))
     .map((f) => {
       const r = regionOf(f.span, analysis.files);
-      const file = analysis.files.get(f.span.file);
       return {
         ruleId: f.ruleId,
         severity: f.severity,
@@ -51,12 +52,11 @@ export function lint(files: Record<string, string> | string, options: { config?:
         column: r.column,
         endLine: r.endLine,
         endColumn: r.endColumn,
-        text: file ? file.text.slice(f.span.start, f.span.end) : '',
+        text: spanText(f.span),
         object: f.object ? (f.object.namespace ? `${f.object.kind} ${f.object.namespace}/${f.object.name}` : `${f.object.kind} ${f.object.name}`) : undefined,
         related: f.related.map((rel) => {
           const rr = regionOf(rel.span, analysis.files);
-          const relFile = analysis.files.get(rel.span.file);
-          return { file: rr.file, line: rr.line, column: rr.column, text: relFile ? relFile.text.slice(rel.span.start, rel.span.end) : '', message: rel.message };
+          return { file: rr.file, line: rr.line, column: rr.column, text: spanText(rel.span), message: rel.message };
         }),
         fixes: f.fixes,
         finding: f,

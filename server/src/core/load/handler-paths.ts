@@ -1,23 +1,13 @@
-import { CONTAINER_HANDLER_KEYS } from '../model/objects';
+import { CONTAINER_HANDLER_KEYS, MAX_SURGE_PATHS } from '../model/objects';
 import type { Span } from '../source/span';
 import type { NodeReader } from './node-reader';
 
 const CONTAINER_LISTS = ['initContainers', 'containers'] as const;
 
 /**
- * Where a rollout's surge is written, by kind: a Deployment's `strategy` and a DaemonSet's `updateStrategy`
- * (apps/v1 DeploymentStrategy / DaemonSetUpdateStrategy, `rollingUpdate.maxSurge`), which hostport-replicas
- * points at. A StatefulSet has no surge (its rollingUpdate has `maxUnavailable` and `partition` only).
- */
-const SURGE_PATHS: Readonly<Record<string, readonly string[]>> = {
-  Deployment: ['spec', 'strategy', 'rollingUpdate', 'maxSurge'],
-  DaemonSet: ['spec', 'updateStrategy', 'rollingUpdate', 'maxSurge'],
-};
-
-/**
  * The `paths` of a pod workload: spans of the probe and lifecycle-handler subtrees of every container
  * ({@link CONTAINER_HANDLER_KEYS}), keyed as in `raw` (`spec.template.spec.containers.0.readinessProbe.httpGet.port`),
- * and of a Deployment's or DaemonSet's `maxSurge` when it is written ({@link SURGE_PATHS}).
+ * and of a Deployment's or DaemonSet's `maxSurge` when it is written ({@link MAX_SURGE_PATHS}).
  * Only those subtrees are walked, so workloads without probes cost nothing; undefined when there is none.
  * @param kind the workload's kind (which surge path applies)
  * @param raw the object as JSON (which containers have which handlers)
@@ -25,7 +15,7 @@ const SURGE_PATHS: Readonly<Record<string, readonly string[]>> = {
  */
 export function containerHandlerPaths(reader: NodeReader, root: unknown, raw: Record<string, unknown>, podPath: readonly string[], kind: string): ReadonlyMap<string, Span> | undefined {
   const walks: [unknown, string][] = [];
-  const surgePath = Object.hasOwn(SURGE_PATHS, kind) ? SURGE_PATHS[kind] : undefined;
+  const surgePath = Object.hasOwn(MAX_SURGE_PATHS, kind) ? MAX_SURGE_PATHS[kind] : undefined;
   if (surgePath && valueAt(raw, surgePath) !== undefined) walks.push([reader.at(root, surgePath), surgePath.join('.')]);
   const spec = valueAt(raw, podPath);
   if (!isRecord(spec)) return reader.objectPaths(walks);

@@ -40,9 +40,9 @@ export interface ObjectBase {
   /**
    * Spans of nodes of the object, keyed by dotted path (`spec.calicoNetwork.nodeAddressAutodetectionV4`,
    * list items as `containers.0`, map keys also as `path#key`). Every node for Services and for the kinds
-   * rules read through `raw`; for pod workloads only the subtrees of {@link CONTAINER_HANDLER_KEYS} and a Deployment's
-   * or DaemonSet's written `rollingUpdate.maxSurge` (their typed view carries the other spans). Values reached through a merge key (`<<: *base`) have no entry:
-   * use the nearest written ancestor (model/views/raw-fields.ts `spanAt`).
+   * rules read through `raw`; for pod workloads only the subtrees of {@link CONTAINER_HANDLER_KEYS} and a written
+   * {@link MAX_SURGE_PATHS} value (their typed view carries the other spans). Values reached through a merge key
+   * (`<<: *base`) have no entry: use the nearest written ancestor (model/views/raw-fields.ts `spanAt`).
    */
   readonly paths?: ReadonlyMap<string, Span>;
 }
@@ -247,6 +247,16 @@ export const POD_SPEC_PATHS: Readonly<Record<string, readonly string[]>> = {
  * handlers, whose ports (`httpGet.port`, `tcpSocket.port`, `grpc.port`) name container ports.
  */
 export const CONTAINER_HANDLER_KEYS: readonly string[] = ['livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'];
+
+/**
+ * Where a rollout's surge is written, by kind, which the loader records in a workload's `paths` when it is written:
+ * a Deployment's `strategy` and a DaemonSet's `updateStrategy` (apps/v1 DeploymentStrategy / DaemonSetUpdateStrategy,
+ * `rollingUpdate.maxSurge`). A StatefulSet has no surge (its rollingUpdate has `maxUnavailable` and `partition` only).
+ */
+export const MAX_SURGE_PATHS: Readonly<Record<string, readonly string[]>> = {
+  Deployment: ['spec', 'strategy', 'rollingUpdate', 'maxSurge'],
+  DaemonSet: ['spec', 'updateStrategy', 'rollingUpdate', 'maxSurge'],
+};
 
 /** Kinds that are not namespaced (namespace '' in the model). */
 export const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set([

@@ -1,5 +1,5 @@
 import { HostPortClaim, hostPortClaims } from '../model/claims';
-import { describe } from '../model/objects';
+import { describe, MAX_SURGE_PATHS } from '../model/objects';
 import type { K8sObject, WorkloadObject } from '../model/objects';
 import type { Span } from '../source/span';
 import type { Finding, Rule } from './rule';
@@ -142,19 +142,29 @@ const spare = (n: number): string => (n === 1 ? 'one more spare node' : `${n} mo
  */
 function rolloutSurge(w: WorkloadObject, replicas: number): number {
   if (w.kind !== 'Deployment') return 0;
-  const strategy = asRecord(asRecord(w.raw.spec).strategy);
-  if (strategy.type === 'Recreate') return 0;
-  const written = asRecord(strategy.rollingUpdate).maxSurge;
+  if (asRecord(asRecord(w.raw.spec).strategy).type === 'Recreate') return 0;
+  const written = writtenMaxSurge(w)?.value;
   if (typeof written === 'number' && Number.isInteger(written) && written >= 0) return written;
   const percent = typeof written === 'string' ? /^(\d+)%$/.exec(written)?.[1] : undefined;
   return Math.ceil(((percent === undefined ? 25 : Number(percent)) * replicas) / 100);
 }
 
-/** A Deployment's `strategy.rollingUpdate.maxSurge` as a related location, when it is written (not the 25% default). */
+/**
+ * The `rollingUpdate.maxSurge` a Deployment or DaemonSet writes ({@link MAX_SURGE_PATHS}) and where (the loader
+ * records its span in `paths`); undefined when it is not written (a default) or the kind has none.
+ */
+function writtenMaxSurge(w: WorkloadObject): { value: unknown; span?: Span } | undefined {
+  const path = Object.hasOwn(MAX_SURGE_PATHS, w.kind) ? MAX_SURGE_PATHS[w.kind] : undefined;
+  if (!path) return undefined;
+  let value: unknown = w.raw;
+  for (const step of path) value = asRecord(value)[step];
+  return value === undefined ? undefined : { value, span: w.paths?.get(path.join('.')) };
+}
+
+/** The written maxSurge as a related location of a finding that names the rollout's spare nodes (none for a default). */
 function writtenSurge(w: WorkloadObject): { span: Span; message: string }[] {
-  const span = w.paths?.get('spec.strategy.rollingUpdate.maxSurge');
-  const written = asRecord(asRecord(asRecord(w.raw.spec).strategy).rollingUpdate).maxSurge;
-  return span && written !== undefined ? [{ span, message: `maxSurge: ${String(written)}` }] : [];
+  const written = writtenMaxSurge(w);
+  return written?.span ? [{ span: written.span, message: `maxSurge: ${String(written.value)}` }] : [];
 }
 
 /**
@@ -163,12 +173,12 @@ function writtenSurge(w: WorkloadObject): { span: Span; message: string }[] {
  * `OnDelete`, and for values it cannot read.
  */
 function daemonSetSurge(w: WorkloadObject): { text: string; span?: Span } | undefined {
-  const strategy = asRecord(asRecord(w.raw.spec).updateStrategy);
-  if (strategy.type === 'OnDelete') return undefined;
-  const written = asRecord(strategy.rollingUpdate).maxSurge;
-  const above0 = typeof written === 'number' ? Number.isInteger(written) && written > 0 : typeof written === 'string' && /^0*[1-9]\d*%$/.test(written);
+  if (asRecord(asRecord(w.raw.spec).updateStrategy).type === 'OnDelete') return undefined;
+  const written = writtenMaxSurge(w);
+  const value = written?.value;
+  const above0 = typeof value === 'number' ? Number.isInteger(value) && value > 0 : typeof value === 'string' && /^0*[1-9]\d*%$/.test(value);
   if (!above0) return undefined;
-  return { text: String(written), span: w.paths?.get('spec.updateStrategy.rollingUpdate.maxSurge') };
+  return { text: String(value), span: written?.span };
 }
 
 function surgeFinding(w: WorkloadObject, claims: readonly HostPortClaim[], surge: { text: string; span?: Span }): Finding {
