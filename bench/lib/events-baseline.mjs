@@ -6,7 +6,11 @@
 // Prints one JSON line: {files, events, errors, bytes, readMs, parseMs, totalMs, maxRssMB}.
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseEvents } from 'js-yaml';
+import { createRequire } from 'node:module';
+// js-yaml's CommonJS build, the fastest it has: its ES module build (what `import` would pick) builds the parser
+// state with object spread, and V8 runs `parseEvents` on that state 3-4x slower (docs/performance.md). The
+// CLI's bundles take the CommonJS build too (scripts/bundle.mjs).
+const { parseEvents } = createRequire(import.meta.url)('js-yaml');
 import { yamlFiles } from './yaml-files.mjs';
 
 const t0 = performance.now();

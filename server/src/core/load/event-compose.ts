@@ -1,9 +1,13 @@
-import { CHOMPING_MODE, COLLECTION_STYLE, EVENT_ID, getScalarValue, parseEvents, SCALAR_STYLE } from 'js-yaml';
+import * as jsYaml from 'js-yaml';
 import type { AliasEvent, Event, MappingEvent, ScalarEvent, SequenceEvent } from 'js-yaml';
 import { Document, Scalar, type Document as YamlDocument } from 'yaml';
 import { asParsed, collectionJSON, COMMENT, EventAlias, EventDocument, EventMap, EventPair, EventScalar, EventSeq, type Range } from './event-nodes';
 import { MAX_NESTING_DEPTH } from './parse-documents';
 import { PARSE_OPTIONS } from './parse-options';
+
+// Copied once: the bundles take js-yaml's CommonJS build (scripts/bundle.mjs), whose exports esbuild reads through
+// a getter at every use; the composer reads these per event.
+const { CHOMPING_MODE, COLLECTION_STYLE, EVENT_ID, getScalarValue, parseEvents, SCALAR_STYLE } = jsYaml;
 
 /**
  * The fast path of the loader: `yaml`-shaped documents (see {@link ./event-nodes}) composed from js-yaml 5's
