@@ -10,6 +10,71 @@ const OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'])
 /** Kinds whose spec has `replicas` (int32), so a wrongly typed value there is a decode error. */
 const REPLICA_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'ReplicationController']);
 
+/** A string map field of a workload: its path from the object's root, and the Go struct holding it. */
+type StringMapField = readonly [path: readonly string[], goStruct: string];
+
+/** The labels and annotations of the ObjectMeta at `at`, and its pod spec's nodeSelector. */
+const templateMaps = (...at: string[]): StringMapField[] => [
+  [[...at, 'metadata', 'labels'], 'ObjectMeta'],
+  [[...at, 'metadata', 'annotations'], 'ObjectMeta'],
+  [[...at, 'spec', 'nodeSelector'], 'PodSpec'],
+];
+const matchLabels = (...at: string[]): StringMapField => [[...at, 'selector', 'matchLabels'], 'LabelSelector'];
+
+/**
+ * The map[string]string fields of the built-in workload kinds (groups core, apps, batch) that the API server's
+ * decoder refuses a non-string value in, like an object's own metadata labels (kubernetes/api-server/object-envelope.ts
+ * metadataTypeProblems): the pod template's metadata.labels / annotations (v1.PodTemplateSpec.ObjectMeta), the pod
+ * spec's nodeSelector (v1.PodSpec), the selector (metav1.LabelSelector.matchLabels; a ReplicationController's
+ * `spec.selector` is itself a map[string]string), and a CronJob's job template metadata. A Pod's own metadata is the
+ * envelope's. Sources (v1.33): staging/src/k8s.io/api/core/v1/types.go (PodSpec.NodeSelector,
+ * ReplicationControllerSpec.Selector, PodTemplate.Template), apps/v1/types.go and batch/v1/types.go (Selector
+ * *metav1.LabelSelector, Template v1.PodTemplateSpec, JobTemplateSpec), apimachinery pkg/apis/meta/v1/types.go
+ * (LabelSelector.MatchLabels, ObjectMeta.Labels / Annotations). CRD workloads (Argo Rollouts, OpenKruise) are
+ * validated against their schema instead, with other messages: not judged.
+ */
+const WORKLOAD_STRING_MAPS: Readonly<Record<string, readonly StringMapField[]>> = {
+  Pod: [[['spec', 'nodeSelector'], 'PodSpec']],
+  ...Object.fromEntries(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job'].map((k) => [k, [matchLabels('spec'), ...templateMaps('spec', 'template')]])),
+  ReplicationController: [[['spec', 'selector'], 'ReplicationControllerSpec'], ...templateMaps('spec', 'template')],
+  CronJob: [
+    [['spec', 'jobTemplate', 'metadata', 'labels'], 'ObjectMeta'],
+    [['spec', 'jobTemplate', 'metadata', 'annotations'], 'ObjectMeta'],
+    matchLabels('spec', 'jobTemplate', 'spec'),
+    ...templateMaps('spec', 'jobTemplate', 'spec', 'template'),
+  ],
+  PodTemplate: templateMaps('template'),
+};
+/** API groups of the kinds of {@link WORKLOAD_STRING_MAPS} (OpenKruise's apps.kruise.io StatefulSet is another kind). */
+const BUILTIN_WORKLOAD_GROUPS: ReadonlySet<string> = new Set(['', 'apps', 'batch']);
+/** The Go types of the structs a string map sits in that must be mappings too (`spec.selector: "app=web"`). */
+const MAP_PARENTS: Readonly<Record<string, string>> = { metadata: 'v1.ObjectMeta', selector: 'v1.LabelSelector' };
+
+/** One entry of {@link WORKLOAD_STRING_MAPS}, its paths joined once (they are read for every workload). */
+interface StringMapRead {
+  readonly parent: readonly string[];
+  readonly key: string;
+  readonly path: string;
+  readonly goStruct: string;
+  /** When the parent is a struct to check first (the first entry of that parent): its path, holder and Go type. */
+  readonly parentCheck?: { readonly path: string; readonly holder: string; readonly goType: string };
+}
+
+const STRING_MAP_READS: ReadonlyMap<string, readonly StringMapRead[]> = new Map(Object.entries(WORKLOAD_STRING_MAPS).map(([kind, fields]) => {
+  const seen = new Set<string>();
+  return [kind, fields.map(([path, goStruct]): StringMapRead => {
+    const parent = path.slice(0, -1);
+    const field = parent[parent.length - 1];
+    const at = parent.join('.');
+    const goType = MAP_PARENTS[field];
+    const first = goType !== undefined && !seen.has(at);
+    seen.add(at);
+    // The struct holding a template's metadata or a selector, as the decoder names it.
+    const holder = field === 'metadata' ? (parent[parent.length - 2] === 'jobTemplate' ? 'JobTemplateSpec' : 'PodTemplateSpec') : parent.length === 2 ? `${kind}Spec` : 'JobSpec';
+    return { parent, key: path[path.length - 1], path: path.join('.'), goStruct, ...(first ? { parentCheck: { path: at, holder, goType } } : {}) };
+  })] as const;
+}));
+
 /**
  * Reads the pod spec at `podPath` of any workload kind into a {@link WorkloadObject}.
  * Restartable init containers (`restartPolicy: Always`, Kubernetes ≥1.28 sidecars) get role `sidecar`:
@@ -47,6 +112,7 @@ export function extractWorkload(reader: NodeReader, root: unknown, base: ObjectB
     containers,
     handlerPorts: handlerPortValues(base.raw, { path: podPath.join('.'), containers }),
   };
+  if (BUILTIN_WORKLOAD_GROUPS.has(base.group)) stringMaps(reader, typed, root, base.kind);
   const replicas = base.kind === 'Pod' ? undefined
     : REPLICA_KINDS.has(base.kind) ? typed.integer(reader.at(root, ['spec']), 'replicas', 'spec.replicas', `${base.kind}Spec`)
     : reader.integer(root, ['spec', 'replicas']);
@@ -54,6 +120,20 @@ export function extractWorkload(reader: NodeReader, root: unknown, base: ObjectB
   // Set on the fresh object rather than spread from a conditional one (a generic copy of every field).
   if (typed.invalid.length) (workload as { invalidFields?: WorkloadObject['invalidFields'] }).invalidFields = typed.invalid;
   return workload;
+}
+
+/**
+ * Records the wrongly typed values of the kind's {@link WORKLOAD_STRING_MAPS}, and a `metadata` or LabelSelector
+ * `selector` on the way to one that is not a mapping (the pod spec and the templates are checked by the caller).
+ */
+function stringMaps(reader: NodeReader, typed: TypedFields, root: unknown, kind: string): void {
+  for (const read of STRING_MAP_READS.get(kind) ?? []) {
+    const parent = reader.at(root, read.parent);
+    if (parent === undefined) continue;
+    const check = read.parentCheck;
+    if (check && !typed.mapping(parent, check.path, check.holder, check.goType)) continue;
+    typed.stringMap(parent, read.key, read.path, read.goStruct);
+  }
 }
 
 function readContainer(reader: NodeReader, typed: TypedFields, path: string, node: unknown, index: number, role: Container['role'], fallback: Span): Container {

@@ -1,7 +1,8 @@
 import { isAlias, isMap, isScalar, isSeq } from 'yaml';
 import type { InvalidField } from '../model/objects';
 import type { Located, Span } from '../source/span';
-import { isBoolean, isInteger, isString, NodeReader } from './node-reader';
+import { isBoolean, isInteger, isMergeKey, isString, NodeReader } from './node-reader';
+import { MAX_MAP_VALUES } from '../kubernetes/api-server/object-envelope';
 
 /**
  * Unquoted YAML 1.1 booleans. kubectl turns YAML into JSON with sigs.k8s.io/yaml (go-yaml v2, YAML 1.1), which
@@ -49,6 +50,31 @@ export class TypedFields {
     if (valueNode !== undefined && !isSeq(this.reader.resolve(valueNode))) this.record(valueNode, path, goStruct, goType);
   }
 
+  /**
+   * A map[string]string field (`labels`, `annotations`, `nodeSelector`, `matchLabels`): records it when it is present
+   * but not a mapping (goType `map[string]string`), else each value that is not a string (goType `string`, with its
+   * `key`; at most {@link MAX_MAP_VALUES}). A null value is the empty string to the decoder (it sets the map element
+   * to its zero value), so it passes; merge keys are not looked through, as {@link NodeReader.stringMap} does not.
+   */
+  stringMap(node: unknown, key: string, path: string, goStruct: string): void {
+    const valueNode = this.reader.at(node, [key]);
+    if (valueNode === undefined) return;
+    const map = this.reader.asMap(valueNode);
+    if (!map) {
+      this.record(valueNode, path, goStruct, 'map[string]string');
+      return;
+    }
+    let recorded = 0;
+    for (const item of map.items) {
+      const k = this.reader.scalarValue(item.key);
+      if (k === undefined || k === null || typeof k === 'object' || isMergeKey(k)) continue;
+      const value = this.reader.resolve(item.value);
+      if (value === undefined || (isScalar(value) && (value.value === null || typeof value.value === 'string'))) continue;
+      if (recorded++ === MAX_MAP_VALUES) break;
+      this.record(item.value, path, goStruct, 'string', String(k));
+    }
+  }
+
   /** Records a sequence item that is not a mapping (`ports: ["80:80"]`); true when it is one. */
   mapping(item: unknown, path: string, goStruct: string, goType: string): boolean {
     if (isMap(this.reader.resolve(item))) return true;
@@ -73,19 +99,19 @@ export class TypedFields {
     return undefined;
   }
 
-  private record(valueNode: unknown, path: string, goStruct: string, goType: string): void {
+  private record(valueNode: unknown, path: string, goStruct: string, goType: string, key?: string): void {
     const resolved = this.reader.resolve(valueNode);
     const span: Span | undefined = this.reader.span(valueNode);
     if (!span || resolved === undefined || resolved === null) return;
     const editable = !isAlias(valueNode) && isScalar(valueNode) && !valueNode.anchor;
     if (isSeq(resolved) || isMap(resolved)) {
-      this.invalid.push({ path, goStruct, goType, found: isSeq(resolved) ? 'array' : 'object', editable: false, span });
+      this.invalid.push({ path, goStruct, goType, found: isSeq(resolved) ? 'array' : 'object', editable: false, span, ...(key === undefined ? {} : { key }) });
       return;
     }
     const value = isScalar(resolved) ? resolved.value : undefined;
     const found = typeof value === 'string' ? 'string' : typeof value === 'number' ? 'number' : typeof value === 'boolean' ? 'bool' : undefined;
     // null (and exotic scalars) decode as "not set" or are not ours to judge.
     if (!found) return;
-    this.invalid.push({ path, goStruct, goType, found, value: value as string | number | boolean, editable, span });
+    this.invalid.push({ path, goStruct, goType, found, value: value as string | number | boolean, editable, span, ...(key === undefined ? {} : { key }) });
   }
 }

@@ -192,6 +192,11 @@ export interface InvalidField {
   /** True when the value is a scalar written in place (no anchor, no alias), so a fix may replace its span. */
   readonly editable: boolean;
   readonly span: Span;
+  /**
+   * For a value of a map[string]string field (`labels`, `nodeSelector`, `matchLabels`): its key. `path` is then the
+   * map's path and `goType` `string`, as the decoder names them (it names no map key).
+   */
+  readonly key?: string;
 }
 
 /**
@@ -204,7 +209,10 @@ export interface WorkloadObject extends ObjectBase {
   /** spec.replicas (Deployment, ReplicaSet, StatefulSet, ReplicationController; default 1 when absent). */
   readonly replicas?: Located<number>;
   readonly pod: PodTemplate;
-  /** Wrongly typed values of replicas, hostNetwork and container ports; absent when there are none (and for cluster objects). */
+  /**
+   * Wrongly typed values of replicas, hostNetwork, container ports and the string maps of a built-in workload (pod
+   * template labels and annotations, nodeSelector, selector); absent when there are none (and for cluster objects).
+   */
   readonly invalidFields?: readonly InvalidField[];
 }
 

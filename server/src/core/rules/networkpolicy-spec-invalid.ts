@@ -6,10 +6,10 @@ import { refOf } from './rule';
 
 const id = 'networkpolicy-spec-invalid';
 
-/** NetworkPolicy port entries the API server's decoder or ValidateNetworkPolicyPort rejects (see explanation). */
+/** NetworkPolicy port entries and label selectors the API server's decoder or ValidateNetworkPolicyPort rejects (see explanation). */
 export const networkpolicySpecInvalid: Rule = {
   id,
-  title: 'NetworkPolicy port the API server rejects',
+  title: 'NetworkPolicy port or selector the API server rejects',
   severity: 'error',
   reportsRejection: true,
   decidesRejection: true,
@@ -31,7 +31,13 @@ export const networkpolicySpecInvalid: Rule = {
     '- values of the wrong type, which the decoder refuses before validation (`json: cannot unmarshal string into Go',
     '  struct field NetworkPolicyPort.spec.ingress.ports.endPort of type int32`): a quoted `endPort` (a quick fix',
     '  removes the quotes), a `protocol` that is not a string, a `port` that is a boolean or not an integer, a `ports`',
-    '  that is not a list or an entry that is not a mapping.',
+    '  that is not a list or an entry that is not a mapping;',
+    '- a `matchLabels` value YAML reads as a number, a boolean or a collection in `spec.podSelector` or in the',
+    '  `podSelector` / `namespaceSelector` of a `from` or `to` peer: kubectl converts YAML as YAML 1.1 reads it, so an',
+    '  unquoted `1`, `0123` (octal 83), `yes` or `on` is no string, and the decoder refuses the policy (`json: cannot',
+    '  unmarshal number into Go struct field LabelSelector.spec.podSelector.matchLabels of type string`). One finding',
+    '  per value (up to 20 per map), with a quick fix that quotes it as written; a null value decodes to "" and is',
+    '  accepted. A selector or a `matchLabels` written as a string or a list is refused too.',
     '',
     'Whether a valid port matches any pod is `networkpolicy-port-unresolved`\'s concern. Live cluster objects are',
     'skipped (the API server already accepted them).',
@@ -42,7 +48,9 @@ export const networkpolicySpecInvalid: Rule = {
   sources: [
     'kubernetes pkg/apis/networking/validation/validation.go (ValidateNetworkPolicySpec, ValidateNetworkPolicyPort, v1.33)',
     'https://github.com/kubernetes/kubernetes/pull/137960 (the endPort error prints endPort\'s value instead of port\'s, v1.36)',
-    'kubernetes staging/src/k8s.io/api/networking/v1/types.go (NetworkPolicyPort: protocol, port IntOrString, endPort int32, v1.33)',
+    'kubernetes staging/src/k8s.io/api/networking/v1/types.go (NetworkPolicyPort: protocol, port IntOrString, endPort int32; NetworkPolicySpec.PodSelector, NetworkPolicyPeer.PodSelector / NamespaceSelector *metav1.LabelSelector, v1.33)',
+    'kubernetes staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go (LabelSelector.MatchLabels map[string]string, v1.33)',
+    'sigs.k8s.io/yaml v1.4 (kubectl\'s YAML → JSON, go-yaml v2 YAML 1.1: unquoted yes/no/on/off are booleans, 0123 is octal)',
     'kubernetes staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go (IsValidPortNum, IsValidPortName, v1.33)',
     'kubernetes staging/src/k8s.io/apimachinery/pkg/util/intstr/intstr.go (IntOrString.UnmarshalJSON, v1.33)',
   ],

@@ -5,6 +5,8 @@ import { rawAt, spanAt } from '../../model/views/raw-fields';
 import { caseFix, jsonKindWords, jsonType, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { apiRejects, firstCause, portNameErrors, portNumErrors, shown, shownJson, supportedValues } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
+import { mapValueProblem } from './string-maps';
+import { MAX_MAP_VALUES } from './object-envelope';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 
 /** NetworkPolicyPort `protocol` values, in the order the API server lists them (not sorted, unlike a Service's). */
@@ -138,4 +140,59 @@ function numberError(span: Span, field: string, value: number, who: string, deco
   return failure.by === 'kubectl'
     ? { span, message: `${shown}: kubectl cannot convert the manifest ("${failure.error}")` }
     : { span, message: `${shown}: the API server cannot decode ${who} ("${decoderError}")` };
+}
+
+/**
+ * The label selectors of a networking.k8s.io/v1 NetworkPolicy (`spec.podSelector`, and the `podSelector` and
+ * `namespaceSelector` of every `from` / `to` peer) whose matchLabels the API server's decoder refuses: a selector or a
+ * matchLabels that is not a mapping, or a value that is not a string (`matchLabels: {tier: 1}`, at most
+ * {@link MAX_MAP_VALUES} per map; a null value decodes to the empty string and passes), said as {@link mapValueProblem}.
+ * Sources: staging/src/k8s.io/api/networking/v1/types.go (NetworkPolicySpec.PodSelector, NetworkPolicyPeer.PodSelector /
+ * NamespaceSelector *metav1.LabelSelector), apimachinery pkg/apis/meta/v1/types.go (LabelSelector.MatchLabels
+ * map[string]string), v1.33.
+ */
+export function networkPolicySelectorProblems(policy: K8sObject, written?: WrittenText): SpecProblem[] {
+  const spec = rawAt(policy.raw, 'spec');
+  if (!isObject(spec)) return [];
+  const who = describe(policy);
+  const out: SpecProblem[] = [];
+  /** `at`: the raw path (indices as steps); `api`: the path as the API prints it; `goPath`: the decoder's (no indices). */
+  const selector = (value: unknown, at: string, api: string, goPath: string, holder: string): void => {
+    if (!isSet(value)) return;
+    if (!isObject(value)) {
+      out.push(decodeError(spanAt(policy, at), `${api} is ${jsonKindWords(value)}, not a mapping (matchLabels, matchExpressions)`, who, `json: cannot unmarshal ${jsonType(value)} into Go struct field ${holder}.${goPath} of type v1.LabelSelector`));
+      return;
+    }
+    const labels = value.matchLabels;
+    if (!isSet(labels)) return;
+    if (!isObject(labels)) {
+      out.push(decodeError(spanAt(policy, `${at}.matchLabels`), `${api}.matchLabels is ${jsonKindWords(labels)}, not a mapping of strings`, who, `json: cannot unmarshal ${jsonType(labels)} into Go struct field LabelSelector.${goPath}.matchLabels of type map[string]string`, '; give a mapping of key: "value" strings'));
+      return;
+    }
+    let reported = 0;
+    for (const key in labels) {
+      const v = labels[key];
+      if (v === null || typeof v === 'string') continue;
+      if (reported++ === MAX_MAP_VALUES) break;
+      const found = jsonType(v) as 'number' | 'bool' | 'array' | 'object';
+      out.push(mapValueProblem({ span: spanAt(policy, `${at}.matchLabels.${key}`), path: `${api}.matchLabels`, key, found, value: v, goField: `LabelSelector.${goPath}.matchLabels`, who, editable: true }, written));
+    }
+  };
+  selector(spec.podSelector, 'spec.podSelector', 'spec.podSelector', 'spec.podSelector', 'NetworkPolicySpec');
+  for (const direction of ['ingress', 'egress'] as const) {
+    const rules = spec[direction];
+    if (!Array.isArray(rules)) continue;
+    const peersKey = direction === 'ingress' ? 'from' : 'to';
+    rules.forEach((rule, r) => {
+      const peers = isObject(rule) ? rule[peersKey] : undefined;
+      if (!Array.isArray(peers)) return;
+      peers.forEach((peer, p) => {
+        if (!isObject(peer)) return;
+        for (const field of ['podSelector', 'namespaceSelector']) {
+          selector(peer[field], `spec.${direction}.${r}.${peersKey}.${p}.${field}`, `spec.${direction}[${r}].${peersKey}[${p}].${field}`, `spec.${direction}.${peersKey}.${field}`, 'NetworkPolicyPeer');
+        }
+      });
+    });
+  }
+  return out;
 }

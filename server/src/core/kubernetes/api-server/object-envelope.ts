@@ -228,8 +228,8 @@ export function nameProblems(view: EnvelopeView, kind: string): EnvelopeProblem[
 const METADATA_STRING_FIELDS = ['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'selfLink'].map((f) => `metadata.${f}`);
 /** The paths of the map[string]string fields of metav1.ObjectMeta. */
 const METADATA_STRING_MAPS = ['metadata.labels', 'metadata.annotations'];
-/** Most values of one labels/annotations map reported (one finding each). */
-const MAX_MAP_VALUES = 20;
+/** Most values of one labels/annotations map reported (one finding each); the other string maps the loader checks use it too. */
+export const MAX_MAP_VALUES = 20;
 
 /**
  * Non-string values in the string fields of `metadata` (name, namespace, generateName, uid, resourceVersion,

@@ -6,6 +6,7 @@ import { apiRejects, firstCause, parseIpSloppy, PORT_PROTOCOLS, portNameErrors, 
 import { caseFix, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { int32Failure, writtenNumber } from './json-numbers';
 import { firstFitting } from '../../output/fit-message';
+import { mapValueProblem } from './string-maps';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 
 /** A {@link SpecProblem} that is only an API warning (the object is stored) rather than a rejection. */
@@ -18,6 +19,8 @@ const EXPECTED: Readonly<Record<string, string>> = {
   '[]v1.ContainerPort': 'a list of port entries', 'v1.ContainerPort': 'a mapping (containerPort, hostPort, …)',
   '[]v1.Container': 'a list of containers (`- name: web`)', 'v1.PodTemplateSpec': 'a mapping (metadata, spec)',
   'v1.PodSpec': 'a mapping (containers, …)', 'v1.JobTemplateSpec': 'a mapping (metadata, spec)', 'v1.JobSpec': 'a mapping (template, …)',
+  'v1.ObjectMeta': 'a mapping (labels, annotations, …)', 'v1.LabelSelector': 'a mapping (matchLabels, matchExpressions)',
+  'map[string]string': 'a mapping of strings',
 };
 const FOUND: Readonly<Record<InvalidField['found'], string>> = { string: 'a string', number: 'a number', bool: 'a boolean', array: 'a list', object: 'a mapping' };
 
@@ -45,10 +48,15 @@ function unquoted(f: InvalidField): string | undefined {
 /**
  * Values of the wrong JSON type (recorded by the loader): the API server's decoder refuses the whole object
  * before validation runs, e.g. `json: cannot unmarshal string into Go struct field
- * ContainerPort.spec.template.spec.containers.ports.hostPort of type int32` (the field path without indices).
+ * ContainerPort.spec.template.spec.containers.ports.hostPort of type int32` (the field path without indices). A
+ * value of a string map (pod template labels, nodeSelector, matchLabels) is said as in {@link mapValueProblem}.
  */
 export function decodeProblems(w: WorkloadObject, written?: WrittenText, source?: FileText): PodSpecProblem[] {
   return (w.invalidFields ?? []).map((f) => {
+    if (f.key !== undefined) {
+      const { span, path, key, found, value, goStruct, editable } = f;
+      return mapValueProblem({ span, path, key, found, value, goField: `${goStruct}.${path}`, who: describe(w), editable }, written);
+    }
     if (f.found === 'number' && typeof f.value === 'number' && f.goType === 'int32') {
       const failure = int32Failure(f.value, `${f.goStruct}.${f.path.replace(/\[\d+\]/g, '')}`);
       if (failure) {

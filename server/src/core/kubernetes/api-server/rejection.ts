@@ -8,7 +8,7 @@ import type { FileText } from '../../source/string-number';
 import { isIngress } from '../../model/views/ingress';
 import { isNetworkPolicy } from '../../model/views/network-policy';
 import { ingressBackendProblems } from './ingress-spec';
-import { networkPolicyPortProblems } from './network-policy-spec';
+import { networkPolicyPortProblems, networkPolicySelectorProblems } from './network-policy-spec';
 import { containerPortProblems, decodeProblems, handlerPortProblems, initContainerHandlerProblems, PodSpecProblem } from './pod-spec';
 import { checkServiceShapes } from './service-shape';
 import { checkServiceFields, checkServicePort, SERVICE, SpecProblem, WrittenText } from './service-spec';
@@ -79,7 +79,7 @@ function rememberingClean<O extends object, P, R extends unknown[]>(problems: (o
 export const serviceSpecProblems: (svc: ServiceObject, partial: boolean, written?: WrittenText, source?: FileText) => SpecProblem[] = rememberingClean(
   (svc: ServiceObject, partial: boolean, written?: WrittenText, source?: FileText): SpecProblem[] => {
     const names = new Map<string, Span>();
-    return [...checkServiceShapes(svc), ...checkServiceFields(svc, partial, written, source), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names, partial, written, source)), ...duplicatePorts(svc)];
+    return [...checkServiceShapes(svc, written), ...checkServiceFields(svc, partial, written, source), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names, partial, written, source)), ...duplicatePorts(svc)];
   },
 );
 
@@ -108,9 +108,12 @@ export const ingressProblems: (ingress: K8sObject, partial: boolean, written?: W
   (ingress: K8sObject, partial: boolean, written?: WrittenText, source?: FileText): SpecProblem[] => ingressBackendProblems(ingress, written, partial, source),
 );
 
-/** networkPolicyPortProblems (see network-policy-spec.ts) of a NetworkPolicy, remembering the policies that have none. */
+/**
+ * networkPolicySelectorProblems and networkPolicyPortProblems (see network-policy-spec.ts) of a NetworkPolicy,
+ * remembering the policies that have none.
+ */
 export const networkPolicyProblems: (policy: K8sObject, written?: WrittenText, source?: FileText) => SpecProblem[] = (() => {
-  const problems = rememberingClean((policy: K8sObject, _partial: boolean, written?: WrittenText, source?: FileText): SpecProblem[] => networkPolicyPortProblems(policy, written, source));
+  const problems = rememberingClean((policy: K8sObject, _partial: boolean, written?: WrittenText, source?: FileText): SpecProblem[] => [...networkPolicySelectorProblems(policy, written), ...networkPolicyPortProblems(policy, written, source)]);
   return (policy: K8sObject, written?: WrittenText, source?: FileText): SpecProblem[] => problems(policy, false, written, source);
 })();
 

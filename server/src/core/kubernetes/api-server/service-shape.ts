@@ -1,6 +1,9 @@
 import { shownJson } from './validation';
 import type { ServiceObject } from '../../model/objects';
-import { jsonType, notAString, SERVICE, SpecProblem } from './service-spec';
+import { jsonType, notAString, SERVICE, SpecProblem, WrittenText } from './service-spec';
+import { spanAt } from '../../model/views/raw-fields';
+import { MAX_MAP_VALUES } from './object-envelope';
+import { mapValueProblem } from './string-maps';
 
 type Raw = Record<string, unknown>;
 
@@ -9,9 +12,10 @@ type Raw = Record<string, unknown>;
  * validation (`json: cannot unmarshal … into Go struct field …`). The loader leaves such values out
  * of the typed model (a map under `ports` yields no ports, a string `externalIPs` no addresses), so
  * without this check they would pass silently. A common case: a label value written as a number
- * (`selector: {version: 1}`), which must be quoted.
+ * (`selector: {version: 1}`), which must be quoted: each such value (at most {@link MAX_MAP_VALUES}) is reported at
+ * the value, as {@link mapValueProblem} says it, with the quick fix that quotes it; a null value decodes to "".
  */
-export function checkServiceShapes(svc: ServiceObject): SpecProblem[] {
+export function checkServiceShapes(svc: ServiceObject, written?: WrittenText): SpecProblem[] {
   const spec = svc.raw.spec;
   if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return [];
   const s = spec as Raw;
@@ -35,8 +39,11 @@ export function checkServiceShapes(svc: ServiceObject): SpecProblem[] {
     if (typeof s.selector !== 'object' || Array.isArray(s.selector)) {
       out.push(...decode('selector', s.selector, 'selector is not a mapping of label keys to values', 'map[string]string'));
     } else {
-      const [key, value] = Object.entries(s.selector as Raw).find(([, v]) => v !== null && typeof v !== 'string') ?? [];
-      if (key !== undefined) out.push(...decode('selector', value, `selector value ${key}: ${shownJson(value)} is not a string; quote it`, 'string'));
+      const wrong = Object.entries(s.selector as Raw).filter(([, v]) => v !== null && typeof v !== 'string');
+      for (const [key, value] of wrong.slice(0, MAX_MAP_VALUES)) {
+        const found = jsonType(value) as 'number' | 'bool' | 'array' | 'object';
+        out.push(mapValueProblem({ span: spanAt(svc, `spec.selector.${key}`), path: 'spec.selector', key, found, value, goField: 'ServiceSpec.spec.selector', who: SERVICE, editable: true }, written));
+      }
     }
   }
   for (const [key, goType] of [['type', 'v1.ServiceType'], ['externalTrafficPolicy', 'v1.ServiceExternalTrafficPolicy'], ['internalTrafficPolicy', 'v1.ServiceInternalTrafficPolicy']]) {

@@ -1,0 +1,54 @@
+import type { Span } from '../../source/span';
+import type { Fix } from '../../rules/rule';
+import type { SpecProblem, WrittenText } from './service-spec';
+import { firstFitting } from '../../output/fit-message';
+
+/** JSON type of a written value, as Go's decoder names it in `cannot unmarshal <type>`. */
+export type FoundKind = 'string' | 'number' | 'bool' | 'array' | 'object';
+
+const FOUND: Readonly<Record<FoundKind, string>> = { string: 'a string', number: 'a number', bool: 'a boolean', array: 'a list', object: 'a mapping' };
+
+/** One value of a map[string]string field that is not a string, as {@link mapValueProblem} reports it. */
+export interface MapValue {
+  readonly span: Span;
+  /** The map's path for the message, as the API prints paths (`spec.ingress[0].from[1].podSelector.matchLabels`). */
+  readonly path: string;
+  readonly key: string;
+  readonly found: FoundKind;
+  /** The scalar as read (YAML 1.1), for numbers and booleans. */
+  readonly value?: unknown;
+  /** The Go struct holding the map and its path without indices, as the decoder names them: `LabelSelector.spec.selector.matchLabels`. */
+  readonly goField: string;
+  /** `Deployment shop/web`, for the message. */
+  readonly who: string;
+  /** False when the value is not written in place (an alias, an anchored value): no quick fix. */
+  readonly editable: boolean;
+}
+
+/**
+ * A value of a map[string]string field beyond the object's own metadata (pod template labels and annotations,
+ * nodeSelector, a selector's matchLabels) that YAML reads as a number, a boolean or a collection, said as
+ * object-invalid says it of `metadata.labels` (kubernetes/api-server/object-envelope.ts metadataTypeProblems):
+ * `spec.template.metadata.labels.tier is a number, not a string (YAML 1.1 reads the unquoted value as the number 1):
+ * the API server cannot decode Deployment default/web ("json: cannot unmarshal number into Go struct field
+ * ObjectMeta.spec.template.metadata.labels of type string"); quote it`. kubectl converts YAML to JSON as YAML 1.1
+ * reads it (sigs.k8s.io/yaml on go-yaml v2: `yes`, `on`, `1`, `1.10`, `0123` are not strings), and the API server's
+ * decoder (sigs.k8s.io/json, encoding/json's UnmarshalTypeError: the last struct entered and the field path from
+ * the root, no map key) refuses the whole object. A plain scalar gets the quick fix that quotes it as written
+ * (`yes` → `"yes"`, the value the author meant).
+ */
+export function mapValueProblem(v: MapValue, written?: WrittenText): SpecProblem {
+  const scalar = v.found === 'bool' || v.found === 'number';
+  const text = written?.(v.span);
+  const head = `${v.path}.${v.key} is ${FOUND[v.found]}, not a string`;
+  // A JSON manifest says what it means (`1` is a number there): only YAML needs the reading explained.
+  const read = scalar && !/\.json$/i.test(v.span.file) ? ` (YAML 1.1 reads the unquoted value as ${v.found === 'bool' ? '' : 'the number '}${String(v.value)})` : '';
+  const refused = `: the API server cannot decode ${v.who} ("json: cannot unmarshal ${v.found} into Go struct field ${v.goField} of type string")`;
+  const fix = scalar ? '; quote it' : '; give a string';
+  const quotable = scalar && v.editable && text !== undefined && /^[A-Za-z0-9_.+-]+$/.test(text);
+  const fixes: Fix[] = quotable ? [{ title: `Quote "${text}"`, edits: [{ span: v.span, newText: `"${text}"` }], preferred: true }] : [];
+  // Deep paths leave no room for everything: the map's own name then stands for its path (the decoder's error
+  // quotes the whole path), and then the YAML 1.1 reading and the fix go (the rule's page has them).
+  const short = `${v.path.slice(v.path.lastIndexOf('.') + 1)}.${v.key} is ${FOUND[v.found]}, not a string`;
+  return { span: v.span, message: firstFitting(`${head}${read}${refused}${fix}`, `${short}${read}${refused}${fix}`, `${short}${refused}${fix}`, `${short}${refused}`), fixes };
+}

@@ -1,0 +1,246 @@
+import { strict as assert } from 'node:assert';
+import { applyEdits, dedent, lint, TestFinding } from '../helpers/lint';
+
+// A non-string value in a map[string]string field beyond the object's own metadata (object-invalid has those):
+// pod template labels and annotations, nodeSelector, selectors. Lines are 1-based after dedent.
+const rules = ['pod-spec-invalid', 'service-spec-invalid', 'networkpolicy-spec-invalid', 'object-invalid'];
+const check = (text: string) => lint(text, { rules }).findings;
+const where = (fs: TestFinding[]) => fs.map((f) => [f.ruleId, f.line, f.column, f.text, f.message]);
+
+const deployment = `
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web, namespace: shop}
+  spec:
+    selector:
+      matchLabels: {app: web, tier: 1}
+    template:
+      metadata:
+        labels: {app: web, tier: 1}
+        annotations: {prometheus.io/scrape: yes, note: "1", empty: null}
+      spec:
+        nodeSelector: {gpu: true, zone: a}
+        containers: [{name: web, image: nginx, ports: [{containerPort: 8080, name: http}]}]
+  ---
+  apiVersion: v1
+  kind: Service
+  metadata: {name: web, namespace: shop}
+  spec:
+    selector: {app: web, tier: 1.10}
+    ports: [{port: 80, targetPort: http}]
+`;
+
+describe('string map values (labels, annotations, nodeSelector, selectors)', () => {
+  it('reports each non-string value of a workload\'s selector, template labels, annotations and nodeSelector, and of a Service selector, at the value', () => {
+    assert.deepEqual(where(check(deployment)), [
+      ['pod-spec-invalid', 6, 35, '1', 'spec.selector.matchLabels.tier is a number, not a string (YAML 1.1 reads the unquoted value as the number 1): the API server cannot decode Deployment shop/web ("json: cannot unmarshal number into Go struct field LabelSelector.spec.selector.matchLabels of type string"); quote it'],
+      ['pod-spec-invalid', 9, 32, '1', 'spec.template.metadata.labels.tier is a number, not a string (YAML 1.1 reads the unquoted value as the number 1): the API server cannot decode Deployment shop/web ("json: cannot unmarshal number into Go struct field ObjectMeta.spec.template.metadata.labels of type string"); quote it'],
+      ['pod-spec-invalid', 10, 43, 'yes', 'spec.template.metadata.annotations.prometheus.io/scrape is a boolean, not a string (YAML 1.1 reads the unquoted value as true): the API server cannot decode Deployment shop/web ("json: cannot unmarshal bool into Go struct field ObjectMeta.spec.template.metadata.annotations of type string"); quote it'],
+      ['pod-spec-invalid', 12, 27, 'true', 'spec.template.spec.nodeSelector.gpu is a boolean, not a string (YAML 1.1 reads the unquoted value as true): the API server cannot decode Deployment shop/web ("json: cannot unmarshal bool into Go struct field PodSpec.spec.template.spec.nodeSelector of type string"); quote it'],
+      ['service-spec-invalid', 19, 30, '1.10', 'spec.selector.tier is a number, not a string (YAML 1.1 reads the unquoted value as the number 1.1): the API server cannot decode Service shop/web ("json: cannot unmarshal number into Go struct field ServiceSpec.spec.selector of type string"); quote it'],
+    ]);
+  });
+
+  it('offers a quick fix that quotes the value as written', () => {
+    const fs = check(deployment);
+    const text = dedent(deployment);
+    assert.deepEqual(fs.map((f) => f.fixes.map((x) => x.title)), [['Quote "1"'], ['Quote "1"'], ['Quote "yes"'], ['Quote "true"'], ['Quote "1.10"']]);
+    assert.match(applyEdits(text, fs[2].fixes[0].edits), /annotations: \{prometheus\.io\/scrape: "yes", note: "1", empty: null\}/);
+    assert.match(applyEdits(text, fs[4].fixes[0].edits), /selector: \{app: web, tier: "1\.10"\}/);
+    // Every fix applied: nothing is left to report.
+    const all = fs.flatMap((f) => f.fixes[0].edits).sort((a, b) => b.span.start - a.span.start);
+    assert.deepEqual(check(applyEdits(text, all)), []);
+  });
+
+  it('leaves the rejected objects out of the other checks', () => {
+    const text = `${dedent(deployment)}\n---\n${dedent(`
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: other, namespace: shop}
+      spec:
+        selector: {matchLabels: {app: other}}
+        template:
+          metadata: {labels: {app: other}}
+          spec: {nodeSelector: {pool: "1"}, containers: [{name: c, image: nginx, ports: [{containerPort: 80, hostPort: 80}]}]}
+      ---
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: clash, namespace: shop}
+      spec:
+        selector: {matchLabels: {app: clash}}
+        template:
+          metadata: {labels: {app: clash, v: 2}}
+          spec: {containers: [{name: c, image: nginx, ports: [{containerPort: 80, hostPort: 80}]}]}
+    `)}`;
+    const { findings } = lint(text);
+    assert.deepEqual(findings.filter((f) => f.ruleId === 'pod-spec-invalid').map((f) => [f.line, f.text]), [[6, '1'], [9, '1'], [10, 'yes'], [12, 'true'], [38, '2']]);
+    assert.deepEqual(findings.filter((f) => f.ruleId === 'hostport-conflict'), [], 'the rejected Deployment claims no hostPort');
+    assert.deepEqual(findings.filter((f) => f.ruleId === 'service-targetport-unresolved'), []);
+    // Quoted, the label is accepted, and so is the Deployment: it collides.
+    const accepted = lint(text.replace('v: 2}', 'v: "2"}')).findings;
+    assert.deepEqual(accepted.filter((f) => f.ruleId === 'hostport-conflict').map((f) => f.line), [30, 39]);
+  });
+
+  it('covers a CronJob\'s job template and pod template, a ReplicationController, a PodTemplate and a Pod', () => {
+    const fs = check(`
+      apiVersion: batch/v1
+      kind: CronJob
+      metadata: {name: nightly}
+      spec:
+        schedule: "0 3 * * *"
+        jobTemplate:
+          metadata: {labels: {team: on}}
+          spec:
+            template:
+              metadata: {labels: {app: nightly, v: 2}}
+              spec: {nodeSelector: {ssd: 0123}, restartPolicy: Never, containers: [{name: c, image: busybox}]}
+      ---
+      apiVersion: v1
+      kind: ReplicationController
+      metadata: {name: rc}
+      spec:
+        selector: {app: rc, v: 2}
+        template:
+          metadata: {labels: {app: rc, v: "2"}}
+          spec: {containers: [{name: c, image: nginx}]}
+      ---
+      apiVersion: v1
+      kind: PodTemplate
+      metadata: {name: pt}
+      template:
+        metadata: {labels: {a: [x]}}
+        spec: {nodeSelector: "gpu=true", containers: [{name: c, image: nginx}]}
+      ---
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: pod}
+      spec: {nodeSelector: {gpu: off}, containers: [{name: c, image: nginx}]}
+    `);
+    assert.deepEqual(where(fs), [
+      ['pod-spec-invalid', 7, 31, 'on', 'spec.jobTemplate.metadata.labels.team is a boolean, not a string (YAML 1.1 reads the unquoted value as true): the API server cannot decode CronJob default/nightly ("json: cannot unmarshal bool into Go struct field ObjectMeta.spec.jobTemplate.metadata.labels of type string"); quote it'],
+      ['pod-spec-invalid', 10, 46, '2', 'labels.v is a number, not a string (YAML 1.1 reads the unquoted value as the number 2): the API server cannot decode CronJob default/nightly ("json: cannot unmarshal number into Go struct field ObjectMeta.spec.jobTemplate.spec.template.metadata.labels of type string"); quote it'],
+      ['pod-spec-invalid', 11, 36, '0123', 'nodeSelector.ssd is a number, not a string (YAML 1.1 reads the unquoted value as the number 83): the API server cannot decode CronJob default/nightly ("json: cannot unmarshal number into Go struct field PodSpec.spec.jobTemplate.spec.template.spec.nodeSelector of type string"); quote it'],
+      ['pod-spec-invalid', 17, 26, '2', 'spec.selector.v is a number, not a string (YAML 1.1 reads the unquoted value as the number 2): the API server cannot decode ReplicationController default/rc ("json: cannot unmarshal number into Go struct field ReplicationControllerSpec.spec.selector of type string"); quote it'],
+      ['pod-spec-invalid', 26, 26, '[x]', 'template.metadata.labels.a is a list, not a string: the API server cannot decode PodTemplate default/pt ("json: cannot unmarshal array into Go struct field ObjectMeta.template.metadata.labels of type string"); give a string'],
+      ['pod-spec-invalid', 27, 24, '"gpu=true"', 'nodeSelector "gpu=true" is a string, not a mapping of strings: the API server cannot decode PodTemplate default/pt ("json: cannot unmarshal string into Go struct field PodSpec.template.spec.nodeSelector of type map[string]string")'],
+      ['pod-spec-invalid', 32, 28, 'off', 'spec.nodeSelector.gpu is a boolean, not a string (YAML 1.1 reads the unquoted value as false): the API server cannot decode Pod default/pod ("json: cannot unmarshal bool into Go struct field PodSpec.spec.nodeSelector of type string"); quote it'],
+    ]);
+    assert.deepEqual(fs[4].fixes, [], 'a list is not quoted');
+  });
+
+  it('reports a selector or template metadata that is not a mapping', () => {
+    assert.deepEqual(where(check(`
+      apiVersion: apps/v1
+      kind: StatefulSet
+      metadata: {name: db}
+      spec:
+        selector: "app=db"
+        template:
+          metadata: [x]
+          spec: {containers: [{name: c, image: postgres}]}
+    `)), [
+      ['pod-spec-invalid', 5, 13, '"app=db"', 'selector "app=db" is a string, not a mapping (matchLabels, matchExpressions): the API server cannot decode StatefulSet default/db ("json: cannot unmarshal string into Go struct field StatefulSetSpec.spec.selector of type v1.LabelSelector")'],
+      ['pod-spec-invalid', 7, 15, '[x]', 'metadata is a list, not a mapping (labels, annotations, …): the API server cannot decode StatefulSet default/db ("json: cannot unmarshal array into Go struct field PodTemplateSpec.spec.template.metadata of type v1.ObjectMeta")'],
+    ]);
+  });
+
+  it('reports NetworkPolicy matchLabels values in spec.podSelector and in from / to peers', () => {
+    const fs = check(`
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata: {name: np}
+      spec:
+        podSelector:
+          matchLabels: {app: web, tier: 1}
+        ingress:
+          - from:
+              - podSelector: {matchLabels: {role: yes}}
+              - namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: prod, env: null}}
+        egress:
+          - to:
+              - namespaceSelector: {matchLabels: {team: 7}}
+                podSelector: "app=x"
+    `);
+    assert.deepEqual(where(fs), [
+      ['networkpolicy-spec-invalid', 6, 35, '1', 'spec.podSelector.matchLabels.tier is a number, not a string (YAML 1.1 reads the unquoted value as the number 1): the API server cannot decode NetworkPolicy default/np ("json: cannot unmarshal number into Go struct field LabelSelector.spec.podSelector.matchLabels of type string"); quote it'],
+      ['networkpolicy-spec-invalid', 9, 45, 'yes', 'matchLabels.role is a boolean, not a string (YAML 1.1 reads the unquoted value as true): the API server cannot decode NetworkPolicy default/np ("json: cannot unmarshal bool into Go struct field LabelSelector.spec.ingress.from.podSelector.matchLabels of type string"); quote it'],
+      ['networkpolicy-spec-invalid', 13, 51, '7', 'matchLabels.team is a number, not a string (YAML 1.1 reads the unquoted value as the number 7): the API server cannot decode NetworkPolicy default/np ("json: cannot unmarshal number into Go struct field LabelSelector.spec.egress.to.namespaceSelector.matchLabels of type string"); quote it'],
+      ['networkpolicy-spec-invalid', 14, 24, '"app=x"', 'spec.egress[0].to[0].podSelector is a string, not a mapping (matchLabels, matchExpressions): the API server cannot decode NetworkPolicy default/np ("json: cannot unmarshal string into Go struct field NetworkPolicyPeer.spec.egress.to.podSelector of type v1.LabelSelector")'],
+    ]);
+    assert.deepEqual(fs.map((f) => f.fixes.map((x) => x.title)), [['Quote "1"'], ['Quote "yes"'], ['Quote "7"'], []]);
+  });
+
+  it('reports at most 20 values of one map', () => {
+    const values = Array.from({ length: 25 }, (_, i) => `k${i}: ${i}`).join(', ');
+    const fs = check(`
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: p}
+      spec: {nodeSelector: {${values}}, containers: [{name: c, image: nginx}]}
+    `);
+    assert.equal(fs.length, 20);
+    assert.equal(fs[19].text, '19');
+  });
+
+  it('in a JSON manifest, does not explain YAML 1.1', () => {
+    const fs = lint({ 'd.json': '{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"nodeSelector": {"gpu": true}, "containers": [{"name": "c", "image": "nginx"}]}}' }, { rules }).findings;
+    assert.deepEqual(where(fs), [
+      ['pod-spec-invalid', 1, 97, 'true', 'spec.nodeSelector.gpu is a boolean, not a string: the API server cannot decode Pod default/p ("json: cannot unmarshal bool into Go struct field PodSpec.spec.nodeSelector of type string"); quote it'],
+    ]);
+  });
+
+  it('stays silent on strings, quoted numbers, null values, empty maps, and maps that are not these fields', () => {
+    assert.deepEqual(check(`
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: web}
+      spec:
+        selector: {matchLabels: {app: web, tier: "1"}}
+        template:
+          metadata: {labels: {app: web, tier: "1", v: '2'}, annotations: {}}
+          spec:
+            nodeSelector: {gpu: null, zone: ~, pool: }
+            containers: [{name: web, image: nginx}]
+      ---
+      apiVersion: v1
+      kind: Service
+      metadata: {name: web}
+      spec: {selector: {}, ports: [{port: 80}]}
+      ---
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata: {name: np}
+      spec:
+        podSelector: {}
+        ingress: [{from: [{podSelector: {matchLabels: {a: "1"}}, namespaceSelector: null}]}]
+      ---
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: cm}
+      data: {labels: "x"}
+      ---
+      apiVersion: example.com/v1
+      kind: Widget
+      metadata: {name: w}
+      spec: {selector: {matchLabels: {a: 1}}, template: {metadata: {labels: {a: 1}}, spec: {nodeSelector: {b: true}}}}
+      ---
+      apiVersion: argoproj.io/v1alpha1
+      kind: Rollout
+      metadata: {name: r}
+      spec:
+        selector: {matchLabels: {app: r, v: 1}}
+        template:
+          metadata: {labels: {app: r, v: 1}}
+          spec: {containers: [{name: c, image: nginx}]}
+      ---
+      apiVersion: apps.kruise.io/v1beta1
+      kind: StatefulSet
+      metadata: {name: k}
+      spec:
+        selector: {matchLabels: {app: k, v: 1}}
+        template:
+          metadata: {labels: {app: k, v: 1}}
+          spec: {containers: [{name: c, image: nginx}]}
+    `), []);
+  });
+});
