@@ -170,6 +170,29 @@ describe('string map values (labels, annotations, nodeSelector, selectors)', () 
     assert.deepEqual(fs.map((f) => f.fixes.map((x) => x.title)), [['Quote "1"'], ['Quote "yes"'], ['Quote "7"'], []]);
   });
 
+  it('follows aliases and merge keys as kubectl does (a key the map writes itself wins over a merged one)', () => {
+    const fs = check(`
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: web}
+      spec:
+        selector: {matchLabels: &l {app: web, v: 1}}
+        template:
+          metadata:
+            labels: {<<: *l, extra: on}
+            annotations: {<<: [*l], v: "1"}
+          spec:
+            nodeSelector: *l
+            containers: [{name: web, image: nginx}]
+    `);
+    assert.deepEqual(fs.map((f) => [f.line, f.column, f.text, f.message.slice(0, f.message.indexOf(' is '))]), [
+      [5, 44, '1', 'spec.selector.matchLabels.v'],
+      [5, 44, '1', 'spec.template.metadata.labels.v'],
+      [5, 44, '1', 'spec.template.spec.nodeSelector.v'],
+      [8, 31, 'on', 'spec.template.metadata.labels.extra'],
+    ]);
+  });
+
   it('reports at most 20 values of one map', () => {
     const values = Array.from({ length: 25 }, (_, i) => `k${i}: ${i}`).join(', ');
     const fs = check(`

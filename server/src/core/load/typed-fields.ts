@@ -1,4 +1,4 @@
-import { isAlias, isMap, isScalar, isSeq } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, type YAMLMap } from 'yaml';
 import type { InvalidField } from '../model/objects';
 import type { Located, Span } from '../source/span';
 import { isBoolean, isInteger, isMergeKey, isString, NodeReader } from './node-reader';
@@ -14,6 +14,9 @@ const YAML11_BOOLEANS: ReadonlyMap<string, boolean> = new Map([
   ...['n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF'].map((s) => [s, false] as const),
 ]);
 
+/** Most merge-key values followed from one string map (those of the maps they bring in included). */
+const MAX_MERGE_SOURCES = 32;
+
 /**
  * Reads typed scalars like {@link NodeReader.integer} / `string` / `boolean` (one lookup each, same cost) and
  * records, in {@link invalid}, every value that is present but of a JSON type the API server cannot decode
@@ -22,6 +25,8 @@ const YAML11_BOOLEANS: ReadonlyMap<string, boolean> = new Map([
  */
 export class TypedFields {
   readonly invalid: InvalidField[] = [];
+  /** The merge-key values {@link mapValues} met, for {@link stringMap} to follow (undefined when none: no allocation). */
+  private merges: unknown[] | undefined;
 
   constructor(private readonly reader: NodeReader) {}
 
@@ -54,7 +59,7 @@ export class TypedFields {
    * A map[string]string field (`labels`, `annotations`, `nodeSelector`, `matchLabels`): records it when it is present
    * but not a mapping (goType `map[string]string`), else each value that is not a string (goType `string`, with its
    * `key`; at most {@link MAX_MAP_VALUES}). A null value is the empty string to the decoder (it sets the map element
-   * to its zero value), so it passes; merge keys are not looked through, as {@link NodeReader.stringMap} does not.
+   * to its zero value), so it passes. Keys a merge key (`<<: *labels`) brings in count unless the map writes them.
    */
   stringMap(node: unknown, key: string, path: string, goStruct: string): void {
     const valueNode = this.reader.at(node, [key]);
@@ -64,15 +69,57 @@ export class TypedFields {
       this.record(valueNode, path, goStruct, 'map[string]string');
       return;
     }
-    let recorded = 0;
+    // Own keys first, then those merge keys bring in that the map does not write itself (YAML 1.1 merge, as kubectl's
+    // go-yaml v2 applies it); a merged value is reported where the reader places it (see NodeReader.enterObject).
+    // A map without merge keys allocates nothing.
+    let recorded = this.mapValues(map, path, goStruct, undefined, 0);
+    const merges = this.takeMerges();
+    if (!merges) return;
+    const seen = new Set<string>();
     for (const item of map.items) {
       const k = this.reader.scalarValue(item.key);
-      if (k === undefined || k === null || typeof k === 'object' || isMergeKey(k)) continue;
+      if (k !== undefined && k !== null && typeof k !== 'object' && !isMergeKey(k)) seen.add(String(k));
+    }
+    for (let i = 0; i < merges.length && i < MAX_MERGE_SOURCES; i++) {
+      for (const source of this.reader.asSeq(merges[i])?.items ?? [merges[i]]) {
+        const m = this.reader.asMap(source);
+        if (m) recorded = this.mapValues(m, path, goStruct, seen, recorded);
+        const more = this.takeMerges();
+        if (more) merges.push(...more);
+      }
+    }
+  }
+
+  /** The merge-key values met since the last call (undefined for none). */
+  private takeMerges(): unknown[] | undefined {
+    const merges = this.merges;
+    this.merges = undefined;
+    return merges;
+  }
+
+  /**
+   * Records the values of `map` that are not strings (keys in `seen` skipped, then added), up to
+   * {@link MAX_MAP_VALUES} in all; puts its merge-key values in {@link merges}.
+   * @returns how many values of the string map are recorded now
+   */
+  private mapValues(map: YAMLMap, path: string, goStruct: string, seen: Set<string> | undefined, recorded: number): number {
+    for (const item of map.items) {
+      const k = this.reader.scalarValue(item.key);
+      if (k === undefined || k === null || typeof k === 'object') continue;
+      if (isMergeKey(k)) {
+        (this.merges ??= []).push(item.value);
+        continue;
+      }
+      const name = String(k);
+      if (seen) {
+        if (seen.has(name)) continue;
+        seen.add(name);
+      }
       const value = this.reader.resolve(item.value);
       if (value === undefined || (isScalar(value) && (value.value === null || typeof value.value === 'string'))) continue;
-      if (recorded++ === MAX_MAP_VALUES) break;
-      this.record(item.value, path, goStruct, 'string', String(k));
+      if (recorded++ < MAX_MAP_VALUES) this.record(item.value, path, goStruct, 'string', name);
     }
+    return recorded;
   }
 
   /** Records a sequence item that is not a mapping (`ports: ["80:80"]`); true when it is one. */
