@@ -81,6 +81,16 @@ describe('gateway-backend-unresolved', () => {
     assert.match(grpc[0].message, /of GRPCRoute shop\/shop names port 6000 .*and its calls fail; use one of its ports$/);
   });
 
+  it('says the Service is rejected, not missing, when the API server rejects the one of that name (a warning, no related location)', () => {
+    // Two ports 80/TCP: "spec.ports[1]: Duplicate value"; the Service is never created.
+    const files = { 'svc.yaml': service('[{name: a, port: 80}, {name: b, port: 80}]'), 'r.yaml': route('        - {name: web, port: 80}') };
+    const { findings } = lint(files, { rules });
+    assert.deepEqual(findings.map((f) => [f.severity, f.line, f.text, f.related.length, f.message]), [['warning', 8, 'web', 0,
+      'Service shop/web (svc.yaml line 3) of rule #0 backendRef #0 of HTTPRoute shop/shop is rejected by the API server (its own error says why): it is never created, so the reference does not resolve (ResolvedRefs False, BackendNotFound) and its requests get 500; fix the Service']]);
+    const fixed = { ...files, 'svc.yaml': service('[{name: a, port: 80}, {name: b, port: 81}]') };
+    assert.deepEqual(lint(fixed, { rules }).findings, []);
+  });
+
   it('is info when the Service is not in the workspace, and silent for other kinds of backends and matching ports', () => {
     const missing = lint({ 'r.yaml': route('        - {name: api, port: 80}') }, { rules }).findings;
     assert.deepEqual(missing.map((f) => [f.severity, f.text]), [['info', 'api']]);

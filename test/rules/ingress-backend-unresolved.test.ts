@@ -75,6 +75,21 @@ spec:
     assert.deepEqual(findings.map((f) => [f.severity, f.text, f.message]), [['info', 'webhooks-controller-2', 'Service "webhooks-controller-2" of the backend of host campaigns-controller.staging.example.com path /api/v1/callbacks in Ingress notifications/campaigns-controller is not in namespace notifications here: fine if it is deployed from elsewhere, else requests get 503; check the name and namespace']]);
   });
 
+  it('says the Service is rejected, not missing, when the API server rejects the one of that name (a warning, no related location)', () => {
+    // A nodePort on a ClusterIP Service: service-spec-invalid's error; the Service is never created.
+    const rejected = service('[{name: http, port: 80, nodePort: 30080}]', 'shop', 'web', '\n  type: ClusterIP');
+    const { findings } = lint({ 'svc.yaml': rejected, 'ing.yaml': ingress('{number: 80}') }, { rules });
+    assert.deepEqual(findings.map((f) => [f.severity, f.line, f.text, f.related.length, f.message]), [['warning', 11, 'web', 0,
+      'Service shop/web (svc.yaml line 3) of the backend of host shop.example.com path / in Ingress shop/shop is rejected by the API server (its own error says why): it is never created, so requests get 503; fix the Service']]);
+    // Another name, or the same name in another namespace, is still the "not here" note.
+    const other = lint({ 'svc.yaml': rejected, 'ing.yaml': ingress('{number: 80}', 'api') }, { rules }).findings;
+    assert.deepEqual(other.map((f) => [f.severity, f.text]), [['info', 'api']]);
+    const elsewhere = lint({ 'svc.yaml': service('[{name: http, port: 80, nodePort: 30080}]', 'prod', 'web', '\n  type: ClusterIP'), 'ing.yaml': ingress('{number: 80}') }, { rules }).findings;
+    assert.deepEqual(elsewhere.map((f) => [f.severity, f.text]), [['info', 'web']]);
+    // Once accepted (no nodePort), the backend resolves and nothing is said.
+    assert.deepEqual(lint({ 'svc.yaml': service('[{name: http, port: 80}]', 'shop', 'web', '\n  type: ClusterIP'), 'ing.yaml': ingress('{number: 80}') }, { rules }).findings, []);
+  });
+
   it('is info when the Service is not in the workspace, at the Service name', () => {
     const { findings } = lint({ 'ing.yaml': ingress('{number: 80}', 'api') }, { rules });
     assert.deepEqual(findings.map((f) => [f.severity, f.text, f.message]), [['info', 'api', 'Service "api" of the backend of host shop.example.com path / in Ingress shop/shop is not in namespace shop here: fine if it is deployed from elsewhere, else requests get 503 (ingress-nginx: "no-service"); check the name and namespace']]);

@@ -17,6 +17,62 @@ const check = (backends: string[], extra = '') => lint(ingress(backends, extra),
 const WHO = 'Ingress shop/web';
 
 describe('ingress-spec-invalid', () => {
+  // Paths written entry by entry (the helper above writes pathType: Prefix for every one).
+  const pathsIngress = (entries: string[], apiVersion = 'networking.k8s.io/v1') => `
+apiVersion: ${apiVersion}
+kind: Ingress
+metadata: {name: web, namespace: shop}
+spec:
+  rules:
+    - host: shop.example.com
+      http:
+        paths:
+${entries.map((e) => `          - ${e}\n`).join('')}`;
+  const WEB = 'backend: {service: {name: web, port: {number: 80}}}';
+
+  it('reports a path without pathType (networking.k8s.io/v1 does not default it) at its path, and leaves that backend unvalidated as the API server does', () => {
+    const fs = lint(pathsIngress([`{path: /, ${WEB}}`, '{path: /api, backend: {service: {name: web}}}', '{pathType: Prefix, path: /ok, backend: {service: {name: web}}}']), { rules }).findings;
+    assert.deepEqual(fs.map((f) => [f.line, f.column, f.text, f.severity]), [[9, 20, '/', 'error'], [10, 20, '/api', 'error'], [11, 62, '{name: web}', 'error']]);
+    assert.equal(fs[0].message, `path "/" of host shop.example.com has no pathType: the API server rejects ${WHO} with "spec.rules[0].http.paths[0].pathType: Required value: pathType must be specified"; add pathType: Prefix (or Exact, ImplementationSpecific)`);
+    // The third entry has its pathType: its backend's missing port is reported; the second's is not (validation stops at its pathType).
+    assert.match(fs[2].message, /^backend of host shop\.example\.com path \/ok has no service\.port: /);
+    // networking.k8s.io/v1beta1 and extensions/v1beta1 default pathType to ImplementationSpecific.
+    for (const apiVersion of ['networking.k8s.io/v1beta1', 'extensions/v1beta1']) {
+      assert.deepEqual(lint(pathsIngress(['{path: /, backend: {serviceName: web, servicePort: 80}}'], apiVersion), { rules }).findings, [], apiVersion);
+    }
+  });
+
+  it('reports an unsupported pathType with a quick fix for its case, and a pathType or path that is not a string', () => {
+    const text = dedent(pathsIngress([`{path: /api, pathType: prefix, ${WEB}}`, `{path: /x, pathType: Regex, ${WEB}}`, `{path: /y, pathType: 5, ${WEB}}`, `{path: 7, pathType: Exact, ${WEB}}`]));
+    const fs = lint(text, { rules }).findings;
+    assert.deepEqual(fs.map((f) => [f.line, f.text, f.fixes.length]), [[9, 'prefix', 1], [10, 'Regex', 0], [11, '5', 0], [12, '7', 0]]);
+    assert.equal(fs[0].message, `pathType "prefix" of path "/api" of host shop.example.com: the API server rejects ${WHO} with "spec.rules[0].http.paths[0].pathType: Unsupported value: "prefix": supported values: "Exact", "ImplementationSpecific", "Prefix""; write Prefix (case-sensitive)`);
+    assert.equal(applyEdits(text, fs[0].fixes[0].edits), text.replace('pathType: prefix', 'pathType: Prefix'));
+    assert.match(fs[1].message, /Unsupported value: "Regex": .*; use Prefix, Exact or ImplementationSpecific$/);
+    assert.equal(fs[2].message, `pathType 5 of path "/y" of host shop.example.com is not a string: the API server cannot decode ${WHO} ("json: cannot unmarshal number into Go struct field HTTPIngressPath.spec.rules.http.paths.pathType of type v1.PathType"); quote it`);
+    assert.match(fs[3].message, /^path 7 of paths\[3\] of host shop\.example\.com is not a string: .*paths\.path of type string"\); quote it$/);
+    for (const f of fs) assert.ok(f.message.length <= 300, `${f.message.length}: ${f.message}`);
+  });
+
+  it('reports Exact and Prefix paths that are not absolute or hold //, /./, /../, %2f or end in /.. or /., and ImplementationSpecific paths that are not absolute', () => {
+    const entries = ['Prefix, path: api', 'Exact, path: /a//b', 'Prefix, path: /a/../b', 'Prefix, path: /a%2Fb', 'Exact, path: /a/..', 'ImplementationSpecific, path: api'].map((e) => `{pathType: ${e}, ${WEB}}`);
+    const fs = lint(pathsIngress(entries), { rules }).findings;
+    assert.deepEqual(fs.map((f) => [f.line, f.text, f.message.replace(/^.*Invalid value: "[^"]*": /, '').replace(/"; .*$/, '')]), [
+      [9, 'api', 'must be an absolute path'],
+      [10, '/a//b', "must not contain '//'"],
+      [11, '/a/../b', "must not contain '/../'"],
+      [12, '/a%2Fb', "must not contain '%2F'"],
+      [13, '/a/..', "cannot end with '/..'"],
+      [14, 'api', 'must be an absolute path'],
+    ]);
+    assert.equal(fs[0].message, `path "api" of host shop.example.com is not a valid path: the API server rejects ${WHO} with "spec.rules[0].http.paths[0].path: Invalid value: "api": must be an absolute path"; start it with /`);
+  });
+
+  it('stays silent for valid paths and path types, an ImplementationSpecific entry without a path, and regular expressions ingress-nginx reads', () => {
+    const entries = ['{path: /, pathType: Prefix', '{path: /a/b.c, pathType: Exact', '{pathType: ImplementationSpecific', '{path: "/api(/|$)(.*)", pathType: ImplementationSpecific', '{path: /v1/.well-known, pathType: Prefix'].map((e) => `${e}, ${WEB}}`);
+    assert.deepEqual(lint(pathsIngress(entries), { rules }).findings, []);
+  });
+
   it('says to remove a !!str tag from service.port.number, and the fix removes it', () => {
     const text = dedent(ingress(['{service: {name: web, port: {number: !!str 80}}}']));
     const [f] = lint(text, { rules }).findings;

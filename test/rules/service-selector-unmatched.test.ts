@@ -27,6 +27,22 @@ spec:
     spec: {containers: [{name: c, image: c:1}]}`;
 
 describe('service-selector-unmatched', () => {
+  it('warns when the selector matches only PodTemplate objects, which run no Pods, and stays silent when a workload also matches', () => {
+    // A PodTemplate keeps its pod template under `template`, not `spec.template`.
+    const podTemplate = `
+apiVersion: v1
+kind: PodTemplate
+metadata: {name: web-template, namespace: shop}
+template:
+  metadata: {labels: {app: web}}
+  spec: {containers: [{name: c, image: c:1}]}`;
+    const { findings } = lint({ 'svc.yaml': service('{app: web}'), 'tpl.yaml': podTemplate }, { rules });
+    assert.deepEqual(findings.map((f) => [f.severity, f.file, f.line, f.text, f.message]), [['warning', 'svc.yaml', 7, 'app: web',
+      'selector app=web of Service shop/web matches only PodTemplate shop/web-template: a PodTemplate object runs no Pods by itself, so the Service gets no endpoints and connections fail; select the labels of the workload that runs the Pods']]);
+    assert.deepEqual(findings[0].related.map((r) => [r.file, r.line, r.message]), [['tpl.yaml', 3, 'PodTemplate shop/web-template matches the selector but runs no Pods']]);
+    assert.deepEqual(lint({ 'svc.yaml': service('{app: web}'), 'tpl.yaml': podTemplate, 'web.yaml': workload('web', '{app: web}') }, { rules }).findings, []);
+  });
+
   it('reads label keys named like object properties (constructor, toString, hasOwnProperty, __proto__) as any other key, for every kind', () => {
     const keys = '{app: web, constructor: x, toString: "t", hasOwnProperty: z, __proto__: p}';
     const sts = `

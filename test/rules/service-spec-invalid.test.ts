@@ -237,6 +237,22 @@ describe('service-spec-invalid', () => {
     for (const f of [...fs, ...annotated]) assert.ok(f.message.length <= 300, `${f.message.length}`);
   });
 
+  it('rejects a LoadBalancer source range that is not a CIDR (an address without /32, a prefix over 32), at the first such entry of the field or the annotation', () => {
+    const fs = check('  type: LoadBalancer\n  loadBalancerSourceRanges:\n    - 10.0.0.0/8\n    - 203.0.113.7\n    - 10.1.0.0/33\n  ports: [{port: 80}]');
+    assert.deepEqual(fs.map((f) => [f.line, f.column, f.text, f.severity]), [[10, 7, '203.0.113.7', 'error']]);
+    assert.equal(fs[0].message, 'source range "203.0.113.7" is not a CIDR: the API server rejects Service shop/web with "spec.LoadBalancerSourceRanges: Invalid value: "[10.0.0.0/8 203.0.113.7…": must be a list of IP ranges. For example, 10.240.0.0/24,10.250.0.0/24 "; write 203.0.113.7/32 for the one address');
+    const v6 = check('  type: LoadBalancer\n  loadBalancerSourceRanges: ["2001:db8::/129"]\n  ports: [{port: 80}]');
+    assert.deepEqual(v6.map((f) => [f.line, f.text]), [[8, '"2001:db8::/129"']]);
+    assert.match(v6[0].message, /; write each range as address\/prefix length$/);
+    const annotated = lint('apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  annotations: {service.beta.kubernetes.io/load-balancer-source-ranges: "10.0.0.0/8, 192.168.0.0/33"}\nspec:\n  type: LoadBalancer\n  ports: [{port: 80}]\n', { rules }).findings;
+    assert.deepEqual(annotated.map((f) => [f.line, f.text]), [[5, '"10.0.0.0/8, 192.168.0.0/33"']]);
+    assert.equal(annotated[0].message, 'source range "192.168.0.0/33" is not a CIDR: the API server rejects Service default/web with "metadata.annotations[service.beta.kubernetes.io/load-balancer-source-ranges]: Invalid value: "10.0.0.0/8, 192.168.0.0…": must be a list of IP ranges…"; write each range as address/prefix length');
+    for (const f of [...fs, ...v6, ...annotated]) assert.ok(f.message.length <= 300, `${f.message.length}: ${f.message}`);
+    // White space around an entry is trimmed, leading zeros are read as decimal, IPv6 ranges count; the annotation is read only when the field is empty.
+    assert.deepEqual(check('  type: LoadBalancer\n  loadBalancerSourceRanges: [" 10.0.0.0/8", "2001:db8::/32", "010.1.0.0/16", 0.0.0.0/0]\n  ports: [{port: 80}]'), []);
+    assert.deepEqual(lint('apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  annotations: {service.beta.kubernetes.io/load-balancer-source-ranges: "bad"}\nspec:\n  type: LoadBalancer\n  loadBalancerSourceRanges: [10.0.0.0/8]\n  ports: [{port: 80}]\n', { rules }).findings, []);
+  });
+
   it('allows the LoadBalancer-only fields on a LoadBalancer, empty or null ones anywhere, and loadBalancerIP on any type', () => {
     assert.deepEqual(check('  type: LoadBalancer\n  loadBalancerSourceRanges: [10.0.0.0/8]\n  allocateLoadBalancerNodePorts: false\n  loadBalancerClass: example.com/lb\n  ports: [{port: 80}]'), []);
     assert.deepEqual(check('  type: ClusterIP\n  loadBalancerSourceRanges: []\n  allocateLoadBalancerNodePorts: null\n  loadBalancerClass: ~\n  loadBalancerIP: 10.0.0.9\n  ports: [{port: 80}]'), []);

@@ -115,6 +115,24 @@ describe('IncrementalWorkspace and the port-reference rules', () => {
     }
   });
 
+  it('re-checks an Ingress and a route when the Service they name is rejected by an edit and accepted again', () => {
+    const ws = new IncrementalWorkspace(DEFAULT_CONFIG);
+    // A nodePort on a ClusterIP Service makes the API server reject it (service-spec-invalid).
+    const svc = (nodePort: string) => `apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop}\nspec: {type: ClusterIP, selector: {app: web}, ports: [{port: 80${nodePort}}]}\n`;
+    ws.setText('svc.yaml', svc(''));
+    ws.setText('edge.yaml', FILES['edge.yaml']);
+    const rejectedNotes = (): string[] => ws.analyze().findings.filter((f) => f.ruleId.endsWith('backend-unresolved')).map((f) => `${f.ruleId} ${f.severity} ${/is rejected by the API server/.test(f.message)}`);
+    assert.deepEqual(rejectedNotes(), []);
+    for (const nodePort of [', nodePort: 30080', '', ', nodePort: 30081']) {
+      ws.setText('svc.yaml', svc(nodePort));
+      const got = rejectedNotes();
+      assert.equal(ws.lastRun.mode, 'incremental');
+      const want = analyze(ws.fileNames().map((f) => ws.get(f)!), DEFAULT_CONFIG).findings.map(key);
+      assert.deepEqual(ws.analyze().findings.map(key), want, nodePort);
+      assert.deepEqual(got, nodePort ? ['ingress-backend-unresolved warning true', 'gateway-backend-unresolved warning true'] : [], nodePort);
+    }
+  });
+
   it('re-checks a Service of another namespace whose selector a changed workload matches (the wrong-namespace hint)', () => {
     const ws = new IncrementalWorkspace(DEFAULT_CONFIG);
     const svc = 'apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: default}\nspec: {selector: {app: web}, ports: [{port: 80}]}\n';

@@ -29,7 +29,7 @@ const SHARED = sharedDir();
  */
 const NOT_TRIGGERED: readonly string[] = [
   'calico-node-address-mismatch', 'container-port-duplicate', 'disable-comment-unknown-rule', 'file-skipped', 'hostnetwork-hostport-mismatch',
-  'ingress-spec-invalid', 'internaltrafficpolicy-local-coverage', 'kustomize-cycle', 'kustomize-patch-no-effect', 'networkpolicy-port-unresolved', 'networkpolicy-spec-invalid',
+  'ingress-spec-invalid', 'internaltrafficpolicy-local-coverage', 'kustomize-cycle', 'kustomize-patch-no-effect', 'lifecycle-hook-tcpsocket', 'networkpolicy-port-unresolved', 'networkpolicy-spec-invalid',
   'nodeport-range-invalid', 'nodeport-range-overlaps-ephemeral', 'object-invalid', 'pod-spec-invalid', 'probe-port-unresolved',
   'render-failed', 'service-spec-invalid', 'servicemonitor-port-unresolved', 'yaml-syntax',
 ];

@@ -67,6 +67,18 @@ describe('port chain (hover)', () => {
     assert.equal(portChainAt(model, svc, byName.get('app.yaml')!.text.indexOf('name: web')), undefined);
   });
 
+  it('leaves out a lifecycle hook\'s tcpSocket port (the kubelet never runs it) and keeps its httpGet port', () => {
+    const text = 'apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: shop}\nspec:\n  containers:\n    - name: web\n      image: web:1\n      ports: [{name: http, containerPort: 8080}]\n      lifecycle:\n        postStart: {httpGet: {path: /warm, port: http}}\n        preStop: {tcpSocket: {port: http}}\n';
+    const pod = loadFile('pod.yaml', text);
+    const m = buildModel([pod], DEFAULT_CONFIG);
+    const obj = m.objects[0];
+    assert.deepEqual(portChainAt(m, obj, text.indexOf('containerPort: 8080') + 15)?.steps.map((s) => `${s.depth}|${s.text}`), [
+      '2|containerPort 8080 "http"/TCP of Pod shop/p (container web)',
+      '3|postStart hook of container "web"',
+    ]);
+    assert.equal(portChainAt(m, obj, text.lastIndexOf('port: http}') + 7), undefined);
+  });
+
   it('lists the PodMonitor endpoints and NetworkPolicies that use the container port, in file order, for every selected template', () => {
     const monitor = loadFile('monitor.yaml', 'apiVersion: monitoring.coreos.com/v1\nkind: PodMonitor\nmetadata: {name: web, namespace: shop}\nspec:\n  selector: {matchLabels: {app: web}}\n  podMetricsEndpoints: [{port: metrics}, {port: http}]\n');
     const second = loadFile('web2.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web2, namespace: shop}\nspec:\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: web:1, ports: [{name: http, containerPort: 8080}]}]\n');

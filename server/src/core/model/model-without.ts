@@ -1,11 +1,12 @@
-import type { K8sObject } from './objects';
+import type { K8sObject, ServiceObject } from './objects';
 import type { WorkspaceModel } from './workspace-model';
 
 /**
  * `model` without the objects `drop` picks (the objects the API server rejects, see
  * kubernetes/api-server/rejection.ts): every list, claim index and lookup of the model leaves them out, so a rule
  * run over it neither reports them nor names them among the other objects of a finding. Lists and claims are
- * filtered on first use; selector lookups per call.
+ * filtered on first use; selector lookups per call. The rejected Services stay reachable through
+ * `rejectedServicesIn`, for the references that name one.
  */
 export function modelWithout(model: WorkspaceModel, drop: (o: K8sObject) => boolean): WorkspaceModel {
   const keep = <T extends K8sObject>(list: readonly T[]): readonly T[] => (list.some(drop) ? list.filter((o) => !drop(o)) : list);
@@ -33,6 +34,7 @@ export function modelWithout(model: WorkspaceModel, drop: (o: K8sObject) => bool
   const hostPorts = claims(model.hostPorts, (c) => c.workload);
   const servicePorts = claims(model.servicePorts, (c) => c.service);
   const externalIPs = claims(model.externalIPs, (c) => c.service);
+  const rejectedServices = new Map<string, readonly ServiceObject[]>();
   return {
     get objects() { return objects(); },
     get services() { return services(); },
@@ -49,5 +51,10 @@ export function modelWithout(model: WorkspaceModel, drop: (o: K8sObject) => bool
     servicesIn: (namespace) => keep(model.servicesIn(namespace)),
     workloadsIn: (namespace) => keep(model.workloadsIn(namespace)),
     namespaces: () => model.namespaces(),
+    rejectedServicesIn: (namespace) => {
+      let list = rejectedServices.get(namespace);
+      if (!list) rejectedServices.set(namespace, (list = model.servicesIn(namespace).filter(drop)));
+      return list;
+    },
   };
 }

@@ -38,6 +38,13 @@ export interface WorkspaceModel {
   servicesIn(namespace: string): readonly ServiceObject[];
   workloadsIn(namespace: string): readonly WorkloadObject[];
   namespaces(): readonly string[];
+  /**
+   * The Services of a namespace that the API server rejects (kubernetes/api-server/rejection.ts), in object order:
+   * a model without the rejected objects (model-without.ts) leaves them out of every list above, and answers here
+   * what it left out, so a reference by name can say why it does not resolve. Absent or empty on a model that keeps
+   * every object.
+   */
+  rejectedServicesIn?(namespace: string): readonly ServiceObject[];
 }
 
 /** File name used for the implicit Service default/kubernetes. */

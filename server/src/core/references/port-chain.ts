@@ -2,7 +2,7 @@ import type { Container, ContainerPort, K8sObject, ServiceObject, ServicePort, W
 import { describe } from '../model/objects';
 import type { WorkspaceModel } from '../model/workspace-model';
 import type { Span } from '../source/span';
-import { handlerLabel, HandlerPort, handlerPorts } from '../model/views/container-handlers';
+import { handlerLabel, HandlerPort, handlerPorts, isUnrunHookAction } from '../model/views/container-handlers';
 import { ingressBackends, IngressBackend } from '../model/views/ingress';
 import { RouteBackendRef, routeBackendRefs } from '../model/views/gateway-routes';
 import { networkPolicyView, PolicyPort } from '../model/views/network-policy';
@@ -69,7 +69,8 @@ export function portChainAt(model: WorkspaceModel, obj: K8sObject, offset: numbe
         if (hit) return { anchor: hit, steps: containerPortChain(model, obj, c, p) };
       }
     }
-    const h = handlerPorts(obj).find((x) => within(x.port.span, file, offset));
+    // A hook's tcpSocket is never run (the kubelet fails it), so its port leads nowhere.
+    const h = handlerPorts(obj).find((x) => !isUnrunHookAction(x) && within(x.port.span, file, offset));
     if (h) return { anchor: h.port.span, steps: probeChain(model, obj, h) };
     return undefined;
   }
@@ -175,7 +176,7 @@ function portUsers(model: WorkspaceModel): PortUsers {
   return (w, container, port) => {
     const out: ChainStep[] = [];
     for (const h of handlerPorts(w)) {
-      if (h.container !== container) continue;
+      if (h.container !== container || isUnrunHookAction(h)) continue;
       if (h.port.value === port.containerPort?.value || (typeof h.port.value === 'string' && h.port.value === port.name?.value)) {
         out.push({ text: `${handlerLabel(h)} of container "${container.name}"`, span: h.port.span, depth: 3 });
       }

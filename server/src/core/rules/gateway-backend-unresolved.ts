@@ -11,6 +11,7 @@ import { isJsonManifest } from './fixes/json-manifest';
 import { servicePortList } from './report/service-ports';
 import { servicesNamed } from '../model/views/services-named';
 import { rawAt, spanAt } from '../model/views/raw-fields';
+import { rejectedServiceNamed, rejectedServiceWhere } from './report/rejected-service';
 
 const id = 'gateway-backend-unresolved';
 
@@ -37,6 +38,8 @@ export const gatewayBackendUnresolved: Rule = {
     '  port that sends to it), or when the Service has a single port (the quick fix uses it); a `port` that is not an',
     '  integer (`port: "80"`): the CRD schema types it int32, so the API server rejects the route (the quick fix',
     '  removes the quotes);',
+    '- **warning**: the Service is in the workspace, but the API server rejects it (its own finding says why): it is',
+    '  never created, so the reference does not resolve until it is fixed;',
     '- **info**: no Service of that name is in the workspace (it may be deployed from elsewhere).',
     '',
     'References to other kinds (ServiceImport, implementation CRDs) are not checked, nor cross-namespace',
@@ -71,6 +74,13 @@ function checkRef({ model, files }: RuleContext, route: K8sObject, ref: RouteBac
   const base = { ruleId: id, object: refOf(route) } as const;
   const svc = services[0];
   if (!svc) {
+    const rejected = rejectedServiceNamed(model, ref.namespace, ref.name.value);
+    if (rejected) {
+      return {
+        ...base, severity: 'warning', span: ref.name.span, related: [], fixes: [],
+        message: `${describe(rejected)} (${rejectedServiceWhere(rejected, files)}) of ${where} is rejected by the API server (its own error says why): it is never created, so the reference does not resolve (ResolvedRefs False, BackendNotFound) and ${failure(route, ref)}; fix the Service`,
+      };
+    }
     return {
       ...base, severity: 'info', span: ref.name.span, related: [], fixes: [],
       message: `Service "${ref.name.value}" of ${where} is not in namespace ${ref.namespace} here: fine if it is deployed from elsewhere, else the reference does not resolve (ResolvedRefs False, BackendNotFound) and ${failure(route, ref)}; check the name and namespace`,

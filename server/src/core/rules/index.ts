@@ -22,6 +22,7 @@ import { externaltrafficpolicyLocalHealthcheck } from './externaltrafficpolicy-l
 import { hostnetworkHostportMismatch } from './hostnetwork-hostport-mismatch';
 import { hostnetworkUndeclaredPorts } from './hostnetwork-undeclared-ports';
 import { hostnetworkUsage } from './hostnetwork-usage';
+import { lifecycleHookTcpsocket } from './lifecycle-hook-tcpsocket';
 import { hostportUsage } from './hostport-usage';
 import { internaltrafficpolicyLocalCoverage } from './internaltrafficpolicy-local-coverage';
 import { kubeProxyIpvsNodeportInterfaces } from './kube-proxy-ipvs-nodeport-interfaces';
@@ -76,6 +77,7 @@ export const allRules: readonly Rule[] = [
   internaltrafficpolicyLocalCoverage,
   kubeProxyIpvsNodeportInterfaces,
   kubeProxyIpvsStrictArp,
+  lifecycleHookTcpsocket,
   networkpolicyPortUnresolved,
   networkpolicySpecInvalid,
   nodeportDuplicate,

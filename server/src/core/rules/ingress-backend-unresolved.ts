@@ -8,6 +8,7 @@ import { refOf } from './rule';
 import { replaceScalarEdit } from './fixes/replace-scalar';
 import { firstFitting } from '../output/fit-message';
 import { servicePortList } from './report/service-ports';
+import { rejectedServiceNamed, rejectedServiceWhere } from './report/rejected-service';
 
 const id = 'ingress-backend-unresolved';
 
@@ -31,6 +32,8 @@ export const ingressBackendUnresolved: Rule = {
     '  has no name never matches. The quick fix picks the Service\'s only port when it has one;',
     '- **warning**: the number (or name) is the Service\'s **targetPort**, not its port. ingress-nginx tolerates it (it',
     '  also matches a Service port by its targetPort), other controllers do not; the quick fix writes the Service port;',
+    '- **warning**: the Service is in the workspace, but the API server rejects it (its own finding says why): it is',
+    '  never created, so the backend has no upstream until it is fixed;',
     '- **info**: no Service of that name is in the workspace (it may be deployed from elsewhere).',
     '',
     'Not reported for `type: ExternalName` Services, whose ports ingress-nginx does not require. `resource` backends',
@@ -64,6 +67,13 @@ function checkBackend({ model, files }: RuleContext, ingress: K8sObject, b: Ingr
   const portText = typeof port.value === 'number' ? `port ${port.value}` : `port "${port.value}"`;
   const base = { ruleId: id, object: refOf(ingress) } as const;
   if (services.length === 0) {
+    const rejected = rejectedServiceNamed(model, ingress.namespace, b.service.value);
+    if (rejected) {
+      return {
+        ...base, severity: 'warning', span: b.service.span, related: [], fixes: [],
+        message: `${describe(rejected)} (${rejectedServiceWhere(rejected, files)}) of the ${b.label} in ${describe(ingress)} is rejected by the API server (its own error says why): it is never created, so requests get 503; fix the Service`,
+      };
+    }
     return {
       ...base, severity: 'info', span: b.service.span, related: [], fixes: [],
       // A long host and path leave no room for ingress-nginx's own words.

@@ -1,6 +1,6 @@
 import type { Container, ContainerPort, WorkloadObject } from '../model/objects';
 import { describe } from '../model/objects';
-import { handlerLabel, HandlerPort, handlerPorts } from '../model/views/container-handlers';
+import { handlerLabel, HandlerPort, handlerPorts, isUnrunHookAction } from '../model/views/container-handlers';
 import { findProbePort, unresolvedConsequence } from '../kubernetes/node/probe-ports';
 import { portNameErrors } from '../kubernetes/api-server/validation';
 import type { Finding, Fix, Rule } from './rule';
@@ -58,6 +58,7 @@ export const probePortUnresolved: Rule = {
       for (const h of handlerPorts(w)) {
         const name = h.port.value;
         if (typeof name !== 'string' || h.action === 'grpc' || portNameErrors(name).length) continue; // pod-spec-invalid reports those
+        if (isUnrunHookAction(h)) continue; // never run, so never resolved: lifecycle-hook-tcpsocket reports it
         const own = containerPorts(patches.withPatches(w), h.container);
         if (own.some((p) => p.name?.value === name) || findProbePort(h.container, name)) continue;
         const elsewhere = w.pod.containers.filter((c) => c !== h.container && c.role !== 'init').flatMap((c) => c.ports.filter((p) => p.name?.value === name && p.containerPort).map((p) => ({ c, p })));

@@ -73,6 +73,8 @@ export const serviceSelectorUnmatched: Rule = {
     'Service was most likely written for (or applied to) the wrong namespace.',
     '',
     '- **warning** when the namespace holds other workloads in the workspace: the Service\'s pods are expected here;',
+    '- **warning** when the selector matches only `PodTemplate` objects: a PodTemplate is stored as written and runs',
+    '  no Pods (no built-in controller creates Pods from one; workloads carry their own `spec.template`);',
     '- **info** when the namespace holds no workload at all here (the pods may be deployed from elsewhere), when it',
     '  holds custom resources an operator may turn into Pods ("no known pod template"), or in `kube-system`, whose',
     '  Pods the cluster installer creates (static control-plane Pods, kube-proxy, CoreDNS);',
@@ -93,6 +95,7 @@ export const serviceSelectorUnmatched: Rule = {
     'https://kubernetes.io/docs/tasks/debug/debug-application/debug-service/#does-the-service-have-any-endpoints (v1.33)',
     'https://kubernetes.io/docs/reference/labels-annotations-taints/ (labels the controllers set on Pods: statefulset.kubernetes.io/pod-name, apps.kubernetes.io/pod-index, pod-template-hash, controller-revision-hash, batch.kubernetes.io/job-name, batch.kubernetes.io/controller-uid, batch.kubernetes.io/job-completion-index; v1.33)',
     'https://kubernetes.io/docs/concepts/workloads/controllers/statefulset/#pod-name-label (v1.33)',
+    'https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-template-v1/ (PodTemplate: a template stored for others to copy; the built-in controllers create Pods from their own spec.template, never from a PodTemplate object, v1.33)',
   ],
   check({ model, layout }) {
     const findings: Finding[] = [];
@@ -107,7 +110,13 @@ export const serviceSelectorUnmatched: Rule = {
     for (const svc of model.services) {
       const selector = svc.selector;
       if (!selector || Object.keys(selector).length === 0 || svc.origin.type === 'builtin' || svc.type.value === 'ExternalName') continue;
-      if (patchFiles.has(svc.file) || model.selectedWorkloads(svc).length > 0) continue;
+      if (patchFiles.has(svc.file)) continue;
+      const selected = model.selectedWorkloads(svc);
+      if (selected.some((w) => w.kind !== 'PodTemplate')) continue;
+      if (selected.length > 0) {
+        findings.push(templatesOnly(svc, selector, selected));
+        continue;
+      }
       const workloads = model.workloadsIn(svc.namespace).filter((w) => !patches.isPatch(w));
       // A StatefulSet's HPA keeps at least minReplicas Pods (ordinals up to minReplicas - 1) unless spec.replicas is 0.
       if (workloads.some((w) => w.kind === 'StatefulSet' && w.replicas?.value !== 0 && scaledMatch(w, selector))) continue;
@@ -118,6 +127,27 @@ export const serviceSelectorUnmatched: Rule = {
     return findings;
   },
 };
+
+/**
+ * A Service whose selector matches only `PodTemplate` objects: a PodTemplate is stored as written and runs nothing
+ * (no built-in controller makes Pods from one; workloads carry their own `spec.template`), so the Service has no
+ * endpoints although its selector matches a pod template of the workspace.
+ */
+function templatesOnly(svc: ServiceObject, selector: Readonly<Record<string, string>>, templates: readonly WorkloadObject[]): Finding {
+  const first = Object.keys(selector)[0];
+  return {
+    ruleId: id,
+    severity: 'warning',
+    message: firstFitting(
+      `selector ${selectorText(selector)} of ${describe(svc)} matches only ${joinNames(templates.map(describe), 3)}: a PodTemplate object runs no Pods by itself, so the Service gets no endpoints and connections fail; select the labels of the workload that runs the Pods`,
+      `selector ${selectorText(selector)} of ${describe(svc)} matches only PodTemplate objects, which run no Pods: the Service gets no endpoints; select the labels of the workload that runs the Pods`,
+    ),
+    span: entrySpanAt(svc, `spec.selector.${first}`),
+    object: refOf(svc),
+    related: templates.slice(0, 5).map((w) => ({ span: w.span, message: `${describe(w)} matches the selector but runs no Pods` })),
+    fixes: [],
+  };
+}
 
 function finding(model: WorkspaceModel, svc: ServiceObject, selector: Readonly<Record<string, string>>, workloads: readonly WorkloadObject[], patches: PatchLookup): Finding {
   const first = Object.keys(selector)[0];

@@ -7,6 +7,7 @@ import { jsonKindWords, jsonType, lowerCaseFix, SpecProblem, WrittenText } from 
 import { apiRejects, firstCause, portNameErrors, portNumErrors, shown, shownJson } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
 import { FileText, stringNumberAt, unstringHint, unstringSpan } from '../../source/string-number';
+import { firstFitting } from '../../output/fit-message';
 
 type Raw = Record<string, unknown>;
 const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -21,6 +22,8 @@ interface BackendSite {
   /** The decoder's struct and field for the backend itself, e.g. `HTTPIngressPath.spec.rules.http.paths.backend`. */
   readonly holder: string;
   readonly label: string;
+  /** Only decoded, not validated: its path entry has no pathType (validateHTTPIngressPath stops there). */
+  readonly decodeOnly?: boolean;
 }
 
 /**
@@ -47,12 +50,22 @@ export function ingressBackendProblems(ingress: K8sObject, written?: WrittenText
   if (isSet(spec.defaultBackend)) {
     sites.push({ value: spec.defaultBackend, path: 'spec.defaultBackend', api: 'spec.defaultBackend', go: 'spec.defaultBackend', holder: 'IngressSpec.spec.defaultBackend', label: 'default backend' });
   }
+  const pathProblems: SpecProblem[] = [];
   (Array.isArray(spec.rules) ? spec.rules : []).forEach((rule, r) => {
     const http = isObject(rule) ? rule.http : undefined;
     const paths = isObject(http) && Array.isArray(http.paths) ? http.paths : [];
     paths.forEach((p, i) => {
       if (!isObject(p)) return;
       const host = isObject(rule) && typeof rule.host === 'string' ? rule.host : undefined;
+      const label = backendLabel(host, typeof p.path === 'string' ? p.path : undefined, r);
+      const entry = `${typeof p.path === 'string' ? `path ${shown(p.path)}` : `paths[${i}]`} of ${host ? `host ${host}` : `rule #${r}`}`;
+      const found = httpPathProblems(ingress, p, `spec.rules.${r}.http.paths.${i}`, `spec.rules[${r}].http.paths[${i}]`, entry, partial);
+      pathProblems.push(...found.problems);
+      // validateHTTPIngressPath returns at a missing pathType: that path's backend is not validated (decoded, it is).
+      if (found.stop) {
+        sites.push({ value: p.backend, path: `spec.rules.${r}.http.paths.${i}.backend`, api: '', go: 'spec.rules.http.paths.backend', holder: 'HTTPIngressPath.spec.rules.http.paths.backend', label, decodeOnly: true });
+        return;
+      }
       sites.push({
         value: p.backend,
         path: `spec.rules.${r}.http.paths.${i}.backend`,
@@ -63,7 +76,67 @@ export function ingressBackendProblems(ingress: K8sObject, written?: WrittenText
       });
     });
   });
-  return sites.flatMap((site) => backendProblems(ingress, site, written, partial, source));
+  return [...pathProblems, ...sites.flatMap((site) => backendProblems(ingress, site, written, partial, source))];
+}
+
+/** The path types of networking.k8s.io/v1, as the API server lists them (sorted). */
+const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];
+const INVALID_PATH_SEQUENCES = ['//', '/./', '/../', '%2f', '%2F'];
+const INVALID_PATH_SUFFIXES = ['/..', '/.'];
+
+/**
+ * What the API server refuses in one `spec.rules[].http.paths[]` entry besides its backend (validateHTTPIngressPath,
+ * v1.33): no `pathType` (networking.k8s.io/v1 does not default it; v1beta1 did, to ImplementationSpecific), a path
+ * type other than Exact, Prefix, ImplementationSpecific (case-sensitive; a quick fix for the case), and for Exact and
+ * Prefix a `path` that is not absolute or holds `//`, `/./`, `/../`, `%2f` or ends in `/..` or `/.`
+ * (ImplementationSpecific: only an absolute path, when one is given); a `pathType` or `path` that is not a string is
+ * a decode error. `stop`: the pathType is missing, and the API server validates nothing else of the entry. In a
+ * kustomize patch (`partial`) a missing pathType is not reported (the base may have it).
+ */
+function httpPathProblems(ingress: K8sObject, entry: Raw, at: string, api: string, label: string, partial: boolean): { problems: SpecProblem[]; stop: boolean } {
+  const who = describe(ingress);
+  const span = (field: string): Span => spanAt(ingress, `${at}.${field}`);
+  const decode = (field: string, value: unknown, goType: string): SpecProblem => ({
+    span: span(field),
+    message: `${field} ${shownJson(value)} of ${label} is not a string: the API server cannot decode ${who} ("json: cannot unmarshal ${jsonType(value)} into Go struct field HTTPIngressPath.spec.rules.http.paths.${field} of type ${goType}"); quote it`,
+  });
+  const decoding: SpecProblem[] = [];
+  if (isSet(entry.pathType) && typeof entry.pathType !== 'string') decoding.push(decode('pathType', entry.pathType, 'v1.PathType'));
+  if (isSet(entry.path) && typeof entry.path !== 'string') decoding.push(decode('path', entry.path, 'string'));
+  if (decoding.length) return { problems: decoding, stop: false };
+  const pathType = typeof entry.pathType === 'string' && entry.pathType !== '' ? entry.pathType : undefined;
+  if (pathType === undefined) {
+    if (partial) return { problems: [], stop: true };
+    return {
+      problems: [{ span: span(isSet(entry.path) ? 'path' : 'backend'), message: `${apiRejects(`${label} has no pathType`, who, `${api}.pathType`, 'Required value: pathType must be specified')}; add pathType: Prefix (or Exact, ImplementationSpecific)` }],
+      stop: true,
+    };
+  }
+  const path = typeof entry.path === 'string' ? entry.path : '';
+  if (!PATH_TYPES.includes(pathType)) {
+    const fixed = PATH_TYPES.find((t) => t.toLowerCase() === pathType.toLowerCase());
+    const loc = span('pathType');
+    const unsupported = (what: string): string =>
+      `${apiRejects(what, who, `${api}.pathType`, `Unsupported value: ${shown(pathType)}: supported values: ${PATH_TYPES.map((t) => `"${t}"`).join(', ')}`)}; ${fixed ? `write ${fixed} (case-sensitive)` : 'use Prefix, Exact or ImplementationSpecific'}`;
+    return {
+      problems: [{
+        span: loc,
+        // The API server's list of supported values is long: a long host and path leave out the path's place first.
+        message: firstFitting(unsupported(`pathType ${shown(pathType)} of ${label}`), unsupported(`pathType ${shown(pathType)}`)),
+        fixes: fixed ? [{ title: `Change ${shown(pathType)} to ${shown(fixed)}`, edits: [{ span: loc, newText: fixed }], preferred: true }] : [],
+      }],
+      stop: false,
+    };
+  }
+  const invalid = (detail: string): SpecProblem => ({ span: span('path'), message: `${apiRejects(`${label} is not a valid path`, who, `${api}.path`, `Invalid value: ${shown(path)}: ${detail}`)}; ${detail === 'must be an absolute path' ? 'start it with /' : 'write the path without it'}` });
+  if (pathType === 'ImplementationSpecific') return { problems: path !== '' && !path.startsWith('/') ? [invalid('must be an absolute path')] : [], stop: false };
+  const problems: SpecProblem[] = [];
+  if (!path.startsWith('/')) problems.push(invalid('must be an absolute path'));
+  if (path !== '') {
+    for (const seq of INVALID_PATH_SEQUENCES) if (path.includes(seq)) problems.push(invalid(`must not contain '${seq}'`));
+    for (const suffix of INVALID_PATH_SUFFIXES) if (path.endsWith(suffix)) problems.push(invalid(`cannot end with '${suffix}'`));
+  }
+  return { problems, stop: false };
 }
 
 /** `partial`: a kustomize patch, merged into its base, so a missing name, port or backend may come from there. */
@@ -81,11 +154,11 @@ function backendProblems(ingress: K8sObject, site: BackendSite, written: Written
   const b = isObject(backend) ? backend : {};
   const hasService = isSet(b.service);
   const hasResource = isSet(b.resource);
-  if (hasService && hasResource) {
+  if (hasService && hasResource && !site.decodeOnly) {
     return [{ span: span(), message: rejects('sets both service and resource', site.api, 'Invalid value: "": cannot set both resource and service backends', 'keep one') }];
   }
   if (!hasService) {
-    return hasResource || partial ? [] : [{ span: span(), message: rejects('has neither service nor resource', site.api, 'Invalid value: "": resource or service backend is required', 'add service (name and port)') }];
+    return hasResource || partial || site.decodeOnly ? [] : [{ span: span(), message: rejects('has neither service nor resource', site.api, 'Invalid value: "": resource or service backend is required', 'add service (name and port)') }];
   }
   if (!isObject(b.service)) {
     return [decode(span('service'), `service of the ${site.label} is ${jsonKindWords(b.service)}, not a mapping with name and port`, `json: cannot unmarshal ${jsonType(b.service)} into Go struct field IngressBackend.${site.go}.service of type v1.IngressServiceBackend`)];
@@ -121,7 +194,7 @@ function backendProblems(ingress: K8sObject, site: BackendSite, written: Written
       decoding.push(asString ? { ...problem, fixes: [{ title: `Change service.port.number "${number}" to ${Number(number)}`, edits: [{ span: unstringSpan(asString, at), newText: String(Number(number)) }], preferred: true }] } : problem);
     }
   }
-  if (decoding.length) return decoding;
+  if (decoding.length || site.decodeOnly) return decoding;
 
   const out: SpecProblem[] = [];
   if ((typeof service.name !== 'string' || service.name === '') && !partial) {

@@ -198,9 +198,11 @@ export function handlerPortProblems(w: WorkloadObject, unquote: (span: Span, val
     const errors = portNameErrors(value);
     if (!errors.length) continue;
     const lead = asString ? `${what} is ${stringNumberWords(asString)}, which the API reads as a port name` : `${what} is not a valid port name (IANA_SVC_NAME)`;
+    const rejected = (l: string): string => `${apiRejects(l, describe(w), path, `Invalid value: ${shown(value)}: ${errors[0]}`)}${unstring}`;
     out.push({
       span: h.port.span,
-      message: `${apiRejects(lead, describe(w), path, `Invalid value: ${shown(value)}: ${errors[0]}`)}${unstring}`,
+      // A hook's long API path (…lifecycle.postStart.tcpSocket.port) leaves no room for why a quoted number is a name.
+      message: firstFitting(rejected(lead), rejected(asString ? `${what} is ${stringNumberWords(asString)}` : lead)),
       fixes: quotedNumber ? unquote(h.port.span, value, `Change the ${handlerLabel(h)} port ${shownJson(value)} to ${Number(value)}`) : [],
     });
   }

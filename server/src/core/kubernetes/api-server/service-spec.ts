@@ -2,9 +2,10 @@ import type { Located, Span } from '../../source/span';
 import type { ServiceObject, ServicePort } from '../../model/objects';
 import type { Fix, RelatedLocation } from '../../rules/rule';
 import {
-  apiRejects, DNS1123_LABEL_ERROR, DNS1123_LABEL_WORDS, dns1123LabelErrors, dns1123LabelLike, externalIpErrors, externallyAccessible, firstCause, leadingZerosIp, needsHealthCheck, PORT_PROTOCOLS, portNameErrors, portNumErrors, SERVICE_TYPES, shown, shownJson, supportedValues, TRAFFIC_POLICIES,
+  apiRejects, DNS1123_LABEL_ERROR, DNS1123_LABEL_WORDS, dns1123LabelErrors, dns1123LabelLike, externalIpErrors, externallyAccessible, firstCause, isCidrSloppy, leadingZerosIp, needsHealthCheck, parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, SERVICE_TYPES, shown, shownJson, supportedValues, TRAFFIC_POLICIES,
 } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
+import { firstFitting } from '../../output/fit-message';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 
 /** One thing the API server would reject in a Service, located at the value it concerns. */
@@ -166,6 +167,46 @@ function loadBalancerOnlyFields(svc: ServiceObject, spec: Raw): SpecProblem[] {
   return out;
 }
 
+/**
+ * A LoadBalancer Service's source ranges that are not CIDRs: `spec.loadBalancerSourceRanges` or, when it is empty,
+ * the `service.beta.kubernetes.io/load-balancer-source-ranges` annotation (comma-separated). ValidateService refuses
+ * the whole list ("must be a list of IP ranges", quoting it as Go prints a slice); the finding points at the first
+ * entry that is not a CIDR, typically an address without its prefix length (`203.0.113.7` for `203.0.113.7/32`).
+ * A list that is not of strings is the decoder's (not checked here). Sources: kubernetes
+ * pkg/apis/core/validation/validation.go (ValidateService) and pkg/api/service/util.go (GetLoadBalancerSourceRanges), v1.33.
+ */
+function sourceRangeProblems(svc: ServiceObject, spec: Raw): SpecProblem[] {
+  const ranges = spec.loadBalancerSourceRanges;
+  const annotations = isObject(svc.raw.metadata) && isObject(svc.raw.metadata.annotations) ? svc.raw.metadata.annotations : {};
+  let entries: string[];
+  let path: string;
+  let shownList: string;
+  let at: (i: number) => Span | undefined;
+  if (Array.isArray(ranges) && ranges.length > 0) {
+    if (!ranges.every((r) => typeof r === 'string')) return [];
+    entries = ranges as string[];
+    path = 'spec.LoadBalancerSourceRanges';
+    shownList = `[${entries.join(' ')}]`;
+    at = (i) => svc.paths?.get(`spec.loadBalancerSourceRanges.${i}`) ?? svc.fieldSpans.get('loadBalancerSourceRanges');
+  } else if (typeof annotations[SOURCE_RANGES_ANNOTATION] === 'string') {
+    const value = annotations[SOURCE_RANGES_ANNOTATION] as string;
+    if (value.trim() === '') return [];
+    entries = value.trim().split(',');
+    path = `metadata.annotations[${SOURCE_RANGES_ANNOTATION}]`;
+    shownList = value;
+    at = () => svc.paths?.get(`metadata.annotations.${SOURCE_RANGES_ANNOTATION}`);
+  } else return [];
+  const bad = entries.findIndex((e) => !isCidrSloppy(e));
+  const span = bad >= 0 ? at(bad) : undefined;
+  if (!span) return [];
+  const entry = entries[bad].trim();
+  const bare = parseIpSloppy(entry);
+  const fix = bare ? `write ${entry}/${bare.kind() === 'ipv4' ? 32 : 128} for the one address` : 'write each range as address/prefix length';
+  const message = (detail: string): string => `${rejects(`source range ${shown(entry)} is not a CIDR`, path, `Invalid value: ${shown(shownList)}: ${detail}`)}; ${fix}`;
+  // The annotation's long path leaves no room for the API server's example.
+  return [{ span, message: firstFitting(message('must be a list of IP ranges. For example, 10.240.0.0/24,10.250.0.0/24 '), message('must be a list of IP ranges…')) }];
+}
+
 /** `; rename it, e.g. "grpc-web"` for a port name that is not a DNS-1123 label, when a close valid label exists. */
 const renameHint = (name: string): string => {
   const like = dns1123LabelLike(name);
@@ -240,6 +281,7 @@ export function checkServiceFields(svc: ServiceObject, partial = false, written?
     }
   });
   if (typeKnown && svc.type.value !== 'LoadBalancer' && (svc.typeWritten || !partial)) out.push(...loadBalancerOnlyFields(svc, spec));
+  else if (svc.type.value === 'LoadBalancer') out.push(...sourceRangeProblems(svc, spec));
   const headless = svc.clusterIP?.value === 'None';
   if (headless && svc.clusterIP && (svc.type.value === 'NodePort' || svc.type.value === 'LoadBalancer')) {
     // A NodePort / LoadBalancer Service needs a ClusterIP for kube-proxy to forward its node ports to.

@@ -123,6 +123,21 @@ export function parseIpSloppy(text: string): Ip | undefined {
   return undefined;
 }
 
+/**
+ * True when `text` is a CIDR as the API server reads one for a legacy field (netutils.ParseCIDRSloppy, after
+ * netutils.ParseIPNets trims white space): an address as {@link parseIpSloppy} reads it, `/`, and a decimal prefix
+ * length of at most 32 (IPv4) or 128 (IPv6). A bare address (`203.0.113.7`, no `/32`) is not a CIDR.
+ * Source: kubernetes staging/src/k8s.io/utils/net (ParseIPNets, ParseCIDRSloppy; Go net.ParseCIDR).
+ */
+export function isCidrSloppy(text: string): boolean {
+  const trimmed = text.trim();
+  const slash = trimmed.indexOf('/');
+  if (slash < 0 || trimmed.indexOf('/', slash + 1) >= 0) return false;
+  const ip = parseIpSloppy(trimmed.slice(0, slash));
+  const prefix = trimmed.slice(slash + 1);
+  return ip !== undefined && /^\d{1,3}$/.test(prefix) && Number(prefix) <= (ip.kind() === 'ipv4' ? 32 : 128);
+}
+
 type Ip = ipaddr.IPv4 | ipaddr.IPv6;
 const inCidr = (ip: Ip, cidr: string): boolean => {
   const [net, bits] = ipaddr.parseCIDR(cidr);

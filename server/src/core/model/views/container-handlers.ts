@@ -42,9 +42,12 @@ export interface HandlerPortValue {
 }
 
 /**
- * Every port a container's probes (`httpGet`, `tcpSocket`, `grpc`) and lifecycle hooks (`httpGet` only:
- * LifecycleHandler has no grpc, and its tcpSocket "is NOT supported") name, for every container of the pod.
- * Source: kubernetes staging/src/k8s.io/api/core/v1/types.go (Probe, ProbeHandler, LifecycleHandler), v1.33.
+ * Every port a container's probes (`httpGet`, `tcpSocket`, `grpc`) and lifecycle hooks (`httpGet`, `tcpSocket`:
+ * LifecycleHandler has no grpc) name, for every container of the pod. A hook's `tcpSocket` "is NOT supported" (the
+ * kubelet never runs it: {@link isUnrunHookAction}), but the API server validates its port as a probe's
+ * (validateTCPSocketAction through handlerFromLifecycle), so it is here for the port checks.
+ * Sources: kubernetes staging/src/k8s.io/api/core/v1/types.go (Probe, ProbeHandler, LifecycleHandler) and
+ * pkg/apis/core/validation/validation.go (validateLifecycle, validateHandler), v1.33.
  */
 export const handlerPorts = cachedView((obj): readonly HandlerPort[] => {
   if (obj.category !== 'workload') return [];
@@ -78,8 +81,10 @@ export function handlerPortValues(raw: unknown, pod: Pick<PodTemplate, 'path' | 
     }
     const lifecycle = asRecord(spec.lifecycle);
     for (const handler of HOOKS) {
-      const value = portOf(lifecycle[handler], 'httpGet');
-      if (isPortValue(value)) out.push({ container, handler, action: 'httpGet', value });
+      for (const action of ['httpGet', 'tcpSocket'] as const) {
+        const value = portOf(lifecycle[handler], action);
+        if (isPortValue(value)) out.push({ container, handler, action, value });
+      }
     }
   });
   return out;
@@ -94,6 +99,21 @@ function portOf(handler: unknown, action: HandlerPort['action']): unknown {
 function handlerPortPath(podPath: string, container: Container, h: Pick<HandlerPortValue, 'handler' | 'action'>): string {
   const base = containerPathIn(podPath, container);
   return (HOOKS as readonly HandlerKind[]).includes(h.handler) ? `${base}.lifecycle.${h.handler}.${h.action}.port` : `${base}.${h.handler}.${h.action}.port`;
+}
+
+/**
+ * True for a lifecycle hook's `tcpSocket`: the API server accepts it, but the kubelet's handler runner runs only
+ * `exec`, `httpGet` and `sleep` and fails any other handler ("invalid handler"), so its port is never connected to
+ * (rules/lifecycle-hook-tcpsocket.ts reports it). Source: kubernetes pkg/kubelet/lifecycle/handlers.go
+ * (handlerRunner.Run), v1.33.
+ */
+export function isUnrunHookAction(h: Pick<HandlerPort, 'handler' | 'action'>): boolean {
+  return (h.handler === 'postStart' || h.handler === 'preStop') && h.action === 'tcpSocket';
+}
+
+/** Dotted path of a lifecycle hook (`spec.template.spec.containers.0.lifecycle.preStop`). */
+export function hookPath(podPath: string, container: Pick<Container, 'role' | 'index'>, hook: 'postStart' | 'preStop'): string {
+  return `${containerPathIn(podPath, container)}.lifecycle.${hook}`;
 }
 
 /** `readinessProbe` / `postStart hook` — for messages. */
