@@ -62,3 +62,73 @@ describe('externalip-is-node-ip', () => {
     assert.deepEqual(lint(svc('192.0.2.18'), { rules }).findings, []);
   });
 });
+
+describe('externalip-is-node-ip: a node port taken over', () => {
+  const files = (ports: string, extra = '') => ({
+    'node.yaml': `apiVersion: v1
+kind: Node
+metadata: {name: node-1}
+status: {addresses: [{type: InternalIP, address: 10.0.0.11}]}
+`,
+    'svc.yaml': `apiVersion: v1
+kind: Service
+metadata: {name: ssh-grab}
+spec:
+  selector: {app: web}
+  externalIPs: [${extra || '10.0.0.11'}]
+  ports:
+${ports}`,
+  });
+  const ports = `    - {name: ssh, port: 22, targetPort: 8080}
+    - {name: kubelet, port: 10250, targetPort: 8080}
+    - {name: web, port: 8081, targetPort: 8080}
+`;
+
+  it('is an error at each Service port a node listener has (sshd 22, kubelet 10250), beside the address warning', () => {
+    const { findings } = lint(files(ports), { rules, config: { kubeProxyMode: 'iptables' } });
+    assert.deepEqual(findings.map((f) => [f.ruleId, f.severity, f.line, f.column, f.text]), [
+      ['externalip-is-node-ip', 'warning', 6, 17, '10.0.0.11'],
+      ['externalip-is-node-ip', 'error', 8, 25, '22'],
+      ['externalip-is-node-ip', 'error', 9, 29, '10250'],
+    ]);
+    assert.equal(findings[0].message, 'externalIP 10.0.0.11 of Service default/ssh-grab belongs to Node node-1 (InternalIP): the Service is reachable only through that node and goes dark when it is down or its address changes; use a VIP no node has');
+    const [ssh, kubelet] = findings.slice(1);
+    assert.deepEqual([ssh.file, ssh.object, kubelet.file, kubelet.object], ['svc.yaml', 'Service default/ssh-grab', 'svc.yaml', 'Service default/ssh-grab']);
+    assert.equal(ssh.message, "Service default/ssh-grab port 22/TCP on externalIP 10.0.0.11 (Node node-1) is sshd's port: kube-proxy DNATs all connections to 10.0.0.11:22, the node's own too, to the pods, so SSH to node-1 reaches the pods instead of sshd; use another port or a VIP no node has");
+    assert.equal(kubelet.message, "Service default/ssh-grab port 10250/TCP on externalIP 10.0.0.11 (Node node-1) is the kubelet API port: kube-proxy DNATs all connections to 10.0.0.11:10250, the node's own too, to the pods, so the API server cannot reach that kubelet (kubectl logs/exec fail); use another port or a VIP no node has");
+    for (const f of [ssh, kubelet]) {
+      assert.ok(f.message.length <= 300, `${f.message.length} characters`);
+      assert.deepEqual(f.related.map((r) => [r.file, r.line, r.column, r.message]), [['node.yaml', 4, 50, 'address of Node node-1']]);
+    }
+  });
+
+  it('stays silent for a non-component port, an address no node has, a UDP port where the component is TCP-only, and without externalIPs', () => {
+    const only = (f: { severity: string; text: string }[]) => f.filter((x) => x.severity === 'error' || x.text !== '10.0.0.11');
+    assert.deepEqual(only(lint(files('    - {name: web, port: 8081, targetPort: 8080}\n'), { rules, config: { kubeProxyMode: 'iptables' } }).findings), []);
+    assert.deepEqual(lint(files(ports, '10.0.0.99'), { rules, config: { kubeProxyMode: 'iptables' } }).findings, []);
+    assert.deepEqual(only(lint(files('    - {name: ssh, port: 22, protocol: UDP, targetPort: 8080}\n    - {name: kubelet, port: 10250, protocol: UDP, targetPort: 8080}\n'), { rules, config: { kubeProxyMode: 'iptables' } }).findings), []);
+    const noExternal = files(ports);
+    noExternal['svc.yaml'] = noExternal['svc.yaml'].replace('  externalIPs: [10.0.0.11]\n', '');
+    assert.deepEqual(lint(noExternal, { rules, config: { kubeProxyMode: 'iptables' } }).findings, []);
+  });
+
+  it('judges kube-proxy healthz a warning under a kube-proxy replacement, and a control-plane port by the Node\'s role label', () => {
+    const cilium = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: cilium-config, namespace: kube-system}
+data: {kube-proxy-replacement: "true"}
+`;
+    const hz = lint({ ...files('    - {name: hz, port: 10256, targetPort: 8080}\n'), 'cilium.yaml': cilium }, { rules, config: { kubeProxyMode: 'iptables' } }).findings.filter((f) => f.text === '10256');
+    assert.deepEqual(hz.map((f) => f.severity), ['warning']);
+    assert.match(hz[0].message, /is the kube-proxy healthz port: .* A warning: kube-proxy may be replaced \(kube-proxy-replacement in ConfigMap kube-system\/cilium-config\)$/);
+    const api = (labels: string) => {
+      const f = files('    - {name: api, port: 6443, targetPort: 8080}\n');
+      f['node.yaml'] = f['node.yaml'].replace('metadata: {name: node-1}', `metadata: {name: node-1${labels}}`);
+      return lint(f, { rules, config: { kubeProxyMode: 'iptables' } }).findings.filter((x) => x.text === '6443');
+    };
+    assert.deepEqual(api(', labels: {node-role.kubernetes.io/control-plane: ""}').map((f) => f.severity), ['error']);
+    const worker = api('');
+    assert.deepEqual(worker.map((f) => f.severity), ['warning']);
+    assert.match(worker[0].message, /is the kube-apiserver port: .* A warning: only if it is a control-plane node$/);
+  });
+});

@@ -7,6 +7,11 @@ import { describe } from '../model/objects';
 import type { Finding, RelatedLocation, Rule } from './rule';
 import { refOf } from './rule';
 import { joinNames } from './report/collisions';
+import type { NodeObject } from '../model/objects';
+import { ComponentPort, COMPONENT_PORTS, HostPort, HOST_PORTS } from '../kubernetes/node/component-ports';
+import { kubeProxyReplacement, presentComponents } from '../kubernetes/node/components';
+import { calicoFeatures } from '../kubernetes/node/calico-features';
+import { kubeProxyListeners, withKubeProxyListeners } from '../kubernetes/kube-proxy/listen-ports';
 
 const id = 'externalip-is-node-ip';
 
@@ -51,6 +56,81 @@ export function nodeAddressIndex(model: WorkspaceModel, config: CoreConfig): Map
   return index;
 }
 
+const CONTROL_PLANE_ROLES = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
+
+/** What breaks when kube-proxy takes the port of `row` on node `node`, by the listener. */
+function breaks(row: ComponentPort | HostPort, node: string): string {
+  if (row.scope === 'host') return `SSH to ${node} reaches the pods instead of sshd`;
+  switch (row.owner) {
+    case 'kubelet': return `the API server cannot reach that kubelet (kubectl logs/exec fail)`;
+    case 'kube-proxy': return `health checks of ${node}'s kube-proxy are answered by the pods`;
+    case 'kube-apiserver': return `clients of the API server at that address reach the pods`;
+    case 'etcd': return `the API server and etcd peers cannot reach ${node}'s etcd`;
+    default: return `${node}'s ${row.component} is unreachable at that address`;
+  }
+}
+
+/**
+ * Findings for Service ports on an externalIP that is a node's address and equal to a port that node listens on
+ * (a row of COMPONENT_PORTS, kube-proxy's moved to where the workspace binds them, or sshd from HOST_PORTS): kube-proxy
+ * DNATs `address:port` there to the Service, for outside traffic and the node's own (iptables: `-A KUBE-SERVICES -d
+ * <externalIP> --dport <port> -j KUBE-EXT-…`, reached from PREROUTING and OUTPUT, kubernetes
+ * pkg/proxy/iptables/proxier.go "Capture externalIPs", v1.33; IPVS binds the address to kube-ipvs0 and adds a
+ * virtual server, pkg/proxy/ipvs/proxier.go, v1.33). Loopback-only listeners are not reached at a node address; a
+ * CNI or add-on port counts only when the workspace runs that component (and does not turn its Calico feature off);
+ * a control-plane port is an error only on a Node labelled control-plane; kube-proxy's ports are a warning when the
+ * workspace shows a kube-proxy replacement.
+ */
+function portFindings(model: WorkspaceModel, config: CoreConfig, index: Map<string, NodeAddressOwner[]>): Finding[] {
+  const findings: Finding[] = [];
+  let table: readonly ComponentPort[] | undefined;
+  let scanned: { present: ReturnType<typeof presentComponents>; features: ReturnType<typeof calicoFeatures>; replacement: ReturnType<typeof kubeProxyReplacement> } | undefined;
+  const nodes = new Map<string, NodeObject>(model.nodes.map((n) => [n.name, n]));
+  for (const [port, claims] of model.externalIPs) {
+    for (const claim of claims) {
+      if (claim.service.origin.type === 'builtin') continue;
+      const owners = index.get(addressKey(claim.address));
+      if (!owners) continue;
+      table ??= withKubeProxyListeners(COMPONENT_PORTS, kubeProxyListeners(model.objects));
+      const candidates: (ComponentPort | HostPort)[] = [...HOST_PORTS, ...table]
+        .filter((r) => r.protocol === claim.protocol && port >= r.min && port <= r.max && !('loopbackOnly' in r && r.loopbackOnly));
+      if (candidates.length === 0) continue;
+      const { present, features, replacement } = (scanned ??= { present: presentComponents(model.objects, config), features: calicoFeatures(model.objects), replacement: kubeProxyReplacement(model.objects) });
+      const controlPlane = owners.some((o) => CONTROL_PLANE_ROLES.some((k) => k in (nodes.get(o.node)?.nodeLabels ?? {})));
+      const judged: { row: ComponentPort | HostPort; severity: 'error' | 'warning'; why?: string }[] = [];
+      for (const row of candidates) {
+        if (row.scope === 'host') judged.push({ row, severity: 'error' });
+        else if (row.scope === 'every-node') {
+          judged.push(row.owner === 'kube-proxy' && replacement ? { row, severity: 'warning', why: `kube-proxy may be replaced (${replacement.evidence})` } : { row, severity: 'error' });
+        } else if (row.scope === 'control-plane') {
+          judged.push(controlPlane ? { row, severity: 'error' } : { row, severity: 'warning', why: 'only if it is a control-plane node' });
+        } else if (present.get(row.scope)) {
+          const feature = row.feature ? features.get(row.feature) : undefined;
+          if (!feature || feature.enabled) judged.push({ row, severity: 'error' });
+        }
+      }
+      if (judged.length === 0) continue;
+      judged.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
+      const worst = judged[0];
+      const node = owners[0].node;
+      const nodeNames = joinNames(owners.map((o) => `Node ${o.node}`), 3);
+      const listeners = joinNames([...new Set(judged.map((j) => (j.row.scope === 'host' ? `${j.row.component}'s port` : `the ${j.row.component} port`)))]);
+      const why = worst.why ? `. A warning: ${worst.why}` : '';
+      findings.push({
+        ruleId: id,
+        severity: worst.severity,
+        message: `${describe(claim.service)} port ${port}/${claim.protocol} on externalIP ${claim.address} (${nodeNames}) is ${listeners}: ` +
+          `kube-proxy DNATs all connections to ${claim.address}:${port}, the node's own too, to the pods, so ${breaks(worst.row, node)}; use another port or a VIP no node has${why}`,
+        span: claim.portSpan,
+        object: refOf(claim.service),
+        related: owners.filter((o) => o.span).map((o) => ({ span: o.span!, message: `address of Node ${o.node}` })),
+        fixes: [],
+      });
+    }
+  }
+  return findings;
+}
+
 /** A Service externalIP equal to a node's address. */
 export const externalipIsNodeIp: Rule = {
   id,
@@ -72,13 +152,32 @@ export const externalipIsNodeIp: Rule = {
     'When the kube-proxy mode is not known (no config, flag or kube-proxy ConfigMap in the workspace) the message',
     'says it would be an error under IPVS.',
     '',
+    '**A port the node listens on** (a second finding, at the Service `port`): kube-proxy sends every connection to',
+    '`<externalIP>:<port>` to the Service, from outside and from the node itself (iptables: a KUBE-SERVICES rule',
+    '`-d <externalIP> --dport <port>` reached from PREROUTING and OUTPUT; IPVS: a virtual server on the address bound',
+    'to kube-ipvs0; nftables likewise). When the externalIP is a node\'s address and the port is one that node serves,',
+    'that listener is taken over: SSH (22/TCP) reaches the pods instead of sshd, the API server cannot reach the',
+    'kubelet (10250: `kubectl logs` / `exec` fail), kube-proxy\'s health check (10256) answers from the pods, etcd or',
+    'the API server on a control-plane node become unreachable at that address. Ports come from the node port table',
+    '(see host-port-reserved) plus sshd 22/TCP, for the Service port\'s protocol (a UDP port 22 is not reported):',
+    '',
+    '- **error** for sshd, the kubelet and kube-proxy; a **warning** for kube-proxy\'s ports when the workspace shows a',
+    '  kube-proxy replacement (Cilium, Calico eBPF, kube-router), which may not run kube-proxy;',
+    '- control-plane ports (6443, 2379-2380, 10257, 10259, 10258): **error** when the Node is labelled',
+    '  `node-role.kubernetes.io/control-plane` (or `master`), else a **warning** (only if it is a control-plane node);',
+    '- CNI and add-on ports: **error** when the workspace runs that component (and does not turn the Calico feature',
+    '  off), else not reported; loopback-only listeners (kubelet healthz, kube-proxy metrics) are not reported.',
+    '',
     'Fix: use a LoadBalancer Service (MetalLB, kube-vip) or a dedicated virtual IP that is not a node address, or a',
-    'NodePort with an external load balancer in front.',
+    'NodePort with an external load balancer in front; for a taken-over port, at least use another Service port.',
   ].join('\n'),
   sources: [
     'https://kubernetes.io/docs/concepts/services-networking/service/#external-ips (v1.33)',
     'kubernetes pkg/proxy/ipvs/proxier.go (defaultDummyDevice kube-ipvs0: externalIPs bound on every node, v1.33)',
     'kubernetes pkg/proxy/iptables/proxier.go (externalIP rules in KUBE-SERVICES, v1.33)',
+    'kubernetes pkg/proxy/iptables/proxier.go ("Capture externalIPs": -A KUBE-SERVICES -d <externalIP> --dport <port> -j KUBE-EXT-…, v1.33)',
+    'https://kubernetes.io/docs/reference/networking/ports-and-protocols/ (v1.33)',
+    'OpenSSH sshd_config(5) (Port, default 22)',
   ],
   check({ model, config }) {
     const index = nodeAddressIndex(model, config);
@@ -107,6 +206,7 @@ export const externalipIsNodeIp: Rule = {
         });
       }
     }
+    findings.push(...portFindings(model, config, index));
     return findings;
   },
 };

@@ -76,6 +76,19 @@ export const COMPONENT_PORTS: readonly ComponentPort[] = [
   row('MetalLB speaker metrics', 'metallb', 7472, 'TCP', 'metallb', `${METALLB} (--port=7472)`),
 ];
 
+/**
+ * Ports the node's operating system listens on, outside Kubernetes: sshd on 22/TCP on most node images (not on
+ * every one: Talos or Bottlerocket run none). Not in {@link COMPONENT_PORTS}, which lists what Kubernetes and its
+ * add-ons open (host-port-reserved and the port map read that table); rules that judge traffic to one node's own
+ * address (externalip-is-node-ip) read both.
+ */
+export const HOST_PORTS: readonly HostPort[] = [
+  { component: 'sshd', min: 22, max: 22, protocol: 'TCP', scope: 'host', source: 'OpenSSH sshd_config(5) (Port, default 22); IANA service name ssh 22/tcp' },
+];
+
+/** A port the node's operating system listens on (see {@link HOST_PORTS}): no Kubernetes component owns it. */
+export type HostPort = Omit<ComponentPort, 'owner' | 'feature' | 'loopbackOnly' | 'scope'> & { readonly scope: 'host' };
+
 /** Port number → rows covering it, built once. */
 const BY_PORT: ReadonlyMap<number, readonly ComponentPort[]> = (() => {
   const map = new Map<number, ComponentPort[]>();
