@@ -131,4 +131,17 @@ data: {kube-proxy-replacement: "true"}
     assert.deepEqual(worker.map((f) => f.severity), ['warning']);
     assert.match(worker[0].message, /is the kube-apiserver port: .* A warning: only if it is a control-plane node$/);
   });
+
+  it('names a CNI port only when that CNI runs, skips loopback-only listeners, and reads the config\'s nodes', () => {
+    const bgp = (cni: string[]) => lint(files('    - {name: bgp, port: 179, targetPort: 8080}\n'), { rules, config: { kubeProxyMode: 'iptables', cni } }).findings.filter((f) => f.text === '179');
+    assert.deepEqual(bgp([]), []);
+    const withCalico = bgp(['calico']);
+    assert.deepEqual(withCalico.map((f) => [f.severity, f.line, f.column]), [['error', 8, 25]]);
+    assert.match(withCalico[0].message, /^Service default\/ssh-grab port 179\/TCP on externalIP 10\.0\.0\.11 \(Node node-1\) is the Calico BGP \(BIRD\) port: .* so node-1's Calico BGP \(BIRD\) is unreachable at that address;/);
+    assert.deepEqual(lint(files('    - {name: hz, port: 10248, targetPort: 8080}\n'), { rules, config: { kubeProxyMode: 'iptables' } }).findings.filter((f) => f.text === '10248'), []);
+    const svcOnly = files(ports)['svc.yaml'];
+    const fromConfig = lint(svcOnly, { rules, config: { kubeProxyMode: 'iptables', nodes: [{ name: 'edge-1', addresses: ['10.0.0.11'] }] } }).findings.filter((f) => f.severity === 'error');
+    assert.deepEqual(fromConfig.map((f) => [f.text, f.related]), [['22', []], ['10250', []]]);
+    assert.match(fromConfig[0].message, /\(Node edge-1\) is sshd's port: .* so SSH to edge-1 reaches the pods instead of sshd;/);
+  });
 });
