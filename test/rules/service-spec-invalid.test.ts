@@ -253,6 +253,25 @@ describe('service-spec-invalid', () => {
     assert.deepEqual(lint('apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  annotations: {service.beta.kubernetes.io/load-balancer-source-ranges: "bad"}\nspec:\n  type: LoadBalancer\n  loadBalancerSourceRanges: [10.0.0.0/8]\n  ports: [{port: 80}]\n', { rules }).findings, []);
   });
 
+  it('checks session affinity: an unsupported value (case fix), a ClientIP timeout outside 1-86400, and warns of a config the API server drops without ClientIP', () => {
+    const text = dedent(svc('  sessionAffinity: clientIP\n  ports: [{port: 80}]'));
+    const [wrongCase] = lint(text, { rules }).findings;
+    assert.deepEqual([wrongCase.line, wrongCase.text, wrongCase.severity], [7, 'clientIP', 'error']);
+    assert.equal(wrongCase.message, 'sessionAffinity "clientIP" is not one of ClientIP, None: the API server rejects Service shop/web with "spec.sessionAffinity: Unsupported value: "clientIP": supported values: "ClientIP", "None""');
+    assert.equal(applyEdits(text, wrongCase.fixes[0].edits), text.replace('clientIP', 'ClientIP'));
+    assert.deepEqual(summary('  sessionAffinity: ClientIP\n  sessionAffinityConfig:\n    clientIP: {timeoutSeconds: 86401}\n  ports: [{port: 80}]'), [[9, '86401',
+      'sessionAffinityConfig timeoutSeconds 86401 is outside 1-86400: the API server rejects Service shop/web with "spec.sessionAffinityConfig.clientIP.timeoutSeconds: Invalid value: 86401: must be greater than 0 and less than 86400"; use at most a day (10800, three hours, is the default)']]);
+    assert.deepEqual(summary('  sessionAffinity: ClientIP\n  sessionAffinityConfig: {clientIP: {timeoutSeconds: 0}}\n  ports: [{port: 80}]').map((f) => f[1]), ['0']);
+    const dropped = check('  sessionAffinityConfig: {clientIP: {timeoutSeconds: 600}}\n  ports: [{port: 80}]');
+    assert.deepEqual(dropped.map((f) => [f.line, f.text, f.severity, f.message]), [[7, '{clientIP: {timeoutSeconds: 600}}', 'warning',
+      'sessionAffinityConfig is set without sessionAffinity: ClientIP (it defaults to None): the API server drops the config when it stores Service shop/web, so kube-proxy keeps no client on one endpoint; set sessionAffinity: ClientIP or remove it']]);
+    assert.match(check('  sessionAffinity: None\n  sessionAffinityConfig: {clientIP: {timeoutSeconds: 600}}\n  ports: [{port: 80}]')[0].message, /^sessionAffinityConfig is set with sessionAffinity: None: /);
+    // Accepted: ClientIP with 1..86400 or without a config (defaulted to 10800), None without a config.
+    for (const spec of ['  sessionAffinity: ClientIP\n  sessionAffinityConfig: {clientIP: {timeoutSeconds: 86400}}', '  sessionAffinity: ClientIP', '  sessionAffinity: None', '  sessionAffinity: ClientIP\n  sessionAffinityConfig: {clientIP: {}}']) {
+      assert.deepEqual(check(`${spec}\n  ports: [{port: 80}]`), [], spec);
+    }
+  });
+
   it('allows the LoadBalancer-only fields on a LoadBalancer, empty or null ones anywhere, and loadBalancerIP on any type', () => {
     assert.deepEqual(check('  type: LoadBalancer\n  loadBalancerSourceRanges: [10.0.0.0/8]\n  allocateLoadBalancerNodePorts: false\n  loadBalancerClass: example.com/lb\n  ports: [{port: 80}]'), []);
     assert.deepEqual(check('  type: ClusterIP\n  loadBalancerSourceRanges: []\n  allocateLoadBalancerNodePorts: null\n  loadBalancerClass: ~\n  loadBalancerIP: 10.0.0.9\n  ports: [{port: 80}]'), []);

@@ -207,6 +207,40 @@ function sourceRangeProblems(svc: ServiceObject, spec: Raw): SpecProblem[] {
   return [{ span, message: firstFitting(message('must be a list of IP ranges. For example, 10.240.0.0/24,10.250.0.0/24 '), message('must be a list of IP ranges…')) }];
 }
 
+const SESSION_AFFINITIES = ['ClientIP', 'None'];
+/** core.MaxClientIPServiceAffinitySeconds: a day. */
+const MAX_AFFINITY_SECONDS = 86400;
+
+/**
+ * `sessionAffinity` and `sessionAffinityConfig`, which kube-proxy turns into ClientIP stickiness: an unsupported
+ * (or wrongly-cased) `sessionAffinity`; with ClientIP, a `clientIP.timeoutSeconds` outside 1–86400 ("must be
+ * greater than 0 and less than 86400"); and — a warning, the object is stored — a `sessionAffinityConfig` written
+ * while `sessionAffinity` is None or unset: SetDefaults_Service drops it, so clients are not sticky and the timeout
+ * is not kept. Sources: kubernetes pkg/apis/core/v1/defaults.go (SetDefaults_Service) and
+ * pkg/apis/core/validation/validation.go (ValidateService, validateClientIPAffinityConfig, validateAffinityTimeout), v1.33.
+ */
+function sessionAffinityProblems(svc: ServiceObject, spec: Raw): SpecProblem[] {
+  const affinity = spec.sessionAffinity;
+  const affinitySpan = svc.fieldSpans.get('sessionAffinity');
+  if (typeof affinity === 'string' && affinity !== '' && !SESSION_AFFINITIES.includes(affinity)) {
+    return affinitySpan ? [unsupported({ value: affinity, span: affinitySpan }, SESSION_AFFINITIES, 'sessionAffinity', 'spec.sessionAffinity')] : [];
+  }
+  const config = spec.sessionAffinityConfig;
+  const configSpan = svc.fieldSpans.get('sessionAffinityConfig');
+  if (config === undefined || config === null || !configSpan) return [];
+  if (affinity !== 'ClientIP') {
+    return [{
+      span: configSpan,
+      warning: true,
+      message: `sessionAffinityConfig is set ${affinity === 'None' ? 'with sessionAffinity: None' : 'without sessionAffinity: ClientIP (it defaults to None)'}: the API server drops the config when it stores ${SERVICE}, so kube-proxy keeps no client on one endpoint; set sessionAffinity: ClientIP or remove it`,
+    }];
+  }
+  const timeout = isObject(config) && isObject(config.clientIP) ? config.clientIP.timeoutSeconds : undefined;
+  if (typeof timeout !== 'number' || !Number.isInteger(timeout) || (timeout > 0 && timeout <= MAX_AFFINITY_SECONDS)) return [];
+  const span = svc.paths?.get('spec.sessionAffinityConfig.clientIP.timeoutSeconds') ?? configSpan;
+  return [{ span, message: `${rejects(`sessionAffinityConfig timeoutSeconds ${timeout} is outside 1-${MAX_AFFINITY_SECONDS}`, 'spec.sessionAffinityConfig.clientIP.timeoutSeconds', `Invalid value: ${timeout}: must be greater than 0 and less than ${MAX_AFFINITY_SECONDS}`)}; use at most a day (10800, three hours, is the default)` }];
+}
+
 /** `; rename it, e.g. "grpc-web"` for a port name that is not a DNS-1123 label, when a close valid label exists. */
 const renameHint = (name: string): string => {
   const like = dns1123LabelLike(name);
@@ -282,6 +316,7 @@ export function checkServiceFields(svc: ServiceObject, partial = false, written?
   });
   if (typeKnown && svc.type.value !== 'LoadBalancer' && (svc.typeWritten || !partial)) out.push(...loadBalancerOnlyFields(svc, spec));
   else if (svc.type.value === 'LoadBalancer') out.push(...sourceRangeProblems(svc, spec));
+  out.push(...sessionAffinityProblems(svc, spec));
   const headless = svc.clusterIP?.value === 'None';
   if (headless && svc.clusterIP && (svc.type.value === 'NodePort' || svc.type.value === 'LoadBalancer')) {
     // A NodePort / LoadBalancer Service needs a ClusterIP for kube-proxy to forward its node ports to.
