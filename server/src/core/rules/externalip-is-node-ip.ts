@@ -12,6 +12,7 @@ import { ComponentPort, COMPONENT_PORTS, HostPort, HOST_PORTS } from '../kuberne
 import { kubeProxyReplacement, presentComponents } from '../kubernetes/node/components';
 import { calicoFeatures } from '../kubernetes/node/calico-features';
 import { kubeProxyListeners, withKubeProxyListeners } from '../kubernetes/kube-proxy/listen-ports';
+import { firstFitting } from '../output/fit-message';
 
 const id = 'externalip-is-node-ip';
 
@@ -97,11 +98,11 @@ function portFindings(model: WorkspaceModel, config: CoreConfig, index: Map<stri
       if (candidates.length === 0) continue;
       const { present, features, replacement } = (scanned ??= { present: presentComponents(model.objects, config), features: calicoFeatures(model.objects), replacement: kubeProxyReplacement(model.objects) });
       const controlPlane = owners.some((o) => CONTROL_PLANE_ROLES.some((k) => k in (nodes.get(o.node)?.nodeLabels ?? {})));
-      const judged: { row: ComponentPort | HostPort; severity: 'error' | 'warning'; why?: string }[] = [];
+      const judged: { row: ComponentPort | HostPort; severity: 'error' | 'warning'; why?: string; short?: string }[] = [];
       for (const row of candidates) {
         if (row.scope === 'host') judged.push({ row, severity: 'error' });
         else if (row.scope === 'every-node') {
-          judged.push(row.owner === 'kube-proxy' && replacement ? { row, severity: 'warning', why: `kube-proxy may be replaced (${replacement.evidence})` } : { row, severity: 'error' });
+          judged.push(row.owner === 'kube-proxy' && replacement ? { row, severity: 'warning', why: `kube-proxy may be replaced (${replacement.evidence})`, short: 'kube-proxy may be replaced' } : { row, severity: 'error' });
         } else if (row.scope === 'control-plane') {
           judged.push(controlPlane ? { row, severity: 'error' } : { row, severity: 'warning', why: 'only if it is a control-plane node' });
         } else if (present.get(row.scope)) {
@@ -115,12 +116,19 @@ function portFindings(model: WorkspaceModel, config: CoreConfig, index: Map<stri
       const node = owners[0].node;
       const nodeNames = joinNames(owners.map((o) => `Node ${o.node}`), 3);
       const listeners = joinNames([...new Set(judged.map((j) => (j.row.scope === 'host' ? `${j.row.component}'s port` : `the ${j.row.component} port`)))]);
-      const why = worst.why ? `. A warning: ${worst.why}` : '';
+      const head = `${describe(claim.service)} port ${port}/${claim.protocol} on externalIP ${claim.address} (${nodeNames}) is ${listeners}: `;
+      const fix = 'use another port or a VIP no node has';
+      // Long names and a warning's reason leave no room for everything: the node's own connections, then the
+      // evidence of a kube-proxy replacement, then what breaks give way (the rule's page has them).
+      const message = firstFitting(
+        `${head}kube-proxy DNATs all connections to ${claim.address}:${port}, the node's own too, to the pods, so ${breaks(worst.row, node)}; ${fix}${worst.why ? `. A warning: ${worst.why}` : ''}`,
+        `${head}kube-proxy DNATs all connections to ${claim.address}:${port} to the pods, so ${breaks(worst.row, node)}; ${fix}${worst.why ? `. A warning: ${worst.short ?? worst.why}` : ''}`,
+        `${head}kube-proxy DNATs all connections to ${claim.address}:${port} to the pods; ${fix}${worst.why ? `. A warning: ${worst.short ?? worst.why}` : ''}`,
+      );
       findings.push({
         ruleId: id,
         severity: worst.severity,
-        message: `${describe(claim.service)} port ${port}/${claim.protocol} on externalIP ${claim.address} (${nodeNames}) is ${listeners}: ` +
-          `kube-proxy DNATs all connections to ${claim.address}:${port}, the node's own too, to the pods, so ${breaks(worst.row, node)}; use another port or a VIP no node has${why}`,
+        message,
         span: claim.portSpan,
         object: refOf(claim.service),
         related: owners.filter((o) => o.span).map((o) => ({ span: o.span!, message: `address of Node ${o.node}` })),
