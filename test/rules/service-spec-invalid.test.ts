@@ -248,6 +248,10 @@ describe('service-spec-invalid', () => {
     assert.deepEqual(annotated.map((f) => [f.line, f.text]), [[5, '"10.0.0.0/8, 192.168.0.0/33"']]);
     assert.equal(annotated[0].message, 'source range "192.168.0.0/33" is not a CIDR: the API server rejects Service default/web with "metadata.annotations[service.beta.kubernetes.io/load-balancer-source-ranges]: Invalid value: "10.0.0.0/8, 192.168.0.0…": must be a list of IP ranges…"; write each range as address/prefix length');
     for (const f of [...fs, ...v6, ...annotated]) assert.ok(f.message.length <= 300, `${f.message.length}: ${f.message}`);
+    // An empty entry (null, as a template leaves `- ` without a value) decodes as "", which is no CIDR.
+    const empty = check('  type: LoadBalancer\n  loadBalancerSourceRanges:\n    - 0.0.0.0/0\n    -\n  ports: [{port: 80}]');
+    assert.deepEqual(empty.map((f) => [f.line, f.severity]), [[10, 'error']]);
+    assert.match(empty[0].message, /^source range "" is not a CIDR: .*Invalid value: "\[0\.0\.0\.0\/0 \]": must be a list of IP ranges/);
     // White space around an entry is trimmed, leading zeros are read as decimal, IPv6 ranges count; the annotation is read only when the field is empty.
     assert.deepEqual(check('  type: LoadBalancer\n  loadBalancerSourceRanges: [" 10.0.0.0/8", "2001:db8::/32", "010.1.0.0/16", 0.0.0.0/0]\n  ports: [{port: 80}]'), []);
     assert.deepEqual(lint('apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  annotations: {service.beta.kubernetes.io/load-balancer-source-ranges: "bad"}\nspec:\n  type: LoadBalancer\n  loadBalancerSourceRanges: [10.0.0.0/8]\n  ports: [{port: 80}]\n', { rules }).findings, []);
@@ -272,6 +276,19 @@ describe('service-spec-invalid', () => {
     }
   });
 
+  it('reports source ranges and session affinity values of the wrong JSON type as the decoder refuses them', () => {
+    assert.deepEqual(summary('  type: LoadBalancer\n  loadBalancerSourceRanges: 10.0.0.0/8\n  sessionAffinity: 1\n  ports: [{port: 80}]'), [
+      [8, '10.0.0.0/8', 'loadBalancerSourceRanges is not a list (write `loadBalancerSourceRanges: [203.0.113.0/24]`): the API server cannot decode Service shop/web ("json: cannot unmarshal string into Go struct field ServiceSpec.spec.loadBalancerSourceRanges of type []string")'],
+      [9, '1', 'sessionAffinity 1 is not a string: the API server cannot decode Service shop/web ("json: cannot unmarshal number into Go struct field ServiceSpec.spec.sessionAffinity of type v1.ServiceAffinity"); quote it'],
+    ]);
+    assert.deepEqual(summary('  type: LoadBalancer\n  loadBalancerSourceRanges: [1234, 10.0.0.0/8]\n  ports: [{port: 80}]').map((f) => [f[0], f[2]]), [
+      [8, 'loadBalancerSourceRanges entry 1234 is not a string: the API server cannot decode Service shop/web ("json: cannot unmarshal number into Go struct field ServiceSpec.spec.loadBalancerSourceRanges of type string")'],
+    ]);
+    assert.deepEqual(summary('  sessionAffinity: ClientIP\n  sessionAffinityConfig: {clientIP: {timeoutSeconds: "100"}}\n  ports: [{port: 80}]'), [[8, '"100"',
+      'sessionAffinityConfig timeoutSeconds "100" is a string, not an integer: the API server cannot decode Service shop/web ("json: cannot unmarshal string into Go struct field ClientIPConfig.spec.sessionAffinityConfig.clientIP.timeoutSeconds of type int32"); remove the quotes']]);
+    assert.match(check('  sessionAffinity: ClientIP\n  sessionAffinityConfig: {clientIP: {timeoutSeconds: 1.5}}\n  ports: [{port: 80}]')[0].message, /unmarshal number 1\.5 into Go struct field ClientIPConfig\.spec\.sessionAffinityConfig\.clientIP\.timeoutSeconds of type int32"\)$/);
+  });
+
   it('allows the LoadBalancer-only fields on a LoadBalancer, empty or null ones anywhere, and loadBalancerIP on any type', () => {
     assert.deepEqual(check('  type: LoadBalancer\n  loadBalancerSourceRanges: [10.0.0.0/8]\n  allocateLoadBalancerNodePorts: false\n  loadBalancerClass: example.com/lb\n  ports: [{port: 80}]'), []);
     assert.deepEqual(check('  type: ClusterIP\n  loadBalancerSourceRanges: []\n  allocateLoadBalancerNodePorts: null\n  loadBalancerClass: ~\n  loadBalancerIP: 10.0.0.9\n  ports: [{port: 80}]'), []);
@@ -284,5 +301,8 @@ describe('service-spec-invalid', () => {
       'prod/patch.yaml': svc('  loadBalancerSourceRanges: [10.0.0.0/8]\n  allocateLoadBalancerNodePorts: false'),
     };
     assert.deepEqual(lint(files, { rules }).findings, []);
+    // Nor a patch's sessionAffinityConfig when the patch does not write sessionAffinity (the base may be ClientIP).
+    const affinity = { ...files, 'base/svc.yaml': svc('  sessionAffinity: ClientIP\n  ports: [{port: 80}]'), 'prod/patch.yaml': svc('  sessionAffinityConfig: {clientIP: {timeoutSeconds: 600}}') };
+    assert.deepEqual(lint(affinity, { rules }).findings, []);
   });
 });

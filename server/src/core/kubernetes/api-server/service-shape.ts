@@ -35,6 +35,23 @@ export function checkServiceShapes(svc: ServiceObject, written?: WrittenText): S
       if (bad !== undefined) out.push(...decode('externalIPs', bad, `externalIPs entry ${shownJson(bad)} is not a string`, 'string'));
     }
   }
+  if (s.loadBalancerSourceRanges !== undefined && s.loadBalancerSourceRanges !== null) {
+    const ranges = s.loadBalancerSourceRanges;
+    if (!Array.isArray(ranges)) out.push(...decode('loadBalancerSourceRanges', ranges, 'loadBalancerSourceRanges is not a list (write `loadBalancerSourceRanges: [203.0.113.0/24]`)', '[]string'));
+    else {
+      const bad = ranges.find((r) => r !== null && typeof r !== 'string');
+      if (bad !== undefined) out.push(...decode('loadBalancerSourceRanges', bad, `loadBalancerSourceRanges entry ${shownJson(bad)} is not a string`, 'string'));
+    }
+  }
+  const affinityConfig = s.sessionAffinityConfig;
+  const clientIP = typeof affinityConfig === 'object' && affinityConfig !== null && !Array.isArray(affinityConfig) ? (affinityConfig as Raw).clientIP : undefined;
+  const timeout = typeof clientIP === 'object' && clientIP !== null && !Array.isArray(clientIP) ? (clientIP as Raw).timeoutSeconds : undefined;
+  if (timeout !== undefined && timeout !== null && !(typeof timeout === 'number' && Number.isInteger(timeout))) {
+    const span = svc.paths?.get('spec.sessionAffinityConfig.clientIP.timeoutSeconds') ?? at('sessionAffinityConfig');
+    const what = typeof timeout === 'string' ? `sessionAffinityConfig timeoutSeconds ${shownJson(timeout)} is a string, not an integer` : `sessionAffinityConfig timeoutSeconds ${shownJson(timeout)} is not an integer`;
+    const target = typeof timeout === 'number' ? `number ${timeout}` : jsonType(timeout);
+    if (span) out.push({ span, message: `${what}: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${target} into Go struct field ClientIPConfig.spec.sessionAffinityConfig.clientIP.timeoutSeconds of type int32")${typeof timeout === 'string' ? '; remove the quotes' : ''}` });
+  }
   if (s.selector !== undefined && s.selector !== null) {
     if (typeof s.selector !== 'object' || Array.isArray(s.selector)) {
       out.push(...decode('selector', s.selector, 'selector is not a mapping of label keys to values', 'map[string]string'));
@@ -46,7 +63,7 @@ export function checkServiceShapes(svc: ServiceObject, written?: WrittenText): S
       }
     }
   }
-  for (const [key, goType] of [['type', 'v1.ServiceType'], ['externalTrafficPolicy', 'v1.ServiceExternalTrafficPolicy'], ['internalTrafficPolicy', 'v1.ServiceInternalTrafficPolicy']]) {
+  for (const [key, goType] of [['type', 'v1.ServiceType'], ['externalTrafficPolicy', 'v1.ServiceExternalTrafficPolicy'], ['internalTrafficPolicy', 'v1.ServiceInternalTrafficPolicy'], ['sessionAffinity', 'v1.ServiceAffinity']]) {
     out.push(...notAString(s[key], at(key), `ServiceSpec.spec.${key}`, goType, key));
   }
   return out;

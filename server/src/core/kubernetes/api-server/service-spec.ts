@@ -183,8 +183,9 @@ function sourceRangeProblems(svc: ServiceObject, spec: Raw): SpecProblem[] {
   let shownList: string;
   let at: (i: number) => Span | undefined;
   if (Array.isArray(ranges) && ranges.length > 0) {
-    if (!ranges.every((r) => typeof r === 'string')) return [];
-    entries = ranges as string[];
+    // A null entry (`- ` left empty by a template) decodes as "", which is no CIDR; other types are the decoder's.
+    if (!ranges.every((r) => typeof r === 'string' || r === null)) return [];
+    entries = ranges.map((r) => (r === null ? '' : (r as string)));
     path = 'spec.LoadBalancerSourceRanges';
     shownList = `[${entries.join(' ')}]`;
     at = (i) => svc.paths?.get(`spec.loadBalancerSourceRanges.${i}`) ?? svc.fieldSpans.get('loadBalancerSourceRanges');
@@ -216,10 +217,10 @@ const MAX_AFFINITY_SECONDS = 86400;
  * (or wrongly-cased) `sessionAffinity`; with ClientIP, a `clientIP.timeoutSeconds` outside 1–86400 ("must be
  * greater than 0 and less than 86400"); and — a warning, the object is stored — a `sessionAffinityConfig` written
  * while `sessionAffinity` is None or unset: SetDefaults_Service drops it, so clients are not sticky and the timeout
- * is not kept. Sources: kubernetes pkg/apis/core/v1/defaults.go (SetDefaults_Service) and
+ * is not kept (not in a kustomize patch, `partial`, that does not write sessionAffinity). Sources: kubernetes pkg/apis/core/v1/defaults.go (SetDefaults_Service) and
  * pkg/apis/core/validation/validation.go (ValidateService, validateClientIPAffinityConfig, validateAffinityTimeout), v1.33.
  */
-function sessionAffinityProblems(svc: ServiceObject, spec: Raw): SpecProblem[] {
+function sessionAffinityProblems(svc: ServiceObject, spec: Raw, partial: boolean): SpecProblem[] {
   const affinity = spec.sessionAffinity;
   const affinitySpan = svc.fieldSpans.get('sessionAffinity');
   if (typeof affinity === 'string' && affinity !== '' && !SESSION_AFFINITIES.includes(affinity)) {
@@ -228,6 +229,8 @@ function sessionAffinityProblems(svc: ServiceObject, spec: Raw): SpecProblem[] {
   const config = spec.sessionAffinityConfig;
   const configSpan = svc.fieldSpans.get('sessionAffinityConfig');
   if (config === undefined || config === null || !configSpan) return [];
+  // A kustomize patch that does not write sessionAffinity may patch a ClientIP Service: the rendered one is judged.
+  if (affinity === undefined && partial) return [];
   if (affinity !== 'ClientIP') {
     return [{
       span: configSpan,
@@ -316,7 +319,7 @@ export function checkServiceFields(svc: ServiceObject, partial = false, written?
   });
   if (typeKnown && svc.type.value !== 'LoadBalancer' && (svc.typeWritten || !partial)) out.push(...loadBalancerOnlyFields(svc, spec));
   else if (svc.type.value === 'LoadBalancer') out.push(...sourceRangeProblems(svc, spec));
-  out.push(...sessionAffinityProblems(svc, spec));
+  out.push(...sessionAffinityProblems(svc, spec, partial));
   const headless = svc.clusterIP?.value === 'None';
   if (headless && svc.clusterIP && (svc.type.value === 'NodePort' || svc.type.value === 'LoadBalancer')) {
     // A NodePort / LoadBalancer Service needs a ClusterIP for kube-proxy to forward its node ports to.
