@@ -193,6 +193,35 @@ describe('string map values (labels, annotations, nodeSelector, selectors)', () 
     ]);
   });
 
+  it('reports a value merged from another object at the merge key of each map that brings it in', () => {
+    const fs = lint(dedent(`
+      apiVersion: v1
+      kind: List
+      items:
+      - apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: labels, labels: &common {app: ds, v: "1"}}
+        data: &values {v: 1}
+      - apiVersion: apps/v1
+        kind: DaemonSet
+        metadata: {name: ds}
+        spec:
+          selector:
+            matchLabels:
+              <<: *values
+          template:
+            metadata:
+              labels:
+                <<: *values
+            spec:
+              containers: [{name: c, image: nginx}]
+    `), { rules }).findings;
+    assert.deepEqual(fs.map((f) => [f.line, f.column, f.text, f.fixes.length, f.message.slice(0, f.message.indexOf(' is '))]), [
+      [14, 13, '*values', 0, 'spec.selector.matchLabels.v'],
+      [18, 15, '*values', 0, 'spec.template.metadata.labels.v'],
+    ]);
+  });
+
   it('reports at most 20 values of one map', () => {
     // Lists, which no quick fix can quote: with quotable values, quoting one would let the 21st be reported, which
     // the check that no quick fix adds a rejection (test/unit/fix-results.test.ts) counts against the fix.

@@ -92,6 +92,11 @@ export class NodeReader {
     if (brought.size) this.brought = brought;
   }
 
+  /** True when `node` is written outside the object being read and brought into it by an alias or merge key. */
+  isBrought(node: unknown): boolean {
+    return this.brought?.has(node) ?? false;
+  }
+
   /** Span of a node's value (without a trailing comment); see {@link enterObject} for values brought by an alias. */
   span(node: unknown): Span | undefined {
     const entry = this.brought?.get(node);

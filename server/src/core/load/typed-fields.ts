@@ -80,12 +80,19 @@ export class TypedFields {
       const k = this.reader.scalarValue(item.key);
       if (k !== undefined && k !== null && typeof k !== 'object' && !isMergeKey(k)) seen.add(String(k));
     }
+    // A merged value written in another object is reported at the merge key's value written in this map
+    // (`<<: *common`), the place that brings it into this object (the reader's own choice, the first alias that
+    // brings it, may be another map's); one written in this object keeps its own place and quick fix.
+    const at: unknown[] = merges.slice();
     for (let i = 0; i < merges.length && i < MAX_MERGE_SOURCES; i++) {
       for (const source of this.reader.asSeq(merges[i])?.items ?? [merges[i]]) {
         const m = this.reader.asMap(source);
-        if (m) recorded = this.mapValues(m, path, goStruct, seen, recorded);
+        if (m) recorded = this.mapValues(m, path, goStruct, seen, recorded, at[i]);
         const more = this.takeMerges();
-        if (more) merges.push(...more);
+        if (more) {
+          merges.push(...more);
+          for (let j = 0; j < more.length; j++) at.push(at[i]);
+        }
       }
     }
   }
@@ -102,7 +109,7 @@ export class TypedFields {
    * {@link MAX_MAP_VALUES} in all; puts its merge-key values in {@link merges}.
    * @returns how many values of the string map are recorded now
    */
-  private mapValues(map: YAMLMap, path: string, goStruct: string, seen: Set<string> | undefined, recorded: number): number {
+  private mapValues(map: YAMLMap, path: string, goStruct: string, seen: Set<string> | undefined, recorded: number, mergedAt?: unknown): number {
     for (const item of map.items) {
       const k = this.reader.scalarValue(item.key);
       if (k === undefined || k === null || typeof k === 'object') continue;
@@ -117,7 +124,7 @@ export class TypedFields {
       }
       const value = this.reader.resolve(item.value);
       if (value === undefined || (isScalar(value) && (value.value === null || typeof value.value === 'string'))) continue;
-      if (recorded++ < MAX_MAP_VALUES) this.record(item.value, path, goStruct, 'string', name);
+      if (recorded++ < MAX_MAP_VALUES) this.record(item.value, path, goStruct, 'string', name, mergedAt !== undefined && this.reader.isBrought(item.value) ? mergedAt : undefined);
     }
     return recorded;
   }
@@ -146,11 +153,12 @@ export class TypedFields {
     return undefined;
   }
 
-  private record(valueNode: unknown, path: string, goStruct: string, goType: string, key?: string): void {
+  /** `at`: the node whose span the finding takes instead of the value's (a merge key's value); the value is then not editable there. */
+  private record(valueNode: unknown, path: string, goStruct: string, goType: string, key?: string, at?: unknown): void {
     const resolved = this.reader.resolve(valueNode);
-    const span: Span | undefined = this.reader.span(valueNode);
+    const span: Span | undefined = this.reader.span(at ?? valueNode);
     if (!span || resolved === undefined || resolved === null) return;
-    const editable = !isAlias(valueNode) && isScalar(valueNode) && !valueNode.anchor;
+    const editable = at === undefined && !isAlias(valueNode) && isScalar(valueNode) && !valueNode.anchor;
     if (isSeq(resolved) || isMap(resolved)) {
       this.invalid.push({ path, goStruct, goType, found: isSeq(resolved) ? 'array' : 'object', editable: false, span, ...(key === undefined ? {} : { key }) });
       return;
