@@ -112,6 +112,14 @@ ${ports}`,
     assert.deepEqual(lint(noExternal, { rules, config: { kubeProxyMode: 'iptables' } }).findings, []);
   });
 
+  it('writes an IPv6 address with its port in brackets', () => {
+    const v6 = files('    - {name: ssh, port: 22, targetPort: 8080}\n', '"2001:db8::11"');
+    v6['node.yaml'] = v6['node.yaml'].replace('10.0.0.11', '"2001:db8::11"');
+    const taken = lint(v6, { rules, config: { kubeProxyMode: 'iptables' } }).findings.filter((f) => f.text === '22');
+    assert.deepEqual(taken.map((f) => f.severity), ['error']);
+    assert.match(taken[0].message, /kube-proxy DNATs all connections to \[2001:db8::11\]:22,/);
+  });
+
   it('judges kube-proxy healthz a warning under a kube-proxy replacement, and a control-plane port by the Node\'s role label', () => {
     const cilium = `apiVersion: v1
 kind: ConfigMap

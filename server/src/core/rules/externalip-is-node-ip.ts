@@ -118,12 +118,14 @@ function portFindings(model: WorkspaceModel, config: CoreConfig, index: Map<stri
       const listeners = joinNames([...new Set(judged.map((j) => (j.row.scope === 'host' ? `${j.row.component}'s port` : `the ${j.row.component} port`)))]);
       const head = `${describe(claim.service)} port ${port}/${claim.protocol} on externalIP ${claim.address} (${nodeNames}) is ${listeners}: `;
       const fix = 'use another port or a VIP no node has';
+      // An IPv6 address with a port is written in brackets (RFC 3986): [2001:db8::10]:22.
+      const hostPort = claim.address.includes(':') ? `[${claim.address}]:${port}` : `${claim.address}:${port}`;
       // Long names and a warning's reason leave no room for everything: the node's own connections, then the
       // evidence of a kube-proxy replacement, then what breaks give way (the rule's page has them).
       const message = firstFitting(
-        `${head}kube-proxy DNATs all connections to ${claim.address}:${port}, the node's own too, to the pods, so ${breaks(worst.row, node)}; ${fix}${worst.why ? `. A warning: ${worst.why}` : ''}`,
-        `${head}kube-proxy DNATs all connections to ${claim.address}:${port} to the pods, so ${breaks(worst.row, node)}; ${fix}${worst.why ? `. A warning: ${worst.short ?? worst.why}` : ''}`,
-        `${head}kube-proxy DNATs all connections to ${claim.address}:${port} to the pods; ${fix}${worst.why ? `. A warning: ${worst.short ?? worst.why}` : ''}`,
+        `${head}kube-proxy DNATs all connections to ${hostPort}, the node's own too, to the pods, so ${breaks(worst.row, node)}; ${fix}${worst.why ? `. A warning: ${worst.why}` : ''}`,
+        `${head}kube-proxy DNATs all connections to ${hostPort} to the pods, so ${breaks(worst.row, node)}; ${fix}${worst.why ? `. A warning: ${worst.short ?? worst.why}` : ''}`,
+        `${head}kube-proxy DNATs all connections to ${hostPort} to the pods; ${fix}${worst.why ? `. A warning: ${worst.short ?? worst.why}` : ''}`,
       );
       findings.push({
         ruleId: id,
