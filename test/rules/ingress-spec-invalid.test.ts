@@ -52,6 +52,13 @@ ${entries.map((e) => `          - ${e}\n`).join('')}`;
     assert.equal(fs[2].message, `pathType 5 of path "/y" of host shop.example.com is not a string: the API server cannot decode ${WHO} ("json: cannot unmarshal number into Go struct field HTTPIngressPath.spec.rules.http.paths.pathType of type v1.PathType"); quote it`);
     assert.match(fs[3].message, /^path 7 of paths\[3\] of host shop\.example\.com is not a string: .*paths\.path of type string"\); quote it$/);
     for (const f of fs) assert.ok(f.message.length <= 300, `${f.message.length}: ${f.message}`);
+    // An alias gets no fix of its own; the anchored value's fix changes that value only (the quick-fix layer writes
+    // the old value in place of each alias, as for any anchored value), and a quoted one keeps its quotes.
+    const anchored = dedent(pathsIngress([`{path: /a, pathType: &pt prefix, ${WEB}}`, `{path: /b, pathType: *pt, ${WEB}}`, `{path: /c, pathType: "exact", ${WEB}}`]));
+    const af = lint(anchored, { rules }).findings;
+    assert.deepEqual(af.map((f) => [f.line, f.text, f.fixes.length]), [[9, 'prefix', 1], [10, '*pt', 0], [11, '"exact"', 1]]);
+    assert.equal(applyEdits(anchored, af[0].fixes[0].edits), anchored.replace('&pt prefix', 'Prefix').replace('*pt', 'prefix'));
+    assert.equal(applyEdits(anchored, af[2].fixes[0].edits), anchored.replace('"exact"', '"Exact"'));
   });
 
   it('reports Exact and Prefix paths that are not absolute or hold //, /./, /../, %2f or end in /.. or /., and ImplementationSpecific paths that are not absolute', () => {

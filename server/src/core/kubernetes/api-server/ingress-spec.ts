@@ -59,7 +59,7 @@ export function ingressBackendProblems(ingress: K8sObject, written?: WrittenText
       const host = isObject(rule) && typeof rule.host === 'string' ? rule.host : undefined;
       const label = backendLabel(host, typeof p.path === 'string' ? p.path : undefined, r);
       const entry = `${typeof p.path === 'string' ? `path ${shown(p.path)}` : `paths[${i}]`} of ${host ? `host ${host}` : `rule #${r}`}`;
-      const found = httpPathProblems(ingress, p, `spec.rules.${r}.http.paths.${i}`, `spec.rules[${r}].http.paths[${i}]`, entry, partial);
+      const found = httpPathProblems(ingress, p, `spec.rules.${r}.http.paths.${i}`, `spec.rules[${r}].http.paths[${i}]`, entry, partial, written);
       pathProblems.push(...found.problems);
       // validateHTTPIngressPath returns at a missing pathType: that path's backend is not validated (decoded, it is).
       if (found.stop) {
@@ -93,7 +93,7 @@ const INVALID_PATH_SUFFIXES = ['/..', '/.'];
  * a decode error. `stop`: the pathType is missing, and the API server validates nothing else of the entry. In a
  * kustomize patch (`partial`) a missing pathType is not reported (the base may have it).
  */
-function httpPathProblems(ingress: K8sObject, entry: Raw, at: string, api: string, label: string, partial: boolean): { problems: SpecProblem[]; stop: boolean } {
+function httpPathProblems(ingress: K8sObject, entry: Raw, at: string, api: string, label: string, partial: boolean, written?: WrittenText): { problems: SpecProblem[]; stop: boolean } {
   const who = describe(ingress);
   const span = (field: string): Span => spanAt(ingress, `${at}.${field}`);
   const decode = (field: string, value: unknown, goType: string): SpecProblem => ({
@@ -114,16 +114,19 @@ function httpPathProblems(ingress: K8sObject, entry: Raw, at: string, api: strin
   }
   const path = typeof entry.path === 'string' ? entry.path : '';
   if (!PATH_TYPES.includes(pathType)) {
-    const fixed = PATH_TYPES.find((t) => t.toLowerCase() === pathType.toLowerCase());
     const loc = span('pathType');
+    // Only a value written in place is edited: an alias (`pathType: *pt`) or a tagged value is left as it is.
+    const text = written?.(loc);
+    const fixed = text === pathType || text === `"${pathType}"` || text === `'${pathType}'` ? PATH_TYPES.find((t) => t.toLowerCase() === pathType.toLowerCase()) : undefined;
+    const caseOnly = PATH_TYPES.find((t) => t.toLowerCase() === pathType.toLowerCase());
     const unsupported = (what: string): string =>
-      `${apiRejects(what, who, `${api}.pathType`, `Unsupported value: ${shown(pathType)}: supported values: ${PATH_TYPES.map((t) => `"${t}"`).join(', ')}`)}; ${fixed ? `write ${fixed} (case-sensitive)` : 'use Prefix, Exact or ImplementationSpecific'}`;
+      `${apiRejects(what, who, `${api}.pathType`, `Unsupported value: ${shown(pathType)}: supported values: ${PATH_TYPES.map((t) => `"${t}"`).join(', ')}`)}; ${caseOnly ? `write ${caseOnly} (case-sensitive)` : 'use Prefix, Exact or ImplementationSpecific'}`;
     return {
       problems: [{
         span: loc,
         // The API server's list of supported values is long: a long host and path leave out the path's place first.
         message: firstFitting(unsupported(`pathType ${shown(pathType)} of ${label}`), unsupported(`pathType ${shown(pathType)}`)),
-        fixes: fixed ? [{ title: `Change ${shown(pathType)} to ${shown(fixed)}`, edits: [{ span: loc, newText: fixed }], preferred: true }] : [],
+        fixes: fixed ? [{ title: `Change ${shown(pathType)} to ${shown(fixed)}`, edits: [{ span: loc, newText: text!.startsWith('"') || text!.startsWith("'") ? `${text![0]}${fixed}${text![0]}` : fixed }], preferred: true }] : [],
       }],
       stop: false,
     };
