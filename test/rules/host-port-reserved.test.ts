@@ -28,6 +28,18 @@ const calicoNode = (env: string) => workload('DaemonSet', 'calico-node', 'docker
   .replace('          ports:', `          env: ${env}\n          ports:`);
 
 describe('host-port-reserved', () => {
+  it('warns of a hostPort or a hostNetwork port on 22/TCP, the node\'s sshd, and stays silent for UDP 22 and other ports', () => {
+    const git = workload('Deployment', 'gitea', 'gitea/gitea:1.22', '            - {name: ssh, containerPort: 2222, hostPort: 22}\n            - {name: http, containerPort: 3000, hostPort: 2223}');
+    const fs = lint(git, { rules }).findings;
+    assert.deepEqual(fs.map((f) => [f.severity, f.line, f.column, f.text]), [['warning', 15, 58, '22']]);
+    assert.equal(fs[0].message, 'hostPort 22/TCP of Deployment ns/gitea is the node\'s sshd port: CNI portmap takes every connection to that port on each node running the pod, so SSH to those nodes reaches the pod instead; use another hostPort (e.g. 2222). A warning: node images without sshd are not affected');
+    const hostNet = lint(workload('DaemonSet', 'agent', 'example/agent:1', '            - {containerPort: 22}', '      hostNetwork: true\n'), { rules }).findings;
+    assert.deepEqual(hostNet.map((f) => [f.severity, f.line, f.text]), [['warning', 16, '22']]);
+    assert.equal(hostNet[0].message, 'hostNetwork containerPort 22/TCP of DaemonSet ns/agent is the node\'s sshd port: on nodes where sshd runs (most node images), the later bind fails ("address already in use"); use another port. A warning: node images without sshd are not affected');
+    assert.deepEqual(lint(workload('DaemonSet', 'dns', 'example/dns:1', '            - {containerPort: 22, hostPort: 22, protocol: UDP}'), { rules }).findings, []);
+    assert.deepEqual(lint(workload('Deployment', 'web', 'nginx', '            - {containerPort: 22}'), { rules }).findings, []);
+  });
+
   it('flags a hostNetwork containerPort on the kubelet port (case 11) as an error at the containerPort', () => {
     const { findings } = lint(workload('Deployment', 'op', 'example/op:1.0', '            - name: https\n              containerPort: 10250', '      hostNetwork: true\n'), { rules });
     assert.equal(findings.length, 1);

@@ -3,7 +3,8 @@ import { idleWorkload, idleWords } from '../kubernetes/controller-manager/idle';
 import type { Severity } from '../config/config';
 import type { HostPortClaim, NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
-import { ComponentPort, componentPortsAt, COMPONENT_PORTS } from '../kubernetes/node/component-ports';
+import { ComponentPort, componentPortsAt, COMPONENT_PORTS, HOST_PORTS, hostPortsAt } from '../kubernetes/node/component-ports';
+import { firstFitting } from '../output/fit-message';
 import { KubeProxyReplacement, kubeProxyReplacement, PresentComponents, presentComponents, runsOnControlPlane, workloadComponents } from '../kubernetes/node/components';
 import { CalicoFeatures, calicoFeatures } from '../kubernetes/node/calico-features';
 import { kubeProxyListeners, withKubeProxyListeners } from '../kubernetes/kube-proxy/listen-ports';
@@ -95,6 +96,26 @@ function finding(span: HostPortClaim['span'], obj: HostPortClaim['workload'] | N
   return { ruleId: id, severity: worst.severity, message, span, object: refOf(obj), related: [], fixes: [] };
 }
 
+/**
+ * A host-level port on a port the node's operating system serves (sshd on 22/TCP, {@link HOST_PORTS}): a warning, as
+ * node images without sshd (Talos, Bottlerocket) are not affected. A hostPort is DNATed by CNI portmap for every node
+ * address, so SSH to each node running the pod reaches the pod (the git-over-SSH hostPort 22 of a Git server chart,
+ * say); a hostNetwork pod's bind fails where sshd holds the port.
+ */
+function hostServiceFinding(claim: HostPortClaim, service: string): Finding {
+  const port = `${claim.port}/${claim.protocol}`;
+  const portmap = Boolean(claim.containerPort.hostPort) && !claim.hostNetwork;
+  const what = portmap ? `hostPort ${port}` : `hostNetwork containerPort ${port}`;
+  const head = `${what} of ${describe(claim.workload)} is the node's ${service} port`;
+  const message = portmap
+    ? firstFitting(
+      `${head}: CNI portmap takes every connection to that port on each node running the pod, so SSH to those nodes reaches the pod instead; use another hostPort (e.g. 2222). A warning: node images without ${service} are not affected`,
+      `${head}: CNI portmap takes every connection to that port on each node running the pod, so SSH to those nodes reaches the pod; use another hostPort`,
+    )
+    : `${head}: on nodes where ${service} runs (most node images), the later bind fails ("address already in use"); use another port. A warning: node images without ${service} are not affected`;
+  return { ruleId: id, severity: 'warning', message, span: claim.span, object: refOf(claim.workload), related: [], fixes: [] };
+}
+
 /** A host-level port or a nodePort on a port a node component already listens on. */
 export const hostPortReserved: Rule = {
   id,
@@ -147,6 +168,10 @@ export const hostPortReserved: Rule = {
     '(or the one in the `kube-proxy` ConfigMap) and the `--healthz-bind-address` / `--metrics-bind-address` flags (a',
     'config file wins) move its healthz (default 0.0.0.0:10256) and metrics (127.0.0.1:10249) rows; port 0 serves none.',
     '',
+    'A host-level port on 22/TCP is a **warning**: most node images run sshd there, so a hostPort takes SSH to every',
+    'node running the pod (CNI portmap) and a hostNetwork pod cannot bind it; images without sshd (Talos, Bottlerocket)',
+    'are not affected.',
+    '',
     'Fix: pick another port (most of these components cannot move theirs without reconfiguring every node).',
     '',
     'Port table (server/src/core/kubernetes/node/component-ports.ts):',
@@ -154,6 +179,7 @@ export const hostPortReserved: Rule = {
     '| component | port | protocol | where |',
     '| --- | --- | --- | --- |',
     ...COMPONENT_PORTS.map((r) => `| ${r.component} | ${r.min === r.max ? r.min : `${r.min}-${r.max}`} | ${r.protocol} | ${r.scope} |`),
+    ...HOST_PORTS.map((r) => `| ${r.component} (the node's operating system) | ${r.min === r.max ? r.min : `${r.min}-${r.max}`} | ${r.protocol} | most nodes |`),
   ].join('\n'),
   sources: [
     'https://kubernetes.io/docs/reference/networking/ports-and-protocols/ (v1.33)',
@@ -182,7 +208,11 @@ export const hostPortReserved: Rule = {
     for (const [port, claims] of model.hostPorts) {
       for (const claim of claims) {
         const rows = rowsAt(port, claim.protocol);
-        if (rows.length === 0) continue;
+        if (rows.length === 0) {
+          const host = hostPortsAt(port, claim.protocol)[0];
+          if (host) findings.push(hostServiceFinding(claim, host.component));
+          continue;
+        }
         const { present, features, replacement } = workspace();
         const own = workloadComponents(claim.workload);
         // The component's own workload (or a component sharing the port, e.g. kube-router and Calico on 179) is exempt.

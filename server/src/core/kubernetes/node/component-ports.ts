@@ -89,6 +89,11 @@ export const HOST_PORTS: readonly HostPort[] = [
 /** A port the node's operating system listens on (see {@link HOST_PORTS}): no Kubernetes component owns it. */
 export type HostPort = Omit<ComponentPort, 'owner' | 'feature' | 'loopbackOnly' | 'scope'> & { readonly scope: 'host' };
 
+/** The rows of {@link HOST_PORTS} covering `port` with `protocol` (ports are integers 1–65535, ranges inclusive). */
+export function hostPortsAt(port: number, protocol: string): readonly HostPort[] {
+  return HOST_PORTS.filter((r) => r.protocol === protocol && port >= r.min && port <= r.max);
+}
+
 /** Port number → rows covering it, built once. */
 const BY_PORT: ReadonlyMap<number, readonly ComponentPort[]> = (() => {
   const map = new Map<number, ComponentPort[]>();
