@@ -285,8 +285,12 @@ describe('service-spec-invalid', () => {
       [8, 'loadBalancerSourceRanges entry 1234 is not a string: the API server cannot decode Service shop/web ("json: cannot unmarshal number into Go struct field ServiceSpec.spec.loadBalancerSourceRanges of type string")'],
     ]);
     assert.deepEqual(summary('  sessionAffinity: ClientIP\n  sessionAffinityConfig: {clientIP: {timeoutSeconds: "100"}}\n  ports: [{port: 80}]'), [[8, '"100"',
-      'sessionAffinityConfig timeoutSeconds "100" is a string, not an integer: the API server cannot decode Service shop/web ("json: cannot unmarshal string into Go struct field ClientIPConfig.spec.sessionAffinityConfig.clientIP.timeoutSeconds of type int32"); remove the quotes']]);
+      'sessionAffinityConfig timeoutSeconds "100" is not an integer: the API server cannot decode Service shop/web ("json: cannot unmarshal string into Go struct field ClientIPConfig.spec.sessionAffinityConfig.clientIP.timeoutSeconds of type int32"); remove the quotes']]);
     assert.match(check('  sessionAffinity: ClientIP\n  sessionAffinityConfig: {clientIP: {timeoutSeconds: 1.5}}\n  ports: [{port: 80}]')[0].message, /unmarshal number 1\.5 into Go struct field ClientIPConfig\.spec\.sessionAffinityConfig\.clientIP\.timeoutSeconds of type int32"\)$/);
+    // Beyond int32 the decoder refuses it before validation could say "outside 1-86400".
+    assert.deepEqual(summary('  sessionAffinity: ClientIP\n  sessionAffinityConfig: {clientIP: {timeoutSeconds: 9999999999}}\n  ports: [{port: 80}]').map((f) => f[2]), [
+      'sessionAffinityConfig timeoutSeconds 9999999999 is outside the int32 range (-2147483648 to 2147483647): the API server cannot decode Service shop/web ("json: cannot unmarshal number 9999999999 into Go struct field ClientIPConfig.spec.sessionAffinityConfig.clientIP.timeoutSeconds of type int32")',
+    ]);
   });
 
   it('allows the LoadBalancer-only fields on a LoadBalancer, empty or null ones anywhere, and loadBalancerIP on any type', () => {

@@ -1,9 +1,7 @@
 import { shownJson } from './validation';
 import type { ServiceObject } from '../../model/objects';
 import { jsonType, notAString, SERVICE, SpecProblem, WrittenText } from './service-spec';
-import { spanAt } from '../../model/views/raw-fields';
-import { MAX_MAP_VALUES } from './object-envelope';
-import { mapValueProblem } from './string-maps';
+import { rawMapValueProblems } from './string-maps';
 
 type Raw = Record<string, unknown>;
 
@@ -12,8 +10,8 @@ type Raw = Record<string, unknown>;
  * validation (`json: cannot unmarshal … into Go struct field …`). The loader leaves such values out
  * of the typed model (a map under `ports` yields no ports, a string `externalIPs` no addresses), so
  * without this check they would pass silently. A common case: a label value written as a number
- * (`selector: {version: 1}`), which must be quoted: each such value (at most {@link MAX_MAP_VALUES}) is reported at
- * the value, as {@link mapValueProblem} says it, with the quick fix that quotes it; a null value decodes to "".
+ * (`selector: {version: 1}`), which must be quoted: each such value (at most 20) is reported at the value, as
+ * {@link rawMapValueProblems} says it, with the quick fix that quotes it; a null value decodes to "".
  */
 export function checkServiceShapes(svc: ServiceObject, written?: WrittenText): SpecProblem[] {
   const spec = svc.raw.spec;
@@ -43,24 +41,11 @@ export function checkServiceShapes(svc: ServiceObject, written?: WrittenText): S
       if (bad !== undefined) out.push(...decode('loadBalancerSourceRanges', bad, `loadBalancerSourceRanges entry ${shownJson(bad)} is not a string`, 'string'));
     }
   }
-  const affinityConfig = s.sessionAffinityConfig;
-  const clientIP = typeof affinityConfig === 'object' && affinityConfig !== null && !Array.isArray(affinityConfig) ? (affinityConfig as Raw).clientIP : undefined;
-  const timeout = typeof clientIP === 'object' && clientIP !== null && !Array.isArray(clientIP) ? (clientIP as Raw).timeoutSeconds : undefined;
-  if (timeout !== undefined && timeout !== null && !(typeof timeout === 'number' && Number.isInteger(timeout))) {
-    const span = svc.paths?.get('spec.sessionAffinityConfig.clientIP.timeoutSeconds') ?? at('sessionAffinityConfig');
-    const what = typeof timeout === 'string' ? `sessionAffinityConfig timeoutSeconds ${shownJson(timeout)} is a string, not an integer` : `sessionAffinityConfig timeoutSeconds ${shownJson(timeout)} is not an integer`;
-    const target = typeof timeout === 'number' ? `number ${timeout}` : jsonType(timeout);
-    if (span) out.push({ span, message: `${what}: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${target} into Go struct field ClientIPConfig.spec.sessionAffinityConfig.clientIP.timeoutSeconds of type int32")${typeof timeout === 'string' ? '; remove the quotes' : ''}` });
-  }
   if (s.selector !== undefined && s.selector !== null) {
     if (typeof s.selector !== 'object' || Array.isArray(s.selector)) {
       out.push(...decode('selector', s.selector, 'selector is not a mapping of label keys to values', 'map[string]string'));
     } else {
-      const wrong = Object.entries(s.selector as Raw).filter(([, v]) => v !== null && typeof v !== 'string');
-      for (const [key, value] of wrong.slice(0, MAX_MAP_VALUES)) {
-        const found = jsonType(value) as 'number' | 'bool' | 'array' | 'object';
-        out.push(mapValueProblem({ span: spanAt(svc, `spec.selector.${key}`), path: 'spec.selector', key, found, value, goField: 'ServiceSpec.spec.selector', who: SERVICE, editable: true }, written));
-      }
+      out.push(...rawMapValueProblems(svc, s.selector as Raw, 'spec.selector', 'spec.selector', 'ServiceSpec.spec.selector', SERVICE, written));
     }
   }
   for (const [key, goType] of [['type', 'v1.ServiceType'], ['externalTrafficPolicy', 'v1.ServiceExternalTrafficPolicy'], ['internalTrafficPolicy', 'v1.ServiceInternalTrafficPolicy'], ['sessionAffinity', 'v1.ServiceAffinity']]) {

@@ -137,6 +137,17 @@ export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map
   return out;
 }
 
+/** The Service's `metadata.annotations` as written (empty when absent or not a mapping). */
+const annotationsOf = (svc: ServiceObject): Raw => (isObject(svc.raw.metadata) && isObject(svc.raw.metadata.annotations) ? svc.raw.metadata.annotations : {});
+
+/** `spec.sessionAffinityConfig.clientIP.timeoutSeconds` as written, and where (undefined when not written). */
+function affinityTimeout(svc: ServiceObject, spec: Raw): { readonly value: unknown; readonly span: Span | undefined } | undefined {
+  const config = spec.sessionAffinityConfig;
+  const value = isObject(config) && isObject(config.clientIP) ? config.clientIP.timeoutSeconds : undefined;
+  if (value === undefined) return undefined;
+  return { value, span: svc.paths?.get('spec.sessionAffinityConfig.clientIP.timeoutSeconds') ?? svc.fieldSpans.get('sessionAffinityConfig') };
+}
+
 /** The annotation older Services used instead of `spec.loadBalancerSourceRanges` (comma-separated CIDRs). */
 export const SOURCE_RANGES_ANNOTATION = 'service.beta.kubernetes.io/load-balancer-source-ranges';
 
@@ -155,7 +166,7 @@ function loadBalancerOnlyFields(svc: ServiceObject, spec: Raw): SpecProblem[] {
     out.push({ span, message: rejects(`${field} on ${type}`, path, "Forbidden: may only be used when `type` is 'LoadBalancer'") + '; remove it or set type: LoadBalancer' });
   };
   const ranges = spec.loadBalancerSourceRanges;
-  const annotations = isObject(svc.raw.metadata) && isObject(svc.raw.metadata.annotations) ? svc.raw.metadata.annotations : {};
+  const annotations = annotationsOf(svc);
   if (Array.isArray(ranges) && ranges.length > 0) forbid('loadBalancerSourceRanges', svc.fieldSpans.get('loadBalancerSourceRanges'), 'spec.LoadBalancerSourceRanges');
   else if (SOURCE_RANGES_ANNOTATION in annotations) {
     const key = `metadata.annotations.${SOURCE_RANGES_ANNOTATION}`;
@@ -177,7 +188,7 @@ function loadBalancerOnlyFields(svc: ServiceObject, spec: Raw): SpecProblem[] {
  */
 function sourceRangeProblems(svc: ServiceObject, spec: Raw): SpecProblem[] {
   const ranges = spec.loadBalancerSourceRanges;
-  const annotations = isObject(svc.raw.metadata) && isObject(svc.raw.metadata.annotations) ? svc.raw.metadata.annotations : {};
+  const annotations = annotationsOf(svc);
   let entries: string[];
   let path: string;
   let shownList: string;
@@ -238,9 +249,11 @@ function sessionAffinityProblems(svc: ServiceObject, spec: Raw, partial: boolean
       message: `sessionAffinityConfig is set ${affinity === 'None' ? 'with sessionAffinity: None' : 'without sessionAffinity: ClientIP (it defaults to None)'}: the API server drops the config when it stores ${SERVICE}, so kube-proxy keeps no client on one endpoint; set sessionAffinity: ClientIP or remove it`,
     }];
   }
-  const timeout = isObject(config) && isObject(config.clientIP) ? config.clientIP.timeoutSeconds : undefined;
-  if (typeof timeout !== 'number' || !Number.isInteger(timeout) || (timeout > 0 && timeout <= MAX_AFFINITY_SECONDS)) return [];
-  const span = svc.paths?.get('spec.sessionAffinityConfig.clientIP.timeoutSeconds') ?? configSpan;
+  const found = affinityTimeout(svc, spec);
+  const timeout = found?.value;
+  // A value that is not an int32 is the decoder's (checkServiceFields, as for every integer field).
+  if (!isInt32(timeout) || (timeout > 0 && timeout <= MAX_AFFINITY_SECONDS)) return [];
+  const span = found?.span ?? configSpan;
   return [{ span, message: `${rejects(`sessionAffinityConfig timeoutSeconds ${timeout} is outside 1-${MAX_AFFINITY_SECONDS}`, 'spec.sessionAffinityConfig.clientIP.timeoutSeconds', `Invalid value: ${timeout}: must be greater than 0 and less than ${MAX_AFFINITY_SECONDS}`)}; use at most a day (10800, three hours, is the default)` }];
 }
 
@@ -294,6 +307,8 @@ export function checkServiceFields(svc: ServiceObject, partial = false, written?
   const itp = svc.internalTrafficPolicy;
   if (itp && !TRAFFIC_POLICIES.includes(itp.value)) out.push(unsupported(itp, TRAFFIC_POLICIES, 'internalTrafficPolicy', 'spec.internalTrafficPolicy'));
   out.push(...notAnInteger(spec.healthCheckNodePort, svc.fieldSpans.get('healthCheckNodePort'), 'ServiceSpec.spec.healthCheckNodePort', 'healthCheckNodePort', written, source));
+  const timeout = affinityTimeout(svc, spec);
+  if (timeout) out.push(...notAnInteger(timeout.value, timeout.span, 'ClientIPConfig.spec.sessionAffinityConfig.clientIP.timeoutSeconds', 'sessionAffinityConfig timeoutSeconds', written, source));
   const hc = svc.healthCheckNodePort;
   if (hc && typeKnown) {
     if (!needsHealthCheck(svc)) {
