@@ -70,8 +70,7 @@ export class TypedFields {
       return;
     }
     // Own keys first, then those merge keys bring in that the map does not write itself (YAML 1.1 merge, as kubectl's
-    // go-yaml v2 applies it); a merged value is reported where the reader places it (see NodeReader.enterObject).
-    // A map without merge keys allocates nothing.
+    // go-yaml v2 applies it). A map without merge keys allocates nothing.
     let recorded = this.mapValues(map, path, goStruct, undefined, 0);
     const merges = this.takeMerges();
     if (!merges) return;

@@ -9,8 +9,7 @@ import { refOf } from './rule';
 import { joinNames } from './report/collisions';
 import type { NodeObject } from '../model/objects';
 import { ComponentPort, COMPONENT_PORTS, HostPort, HOST_PORTS } from '../kubernetes/node/component-ports';
-import { kubeProxyReplacement, presentComponents } from '../kubernetes/node/components';
-import { calicoFeatures } from '../kubernetes/node/calico-features';
+import { componentPortVerdict, nodeComponentsOnce } from '../kubernetes/node/component-port-verdict';
 import { kubeProxyListeners, withKubeProxyListeners } from '../kubernetes/kube-proxy/listen-ports';
 import { firstFitting } from '../output/fit-message';
 
@@ -85,7 +84,7 @@ function breaks(row: ComponentPort | HostPort, node: string): string {
 function portFindings(model: WorkspaceModel, config: CoreConfig, index: Map<string, NodeAddressOwner[]>): Finding[] {
   const findings: Finding[] = [];
   let table: readonly ComponentPort[] | undefined;
-  let scanned: { present: ReturnType<typeof presentComponents>; features: ReturnType<typeof calicoFeatures>; replacement: ReturnType<typeof kubeProxyReplacement> } | undefined;
+  const workspace = nodeComponentsOnce(model, config);
   const nodes = new Map<string, NodeObject>(model.nodes.map((n) => [n.name, n]));
   for (const [port, claims] of model.externalIPs) {
     for (const claim of claims) {
@@ -96,19 +95,19 @@ function portFindings(model: WorkspaceModel, config: CoreConfig, index: Map<stri
       const candidates: (ComponentPort | HostPort)[] = [...HOST_PORTS, ...table]
         .filter((r) => r.protocol === claim.protocol && port >= r.min && port <= r.max && !('loopbackOnly' in r && r.loopbackOnly));
       if (candidates.length === 0) continue;
-      const { present, features, replacement } = (scanned ??= { present: presentComponents(model.objects, config), features: calicoFeatures(model.objects), replacement: kubeProxyReplacement(model.objects) });
       const controlPlane = owners.some((o) => CONTROL_PLANE_ROLES.some((k) => k in (nodes.get(o.node)?.nodeLabels ?? {})));
       const judged: { row: ComponentPort | HostPort; severity: 'error' | 'warning'; why?: string; short?: string }[] = [];
       for (const row of candidates) {
-        if (row.scope === 'host') judged.push({ row, severity: 'error' });
-        else if (row.scope === 'every-node') {
-          judged.push(row.owner === 'kube-proxy' && replacement ? { row, severity: 'warning', why: `kube-proxy may be replaced (${replacement.evidence})`, short: 'kube-proxy may be replaced' } : { row, severity: 'error' });
-        } else if (row.scope === 'control-plane') {
-          judged.push(controlPlane ? { row, severity: 'error' } : { row, severity: 'warning', why: 'only if it is a control-plane node' });
-        } else if (present.get(row.scope)) {
-          const feature = row.feature ? features.get(row.feature) : undefined;
-          if (!feature || feature.enabled) judged.push({ row, severity: 'error' });
+        if (row.scope === 'host') {
+          judged.push({ row, severity: 'error' });
+          continue;
         }
+        // A component the workspace does not run, or a Calico feature it turns off, holds nothing to take over.
+        const verdict = componentPortVerdict(row, workspace(), controlPlane);
+        if (!verdict) continue;
+        if (verdict.severity === 'error') judged.push({ row, severity: 'error' });
+        else if (verdict.because === 'kube-proxy-replaced') judged.push({ row, severity: 'warning', why: `kube-proxy may be replaced (${verdict.evidence})`, short: 'kube-proxy may be replaced' });
+        else if (verdict.because === 'not-control-plane') judged.push({ row, severity: 'warning', why: 'only if it is a control-plane node' });
       }
       if (judged.length === 0) continue;
       judged.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));

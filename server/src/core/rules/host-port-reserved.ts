@@ -5,8 +5,8 @@ import type { HostPortClaim, NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
 import { ComponentPort, componentPortsAt, COMPONENT_PORTS, HOST_PORTS, hostPortsAt } from '../kubernetes/node/component-ports';
 import { firstFitting } from '../output/fit-message';
-import { KubeProxyReplacement, kubeProxyReplacement, PresentComponents, presentComponents, runsOnControlPlane, workloadComponents } from '../kubernetes/node/components';
-import { CalicoFeatures, calicoFeatures } from '../kubernetes/node/calico-features';
+import { runsOnControlPlane, workloadComponents } from '../kubernetes/node/components';
+import { componentPortVerdict, type NodeComponents, nodeComponentsOnce } from '../kubernetes/node/component-port-verdict';
 import { kubeProxyListeners, withKubeProxyListeners } from '../kubernetes/kube-proxy/listen-ports';
 import { joinNames } from './report/collisions';
 import type { Finding, Rule } from './rule';
@@ -28,22 +28,19 @@ interface Judgement {
 }
 
 /**
- * Judges one row, or returns undefined when the workspace turns the row's Calico feature off (BGP with
- * `CALICO_NETWORKING_BACKEND=vxlan`, VXLAN with `CALICO_IPV4POOL_VXLAN=Never`, …): that port is free.
+ * Judges one row ({@link componentPortVerdict}, worded for a pod's or Service's claim), or returns undefined when
+ * the workspace turns the row's Calico feature off (BGP with `CALICO_NETWORKING_BACKEND=vxlan`, VXLAN with
+ * `CALICO_IPV4POOL_VXLAN=Never`, …): that port is free.
  */
-function judge(row: ComponentPort, present: PresentComponents, features: CalicoFeatures, replacement: KubeProxyReplacement | undefined, onControlPlane: boolean | 'nodePort'): Judgement | undefined {
-  if (row.scope === 'every-node') {
-    if (row.owner === 'kube-proxy' && replacement) return { row, severity: 'warning', why: `kube-proxy may be replaced (${replacement.evidence})` };
-    return { row, severity: 'error' };
+function judge(row: ComponentPort, components: NodeComponents, onControlPlane: boolean | 'nodePort'): Judgement | undefined {
+  const verdict = componentPortVerdict(row, components, Boolean(onControlPlane));
+  if (!verdict) return undefined;
+  if (verdict.severity === 'error') return { row, severity: 'error', evidence: verdict.evidence };
+  switch (verdict.because) {
+    case 'kube-proxy-replaced': return { row, severity: 'warning', why: `kube-proxy may be replaced (${verdict.evidence})` };
+    case 'not-control-plane': return { row, severity: 'warning', why: 'only control-plane nodes open it and these pods do not tolerate their taint (untainted ones still collide)' };
+    case 'absent': return { row, severity: 'warning', absent: true };
   }
-  if (row.scope === 'control-plane') {
-    if (onControlPlane) return { row, severity: 'error' };
-    return { row, severity: 'warning', why: 'only control-plane nodes open it and these pods do not tolerate their taint (untainted ones still collide)' };
-  }
-  if (!present.get(row.scope)) return { row, severity: 'warning', absent: true };
-  const feature = row.feature ? features.get(row.feature) : undefined;
-  if (feature && !feature.enabled) return undefined;
-  return { row, severity: 'error', evidence: feature?.evidence };
 }
 
 /**
@@ -194,10 +191,8 @@ export const hostPortReserved: Rule = {
     ...[...new Set(COMPONENT_PORTS.map((r) => r.source))].filter((s) => !/ports-and-protocols|ports\.go \(v1\.33\)$/.test(s)),
   ],
   check({ model, config }) {
-    // These scan every object: computed only once a host-level port lands on a component port (rare), so an
-    // edit in a workspace without such ports does not pay for them (the language server runs this per edit).
-    let scanned: { present: ReturnType<typeof presentComponents>; features: ReturnType<typeof calicoFeatures>; replacement: ReturnType<typeof kubeProxyReplacement> } | undefined;
-    const workspace = () => (scanned ??= { present: presentComponents(model.objects, config), features: calicoFeatures(model.objects), replacement: kubeProxyReplacement(model.objects) });
+    // Scanned only once a host-level port lands on a component port (the language server runs this per edit).
+    const workspace = nodeComponentsOnce(model, config);
     // kube-proxy's healthz and metrics ports where the workspace's KubeProxyConfiguration or flags put them.
     let table: readonly ComponentPort[] | undefined;
     const rowsAt = (port: number, protocol: string): readonly ComponentPort[] => {
@@ -213,7 +208,8 @@ export const hostPortReserved: Rule = {
           if (host) findings.push(hostServiceFinding(claim, host.component));
           continue;
         }
-        const { present, features, replacement } = workspace();
+        const components = workspace();
+        const { replacement } = components;
         const own = workloadComponents(claim.workload);
         // The component's own workload (or a component sharing the port, e.g. kube-router and Calico on 179) is exempt.
         if (rows.some((r) => own.has(r.owner))) continue;
@@ -222,7 +218,7 @@ export const hostPortReserved: Rule = {
         const relevant = rows.filter((r) => !(r.owner === 'kube-proxy' && replacement && own.has(replacement.component)) && !(r.loopbackOnly && boundElsewhere));
         if (relevant.length === 0) continue;
         const onCp = runsOnControlPlane(claim.workload);
-        const judged = reported(relevant.flatMap((r) => judge(r, present, features, replacement, onCp) ?? []));
+        const judged = reported(relevant.flatMap((r) => judge(r, components, onCp) ?? []));
         if (judged.length === 0) continue;
         // A workload that runs no pods now holds nothing yet: the collision comes once it is scaled up or resumed.
         const idle = idleWorkload(claim.workload);
@@ -243,8 +239,7 @@ export const hostPortReserved: Rule = {
       for (const claim of claims.filter(holdsNodePort)) {
         const rows = rowsAt(port, claim.protocol);
         if (rows.length === 0) continue;
-        const { present, features, replacement } = workspace();
-        const judgements = reported(rows.flatMap((r) => judge(r, present, features, replacement, 'nodePort') ?? []));
+        const judgements = reported(rows.flatMap((r) => judge(r, workspace(), 'nodePort') ?? []));
         if (judgements.length === 0) continue;
         const consequence = `the node-port range (${range.min}-${range.max}, from ${model.settings.nodePortRange.source}) includes it, and kube-proxy DNATs that port on every node address to the Service`;
         findings.push(finding(claim.span, claim.service, `${claim.field} ${port}/${claim.protocol}`, consequence, `use another ${claim.field}`, judgements));

@@ -61,18 +61,15 @@ export function ingressBackendProblems(ingress: K8sObject, written?: WrittenText
       const entry = `${typeof p.path === 'string' ? `path ${shown(p.path)}` : `paths[${i}]`} of ${host ? `host ${host}` : `rule #${r}`}`;
       const found = httpPathProblems(ingress, p, `spec.rules.${r}.http.paths.${i}`, `spec.rules[${r}].http.paths[${i}]`, entry, partial, written);
       pathProblems.push(...found.problems);
-      // validateHTTPIngressPath returns at a missing pathType: that path's backend is not validated (decoded, it is).
-      if (found.stop) {
-        sites.push({ value: p.backend, path: `spec.rules.${r}.http.paths.${i}.backend`, api: '', go: 'spec.rules.http.paths.backend', holder: 'HTTPIngressPath.spec.rules.http.paths.backend', label, decodeOnly: true });
-        return;
-      }
       sites.push({
         value: p.backend,
         path: `spec.rules.${r}.http.paths.${i}.backend`,
         api: `spec.rules[${r}].http.paths[${i}].backend`,
         go: 'spec.rules.http.paths.backend',
         holder: 'HTTPIngressPath.spec.rules.http.paths.backend',
-        label: backendLabel(host, typeof p.path === 'string' ? p.path : undefined, r),
+        label,
+        // validateHTTPIngressPath returns at a missing pathType: that path's backend is not validated (decoded, it is).
+        ...(found.stop ? { decodeOnly: true } : {}),
       });
     });
   });
@@ -117,8 +114,8 @@ function httpPathProblems(ingress: K8sObject, entry: Raw, at: string, api: strin
     const loc = span('pathType');
     // Only a value written in place is edited: an alias (`pathType: *pt`) or a tagged value is left as it is.
     const text = written?.(loc);
-    const fixed = text === pathType || text === `"${pathType}"` || text === `'${pathType}'` ? PATH_TYPES.find((t) => t.toLowerCase() === pathType.toLowerCase()) : undefined;
     const caseOnly = PATH_TYPES.find((t) => t.toLowerCase() === pathType.toLowerCase());
+    const fixed = text === pathType || text === `"${pathType}"` || text === `'${pathType}'` ? caseOnly : undefined;
     const unsupported = (what: string): string =>
       `${apiRejects(what, who, `${api}.pathType`, `Unsupported value: ${shown(pathType)}: supported values: ${PATH_TYPES.map((t) => `"${t}"`).join(', ')}`)}; ${caseOnly ? `write ${caseOnly} (case-sensitive)` : 'use Prefix, Exact or ImplementationSpecific'}`;
     return {

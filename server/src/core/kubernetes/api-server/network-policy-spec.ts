@@ -5,8 +5,7 @@ import { rawAt, spanAt } from '../../model/views/raw-fields';
 import { caseFix, jsonKindWords, jsonType, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { apiRejects, firstCause, portNameErrors, portNumErrors, shown, shownJson, supportedValues } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
-import { mapValueProblem } from './string-maps';
-import { MAX_MAP_VALUES } from './object-envelope';
+import { rawMapValueProblems } from './string-maps';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 
 /** NetworkPolicyPort `protocol` values, in the order the API server lists them (not sorted, unlike a Service's). */
@@ -146,7 +145,7 @@ function numberError(span: Span, field: string, value: number, who: string, deco
  * The label selectors of a networking.k8s.io/v1 NetworkPolicy (`spec.podSelector`, and the `podSelector` and
  * `namespaceSelector` of every `from` / `to` peer) whose matchLabels the API server's decoder refuses: a selector or a
  * matchLabels that is not a mapping, or a value that is not a string (`matchLabels: {tier: 1}`, at most
- * {@link MAX_MAP_VALUES} per map; a null value decodes to the empty string and passes), said as {@link mapValueProblem}.
+ * 20 per map; a null value decodes to the empty string and passes), said as {@link rawMapValueProblems}.
  * Sources: staging/src/k8s.io/api/networking/v1/types.go (NetworkPolicySpec.PodSelector, NetworkPolicyPeer.PodSelector /
  * NamespaceSelector *metav1.LabelSelector), apimachinery pkg/apis/meta/v1/types.go (LabelSelector.MatchLabels
  * map[string]string), v1.33.
@@ -169,14 +168,7 @@ export function networkPolicySelectorProblems(policy: K8sObject, written?: Writt
       out.push(decodeError(spanAt(policy, `${at}.matchLabels`), `${api}.matchLabels is ${jsonKindWords(labels)}, not a mapping of strings`, who, `json: cannot unmarshal ${jsonType(labels)} into Go struct field LabelSelector.${goPath}.matchLabels of type map[string]string`, '; give a mapping of key: "value" strings'));
       return;
     }
-    let reported = 0;
-    for (const key in labels) {
-      const v = labels[key];
-      if (v === null || typeof v === 'string') continue;
-      if (reported++ === MAX_MAP_VALUES) break;
-      const found = jsonType(v) as 'number' | 'bool' | 'array' | 'object';
-      out.push(mapValueProblem({ span: spanAt(policy, `${at}.matchLabels.${key}`), path: `${api}.matchLabels`, key, found, value: v, goField: `LabelSelector.${goPath}.matchLabels`, who, editable: true }, written));
-    }
+    out.push(...rawMapValueProblems(policy, labels, `${at}.matchLabels`, `${api}.matchLabels`, `LabelSelector.${goPath}.matchLabels`, who, written));
   };
   selector(spec.podSelector, 'spec.podSelector', 'spec.podSelector', 'spec.podSelector', 'NetworkPolicySpec');
   for (const direction of ['ingress', 'egress'] as const) {

@@ -1,6 +1,9 @@
 import type { Span } from '../../source/span';
 import type { Fix } from '../../rules/rule';
-import type { SpecProblem, WrittenText } from './service-spec';
+import type { K8sObject } from '../../model/objects';
+import { spanAt } from '../../model/views/raw-fields';
+import { jsonType, type SpecProblem, type WrittenText } from './service-spec';
+import { MAX_MAP_VALUES } from './object-envelope';
 import { firstFitting } from '../../output/fit-message';
 
 /** JSON type of a written value, as Go's decoder names it in `cannot unmarshal <type>`. */
@@ -51,4 +54,22 @@ export function mapValueProblem(v: MapValue, written?: WrittenText): SpecProblem
   // quotes the whole path), and then the YAML 1.1 reading and the fix go (the rule's page has them).
   const short = `${v.path.slice(v.path.lastIndexOf('.') + 1)}.${v.key} is ${FOUND[v.found]}, not a string`;
   return { span: v.span, message: firstFitting(`${head}${read}${refused}${fix}`, `${short}${read}${refused}${fix}`, `${short}${refused}${fix}`, `${short}${refused}`), fixes };
+}
+
+/**
+ * The values of a written map[string]string (`map`, found at the raw path `at` of `obj`) that are not strings, at
+ * most {@link MAX_MAP_VALUES}, each as {@link mapValueProblem} says it (a null value decodes to "" and passes), for
+ * checks that read the object's JSON rather than the loader's typed fields (a Service's selector, a NetworkPolicy's
+ * matchLabels). `path` and `goField` as in {@link MapValue}; `who`: `Service shop/web` or a placeholder.
+ */
+export function rawMapValueProblems(obj: K8sObject, map: Readonly<Record<string, unknown>>, at: string, path: string, goField: string, who: string, written?: WrittenText): SpecProblem[] {
+  const out: SpecProblem[] = [];
+  for (const key in map) {
+    const value = map[key];
+    if (value === null || typeof value === 'string') continue;
+    if (out.length === MAX_MAP_VALUES) break;
+    const found = jsonType(value) as FoundKind;
+    out.push(mapValueProblem({ span: spanAt(obj, `${at}.${key}`), path, key, found, value, goField, who, editable: true }, written));
+  }
+  return out;
 }
