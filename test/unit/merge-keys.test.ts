@@ -68,3 +68,33 @@ describe('a merge key with an unknown anchor', () => {
     assert.match(f[0].message, /^Unresolved alias \(the anchor must be set before the alias, in the same document\): p/);
   });
 });
+
+describe('labels, selectors and node selectors brought by merge keys', () => {
+  const deployment = (labels: string[]): string => [
+    'apiVersion: apps/v1', 'kind: Deployment', 'metadata: {name: web}', 'spec:',
+    '  selector:', '    matchLabels: &sel', '      app: web', '  template:', '    metadata:', '      labels:', ...labels,
+    '    spec:', '      containers:', '        - {name: web, image: nginx:1.25, ports: [{containerPort: 8080, name: http}]}',
+    '---', 'apiVersion: v1', 'kind: Service', 'metadata: {name: web}', 'spec:', '  selector: {app: web}', '  ports: [{port: 80, targetPort: http}]', '',
+  ].join('\n');
+
+  for (const parser of ['events', 'yaml'] as const) {
+    it(`reads merged pairs as the object's raw has them: own keys win wherever << stands, earlier sources win (${parser} parser)`, () => {
+      const text = [
+        'apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: m', '  labels:',
+        '    a: own', '    <<: [&x {a: p, b: p, c: p}, {b: q, d: q, <<: {e: r, d: r}}]', '    c: own', 'data: {}', '',
+      ].join('\n');
+      const [obj] = loadFile('m.yaml', text, { parser }).objects;
+      assert.deepEqual({ ...obj.labels }, { a: 'own', c: 'own', b: 'p', d: 'q', e: 'r' });
+      assert.deepEqual({ ...obj.labels }, (obj.raw as { metadata: { labels: object } }).metadata.labels);
+    });
+  }
+
+  it('a pod template whose labels merge the selector\'s map is selected by the Service (no service-selector-unmatched)', () => {
+    assert.deepEqual(where({ 'web.yaml': deployment(['        <<: *sel', '        tier: front']) }, ['service-selector-unmatched']), []);
+  });
+
+  it('still warns when the merged labels do not hold the selected pair', () => {
+    const text = deployment(['        <<: *sel', '        tier: front']).replace('selector: {app: web}', 'selector: {app: api}');
+    assert.deepEqual(where({ 'web.yaml': text }, ['service-selector-unmatched']), [['Service default/web', 21, 14, 'app: api', [3]]]);
+  });
+});

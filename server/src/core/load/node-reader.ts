@@ -202,18 +202,45 @@ export class NodeReader {
     return this.asSeq(this.at(node, path))?.items ?? [];
   }
 
-  /** A string→string map (labels, selectors); non-string values are stringified. */
+  /**
+   * A string→string map (labels, selectors); non-string values are stringified, a collection value is `''`.
+   * Merge keys (`<<: *common`, `<<: [*a, *b]`) bring their maps' pairs as the object's `raw` has them (see
+   * {@link ./plain-json}): a key written in the map wins over a merged one wherever the `<<` stands, and an
+   * earlier merge source over a later one.
+   */
   stringMap(node: unknown, path: readonly (string | number)[]): Record<string, string> {
     const out: Record<string, string> = {};
     const map = this.asMap(this.at(node, path));
-    if (!map) return out;
+    if (map) this.addStringPairs(map, out, false, 0);
+    return out;
+  }
+
+  /** {@link stringMap}'s pairs of `map` into `out`; `merged`: `map` is a merge source (its pairs never replace one). */
+  private addStringPairs(map: YAMLMap, out: Record<string, string>, merged: boolean, depth: number): void {
+    if (depth > MAX_ALIAS_HOPS) return;
+    let merges: unknown[] | undefined;
     for (const item of map.items) {
       const key = this.scalarValue(item.key);
+      if (key === undefined || key === null) continue;
+      if (isMergeKey(key)) {
+        (merges ??= []).push(item.value);
+        continue;
+      }
+      const k = String(key);
+      if (merged && Object.prototype.hasOwnProperty.call(out, k)) continue;
       const value = this.scalarValue(item.value);
-      if (key === undefined || key === null || isMergeKey(key)) continue;
-      out[String(key)] = value === null || value === undefined ? '' : String(value);
+      const text = value === null || value === undefined ? '' : String(value);
+      // `__proto__` as a key is data, not the object's prototype.
+      if (k === '__proto__') Object.defineProperty(out, k, { value: text, writable: true, enumerable: true, configurable: true });
+      else out[k] = text;
     }
-    return out;
+    for (const source of merges ?? []) {
+      const sources = this.asSeq(source)?.items ?? [source];
+      for (const s of sources) {
+        const from = this.asMap(s);
+        if (from) this.addStringPairs(from, out, true, depth + 1);
+      }
+    }
   }
 
   /**
