@@ -1,6 +1,7 @@
 import type { Document } from 'yaml';
 import type { Span } from '../source/span';
 import { composeFromEvents } from './event-compose';
+import { hasDocumentStartBom } from './document-boms';
 import type { K8sObject } from '../model/objects';
 import { repoFileRole } from '../repo/repo-files';
 import { LineIndex } from '../source/line-index';
@@ -95,7 +96,8 @@ export class IncrementalFile {
     if (isTemplateLike(text) || repoFileRole(this.file, text) || jsonStream(text)) return loadFile(this.file, text, this.options);
     const { docs, lines } = parseFile(text, this.options.parser ?? DEFAULT_PARSER);
     // Where kubectl stops reading (a control character, content after `---`) decides which documents count: whole.
-    if (docs.length === 0 || docs.some(hasDirectives) || readerStop(text)) return loadFile(this.file, text, this.options);
+    // A document-starting BOM is parsed from a rewritten text (see document-boms.ts), which one document's slice is not.
+    if (docs.length === 0 || docs.some(hasDirectives) || readerStop(text) || hasDocumentStartBom(text)) return loadFile(this.file, text, this.options);
     const chunks = docs.map((doc, i): Chunk => {
       const objects: K8sObject[] = [];
       const problems: LoadProblem[] = [];
@@ -116,8 +118,9 @@ export class IncrementalFile {
     const chunks = this.chunks;
     const old = this.current.text;
     if (!chunks) return undefined;
-    // A file that starts with `{` is kubectl's JSON stream once it is not one well-formed JSON value: read whole.
-    if (jsonStream(text)) return undefined;
+    // A file that starts with `{` is kubectl's JSON stream once it is not one well-formed JSON value: read whole;
+    // so is one where the edit made a document-starting BOM (see document-boms.ts).
+    if (jsonStream(text) || hasDocumentStartBom(text)) return undefined;
     const fits = changed && fitsTexts(changed, old, text);
     const prefix = fits ? changed.prefix : commonPrefix(old, text);
     const suffix = fits ? changed.suffix : commonSuffix(old, text, Math.min(old.length, text.length) - prefix);

@@ -1,6 +1,7 @@
 import { Document, YAMLParseError } from 'yaml';
 import { directiveProblem, streamDirectives } from './directives';
 import { composeFromEvents } from './event-compose';
+import { withoutDocumentStartBoms } from './document-boms';
 import { PARSE_OPTIONS } from './parse-options';
 import { LineIndex } from '../source/line-index';
 import type { Span } from '../source/span';
@@ -152,13 +153,15 @@ export function loadFile(file: string, text: string, options: LoadOptions = {}):
 export function parseFile(text: string, parser: YamlParser, yamlOnly = false): { docs: Document.Parsed[]; streamErrors: readonly YAMLParseError[]; lines: LineIndex } {
   const stream = yamlOnly ? undefined : jsonStream(text);
   if (stream) return parseJsonStream(text, stream);
+  // Parsed with each document's leading BOM moved out of the way (offsets unchanged); lines and spans are the text's.
+  const yamlText = withoutDocumentStartBoms(text);
   if (parser === 'events') {
-    const composed = composeFromEvents(text);
+    const composed = composeFromEvents(yamlText);
     if (composed.docs?.length) return { docs: composed.docs, streamErrors: [], lines: LineIndex.of(text) };
   }
   // Lines from the text, not from `yaml`'s LineCounter: after some syntax errors in flow collections its lexer
   // skips blank lines, and every line number after them would be off (and differ from an edited document's).
-  const { docs, streamErrors } = parseDocuments(text, PARSE_OPTIONS);
+  const { docs, streamErrors } = parseDocuments(yamlText, PARSE_OPTIONS);
   return { docs, streamErrors, lines: LineIndex.of(text) };
 }
 

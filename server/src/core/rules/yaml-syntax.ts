@@ -38,7 +38,10 @@ export const yamlSyntax: Rule = {
     '- a control character — a NUL byte (a binary file, UTF-16 without a byte order mark, UTF-32), ESC, DEL, a C1',
     '  control — is refused by go-yaml anywhere, comments included ("yaml: control characters are not allowed");',
     '- kubectl splits documents at lines starting with `---` and allows only spaces or a comment after it: `--- {apiVersion:',
-    '  v1, …}`, `--- !!map` or `----` stop it ("invalid Yaml document separator"). Put the content on the next line.',
+    '  v1, …}`, `--- !!map` or `----` stop it ("invalid Yaml document separator"). Put the content on the next line;',
+    '- a byte order mark at the start of a document\'s first line with content (files saved with one and joined with',
+    '  `cat`: `---` then `\\uFEFFapiVersion: v1`) is dropped, as kubectl drops it; one later in a document is text',
+    '  (`\\uFEFFkind` is another key, and the object has no kind).',
     '',
     'At a control character or such a separator kubectl stops: it applies the documents before the last valid `---`',
     'line, nothing after it (kustomize refuses the whole file), so only those documents are analysed.',
@@ -53,6 +56,7 @@ export const yamlSyntax: Rule = {
     'kubernetes staging/src/k8s.io/cli-runtime/pkg/resource/visitor.go (FileVisitor: unicode.BOMOverride(unicode.UTF8.NewDecoder()), v1.31) and golang.org/x/text/encoding/unicode (BOMOverride: UTF-8, UTF-16BE and UTF-16LE byte order marks; the UTF-8 decoder replaces invalid bytes with U+FFFD)',
     'kubernetes staging/src/k8s.io/apimachinery/pkg/util/yaml/decoder.go (YAMLReader.Read: "invalid Yaml document separator" unless only spaces or a comment follow `---`, v1.31) and go-yaml v2 readerc.go (yaml_parser_update_buffer: "control characters are not allowed")',
     'kubectl v1.31.9 / kustomize v5.4.2, run on UTF-16LE/BE with and without a byte order mark, UTF-32, Latin-1, control characters and `--- {…}`, `--- !!map`, `----` lines (kubectl label --local -f, kubectl kustomize)',
+    'kubectl v1.31.9 / kustomize v5.4.2, run on byte order marks after `---`, after blank and comment lines, before a comment and inside a document (kubectl label --local -f, kubectl kustomize); gopkg.in/yaml.v2 scannerc.go (yaml_parser_scan_to_next_token: "Allow the BOM")',
   ],
   check({ model }) {
     return model.problems.filter((p) => !p.code.startsWith('FILE_') && !p.code.startsWith('OBJECT_')).map((p) => ({
