@@ -31,6 +31,36 @@ spec:
 `;
 
 describe('pod-spec-invalid', () => {
+  it('reports a selector that does not select its own pod template on the selector, and the workload then collides with nothing', () => {
+    const workload = (kind: string, name: string, selector: string, labels: string, hostPort = 8080): string => `apiVersion: apps/v1
+kind: ${kind}
+metadata: {name: ${name}}
+spec:
+  selector: ${selector}
+  template:
+    metadata: {labels: ${labels}}
+    spec: {containers: [{name: c, image: x, ports: [{containerPort: 80, hostPort: ${hostPort}}]}]}
+`;
+    const { findings } = lint({
+      'd.yaml': workload('Deployment', 'd', '{matchLabels: {app: d}}', '{app: e}'),
+      'ds.yaml': workload('DaemonSet', 'ds', '{matchLabels: {app: ds}}', '{app: ds, tier: x}'),
+      'st.yaml': workload('StatefulSet', 'st', '{matchExpressions: [{key: app, operator: NotIn, values: [st]}]}', '{app: st}', 9090),
+      'rs.yaml': workload('ReplicaSet', 'rs', '{matchLabels: {app: "${APP}"}}', '{app: web}', 9091),
+    }, { rules: ['pod-spec-invalid', 'hostport-conflict'] });
+    assert.deepEqual(findings.map((f) => [f.ruleId, f.file, f.line, f.column, f.text]), [
+      ['pod-spec-invalid', 'd.yaml', 5, 13, '{matchLabels: {app: d}}'],
+      ['pod-spec-invalid', 'st.yaml', 5, 13, '{matchExpressions: [{key: app, operator: NotIn, values: [st]}]}'],
+    ]);
+    assert.equal(findings[0].message, 'selector app=d does not match the pod template\'s labels: the API server rejects Deployment default/d with "spec.template.metadata.labels: Invalid value: map[string]string{"app":"e"}: `selector` does not match template `labels`"; give the template every label the selector asks for');
+    // A kustomize patch is half of an object: its selector is not judged against its own labels.
+    const patch = lint({
+      'kustomization.yaml': 'resources: [d.yaml]\npatches: [{path: patch.yaml}]\n',
+      'd.yaml': workload('Deployment', 'd', '{matchLabels: {app: d}}', '{app: d}'),
+      'patch.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  selector: {matchLabels: {app: d}}\n  template:\n    metadata: {labels: {extra: x}}\n',
+    }, { rules: ['pod-spec-invalid'] });
+    assert.deepEqual(patch.findings, []);
+  });
+
   it('reports containers written as a mapping and a template that is not a mapping, with the decoder\'s message', () => {
     const fs = check(`
       apiVersion: apps/v1

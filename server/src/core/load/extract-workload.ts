@@ -5,6 +5,8 @@ import { isMap, isScalar } from 'yaml';
 import { hasOwnKey, isShared, pairRemovalSpan } from './pair-removal';
 import { TypedFields } from './typed-fields';
 import { handlerPortValues } from '../model/views/container-handlers';
+import { labelSelectorFrom } from '../model/views/label-selector';
+import { asRecord } from '../model/views/raw-fields';
 
 const OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt']);
 /** Kinds whose spec has `replicas` (int32), so a wrongly typed value there is a decode error. */
@@ -119,6 +121,10 @@ export function extractWorkload(reader: NodeReader, root: unknown, base: ObjectB
   const workload: WorkloadObject = { ...base, category: 'workload', replicas, pod };
   // Set on the fresh object rather than spread from a conditional one (a generic copy of every field).
   if (typed.invalid.length) (workload as { invalidFields?: WorkloadObject['invalidFields'] }).invalidFields = typed.invalid;
+  if (SELECTOR_KINDS.has(base.kind)) {
+    const selector = readSelector(reader, root, base);
+    if (selector) (workload as { selector?: WorkloadObject['selector'] }).selector = selector;
+  }
   return workload;
 }
 
@@ -134,6 +140,19 @@ function stringMaps(reader: NodeReader, typed: TypedFields, root: unknown, kind:
     if (check && !typed.mapping(parent, check.path, check.holder, check.goType)) continue;
     typed.stringMap(parent, read.key, read.path, read.goStruct);
   }
+}
+
+/** Kinds whose `spec.selector` (a metav1.LabelSelector) must select their pod template. */
+const SELECTOR_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet']);
+
+/**
+ * `spec.selector` when it is a mapping. A missing one is not judged: kustomize's `labels`/`commonLabels` create it
+ * in the build, so a base written without one is valid there.
+ */
+function readSelector(reader: NodeReader, root: unknown, base: ObjectBase): WorkloadObject['selector'] {
+  const value = labelSelectorFrom(asRecord(asRecord(base.raw).spec).selector);
+  const span = reader.span(reader.at(root, ['spec', 'selector']));
+  return value && span ? { value, span } : undefined;
 }
 
 function readContainer(reader: NodeReader, typed: TypedFields, path: string, node: unknown, index: number, role: Container['role'], fallback: Span): Container {

@@ -1,3 +1,4 @@
+import type { LabelSelector } from './views/label-selector';
 import type { Located, Span } from '../source/span';
 import type { HandlerPortValue } from './views/container-handlers';
 
@@ -214,6 +215,11 @@ export interface WorkloadObject extends ObjectBase {
    * template labels and annotations, nodeSelector, selector); absent when there are none (and for cluster objects).
    */
   readonly invalidFields?: readonly InvalidField[];
+  /**
+   * `spec.selector` of a Deployment, ReplicaSet, StatefulSet or DaemonSet written in a file, when it is a mapping
+   * (absent for other kinds and for cluster objects), for the API server's selector checks.
+   */
+  readonly selector?: { readonly value: LabelSelector; readonly span: Span };
 }
 
 /** A Node (v1), e.g. from `kubectl get nodes -o yaml`. */

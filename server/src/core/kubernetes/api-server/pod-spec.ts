@@ -8,6 +8,9 @@ import { int32Failure, writtenNumber } from './json-numbers';
 import { firstFitting } from '../../output/fit-message';
 import { mapValueProblem } from './string-maps';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
+import { isPlaceholder } from './object-names';
+import { labelSelectorMatches } from './label-selector';
+import { selectorText } from '../../model/views/label-selector';
 
 /** A {@link SpecProblem} that is only an API warning (the object is stored) rather than a rejection. */
 export interface PodSpecProblem extends SpecProblem {
@@ -227,4 +230,30 @@ export function initContainerHandlerProblems(w: WorkloadObject, partial = false)
     }
   }
   return out;
+}
+
+/** Go's `%v` of a map[string]string as the API server prints it in the error (keys sorted): `map[string]string{"app":"e"}`. */
+function goStringMap(labels: Readonly<Record<string, string>>): string {
+  return `map[string]string{${Object.keys(labels).sort().map((k) => `${JSON.stringify(k)}:${JSON.stringify(labels[k])}`).join(', ')}}`;
+}
+
+/**
+ * A Deployment, ReplicaSet, StatefulSet or DaemonSet whose `spec.selector` selects none of its own Pods: the API
+ * server rejects it (`spec.template.metadata.labels: Invalid value: map[string]string{…}: `selector` does not match
+ * template `labels``, ValidatePodTemplateSpecForReplicaSet / ValidatePodTemplateSpecForStatefulSet and
+ * ValidateDaemonSetSpec in kubernetes pkg/apis/apps/validation/validation.go, v1.33). An empty selector is another
+ * error, left to the API server; placeholders of other tools (`${VAR}`, `{{ … }}`) are not judged, nor a kustomize
+ * patch (`partial`: the object it merges into has the other half), nor an object the decoder refuses (its
+ * {@link decodeProblems} come first).
+ */
+export function selectorProblems(w: WorkloadObject, partial = false): PodSpecProblem[] {
+  const selector = w.selector;
+  // A value the decoder refuses stops the API server before validation: that error alone is reported.
+  if (partial || !selector || w.invalidFields?.length) return [];
+  const { matchLabels, matchExpressions } = selector.value;
+  if (Object.keys(matchLabels).length === 0 && matchExpressions.length === 0) return [];
+  const written = [...Object.values(matchLabels), ...matchExpressions.flatMap((e) => e.values), ...Object.values(w.pod.labels)];
+  if (written.some(isPlaceholder) || labelSelectorMatches(selector.value, w.pod.labels)) return [];
+  const base = apiRejects(`selector ${selectorText(selector.value)} does not match the pod template's labels`, describe(w), `${w.pod.path.replace(/\.spec$/, '')}.metadata.labels`, `Invalid value: ${goStringMap(w.pod.labels)}: \`selector\` does not match template \`labels\``);
+  return [{ span: selector.span, message: firstFitting(`${base}; give the template every label the selector asks for`, base) }];
 }
