@@ -5,6 +5,7 @@ import type { K8sObject, ServiceObject, WorkloadObject } from '../model/objects'
 import { selectorMatches, WorkspaceModel } from '../model/workspace-model';
 import { workloadComponents } from '../kubernetes/node/components';
 import { referencedNamespaces } from '../model/views/references';
+import { objectRejection } from '../kubernetes/api-server/rejection';
 
 const environmentCache = new WeakMap<K8sObject, boolean>();
 
@@ -117,9 +118,13 @@ export function affectedObjects(
     if (read && (read === 'any' || [...read].some((ns) => namespaces.has(ns)))) out.add(obj);
   }
   const selected = selectionCounter(removed, added, before, after);
+  // The rules run without the objects the API server rejects: a Service whose selected workloads are all rejected
+  // selects nothing there, and is judged by what else its namespace holds too.
+  const rejection = objectRejection(after);
+  const selectsNothing = (svc: ServiceObject): boolean => selected(svc) === 0 || after.selectedWorkloads(svc).every((w) => rejection(w) !== undefined);
   if (namespaces.size) {
     for (const ns of namespaces) {
-      for (const svc of after.servicesIn(ns)) if (svc.selector && Object.keys(svc.selector).length && selected(svc) === 0) out.add(svc);
+      for (const svc of after.servicesIn(ns)) if (svc.selector && Object.keys(svc.selector).length && selectsNothing(svc)) out.add(svc);
     }
   }
   // A Service matching nothing in its own namespace names the pod templates of other namespaces its selector matches.
@@ -127,7 +132,7 @@ export function affectedObjects(
   if (changedWorkloads.length) {
     for (const svc of after.services) {
       if (!svc.selector || Object.keys(svc.selector).length === 0 || out.has(svc)) continue;
-      if (changedWorkloads.some((w) => w.namespace !== svc.namespace && selectorMatches(svc.selector, w)) && selected(svc) === 0) out.add(svc);
+      if (changedWorkloads.some((w) => w.namespace !== svc.namespace && selectorMatches(svc.selector, w)) && selectsNothing(svc)) out.add(svc);
     }
   }
   // Old versions that are gone are not in the new model: the model went from `before` to `after` by taking away
