@@ -91,6 +91,36 @@ describe('externaltrafficpolicy-local-coverage', () => {
     assert.match(one, /all traffic to the one node that runs it; /);
   });
 
+  it('leaves out backends that run no pods now (replicas: 0, a suspended Job), and is silent when only those remain', () => {
+    const idle = svc('NodePort') + workload('Deployment', '\n  replicas: 0');
+    assert.deepEqual(lint(idle, { rules }).findings, []);
+    const suspended = svc('NodePort') + workload('Job', '\n  suspend: true').replace('  selector: {matchLabels: {app: ingress}}\n', '');
+    assert.deepEqual(lint(suspended, { rules }).findings, []);
+    const mixed = idle + workload('StatefulSet', '\n  replicas: 2').replace('name: ingress\n', 'name: ingress-canary\n');
+    const findings = lint(mixed, { rules }).findings;
+    assert.deepEqual(findings.map((f) => [f.line, f.related.map((r) => [r.line, r.message])]), [[8, [[34, 'backend StatefulSet edge/ingress-canary (2 replicas)']]]]);
+    assert.match(findings[0].message, /, backends StatefulSet edge\/ingress-canary \(2 replicas\), not a DaemonSet: kube-proxy drops traffic to nodePort 30480 on nodes without such a pod \(at most 2 nodes answer\); /);
+  });
+
+  it('counts an autoscaled backend with its HorizontalPodAutoscaler\'s maxReplicas, and names it', () => {
+    const hpa = (target: string) => `
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: ingress-hpa, namespace: edge}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: ${target}}
+  minReplicas: 3
+  maxReplicas: 12
+`;
+    const text = svc('LoadBalancer') + workload('Deployment', '\n  replicas: 3') + hpa('ingress');
+    const [f] = lint(text, { rules }).findings;
+    assert.equal(f.message, 'externalTrafficPolicy Local on Service edge/ingress, backends Deployment edge/ingress (3-12 replicas by HorizontalPodAutoscaler edge/ingress-hpa), not a DaemonSet: the load balancer sends all traffic to at most 12 nodes (fewer when pods share a node); run them on every node or use Cluster');
+    assert.deepEqual(f.related.map((r) => [r.line, r.message]), [[20, 'backend Deployment edge/ingress (3-12 replicas by HorizontalPodAutoscaler edge/ingress-hpa)']]);
+    // An autoscaler of another Deployment changes nothing here.
+    assert.match(lint(svc('LoadBalancer') + workload('Deployment', '\n  replicas: 3') + hpa('other'), { rules }).findings[0].message, /\(3 replicas\), not a DaemonSet: the load balancer sends all traffic to at most 3 nodes/);
+  });
+
   it('does not mention nodePorts for a LoadBalancer (its page says direct nodePort clients are dropped elsewhere)', () => {
     const text = svc('LoadBalancer', '\n  allocateLoadBalancerNodePorts: false').replace(', nodePort: 30480', '') + workload('Deployment', '\n  replicas: 2');
     const { findings } = lint(text, { rules });

@@ -2,6 +2,7 @@ import { describe } from '../model/objects';
 import type { ServiceObject } from '../model/objects';
 import { partialCoverageBackends, totalPods } from '../kubernetes/kube-proxy/traffic-policy';
 import { backendLocations, backendsShortfall } from './report/backends';
+import { Autoscaler, autoscalersOf } from '../kubernetes/controller-manager/autoscalers';
 import { externalPolicyToCluster } from './fixes/traffic-policy-fix';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
@@ -49,7 +50,10 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
     '',
     'The message names the DaemonSet\'s selection ("DaemonSet ing/ing, which runs only on nodes matching',
     'node-role=ingress"). Silent when one selected workload is a DaemonSet on every node, or when the Service selects',
-    'nothing in the workspace. Taints and tolerations are not considered.',
+    'nothing in the workspace. Taints and tolerations are not considered. Workloads that run no pods now',
+    '(`replicas: 0`, a suspended Job or CronJob) are not counted as backends: they give no endpoint on any node, so',
+    'the policy changes nothing for them. An autoscaled workload counts with its HorizontalPodAutoscaler\'s',
+    '`maxReplicas` ("at most 10 nodes").',
     '',
     'Fixes: run the backends as a DaemonSet on every node the traffic reaches (or send the traffic only to the',
     'selected nodes: a load balancer or DNS naming just those); or set',
@@ -66,9 +70,11 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
     'kubernetes pkg/proxy/healthcheck/service_health.go (200 with local endpoints, else 503, v1.33)',
     'https://github.com/metallb/metallb/issues/322 (layer2 with Local announces only from nodes with a local endpoint)',
     'https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/#running-pods-on-select-nodes (v1.33)',
+    'https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/horizontal-pod-autoscaler-v2/ (minReplicas, maxReplicas; v1.33)',
   ],
   check({ model }) {
     const findings: Finding[] = [];
+    let autoscalers: ReadonlyMap<string, Autoscaler> | undefined;
     for (const svc of model.services) {
       const policy = svc.externalTrafficPolicy;
       if (policy?.value !== 'Local' || svc.origin.type === 'builtin') continue;
@@ -77,8 +83,9 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
       if (type !== 'NodePort' && type !== 'LoadBalancer' && !viaExternalIPs) continue;
       const backends = partialCoverageBackends(model, svc);
       if (backends.length === 0) continue;
-      const who = backendsShortfall(backends);
-      const total = totalPods(backends);
+      const scaling = (autoscalers ??= autoscalersOf(model.objects));
+      const who = backendsShortfall(backends, scaling);
+      const total = totalPods(backends, scaling);
       // Concrete node counts when the replicas are known: N pods are on at most N nodes.
       const landing = (caveat: boolean): string => (total === 1 ? 'the one node that runs it' : total !== undefined ? `at most ${total} nodes${caveat ? ' (fewer when pods share a node)' : ''}` : 'the nodes that run them');
       // Without a pod count the drop already says it: only nodes running them answer.
@@ -101,7 +108,7 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
         message,
         span: policy.span,
         object: refOf(svc),
-        related: backendLocations(backends),
+        related: backendLocations(backends, scaling),
         fixes: externalPolicyToCluster(svc, 'every node forwards; backends lose the client source IP to SNAT', type !== 'LoadBalancer'),
       });
     }

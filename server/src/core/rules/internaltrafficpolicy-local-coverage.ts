@@ -1,6 +1,7 @@
 import { describe } from '../model/objects';
 import { partialCoverageBackends } from '../kubernetes/kube-proxy/traffic-policy';
 import { backendLocations, backendsShortfall } from './report/backends';
+import { Autoscaler, autoscalersOf } from '../kubernetes/controller-manager/autoscalers';
 import { setToCluster } from './fixes/traffic-policy-fix';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
@@ -29,7 +30,9 @@ export const internaltrafficpolicyLocalCoverage: Rule = {
     '(it runs only on the nodes it selects; `kubernetes.io/os` / `kubernetes.io/arch` selectors are taken to match',
     'every node), every node without one of their pods is a black hole for in-cluster clients. Silent when one',
     'selected workload is a DaemonSet on every node, when the Service selects nothing in the workspace, and for',
-    'headless Services (no ClusterIP, kube-proxy is not involved).',
+    'headless Services (no ClusterIP, kube-proxy is not involved). Workloads that run no pods now (`replicas: 0`, a',
+    'suspended Job or CronJob) are not counted as backends; an autoscaled one is named with its',
+    'HorizontalPodAutoscaler\'s `minReplicas`-`maxReplicas`.',
     '',
     'Fix: set `internalTrafficPolicy: Cluster` (quick fix), or run the backends as a DaemonSet on every node where',
     'clients run (no nodeSelector, or one that matches every client node).',
@@ -42,21 +45,23 @@ export const internaltrafficpolicyLocalCoverage: Rule = {
   ],
   check({ model }) {
     const findings: Finding[] = [];
+    let autoscalers: ReadonlyMap<string, Autoscaler> | undefined;
     for (const svc of model.services) {
       const policy = svc.internalTrafficPolicy;
       if (policy?.value !== 'Local' || svc.origin.type === 'builtin') continue;
       if (svc.clusterIP?.value === 'None' || svc.type.value === 'ExternalName') continue;
       const backends = partialCoverageBackends(model, svc);
       if (backends.length === 0) continue;
+      const scaling = (autoscalers ??= autoscalersOf(model.objects));
       findings.push({
         ruleId: id,
         severity: 'warning',
         message:
-          `internalTrafficPolicy Local on ${describe(svc)}, whose backends are ${backendsShortfall(backends)}: ` +
+          `internalTrafficPolicy Local on ${describe(svc)}, whose backends are ${backendsShortfall(backends, scaling)}: ` +
           `a client pod on a node that runs none of these pods gets no endpoint, and kube-proxy drops its traffic to the ClusterIP; set internalTrafficPolicy: Cluster`,
         span: policy.span,
         object: refOf(svc),
-        related: backendLocations(backends),
+        related: backendLocations(backends, scaling),
         fixes: [setToCluster(policy, 'Set internalTrafficPolicy to Cluster (clients use backends on any node)', true)],
       });
     }

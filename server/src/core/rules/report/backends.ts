@@ -3,33 +3,35 @@ import { describe } from '../../model/objects';
 import type { RelatedLocation } from '../rule';
 import { joinNames } from './collisions';
 import { daemonSetRestriction } from '../../kubernetes/scheduler/daemonset-coverage';
-import { podCount } from '../../kubernetes/kube-proxy/traffic-policy';
+import { autoscalerOf, podCount } from '../../kubernetes/kube-proxy/traffic-policy';
+import type { Autoscaler } from '../../kubernetes/controller-manager/autoscalers';
 
 /**
  * How the backends fall short of every node, for messages: `Deployment a/b (2 replicas), not a DaemonSet`,
  * `DaemonSet ing/ing, which runs only on nodes matching node-role=ingress`, or for a mix
  * `Deployment a/b (2 replicas) and DaemonSet ing/ing (only on nodes matching node-role=ingress), not on every node`.
+ * `autoscalers`: the HorizontalPodAutoscalers by target (autoscalersOf), for the replica counts they set.
  */
-export function backendsShortfall(backends: readonly WorkloadObject[]): string {
+export function backendsShortfall(backends: readonly WorkloadObject[], autoscalers?: ReadonlyMap<string, Autoscaler>): string {
   const restricted = backends.filter((w) => w.kind === 'DaemonSet');
-  if (restricted.length === 0) return `${describeBackends(backends)}, not a DaemonSet`;
+  if (restricted.length === 0) return `${describeBackends(backends, autoscalers)}, not a DaemonSet`;
   if (backends.length === 1) return `${describe(backends[0])}, which runs only on nodes matching ${daemonSetRestriction(backends[0])}`;
-  return `${describeBackends(backends)}, not on every node`;
+  return `${describeBackends(backends, autoscalers)}, not on every node`;
 }
 
 /** `Deployment ns/x (2 replicas)` for each backend, joined with commas and "and", at most five (see joinNames). */
-export function describeBackends(backends: readonly WorkloadObject[]): string {
+export function describeBackends(backends: readonly WorkloadObject[], autoscalers?: ReadonlyMap<string, Autoscaler>): string {
   const names = backends.map((w) => {
-    const count = podCount(w) ?? onlyOn(w);
+    const count = podCount(w, autoscalerOf(w, autoscalers)) ?? onlyOn(w);
     return count ? `${describe(w)} (${count})` : describe(w);
   });
   return joinNames(names);
 }
 
 /** Related locations pointing at each backend (its metadata.name, or its replicas value when written). */
-export function backendLocations(backends: readonly WorkloadObject[]): RelatedLocation[] {
+export function backendLocations(backends: readonly WorkloadObject[], autoscalers?: ReadonlyMap<string, Autoscaler>): RelatedLocation[] {
   return backends.map((w) => {
-    const count = podCount(w) ?? onlyOn(w);
+    const count = podCount(w, autoscalerOf(w, autoscalers)) ?? onlyOn(w);
     return { span: w.replicas?.span ?? w.span, message: `backend ${describe(w)}${count ? ` (${count})` : ''}` };
   });
 }
