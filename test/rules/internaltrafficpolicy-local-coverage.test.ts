@@ -35,11 +35,11 @@ describe('internaltrafficpolicy-local-coverage', () => {
     assert.match(f.message, /^internalTrafficPolicy Local on Service data\/cache, whose backends are Deployment data\/cache \(2 replicas\), not a DaemonSet: a client pod on a node that runs none of these pods gets no endpoint/);
   });
 
-  it('is silent for a backend scaled to 0, and names an autoscaled one with its HorizontalPodAutoscaler', () => {
+  it('is silent for a backend scaled to 0, and counts an autoscaled one with its HorizontalPodAutoscaler (named in the related location)', () => {
     assert.deepEqual(lint(svc() + workload('Deployment').replace('replicas: 2', 'replicas: 0'), { rules }).findings, []);
     const hpa = '\n---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: cache, namespace: data}\nspec:\n  scaleTargetRef: {kind: StatefulSet, name: cache}\n  maxReplicas: 5\n';
     const [f] = lint(svc() + workload('StatefulSet') + hpa, { rules }).findings;
-    assert.match(f.message, /, whose backends are StatefulSet data\/cache \(1-5 replicas by HorizontalPodAutoscaler data\/cache\), not a DaemonSet: /);
+    assert.match(f.message, /, whose backends are StatefulSet data\/cache \(1-5 replicas, autoscaled\), not a DaemonSet: /);
     assert.deepEqual(f.related.map((r) => [r.line, r.message]), [[16, 'backend StatefulSet data/cache (1-5 replicas by HorizontalPodAutoscaler data/cache)']]);
   });
 

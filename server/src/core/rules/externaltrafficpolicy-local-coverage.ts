@@ -84,24 +84,26 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
       const backends = partialCoverageBackends(model, svc);
       if (backends.length === 0) continue;
       const scaling = (autoscalers ??= autoscalersOf(model.objects));
-      const who = backendsShortfall(backends, scaling);
       const total = totalPods(backends, scaling);
       // Concrete node counts when the replicas are known: N pods are on at most N nodes.
       const landing = (caveat: boolean): string => (total === 1 ? 'the one node that runs it' : total !== undefined ? `at most ${total} nodes${caveat ? ' (fewer when pods share a node)' : ''}` : 'the nodes that run them');
       // Without a pod count the drop already says it: only nodes running them answer.
       const answering = total === 1 ? ' (only one node answers)' : total !== undefined ? ` (at most ${total} nodes answer)` : '';
       const entry = viaExternalIPs ? `its externalIPs (${svc.externalIPs.map((ip) => ip.value).join(', ')})` : nodePortsText(svc);
-      const head = `externalTrafficPolicy Local on ${describe(svc)}, backends ${who}`;
       const fix = 'run them on every node or use Cluster';
-      // Long names leave no room for the details: the node count's caveat and the nodePort numbers give way first.
-      const message =
-        type === 'LoadBalancer'
-          ? firstFitting(`${head}: the load balancer sends all traffic to ${landing(true)}; ${fix}`, `${head}: the load balancer sends all traffic to ${landing(false)}; ${fix}`)
-          : firstFitting(
+      // Long names leave no room for the details: the node count's caveat, the nodePort numbers and the names of the
+      // autoscalers (kept in the related locations) give way first.
+      const variants = (who: string): [string, ...string[]] => {
+        const head = `externalTrafficPolicy Local on ${describe(svc)}, backends ${who}`;
+        return type === 'LoadBalancer'
+          ? [`${head}: the load balancer sends all traffic to ${landing(true)}; ${fix}`, `${head}: the load balancer sends all traffic to ${landing(false)}; ${fix}`]
+          : [
             `${head}: kube-proxy drops traffic to ${entry} on nodes without such a pod${answering}; ${fix}`,
             `${head}: kube-proxy drops traffic to ${entry} on nodes without such a pod; ${fix}`,
             `${head}: kube-proxy drops traffic to ${viaExternalIPs ? entry : 'its nodePorts'} on nodes without such a pod; ${fix}`,
-          );
+          ];
+      };
+      const message = firstFitting(...variants(backendsShortfall(backends, scaling)), ...variants(backendsShortfall(backends, scaling, true)));
       findings.push({
         ruleId: id,
         severity: type === 'LoadBalancer' ? 'info' : 'warning',

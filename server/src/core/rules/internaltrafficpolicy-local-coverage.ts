@@ -1,6 +1,7 @@
 import { describe } from '../model/objects';
 import { partialCoverageBackends } from '../kubernetes/kube-proxy/traffic-policy';
 import { backendLocations, backendsShortfall } from './report/backends';
+import { firstFitting } from '../output/fit-message';
 import { Autoscaler, autoscalersOf } from '../kubernetes/controller-manager/autoscalers';
 import { setToCluster } from './fixes/traffic-policy-fix';
 import type { Finding, Rule } from './rule';
@@ -53,12 +54,15 @@ export const internaltrafficpolicyLocalCoverage: Rule = {
       const backends = partialCoverageBackends(model, svc);
       if (backends.length === 0) continue;
       const scaling = (autoscalers ??= autoscalersOf(model.objects));
+      // The autoscalers' names (kept in the related locations) give way to long names.
+      const message = (short: boolean): string =>
+        `internalTrafficPolicy Local on ${describe(svc)}, whose backends are ${backendsShortfall(backends, scaling, short)}: ` +
+        `a client pod on a node that runs none of these pods gets no endpoint, and kube-proxy drops its traffic to the ClusterIP; set internalTrafficPolicy: Cluster`;
       findings.push({
         ruleId: id,
         severity: 'warning',
-        message:
-          `internalTrafficPolicy Local on ${describe(svc)}, whose backends are ${backendsShortfall(backends, scaling)}: ` +
-          `a client pod on a node that runs none of these pods gets no endpoint, and kube-proxy drops its traffic to the ClusterIP; set internalTrafficPolicy: Cluster`,
+        // The autoscalers' names (kept in the related locations) give way to long names.
+        message: firstFitting(message(false), message(true)),
         span: policy.span,
         object: refOf(svc),
         related: backendLocations(backends, scaling),

@@ -28,12 +28,13 @@ export function partialCoverageBackends(model: WorkspaceModel, service: ServiceO
 
 /**
  * How many pods a workload runs, for messages: `3 replicas`, `1 replica, the default`, `1 pod`, `2-10 replicas by
- * HorizontalPodAutoscaler default/web` when `autoscaler` scales it; undefined for Jobs.
+ * HorizontalPodAutoscaler default/web` when `autoscaler` scales it (`2-10 replicas, autoscaled` when `short`);
+ * undefined for Jobs.
  */
-export function podCount(w: WorkloadObject, autoscaler?: Autoscaler): string | undefined {
+export function podCount(w: WorkloadObject, autoscaler?: Autoscaler, short = false): string | undefined {
   if (w.kind === 'Pod') return '1 pod';
   if (!REPLICATED_KINDS.has(w.kind)) return undefined;
-  if (autoscaler) return `${autoscaler.min}-${autoscaler.max} replicas by HorizontalPodAutoscaler ${autoscaler.hpa.namespace}/${autoscaler.hpa.name}`;
+  if (autoscaler) return `${autoscaler.min}-${autoscaler.max} replicas${short ? ', autoscaled' : ` by HorizontalPodAutoscaler ${autoscaler.hpa.namespace}/${autoscaler.hpa.name}`}`;
   if (!w.replicas) return '1 replica, the default';
   return `${w.replicas.value} replica${w.replicas.value === 1 ? '' : 's'}`;
 }

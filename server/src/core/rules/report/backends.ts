@@ -10,19 +10,20 @@ import type { Autoscaler } from '../../kubernetes/controller-manager/autoscalers
  * How the backends fall short of every node, for messages: `Deployment a/b (2 replicas), not a DaemonSet`,
  * `DaemonSet ing/ing, which runs only on nodes matching node-role=ingress`, or for a mix
  * `Deployment a/b (2 replicas) and DaemonSet ing/ing (only on nodes matching node-role=ingress), not on every node`.
- * `autoscalers`: the HorizontalPodAutoscalers by target (autoscalersOf), for the replica counts they set.
+ * `autoscalers`: the HorizontalPodAutoscalers by target (autoscalersOf), for the replica counts they set; `short`:
+ * without their names (see podCount).
  */
-export function backendsShortfall(backends: readonly WorkloadObject[], autoscalers?: ReadonlyMap<string, Autoscaler>): string {
+export function backendsShortfall(backends: readonly WorkloadObject[], autoscalers?: ReadonlyMap<string, Autoscaler>, short = false): string {
   const restricted = backends.filter((w) => w.kind === 'DaemonSet');
-  if (restricted.length === 0) return `${describeBackends(backends, autoscalers)}, not a DaemonSet`;
+  if (restricted.length === 0) return `${describeBackends(backends, autoscalers, short)}, not a DaemonSet`;
   if (backends.length === 1) return `${describe(backends[0])}, which runs only on nodes matching ${daemonSetRestriction(backends[0])}`;
-  return `${describeBackends(backends, autoscalers)}, not on every node`;
+  return `${describeBackends(backends, autoscalers, short)}, not on every node`;
 }
 
 /** `Deployment ns/x (2 replicas)` for each backend, joined with commas and "and", at most five (see joinNames). */
-export function describeBackends(backends: readonly WorkloadObject[], autoscalers?: ReadonlyMap<string, Autoscaler>): string {
+export function describeBackends(backends: readonly WorkloadObject[], autoscalers?: ReadonlyMap<string, Autoscaler>, short = false): string {
   const names = backends.map((w) => {
-    const count = podCount(w, autoscalerOf(w, autoscalers)) ?? onlyOn(w);
+    const count = podCount(w, autoscalerOf(w, autoscalers), short) ?? onlyOn(w);
     return count ? `${describe(w)} (${count})` : describe(w);
   });
   return joinNames(names);
