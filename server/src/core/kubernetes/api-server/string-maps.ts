@@ -7,7 +7,7 @@ import { MAX_MAP_VALUES } from './object-envelope';
 import { firstFitting } from '../../output/fit-message';
 import type { FileText } from '../../source/string-number';
 import { quoteScalarFix } from '../../rules/fixes/quote-scalar';
-import { ScalarWriting, stringAdvice, writingAt } from './string-advice';
+import { QUOTABLE_PLAIN, ScalarWriting, stringAdvice, writingAt } from './string-advice';
 
 /** JSON type of a written value, as Go's decoder names it in `cannot unmarshal <type>`. */
 export type FoundKind = 'string' | 'number' | 'bool' | 'array' | 'object';
@@ -57,8 +57,7 @@ export function mapValueProblem(v: MapValue, written?: WrittenText, source?: Fil
   const writing: ScalarWriting | undefined = v.tag && !spelled?.tag ? { ...spelled, tag: v.tag } : spelled;
   const head = `${v.path}.${v.key} is ${FOUND[v.found]}, not a string`;
   // A JSON manifest says what it means (`1` is a number there): only YAML needs the reading explained.
-  const advice = scalar ? stringAdvice(v.found as 'bool' | 'number', v.value, writing, json) : { read: '', fix: '; give a string' };
-  const { read, fix } = advice;
+  const { read, fix } = scalar ? stringAdvice(v.found as 'bool' | 'number', v.value, writing, json) : { read: '', fix: '; give a string' };
   const refused = `: the API server cannot decode ${v.who} ("json: cannot unmarshal ${v.found} into Go struct field ${v.goField} of type string")`;
   const fixes: Fix[] = !scalar || !v.editable ? []
     : text !== undefined ? quoteScalarFix(text, v.span, v.keySpan, v.key)
@@ -71,7 +70,7 @@ export function mapValueProblem(v: MapValue, written?: WrittenText, source?: Fil
 
 /** `Quote "yes"` from the value's text alone (the file's whole text unknown: no tag or key to look at). */
 function quoteWritten(text: string | undefined, span: Span): Fix[] {
-  return text !== undefined && /^[A-Za-z0-9_.+-]+$/.test(text) ? [{ title: `Quote "${text}"`, edits: [{ span, newText: `"${text}"` }], preferred: true }] : [];
+  return text !== undefined && QUOTABLE_PLAIN.test(text) ? [{ title: `Quote "${text}"`, edits: [{ span, newText: `"${text}"` }], preferred: true }] : [];
 }
 
 /**
