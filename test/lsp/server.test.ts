@@ -97,6 +97,18 @@ describe('language server over stdio (protocol)', function () {
     await client.waitFor(B, empty);
   });
 
+  it('offers the quote fix of a label whose key YAML 1.1 reads as true, quoting that key and the value only', async () => {
+    await client.waitFor(A, hasCollision);
+    const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  labels:\n    on: 80   # port\n    off: web\n';
+    client.open(A, text);
+    const [diag] = await client.waitFor(A, (d) => rules(d).includes('object-invalid'));
+    assert.deepEqual(diag.range, { start: { line: 5, character: 8 }, end: { line: 5, character: 10 } });
+    const actions = await client.codeActions(A, diag.range, [diag]);
+    assert.equal(actions[0].title, 'Quote "on" and "80"');
+    assert.equal(actions[0].isPreferred, true);
+    assert.equal(applyTextEdits(text, actions[0].edit!.changes![uriOf(A)]), text.replace('on: 80   # port', '"on": "80"   # port'));
+  });
+
   it('finds the quick fixes by rule id and position when a client drops Diagnostic.data', async () => {
     const [diag] = await client.waitFor(A, hasCollision);
     const { data: _dropped, ...withoutData } = diag;

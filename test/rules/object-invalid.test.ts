@@ -290,4 +290,27 @@ describe('object-invalid', () => {
       'patch.yaml': '- op: replace\n  path: /spec/ports/0/port\n  value: 81\n',
     }), []);
   });
+
+  it('tells a tagged metadata string field to lose its tag, and the fix removes it; an alias gets no fix', () => {
+    const text = dedent(`
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: !!int "5"
+        namespace: !!bool yes  # ns
+      ---
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: &n !!int 7
+        generateName: *n
+    `);
+    const fs = check(text);
+    assert.deepEqual(fs.map((f) => [f.line, f.column, f.text, f.message.replace(/: the API server refuses the ConfigMap \(.*\)/, ': …'), f.fixes.map((x) => [x.title, applyEdits(text, x.edits)])]), [
+      [4, 15, '"5"', 'metadata.name is a number, not a string (the `!!int` tag makes it the number 5): …; remove the `!!int` tag', [['Remove the !!int tag', text.replace('!!int "5"', '"5"')]]],
+      [5, 21, 'yes', 'metadata.namespace is a boolean, not a string (the `!!bool` tag makes it true): …; remove the `!!bool` tag and quote it', [['Remove the !!bool tag and quote "yes"', text.replace('!!bool yes  # ns', '"yes"  # ns')]]],
+      [10, 18, '7', 'metadata.name is a number, not a string (the `!!int` tag makes it the number 7): …; remove the `!!int` tag and quote it', []],
+      [11, 17, '*n', 'metadata.generateName is a number, not a string (the `!!int` tag makes it the number 7): …; remove the `!!int` tag and quote it', []],
+    ]);
+  });
 });

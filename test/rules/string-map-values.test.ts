@@ -297,4 +297,166 @@ describe('string map values (labels, annotations, nodeSelector, selectors)', () 
           spec: {containers: [{name: c, image: nginx}]}
     `), []);
   });
+
+  describe('keys YAML 1.1 reads as booleans or numbers, and values with an explicit tag', () => {
+    /** Each finding as [rule, line, column, text, fixes as [title, edited text]]; `text` the dedented manifest. */
+    const fixed = (fs: TestFinding[], text: string) => fs.map((f) => [f.ruleId, f.line, f.column, f.text, f.fixes.map((x) => [x.title, applyEdits(text, x.edits)])]);
+    const keyed = dedent(`
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: web}
+      spec:
+        selector:
+          matchLabels: {app: web, on: 1}
+        template:
+          metadata:
+            labels:
+              app: web
+              on: 1   # kept
+              "yes": 2
+          spec:
+            nodeSelector:
+              Y: no
+              0x10: "a"
+            containers: [{name: web, image: nginx}]
+    `);
+
+    it('quotes a misread key with the value, and only that key, keeping comments; a quoted key or a string value is left alone', () => {
+      const fs = check(keyed);
+      const swap = (from: string, to: string) => keyed.replace(from, to);
+      assert.deepEqual(fixed(fs, keyed), [
+        ['pod-spec-invalid', 6, 33, '1', [['Quote "on" and "1"', swap('{app: web, on: 1}', '{app: web, "on": "1"}')]]],
+        ['pod-spec-invalid', 11, 13, '1', [['Quote "on" and "1"', swap('on: 1   # kept', '"on": "1"   # kept')]]],
+        ['pod-spec-invalid', 12, 16, '2', [['Quote "2"', swap('"yes": 2', '"yes": "2"')]]],
+        ['pod-spec-invalid', 15, 12, 'no', [['Quote "Y" and "no"', swap('Y: no', '"Y": "no"')]]],
+      ]);
+      assert.equal(fs[0].message, 'matchLabels.true is a number, not a string: the API server cannot decode Deployment default/web ("json: cannot unmarshal number into Go struct field LabelSelector.spec.selector.matchLabels of type string"); quote the key and the value');
+      assert.equal(fs[2].message, 'spec.template.metadata.labels.yes is a number, not a string (YAML 1.1 reads the unquoted value as the number 2): the API server cannot decode Deployment default/web ("json: cannot unmarshal number into Go struct field ObjectMeta.spec.template.metadata.labels of type string"); quote it');
+      // Every fix applied: nothing is left, and the keys are the ones written.
+      const all = fs.flatMap((f) => f.fixes[0].edits).sort((a, b) => b.span.start - a.span.start);
+      const after = applyEdits(keyed, all);
+      assert.deepEqual(check(after), []);
+      const d = lint(after).analysis.model.workloads[0];
+      assert.deepEqual(d.raw.spec, { selector: { matchLabels: { app: 'web', on: '1' } }, template: { metadata: { labels: { app: 'web', on: '1', yes: '2' } }, spec: { nodeSelector: { Y: 'no', 16: 'a' }, containers: [{ name: 'web', image: 'nginx' }] } } });
+    });
+
+    it('says how object-invalid\'s metadata labels read a misread key, and quotes it with the value', () => {
+      const text = dedent(`
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: cm
+          labels:
+            on: 80   # port
+            off: web
+            1.10: yes
+            app: 1
+      `);
+      const fs = check(text);
+      assert.deepEqual(fixed(fs, text), [
+        ['object-invalid', 6, 9, '80', [['Quote "on" and "80"', text.replace('on: 80   # port', '"on": "80"   # port')]]],
+        ['object-invalid', 8, 11, 'yes', [['Quote "1.10" and "yes"', text.replace('1.10: yes', '"1.10": "yes"')]]],
+        ['object-invalid', 9, 10, '1', [['Quote "1"', text.replace('app: 1', 'app: "1"')]]],
+      ]);
+      assert.equal(fs[0].message, 'metadata.labels.true is a number, not a string (YAML 1.1 reads the unquoted key on as true and the unquoted value as the number 80): the API server refuses the ConfigMap ("json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string"); quote the key and the value');
+      assert.equal(fs[1].message, 'metadata.labels.1.1 is a boolean, not a string (YAML 1.1 reads the unquoted key 1.10 as 1.1 and the unquoted value as true): the API server refuses the ConfigMap ("json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string"); quote the key and the value');
+      assert.equal(fs[2].message, 'metadata.labels.app is a number, not a string (YAML 1.1 reads the unquoted value as the number 1): the API server refuses the ConfigMap ("json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string"); quote it');
+    });
+
+    it('reads a misread key the same with either parser', () => {
+      const { loadFile } = require('../../server/out/core/load/load-file') as typeof import('../../server/out/core/load/load-file');
+      const text = dedent(`
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: cm
+          labels: {on: 80, app: y}
+      `);
+      const problems = (parser: 'yaml' | 'events') => loadFile('f.yaml', text, { parser }).problems.map((p) => [p.message, p.key?.read, p.key && text.slice(p.key.span.start, p.key.span.end)]);
+      assert.deepEqual(problems('events'), problems('yaml'));
+      assert.deepEqual(problems('events').map((p) => p.slice(1)), [['true', 'on'], ['app', 'app']]);
+    });
+
+    const tagged = dedent(`
+      apiVersion: v1
+      kind: Service
+      metadata: {name: web}
+      spec:
+        selector:
+          a: !!int "3"
+          b: !!bool yes   # b
+          c: !!str 4
+          off: !!int 5
+          d: &d !!int 6
+        ports:
+        - port: 80
+          name: !!int 8080
+          protocol: !!bool "on"
+    `);
+
+    it('tells a tagged value to lose its tag (quotes alone keep what the tag says), and the fix removes it', () => {
+      const fs = check(tagged);
+      const swap = (from: string, to: string) => tagged.replace(from, to);
+      assert.deepEqual(fixed(fs, tagged), [
+        ['service-spec-invalid', 6, 14, '"3"', [['Remove the !!int tag', swap('!!int "3"', '"3"')]]],
+        ['service-spec-invalid', 7, 15, 'yes', [['Remove the !!bool tag and quote "yes"', swap('!!bool yes   # b', '"yes"   # b')]]],
+        ['service-spec-invalid', 9, 16, '5', [['Quote "off", remove the !!int tag and quote "5"', swap('off: !!int 5', '"off": "5"')]]],
+        ['service-spec-invalid', 10, 17, '6', []],
+        ['service-spec-invalid', 13, 17, '8080', []],
+        ['service-spec-invalid', 14, 22, '"on"', []],
+      ]);
+      assert.deepEqual(fs.map((f) => f.message.replace(/: the API server cannot decode Service default\/web \(.*\)/, ': …')), [
+        'spec.selector.a is a number, not a string (the `!!int` tag makes it the number 3): …; remove the `!!int` tag',
+        'spec.selector.b is a boolean, not a string (the `!!bool` tag makes it true): …; remove the `!!bool` tag and quote it',
+        'selector.false is a number, not a string: …; quote the key, remove the `!!int` tag and quote the value',
+        'spec.selector.d is a number, not a string (the `!!int` tag makes it the number 6): …; remove the `!!int` tag and quote it',
+        'port name 8080 is not a string: …; remove the `!!int` tag and quote it',
+        'protocol true is not a string: …; remove the `!!bool` tag',
+      ]);
+    });
+
+    it('tells the string fields of an Ingress and a NetworkPolicy port to lose a tag, and an untagged value to be quoted', () => {
+      const text = dedent(`
+        apiVersion: networking.k8s.io/v1
+        kind: Ingress
+        metadata: {name: ing}
+        spec:
+          rules:
+          - http:
+              paths:
+              - path: /
+                pathType: !!int 1
+                backend:
+                  service:
+                    name: !!bool yes
+                    port: {name: !!bool "on"}
+        ---
+        apiVersion: networking.k8s.io/v1
+        kind: NetworkPolicy
+        metadata: {name: np}
+        spec:
+          podSelector: {}
+          ingress:
+          - ports:
+            - {port: 53, protocol: !!int 6}
+            - {port: 54, protocol: 6}
+      `);
+      const fs = lint(text, { rules: ['ingress-spec-invalid', 'networkpolicy-spec-invalid'] }).findings;
+      assert.deepEqual(fs.map((f) => [f.line, f.column, f.text, f.message.slice(f.message.lastIndexOf(');') + 3), f.fixes.length]), [
+        [9, 25, '1', 'remove the `!!int` tag and quote it', 0],
+        [12, 26, 'yes', 'remove the `!!bool` tag and quote it', 0],
+        [13, 33, '"on"', 'remove the `!!bool` tag', 0],
+        [22, 34, '6', 'remove the `!!int` tag and quote it', 0],
+        [23, 28, '6', 'quote it', 0],
+      ]);
+    });
+
+    it('says "quote it" and quotes as before for values without a tag, and for JSON manifests', () => {
+      const fs = lint({ 's.json': '{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"}, "spec": {"selector": {"a": 1}, "ports": [{"port": 80, "name": 5}]}}' }, { rules }).findings;
+      assert.deepEqual(fs.map((f) => [f.text, f.message.replace(/: the API server cannot decode Service default\/web \(.*\)/, ': …'), f.fixes.map((x) => x.title)]), [
+        ['1', 'spec.selector.a is a number, not a string: …; quote it', ['Quote "1"']],
+        ['5', 'port name 5 is not a string: …; quote it', []],
+      ]);
+    });
+  });
 });

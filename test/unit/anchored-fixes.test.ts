@@ -85,4 +85,102 @@ describe('value quick fixes on values shared through YAML anchors, aliases and m
       ['Service default/b', 17, '*p', []],
     ]);
   });
+
+  describe('the case fix of an enum value (protocol tcp → TCP) and the quote fix of a string value', () => {
+    const shared = [
+      'apiVersion: v1',
+      'kind: List',
+      'items:',
+      '- apiVersion: v1',
+      '  kind: Service',
+      '  metadata: {name: a}',
+      '  spec:',
+      '    ports:',
+      '    - {name: x, port: 80, protocol: &proto tcp}',
+      '    - &p {name: w, port: 81, protocol: udp}',
+      '- apiVersion: v1',
+      '  kind: Service',
+      '  metadata: {name: b}',
+      '  spec:',
+      '    ports:',
+      '    - {name: x, port: 80, protocol: *proto}',
+      '    - <<: *p',
+      '      name: z',
+      '- apiVersion: v1',
+      '  kind: Service',
+      '  metadata: {name: c}',
+      '  spec:',
+      '    ports: &ports',
+      '    - {port: 80, protocol: sctp}',
+      '- apiVersion: v1',
+      '  kind: Service',
+      '  metadata: {name: d}',
+      '  spec:',
+      '    ports: *ports',
+      '- apiVersion: apps/v1',
+      '  kind: Deployment',
+      '  metadata: {name: e}',
+      '  spec:',
+      '    selector: {matchLabels: {app: e}}',
+      '    template:',
+      '      metadata: {labels: {app: e}}',
+      '      spec:',
+      '        containers:',
+      '        - name: c',
+      '          image: nginx',
+      '          ports:',
+      '          - &cp {containerPort: 80, protocol: tcp}',
+      '          - <<: *cp',
+      '            containerPort: 81',
+      '- apiVersion: networking.k8s.io/v1',
+      '  kind: NetworkPolicy',
+      '  metadata: {name: np}',
+      '  spec:',
+      '    podSelector: {}',
+      '    ingress:',
+      '    - ports:',
+      '      - {port: 53, protocol: *proto}',
+      '',
+    ].join('\n');
+    const specRules = ['service-spec-invalid', 'pod-spec-invalid', 'networkpolicy-spec-invalid'];
+
+    it('replaces a scalar alias with the literal, rewrites an anchor\'s aliases to the old value, and offers none for a merged or collection-aliased value', () => {
+      const fs = lint({ 'l.yaml': shared }, { rules: specRules }).findings;
+      assert.deepEqual(fs.map((f) => [f.object, f.line, f.column, f.text, f.fixes.map((x) => [x.title, applyEdits(shared, x.edits)])]), [
+        ['Service default/a', 9, 44, 'tcp', [['Change protocol "tcp" to "TCP"', shared.replace('protocol: &proto tcp', 'protocol: TCP').replace(/protocol: \*proto/g, 'protocol: tcp')]]],
+        ['Service default/a', 10, 40, 'udp', []],
+        ['Service default/b', 16, 37, '*proto', [['Change protocol "tcp" to "TCP"', shared.replace('{name: x, port: 80, protocol: *proto}', '{name: x, port: 80, protocol: TCP}')]]],
+        ['Service default/b', 17, 11, '*p', []],
+        ['Service default/c', 24, 28, 'sctp', []],
+        ['Service default/d', 29, 12, '*ports', []],
+        ['Deployment default/e', 42, 47, 'tcp', []],
+        ['Deployment default/e', 42, 47, 'tcp', []],
+        ['NetworkPolicy default/np', 52, 30, '*proto', [['Change protocol "tcp" to "TCP"', shared.replace('{port: 53, protocol: *proto}', '{port: 53, protocol: TCP}')]]],
+      ]);
+    });
+
+    it('quotes an anchored plain value without changing its aliases, and offers nothing for a tagged anchored one', () => {
+      const text = [
+        'apiVersion: v1',
+        'kind: List',
+        'items:',
+        '- apiVersion: v1',
+        '  kind: Service',
+        '  metadata: {name: a}',
+        '  spec: {selector: {tier: &t 1, rank: &r !!int 2}, ports: [{port: 80}]}',
+        '- apiVersion: v1',
+        '  kind: Service',
+        '  metadata: {name: b}',
+        '  spec: {selector: {tier: *t, rank: *r}, ports: [{port: 80}]}',
+        '',
+      ].join('\n');
+      const fs = lint({ 'l.yaml': text }, { rules: ['service-spec-invalid'] }).findings;
+      assert.deepEqual(fs.map((f) => [f.object, f.line, f.column, f.text, f.fixes.map((x) => [x.title, applyEdits(text, x.edits)])]), [
+        ['Service default/a', 7, 30, '1', [['Quote "1"', text.replace('tier: &t 1', 'tier: "1"').replace('tier: *t', 'tier: 1')]]],
+        ['Service default/a', 7, 48, '2', []],
+        ['Service default/b', 11, 27, '*t', []],
+        ['Service default/b', 11, 37, '*r', []],
+      ]);
+    });
+  });
 });

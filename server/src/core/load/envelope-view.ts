@@ -1,4 +1,5 @@
-import { isMap, isScalar, isSeq } from 'yaml';
+import { isMap, isScalar, isSeq, type Node } from 'yaml';
+import { type ScalarWriting, shownTag } from '../kubernetes/api-server/string-advice';
 import { checkObjectEnvelope, EnvelopeResult, EnvelopeView, JsonKind, nonObjectDocument } from '../kubernetes/api-server/object-envelope';
 import type { LoadProblem } from './load-file';
 import type { NodeReader } from './node-reader';
@@ -30,10 +31,29 @@ function envelopeView(reader: NodeReader, root: unknown): EnvelopeView {
         const key = reader.scalarValue(item.key);
         if (key === undefined || key === null || typeof key === 'symbol' || typeof key === 'object') return [];
         const value = reader.resolve(item.value);
-        return [{ key: String(key), kind: jsonKind(value), scalar: scalarOf(reader, item.value), span: reader.span(item.value) }];
+        const kind = jsonKind(value);
+        const entry = { key: String(key), kind, scalar: scalarOf(reader, item.value), span: reader.span(item.value) };
+        if (kind !== 'bool' && kind !== 'number') return [entry];
+        // How a value that is not a string is written (and where its key is), for the message and the quick fix.
+        const keySpan = reader.span(item.key);
+        return [{ ...entry, writing: writingOf(value, item.key), ...(keySpan ? { keySpan } : {}) }];
       });
     },
+    writing: (path) => writingOf(reader.resolve(node(path))),
   };
+}
+
+/**
+ * How a scalar value (resolved) and its key node are written, as far as YAML 1.1 reads them (see ScalarWriting): its
+ * explicit tag, its quotes, and a plain key that is read as a boolean or a number (`on` → true).
+ */
+function writingOf(value: Node | undefined, key?: unknown): ScalarWriting | undefined {
+  const tag = isScalar(value) && value.tag ? shownTag(value.tag) : undefined;
+  const quoted = isScalar(value) && (value.type === 'QUOTE_DOUBLE' || value.type === 'QUOTE_SINGLE');
+  const k = isScalar(key) && key.type === 'PLAIN' && (typeof key.value === 'boolean' || typeof key.value === 'number') ? key : undefined;
+  const written = k && typeof k.source === 'string' && k.source !== String(k.value) ? k.source : undefined;
+  if (!tag && !quoted && written === undefined) return undefined;
+  return { ...(tag ? { tag } : {}), ...(quoted ? { quoted } : {}), ...(written !== undefined ? { key: { written, read: String(k!.value) } } : {}) };
 }
 
 /** The JSON type of a resolved node, or undefined when absent. */

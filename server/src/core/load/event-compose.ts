@@ -295,14 +295,20 @@ class EventComposer {
       case SCALAR_STYLE.PLAIN: {
         start = e.valueStart;
         end = e.valueEnd;
-        const value = resolvePlain(e.fast ? text.slice(start, end) : getScalarValue(text, e), atKey);
+        const source = e.fast ? text.slice(start, end) : getScalarValue(text, e);
+        const value = resolvePlain(source, atKey);
         if (value instanceof Scalar) {
           // `<<`: the merge tag gives its own node, as in `yaml`'s composeScalar.
           node = value as unknown as EventScalar;
           node.range = [start, end, end];
           node.type = 'PLAIN';
           if (anchor) node.anchor = anchor;
-        } else node = new EventScalar(value, 'PLAIN', [start, end, end], anchor);
+        } else {
+          node = new EventScalar(value, 'PLAIN', [start, end, end], anchor);
+          // A key read as a boolean or a number (`on`, `0x10`) keeps its text, as `yaml`'s scalars do (`source`), for
+          // the messages that say how YAML 1.1 reads it; string keys, the common case, carry nothing more.
+          if (atKey && (typeof value === 'boolean' || typeof value === 'number')) (node as EventScalar & { source?: string }).source = source;
+        }
         break;
       }
       case SCALAR_STYLE.SINGLE_QUOTED:

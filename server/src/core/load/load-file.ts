@@ -31,6 +31,8 @@ export interface LoadProblem {
   readonly severity: 'error' | 'warning' | 'info';
   /** True when quoting the value written at `span` fixes the problem (see EnvelopeProblem.quotable). */
   readonly quotable?: boolean;
+  /** With {@link quotable}, for a map value: its key's span and the key as read (see EnvelopeProblem.key). */
+  readonly key?: { readonly span: Span; readonly read: string };
 }
 
 /** One file after loading: its objects, problems and suppression comments. Plain data (no YAML nodes kept). */

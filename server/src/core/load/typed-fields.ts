@@ -3,6 +3,7 @@ import type { InvalidField } from '../model/objects';
 import type { Located, Span } from '../source/span';
 import { isBoolean, isInteger, isMergeKey, isString, NodeReader } from './node-reader';
 import { MAX_MAP_VALUES } from '../kubernetes/api-server/object-envelope';
+import { shownTag } from '../kubernetes/api-server/string-advice';
 
 /**
  * Unquoted YAML 1.1 booleans. kubectl turns YAML into JSON with sigs.k8s.io/yaml (go-yaml v2, YAML 1.1), which
@@ -123,7 +124,7 @@ export class TypedFields {
       }
       const value = this.reader.resolve(item.value);
       if (value === undefined || (isScalar(value) && (value.value === null || typeof value.value === 'string'))) continue;
-      if (recorded++ < MAX_MAP_VALUES) this.record(item.value, path, goStruct, 'string', name, mergedAt !== undefined && this.reader.isBrought(item.value) ? mergedAt : undefined);
+      if (recorded++ < MAX_MAP_VALUES) this.record(item.value, path, goStruct, 'string', name, mergedAt !== undefined && this.reader.isBrought(item.value) ? mergedAt : undefined, item.key);
     }
     return recorded;
   }
@@ -152,8 +153,11 @@ export class TypedFields {
     return undefined;
   }
 
-  /** `at`: the node whose span the finding takes instead of the value's (a merge key's value); the value is then not editable there. */
-  private record(valueNode: unknown, path: string, goStruct: string, goType: string, key?: string, at?: unknown): void {
+  /**
+   * `at`: the node whose span the finding takes instead of the value's (a merge key's value); the value is then not
+   * editable there. `keyNode`: the map key of a string map's value, whose span goes with an editable value.
+   */
+  private record(valueNode: unknown, path: string, goStruct: string, goType: string, key?: string, at?: unknown, keyNode?: unknown): void {
     const resolved = this.reader.resolve(valueNode);
     const span: Span | undefined = this.reader.span(at ?? valueNode);
     if (!span || resolved === undefined || resolved === null) return;
@@ -166,6 +170,8 @@ export class TypedFields {
     const found = typeof value === 'string' ? 'string' : typeof value === 'number' ? 'number' : typeof value === 'boolean' ? 'bool' : undefined;
     // null (and exotic scalars) decode as "not set" or are not ours to judge.
     if (!found) return;
-    this.invalid.push({ path, goStruct, goType, found, value: value as string | number | boolean, editable, span, ...(key === undefined ? {} : { key }) });
+    const keySpan = editable && keyNode !== undefined && !this.reader.isBrought(valueNode) ? this.reader.span(keyNode) : undefined;
+    const tag = isScalar(resolved) && resolved.tag ? shownTag(resolved.tag) : undefined;
+    this.invalid.push({ path, goStruct, goType, found, value: value as string | number | boolean, editable, span, ...(key === undefined ? {} : { key }), ...(keySpan ? { keySpan } : {}), ...(tag ? { tag } : {}) });
   }
 }

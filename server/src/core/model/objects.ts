@@ -198,6 +198,10 @@ export interface InvalidField {
    * map's path and `goType` `string`, as the decoder names them (it names no map key).
    */
   readonly key?: string;
+  /** Where that key is written, when it is written with an editable value (so a fix may quote it with the value). */
+  readonly keySpan?: Span;
+  /** The value's explicit tag (`!!int`), which decides its type whatever the quotes. */
+  readonly tag?: string;
 }
 
 /**

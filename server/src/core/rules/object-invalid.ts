@@ -1,5 +1,5 @@
-import type { Span } from '../source/span';
-import type { Fix, Rule, RuleContext } from './rule';
+import type { Rule } from './rule';
+import { quoteScalarFix } from './fixes/quote-scalar';
 
 /** Objects kubectl or the API server refuse for their envelope (apiVersion, kind, metadata, spec shape); documents that are not objects. */
 export const objectInvalid: Rule = {
@@ -27,7 +27,10 @@ export const objectInvalid: Rule = {
     '  reads as a boolean or a number: kubectl converts YAML as YAML 1.1 does, so an unquoted `on`, `off`, `yes`, `no`,',
     '  `y`, `n` is a boolean and `0123` (octal 83) or `1.10` (1.1) a number, and the API server refuses the object',
     '  (`json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.namespace of type string`). The quick fix',
-    '  quotes the value as written. Such an object is not read at all, so no object of namespace `true` appears.',
+    '  quotes the value as written; a tagged value (`!!int 3`, `!!bool "yes"`) loses its tag, which decides the type',
+    '  whatever the quotes, and a label or annotation key YAML 1.1 reads otherwise (`on: 80` is the label `true`,',
+    '  `1.10` the label `1.1`) is quoted with the value. Such an object is not read at all, so no object of namespace',
+    '  `true` appears.',
     '- a `metadata.name` the kind does not allow: a Service name must be a DNS-1035 label (`[a-z]([-a-z0-9]*[a-z0-9])?`,',
     '  at most 63 characters: no dot, no leading digit), a Namespace name an RFC 1123 label (`[a-z0-9]([-a-z0-9]*[a-z0-9])?`,',
     '  at most 63), and the names of Pods, ConfigMaps, Secrets, ServiceAccounts, Endpoints, PersistentVolume(Claim)s,',
@@ -58,18 +61,12 @@ export const objectInvalid: Rule = {
     'kubernetes pkg/apis/core/validation/validation.go (ValidateServiceName = NameIsDNS1035Label, ValidateNamespaceName = NameIsDNSLabel, v1.31)',
     'https://kubernetes.io/docs/concepts/overview/working-with-objects/names/ (v1.31)',
     'sigs.k8s.io/yaml YAMLToJSON on go-yaml v2 resolve.go (y, yes, on, n, no, off… are booleans; 0123 is octal), as kubectl reads manifests',
+    'sigs.k8s.io/yaml v1.4 yaml.go (convertToJSONableObject: a bool or number map key becomes the JSON key "true", "16", "1.1"); go-yaml v2 decode.go (a scalar with an explicit !!int / !!bool tag is resolved by its tag, quoted or not); checked with kubectl v1.31.9 (kubectl label --local -o json)',
   ],
   check({ model, layout, files }) {
     const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
     return model.problems
       .filter((p) => p.code.startsWith('OBJECT_') && !patches.has(p.span.file))
-      .map((p) => ({ ruleId: 'object-invalid', severity: p.severity, message: p.message, span: p.span, related: [], fixes: p.quotable ? quoteFix(p.span, files) : [] }));
+      .map((p) => ({ ruleId: 'object-invalid', severity: p.severity, message: p.message, span: p.span, related: [], fixes: p.quotable ? quoteScalarFix(files?.get(p.span.file)?.text, p.span, p.key?.span, p.key?.read) : [] }));
   },
 };
-
-/** `Quote "on"`: the plain scalar written at `span`, double-quoted (an anchor, alias, tag or quoted text is left alone). */
-function quoteFix(span: Span, files: RuleContext['files']): Fix[] {
-  const text = files?.get(span.file)?.text.slice(span.start, span.end);
-  if (!text || !/^[A-Za-z0-9_.+-]+$/.test(text)) return [];
-  return [{ title: `Quote "${text}"`, edits: [{ span, newText: `"${text}"` }], preferred: true }];
-}

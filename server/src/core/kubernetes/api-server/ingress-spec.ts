@@ -7,6 +7,7 @@ import { jsonKindWords, jsonType, lowerCaseFix, SpecProblem, WrittenText } from 
 import { apiRejects, firstCause, portNameErrors, portNumErrors, shown, shownJson } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
 import { FileText, stringNumberAt, unstringHint, unstringSpan } from '../../source/string-number';
+import { quoteAdvice } from './string-advice';
 import { firstFitting } from '../../output/fit-message';
 
 type Raw = Record<string, unknown>;
@@ -59,7 +60,7 @@ export function ingressBackendProblems(ingress: K8sObject, written?: WrittenText
       const host = isObject(rule) && typeof rule.host === 'string' ? rule.host : undefined;
       const label = backendLabel(host, typeof p.path === 'string' ? p.path : undefined, r);
       const entry = `${typeof p.path === 'string' ? `path ${shown(p.path)}` : `paths[${i}]`} of ${host ? `host ${host}` : `rule #${r}`}`;
-      const found = httpPathProblems(ingress, p, `spec.rules.${r}.http.paths.${i}`, `spec.rules[${r}].http.paths[${i}]`, entry, partial, written);
+      const found = httpPathProblems(ingress, p, `spec.rules.${r}.http.paths.${i}`, `spec.rules[${r}].http.paths[${i}]`, entry, partial, written, source);
       pathProblems.push(...found.problems);
       sites.push({
         value: p.backend,
@@ -90,12 +91,12 @@ const INVALID_PATH_SUFFIXES = ['/..', '/.'];
  * a decode error. `stop`: the pathType is missing, and the API server validates nothing else of the entry. In a
  * kustomize patch (`partial`) a missing pathType is not reported (the base may have it).
  */
-function httpPathProblems(ingress: K8sObject, entry: Raw, at: string, api: string, label: string, partial: boolean, written?: WrittenText): { problems: SpecProblem[]; stop: boolean } {
+function httpPathProblems(ingress: K8sObject, entry: Raw, at: string, api: string, label: string, partial: boolean, written?: WrittenText, source?: FileText): { problems: SpecProblem[]; stop: boolean } {
   const who = describe(ingress);
   const span = (field: string): Span => spanAt(ingress, `${at}.${field}`);
   const decode = (field: string, value: unknown, goType: string): SpecProblem => ({
     span: span(field),
-    message: `${field} ${shownJson(value)} of ${label} is not a string: the API server cannot decode ${who} ("json: cannot unmarshal ${jsonType(value)} into Go struct field HTTPIngressPath.spec.rules.http.paths.${field} of type ${goType}"); quote it`,
+    message: `${field} ${shownJson(value)} of ${label} is not a string: the API server cannot decode ${who} ("json: cannot unmarshal ${jsonType(value)} into Go struct field HTTPIngressPath.spec.rules.http.paths.${field} of type ${goType}")${quoteAdvice(source, span(field))}`,
   });
   const decoding: SpecProblem[] = [];
   if (isSet(entry.pathType) && typeof entry.pathType !== 'string') decoding.push(decode('pathType', entry.pathType, 'v1.PathType'));
@@ -175,10 +176,10 @@ function backendProblems(ingress: K8sObject, site: BackendSite, written: Written
   const goPort = `ServiceBackendPort.${site.go}.service.port`;
   const decoding: SpecProblem[] = [];
   if (isSet(service.name) && typeof service.name !== 'string') {
-    decoding.push(decode(span('service.name'), `service.name ${shownJson(service.name)} is not a string`, `json: cannot unmarshal ${jsonType(service.name)} into Go struct field IngressServiceBackend.${site.go}.service.name of type string`, '; quote it'));
+    decoding.push(decode(span('service.name'), `service.name ${shownJson(service.name)} is not a string`, `json: cannot unmarshal ${jsonType(service.name)} into Go struct field IngressServiceBackend.${site.go}.service.name of type string`, quoteAdvice(source, span('service.name'))));
   }
   if (isSet(port.name) && typeof port.name !== 'string') {
-    decoding.push(decode(span('service.port.name'), `service.port.name ${shownJson(port.name)} is not a string`, `json: cannot unmarshal ${jsonType(port.name)} into Go struct field ${goPort}.name of type string`, typeof port.name === 'number' ? '; write it as service.port.number' : '; quote it'));
+    decoding.push(decode(span('service.port.name'), `service.port.name ${shownJson(port.name)} is not a string`, `json: cannot unmarshal ${jsonType(port.name)} into Go struct field ${goPort}.name of type string`, typeof port.name === 'number' ? '; write it as service.port.number' : quoteAdvice(source, span('service.port.name'))));
   }
   const number = port.number;
   if (isSet(number) && !isInt32(number)) {

@@ -7,6 +7,7 @@ import { apiRejects, firstCause, portNameErrors, portNumErrors, shown, shownJson
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
 import { rawMapValueProblems } from './string-maps';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
+import { quoteAdvice } from './string-advice';
 
 /** NetworkPolicyPort `protocol` values, in the order the API server lists them (not sorted, unlike a Service's). */
 export const POLICY_PROTOCOLS: readonly string[] = ['TCP', 'UDP', 'SCTP'];
@@ -70,7 +71,7 @@ function portEntryProblems(policy: K8sObject, entry: Raw, at: string, api: strin
   const { protocol, port, endPort } = entry;
   const decode: SpecProblem[] = [];
   if (isSet(protocol) && typeof protocol !== 'string') {
-    decode.push(decodeError(span('protocol'), `protocol ${shownJson(protocol)} is not a string`, who, `json: cannot unmarshal ${jsonType(protocol)} into Go struct field ${goStruct}.protocol of type v1.Protocol`, '; quote it'));
+    decode.push(decodeError(span('protocol'), `protocol ${shownJson(protocol)} is not a string`, who, `json: cannot unmarshal ${jsonType(protocol)} into Go struct field ${goStruct}.protocol of type v1.Protocol`, quoteAdvice(source, span('protocol'))));
   }
   if (isSet(port) && typeof port !== 'string' && !isInt32(port)) {
     // IntOrString decodes anything unquoted as an int32, with the plain decoder's error (no field path).
@@ -150,7 +151,7 @@ function numberError(span: Span, field: string, value: number, who: string, deco
  * NamespaceSelector *metav1.LabelSelector), apimachinery pkg/apis/meta/v1/types.go (LabelSelector.MatchLabels
  * map[string]string), v1.33.
  */
-export function networkPolicySelectorProblems(policy: K8sObject, written?: WrittenText): SpecProblem[] {
+export function networkPolicySelectorProblems(policy: K8sObject, written?: WrittenText, source?: FileText): SpecProblem[] {
   const spec = rawAt(policy.raw, 'spec');
   if (!isObject(spec)) return [];
   const who = describe(policy);
@@ -168,7 +169,7 @@ export function networkPolicySelectorProblems(policy: K8sObject, written?: Writt
       out.push(decodeError(spanAt(policy, `${at}.matchLabels`), `${api}.matchLabels is ${jsonKindWords(labels)}, not a mapping of strings`, who, `json: cannot unmarshal ${jsonType(labels)} into Go struct field LabelSelector.${goPath}.matchLabels of type map[string]string`, '; give a mapping of key: "value" strings'));
       return;
     }
-    out.push(...rawMapValueProblems(policy, labels, `${at}.matchLabels`, `${api}.matchLabels`, `LabelSelector.${goPath}.matchLabels`, who, written));
+    out.push(...rawMapValueProblems(policy, labels, `${at}.matchLabels`, `${api}.matchLabels`, `LabelSelector.${goPath}.matchLabels`, who, written, source));
   };
   selector(spec.podSelector, 'spec.podSelector', 'spec.podSelector', 'spec.podSelector', 'NetworkPolicySpec');
   for (const direction of ['ingress', 'egress'] as const) {

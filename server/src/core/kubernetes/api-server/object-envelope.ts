@@ -16,6 +16,7 @@
  */
 import type { Span } from '../../source/span';
 import { checksNamespace, isPlaceholder, nameError, nameRuleOf } from './object-names';
+import { ScalarWriting, stringAdvice } from './string-advice';
 
 /** JSON type of a value, as Go's decoder names it in `cannot unmarshal <type>`. */
 export type JsonKind = 'object' | 'array' | 'string' | 'number' | 'bool' | 'null';
@@ -30,6 +31,8 @@ export interface EnvelopeView {
   span(path: string): Span | undefined;
   /** The entries of the mapping at `path` (keys may contain dots: `app.kubernetes.io/name`); undefined when not a mapping. */
   entries(path: string): readonly EnvelopeEntry[] | undefined;
+  /** How the scalar at `path` is written (its tag, its quotes), when known. */
+  writing?(path: string): ScalarWriting | undefined;
 }
 
 /** One key/value of a mapping, as {@link EnvelopeView.entries} gives it. */
@@ -38,6 +41,10 @@ export interface EnvelopeEntry {
   readonly kind: JsonKind | undefined;
   readonly scalar: string | number | boolean | null | undefined;
   readonly span: Span | undefined;
+  /** How the value (and its key) is written, when known: a tag, quotes, a key YAML 1.1 reads otherwise. */
+  readonly writing?: ScalarWriting;
+  /** Where the key is written. */
+  readonly keySpan?: Span;
 }
 
 /** One envelope problem. `code` is `OBJECT_*` (reported by the `object-invalid` rule). */
@@ -48,6 +55,8 @@ export interface EnvelopeProblem {
   readonly severity: 'error' | 'info';
   /** True when quoting the value written at `span` fixes the problem (a string field given an unquoted bool or number). */
   readonly quotable?: boolean;
+  /** With {@link quotable}, for a map value: where its key is written, and the key as read (the fix quotes a misread key too). */
+  readonly key?: { readonly span: Span; readonly read: string };
 }
 
 /**
@@ -245,20 +254,19 @@ export const MAX_MAP_VALUES = 20;
 export function metadataTypeProblems(view: EnvelopeView, kind: string, version: string | undefined): EnvelopeProblem[] {
   if (view.kindOf('metadata') !== 'object') return [];
   const out: EnvelopeProblem[] = [];
-  const report = (span: Span | undefined, field: string, goType: string, found: JsonKind, scalar: unknown, shown = field): void => {
+  const report = (span: Span | undefined, field: string, goType: string, found: JsonKind, scalar: unknown, shown = field, writing?: ScalarWriting, key?: EnvelopeProblem['key']): void => {
     const map = goType === 'map[string]string';
     if (!span) return;
     const decode = `json: cannot unmarshal ${found} into Go struct field ObjectMeta.${field} of type ${goType}`;
     // The API server's wrapper (`<Kind> in version "<v>" cannot be handled as a <Kind>: `) is in the rule's page.
     const refused = version ? `the API server refuses the ${kind} ("${decode}")` : `the API server refuses it ("${decode}")`;
     const plain = !map && (found === 'bool' || found === 'number');
-    const read = plain ? ` (YAML 1.1 reads the unquoted value as ${found === 'bool' ? '' : 'the number '}${String(scalar)})` : '';
-    const fix = plain ? '; quote it' : map ? '; give a mapping of key: "value" strings' : '; give a string';
-    out.push({ span, code: 'OBJECT_METADATA_TYPE', severity: 'error', ...(plain ? { quotable: true } : {}), message: `${shown} is ${shapeWord(found)}, not ${map ? 'a mapping of strings' : 'a string'}${read}: ${refused}${fix}` });
+    const { read, fix } = plain ? stringAdvice(found, scalar, writing) : { read: '', fix: map ? '; give a mapping of key: "value" strings' : '; give a string' };
+    out.push({ span, code: 'OBJECT_METADATA_TYPE', severity: 'error', ...(plain ? { quotable: true } : {}), ...(plain && key ? { key } : {}), message: `${shown} is ${shapeWord(found)}, not ${map ? 'a mapping of strings' : 'a string'}${read}: ${refused}${fix}` });
   };
   for (const path of METADATA_STRING_FIELDS) {
     const found = view.kindOf(path);
-    if (found !== undefined && found !== 'null' && found !== 'string') report(view.span(path), path, 'string', found, view.scalar(path));
+    if (found !== undefined && found !== 'null' && found !== 'string') report(view.span(path), path, 'string', found, view.scalar(path), path, view.writing?.(path));
   }
   for (const path of METADATA_STRING_MAPS) {
     const found = view.kindOf(path);
@@ -268,7 +276,7 @@ export function metadataTypeProblems(view: EnvelopeView, kind: string, version: 
       continue;
     }
     const wrong = (view.entries(path) ?? []).filter((e) => e.kind !== undefined && e.kind !== 'null' && e.kind !== 'string');
-    for (const e of wrong.slice(0, MAX_MAP_VALUES)) report(e.span, path, 'string', e.kind!, e.scalar, `${path}.${e.key}`);
+    for (const e of wrong.slice(0, MAX_MAP_VALUES)) report(e.span, path, 'string', e.kind!, e.scalar, `${path}.${e.key}`, e.writing, e.keySpan ? { span: e.keySpan, read: e.key } : undefined);
   }
   return out;
 }

@@ -57,8 +57,8 @@ function unquoted(f: InvalidField): string | undefined {
 export function decodeProblems(w: WorkloadObject, written?: WrittenText, source?: FileText): PodSpecProblem[] {
   return (w.invalidFields ?? []).map((f) => {
     if (f.key !== undefined) {
-      const { span, path, key, found, value, goStruct, editable } = f;
-      return mapValueProblem({ span, path, key, found, value, goField: `${goStruct}.${path}`, who: describe(w), editable }, written);
+      const { span, path, key, found, value, goStruct, editable, keySpan, tag } = f;
+      return mapValueProblem({ span, path, key, found, value, goField: `${goStruct}.${path}`, who: describe(w), editable, ...(keySpan ? { keySpan } : {}), ...(tag ? { tag } : {}) }, written, source);
     }
     if (f.found === 'number' && typeof f.value === 'number' && f.goType === 'int32') {
       const failure = int32Failure(f.value, `${f.goStruct}.${f.path.replace(/\[\d+\]/g, '')}`);

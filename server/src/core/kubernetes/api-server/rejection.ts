@@ -79,7 +79,7 @@ function rememberingClean<O extends object, P, R extends unknown[]>(problems: (o
 export const serviceSpecProblems: (svc: ServiceObject, partial: boolean, written?: WrittenText, source?: FileText) => SpecProblem[] = rememberingClean(
   (svc: ServiceObject, partial: boolean, written?: WrittenText, source?: FileText): SpecProblem[] => {
     const names = new Map<string, Span>();
-    return [...checkServiceShapes(svc, written), ...checkServiceFields(svc, partial, written, source), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names, partial, written, source)), ...duplicatePorts(svc)];
+    return [...checkServiceShapes(svc, written, source), ...checkServiceFields(svc, partial, written, source), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names, partial, written, source)), ...duplicatePorts(svc)];
   },
 );
 
@@ -113,7 +113,7 @@ export const ingressProblems: (ingress: K8sObject, partial: boolean, written?: W
  * remembering the policies that have none.
  */
 export const networkPolicyProblems: (policy: K8sObject, written?: WrittenText, source?: FileText) => SpecProblem[] = (() => {
-  const problems = rememberingClean((policy: K8sObject, _partial: boolean, written?: WrittenText, source?: FileText): SpecProblem[] => [...networkPolicySelectorProblems(policy, written), ...networkPolicyPortProblems(policy, written, source)]);
+  const problems = rememberingClean((policy: K8sObject, _partial: boolean, written?: WrittenText, source?: FileText): SpecProblem[] => [...networkPolicySelectorProblems(policy, written, source), ...networkPolicyPortProblems(policy, written, source)]);
   return (policy: K8sObject, written?: WrittenText, source?: FileText): SpecProblem[] => problems(policy, false, written, source);
 })();
 

@@ -2,6 +2,7 @@ import { shownJson } from './validation';
 import type { ServiceObject } from '../../model/objects';
 import { jsonType, notAString, SERVICE, SpecProblem, WrittenText } from './service-spec';
 import { rawMapValueProblems } from './string-maps';
+import type { FileText } from '../../source/string-number';
 
 type Raw = Record<string, unknown>;
 
@@ -13,7 +14,7 @@ type Raw = Record<string, unknown>;
  * (`selector: {version: 1}`), which must be quoted: each such value (at most 20) is reported at the value, as
  * {@link rawMapValueProblems} says it, with the quick fix that quotes it; a null value decodes to "".
  */
-export function checkServiceShapes(svc: ServiceObject, written?: WrittenText): SpecProblem[] {
+export function checkServiceShapes(svc: ServiceObject, written?: WrittenText, source?: FileText): SpecProblem[] {
   const spec = svc.raw.spec;
   if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return [];
   const s = spec as Raw;
@@ -45,11 +46,11 @@ export function checkServiceShapes(svc: ServiceObject, written?: WrittenText): S
     if (typeof s.selector !== 'object' || Array.isArray(s.selector)) {
       out.push(...decode('selector', s.selector, 'selector is not a mapping of label keys to values', 'map[string]string'));
     } else {
-      out.push(...rawMapValueProblems(svc, s.selector as Raw, 'spec.selector', 'spec.selector', 'ServiceSpec.spec.selector', SERVICE, written));
+      out.push(...rawMapValueProblems(svc, s.selector as Raw, 'spec.selector', 'spec.selector', 'ServiceSpec.spec.selector', SERVICE, written, source));
     }
   }
   for (const [key, goType] of [['type', 'v1.ServiceType'], ['externalTrafficPolicy', 'v1.ServiceExternalTrafficPolicy'], ['internalTrafficPolicy', 'v1.ServiceInternalTrafficPolicy'], ['sessionAffinity', 'v1.ServiceAffinity']]) {
-    out.push(...notAString(s[key], at(key), `ServiceSpec.spec.${key}`, goType, key));
+    out.push(...notAString(s[key], at(key), `ServiceSpec.spec.${key}`, goType, key, source));
   }
   return out;
 }

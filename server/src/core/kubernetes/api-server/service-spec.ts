@@ -7,6 +7,7 @@ import {
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
 import { firstFitting } from '../../output/fit-message';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
+import { quoteAdvice } from './string-advice';
 
 /** One thing the API server would reject in a Service, located at the value it concerns. */
 export interface SpecProblem {
@@ -71,10 +72,14 @@ function notAnInteger(value: unknown, span: Span | undefined, goField: string, f
 /** The text of the manifest at a span (to show values as written), when the caller has the file text. */
 export type WrittenText = (span: Span) => string | undefined;
 
-/** A value the decoder refuses where the API needs a string (`name: 5`, `protocol: 6`); quote it. */
-export function notAString(value: unknown, span: Span | undefined, goField: string, goType: string, field: string): SpecProblem[] {
+/**
+ * A value the decoder refuses where the API needs a string (`name: 5`, `protocol: 6`); quote it (a tagged one,
+ * `name: !!int 8080`: remove the tag, which decides the type whatever the quotes; see {@link quoteAdvice}).
+ */
+export function notAString(value: unknown, span: Span | undefined, goField: string, goType: string, field: string, source?: FileText): SpecProblem[] {
   if (value === undefined || value === null || typeof value === 'string' || !span) return [];
-  return [{ span, message: `${field} ${shownJson(value)} is not a string: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(value)} into Go struct field ${goField} of type ${goType}"); quote it` }];
+  const advice = typeof value === 'number' || typeof value === 'boolean' ? quoteAdvice(source, span) : '; quote it';
+  return [{ span, message: `${field} ${shownJson(value)} is not a string: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(value)} into Go struct field ${goField} of type ${goType}")${advice}` }];
 }
 
 /**
@@ -95,7 +100,7 @@ export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map
   const span = (key: string): Span | undefined => svc.fieldSpans.get(`ports.${sp.index}.${key}`);
   const out: SpecProblem[] = [];
   const portName = sp.name?.value;
-  const badName = notAString(raw.name, span('name') ?? sp.span, 'ServicePort.spec.ports.name', 'string', 'port name');
+  const badName = notAString(raw.name, span('name') ?? sp.span, 'ServicePort.spec.ports.name', 'string', 'port name', source);
   if (badName.length) {
     out.push(...badName);
   } else if (!portName && svc.ports.length > 1 && !partial) {
@@ -119,7 +124,7 @@ export function checkServicePort(svc: ServiceObject, sp: ServicePort, names: Map
   }
   out.push(...notAnInteger(raw.port, span('port'), 'ServicePort.spec.ports.port', 'port', written, source));
   if (typeof raw.protocol === 'string' && !PORT_PROTOCOLS.includes(sp.protocol.value)) out.push(unsupported(sp.protocol, PORT_PROTOCOLS, 'protocol', `${path}.protocol`));
-  out.push(...notAString(raw.protocol, span('protocol'), 'ServicePort.spec.ports.protocol', 'v1.Protocol', 'protocol'));
+  out.push(...notAString(raw.protocol, span('protocol'), 'ServicePort.spec.ports.protocol', 'v1.Protocol', 'protocol', source));
   out.push(...checkTargetPort(raw.targetPort, sp, span('targetPort'), path, source));
   out.push(...notAnInteger(raw.nodePort, span('nodePort'), 'ServicePort.spec.ports.nodePort', 'nodePort', written, source));
   if (sp.nodePort && svc.type.value === 'ClusterIP' && (svc.typeWritten || !partial)) {

@@ -5,6 +5,9 @@ import { spanAt } from '../../model/views/raw-fields';
 import { jsonType, type SpecProblem, type WrittenText } from './service-spec';
 import { MAX_MAP_VALUES } from './object-envelope';
 import { firstFitting } from '../../output/fit-message';
+import type { FileText } from '../../source/string-number';
+import { quoteScalarFix } from '../../rules/fixes/quote-scalar';
+import { QUOTABLE_PLAIN, ScalarWriting, stringAdvice, writingAt } from './string-advice';
 
 /** JSON type of a written value, as Go's decoder names it in `cannot unmarshal <type>`. */
 export type FoundKind = 'string' | 'number' | 'bool' | 'array' | 'object';
@@ -26,6 +29,10 @@ export interface MapValue {
   readonly who: string;
   /** False when the value is not written in place (an alias, an anchored value): no quick fix. */
   readonly editable: boolean;
+  /** Where the key is written, when it is written with the value (not brought in by a merge key). */
+  readonly keySpan?: Span;
+  /** The value's tag as the loader read it on the node (`!!int`), when the text cannot show it (a tag on another line). */
+  readonly tag?: string;
 }
 
 /**
@@ -38,22 +45,32 @@ export interface MapValue {
  * reads it (sigs.k8s.io/yaml on go-yaml v2: `yes`, `on`, `1`, `1.10`, `0123` are not strings), and the API server's
  * decoder (sigs.k8s.io/json, encoding/json's UnmarshalTypeError: the last struct entered and the field path from
  * the root, no map key) refuses the whole object. A plain scalar gets the quick fix that quotes it as written
- * (`yes` → `"yes"`, the value the author meant).
+ * (`yes` → `"yes"`, the value the author meant); a tagged one (`!!int 4`) is told to lose its tag, which decides the
+ * type whatever the quotes; a plain key YAML 1.1 reads otherwise (`on`, the key `true`) is quoted with the value
+ * (see {@link ScalarWriting}). `source`: the whole text of the file, to read how the value and its key are written.
  */
-export function mapValueProblem(v: MapValue, written?: WrittenText): SpecProblem {
+export function mapValueProblem(v: MapValue, written?: WrittenText, source?: FileText): SpecProblem {
   const scalar = v.found === 'bool' || v.found === 'number';
-  const text = written?.(v.span);
+  const json = /\.json$/i.test(v.span.file);
+  const text = v.editable ? source?.(v.span) : undefined;
+  const spelled: ScalarWriting | undefined = v.editable ? writingAt(source, v.span, v.keySpan, v.key) : undefined;
+  const writing: ScalarWriting | undefined = v.tag && !spelled?.tag ? { ...spelled, tag: v.tag } : spelled;
   const head = `${v.path}.${v.key} is ${FOUND[v.found]}, not a string`;
   // A JSON manifest says what it means (`1` is a number there): only YAML needs the reading explained.
-  const read = scalar && !/\.json$/i.test(v.span.file) ? ` (YAML 1.1 reads the unquoted value as ${v.found === 'bool' ? '' : 'the number '}${String(v.value)})` : '';
+  const { read, fix } = scalar ? stringAdvice(v.found as 'bool' | 'number', v.value, writing, json) : { read: '', fix: '; give a string' };
   const refused = `: the API server cannot decode ${v.who} ("json: cannot unmarshal ${v.found} into Go struct field ${v.goField} of type string")`;
-  const fix = scalar ? '; quote it' : '; give a string';
-  const quotable = scalar && v.editable && text !== undefined && /^[A-Za-z0-9_.+-]+$/.test(text);
-  const fixes: Fix[] = quotable ? [{ title: `Quote "${text}"`, edits: [{ span: v.span, newText: `"${text}"` }], preferred: true }] : [];
+  const fixes: Fix[] = !scalar || !v.editable ? []
+    : text !== undefined ? quoteScalarFix(text, v.span, v.keySpan, v.key)
+    : quoteWritten(written?.(v.span), v.span);
   // Deep paths leave no room for everything: the map's own name then stands for its path (the decoder's error
   // quotes the whole path), and then the YAML 1.1 reading and the fix go (the rule's page has them).
   const short = `${v.path.slice(v.path.lastIndexOf('.') + 1)}.${v.key} is ${FOUND[v.found]}, not a string`;
   return { span: v.span, message: firstFitting(`${head}${read}${refused}${fix}`, `${short}${read}${refused}${fix}`, `${short}${refused}${fix}`, `${short}${refused}`), fixes };
+}
+
+/** `Quote "yes"` from the value's text alone (the file's whole text unknown: no tag or key to look at). */
+function quoteWritten(text: string | undefined, span: Span): Fix[] {
+  return text !== undefined && QUOTABLE_PLAIN.test(text) ? [{ title: `Quote "${text}"`, edits: [{ span, newText: `"${text}"` }], preferred: true }] : [];
 }
 
 /**
@@ -62,14 +79,15 @@ export function mapValueProblem(v: MapValue, written?: WrittenText): SpecProblem
  * checks that read the object's JSON rather than the loader's typed fields (a Service's selector, a NetworkPolicy's
  * matchLabels). `path` and `goField` as in {@link MapValue}; `who`: `Service shop/web` or a placeholder.
  */
-export function rawMapValueProblems(obj: K8sObject, map: Readonly<Record<string, unknown>>, at: string, path: string, goField: string, who: string, written?: WrittenText): SpecProblem[] {
+export function rawMapValueProblems(obj: K8sObject, map: Readonly<Record<string, unknown>>, at: string, path: string, goField: string, who: string, written?: WrittenText, source?: FileText): SpecProblem[] {
   const out: SpecProblem[] = [];
   for (const key in map) {
     const value = map[key];
     if (value === null || typeof value === 'string') continue;
     if (out.length === MAX_MAP_VALUES) break;
     const found = jsonType(value) as FoundKind;
-    out.push(mapValueProblem({ span: spanAt(obj, `${at}.${key}`), path, key, found, value, goField, who, editable: true }, written));
+    const keySpan = obj.paths?.get(`${at}.${key}#key`);
+    out.push(mapValueProblem({ span: spanAt(obj, `${at}.${key}`), path, key, found, value, goField, who, editable: true, ...(keySpan ? { keySpan } : {}) }, written, source));
   }
   return out;
 }
