@@ -197,6 +197,11 @@ export interface InvalidField {
    * map's path and `goType` `string`, as the decoder names them (it names no map key).
    */
   readonly key?: string;
+  /**
+   * For an element of a []string field (a selector requirement's `values`): its index. `path` is then the list's
+   * path and `goType` `string`, as the decoder names them (it names no index).
+   */
+  readonly index?: number;
 }
 
 /**

@@ -20,7 +20,15 @@ const EXPECTED: Readonly<Record<string, string>> = {
   '[]v1.Container': 'a list of containers (`- name: web`)', 'v1.PodTemplateSpec': 'a mapping (metadata, spec)',
   'v1.PodSpec': 'a mapping (containers, …)', 'v1.JobTemplateSpec': 'a mapping (metadata, spec)', 'v1.JobSpec': 'a mapping (template, …)',
   'v1.ObjectMeta': 'a mapping (labels, annotations, …)', 'v1.LabelSelector': 'a mapping (matchLabels, matchExpressions)',
-  'map[string]string': 'a mapping of strings',
+  'map[string]string': 'a mapping of strings', '[]string': 'a list of strings',
+  'v1.LabelSelectorOperator': 'a string', 'v1.NodeSelectorOperator': 'a string',
+  'v1.LabelSelectorRequirement': 'a mapping (key, operator, values)', '[]v1.LabelSelectorRequirement': 'a list of requirements (`- key: app`)',
+  'v1.NodeSelectorRequirement': 'a mapping (key, operator, values)', '[]v1.NodeSelectorRequirement': 'a list of requirements (`- key: zone`)',
+  'v1.Affinity': 'a mapping (nodeAffinity, podAffinity, podAntiAffinity)', 'v1.PodAffinity': 'a mapping', 'v1.PodAntiAffinity': 'a mapping', 'v1.NodeAffinity': 'a mapping',
+  'v1.PodAffinityTerm': 'a mapping (labelSelector, topologyKey, …)', '[]v1.PodAffinityTerm': 'a list of terms', 'v1.WeightedPodAffinityTerm': 'a mapping (weight, podAffinityTerm)',
+  '[]v1.WeightedPodAffinityTerm': 'a list of terms', 'v1.NodeSelector': 'a mapping (nodeSelectorTerms)', 'v1.NodeSelectorTerm': 'a mapping (matchExpressions, matchFields)',
+  '[]v1.NodeSelectorTerm': 'a list of terms', 'v1.PreferredSchedulingTerm': 'a mapping (weight, preference)', '[]v1.PreferredSchedulingTerm': 'a list of terms',
+  'v1.TopologySpreadConstraint': 'a mapping (maxSkew, topologyKey, …)', '[]v1.TopologySpreadConstraint': 'a list of constraints',
 };
 const FOUND: Readonly<Record<InvalidField['found'], string>> = { string: 'a string', number: 'a number', bool: 'a boolean', array: 'a list', object: 'a mapping' };
 
@@ -53,9 +61,10 @@ function unquoted(f: InvalidField): string | undefined {
  */
 export function decodeProblems(w: WorkloadObject, written?: WrittenText, source?: FileText): PodSpecProblem[] {
   return (w.invalidFields ?? []).map((f) => {
-    if (f.key !== undefined) {
-      const { span, path, key, found, value, goStruct, editable } = f;
-      return mapValueProblem({ span, path, key, found, value, goField: `${goStruct}.${path}`, who: describe(w), editable }, written);
+    const key = f.key ?? f.index;
+    if (key !== undefined) {
+      const { span, path, found, value, goStruct, editable } = f;
+      return mapValueProblem({ span, path, key, found, value, goField: `${goStruct}.${path.replace(/\[\d+\]/g, '')}`, who: describe(w), editable }, written);
     }
     if (f.found === 'number' && typeof f.value === 'number' && f.goType === 'int32') {
       const failure = int32Failure(f.value, `${f.goStruct}.${f.path.replace(/\[\d+\]/g, '')}`);

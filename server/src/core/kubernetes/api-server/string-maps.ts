@@ -16,7 +16,8 @@ export interface MapValue {
   readonly span: Span;
   /** The map's path for the message, as the API prints paths (`spec.ingress[0].from[1].podSelector.matchLabels`). */
   readonly path: string;
-  readonly key: string;
+  /** The map key, or for an element of a []string field (a selector requirement's `values`) its index. */
+  readonly key: string | number;
   readonly found: FoundKind;
   /** The scalar as read (YAML 1.1), for numbers and booleans. */
   readonly value?: unknown;
@@ -43,7 +44,8 @@ export interface MapValue {
 export function mapValueProblem(v: MapValue, written?: WrittenText): SpecProblem {
   const scalar = v.found === 'bool' || v.found === 'number';
   const text = written?.(v.span);
-  const head = `${v.path}.${v.key} is ${FOUND[v.found]}, not a string`;
+  const at = typeof v.key === 'number' ? `[${v.key}]` : `.${v.key}`;
+  const head = `${v.path}${at} is ${FOUND[v.found]}, not a string`;
   // A JSON manifest says what it means (`1` is a number there): only YAML needs the reading explained.
   const read = scalar && !/\.json$/i.test(v.span.file) ? ` (YAML 1.1 reads the unquoted value as ${v.found === 'bool' ? '' : 'the number '}${String(v.value)})` : '';
   const refused = `: the API server cannot decode ${v.who} ("json: cannot unmarshal ${v.found} into Go struct field ${v.goField} of type string")`;
@@ -52,7 +54,7 @@ export function mapValueProblem(v: MapValue, written?: WrittenText): SpecProblem
   const fixes: Fix[] = quotable ? [{ title: `Quote "${text}"`, edits: [{ span: v.span, newText: `"${text}"` }], preferred: true }] : [];
   // Deep paths leave no room for everything: the map's own name then stands for its path (the decoder's error
   // quotes the whole path), and then the YAML 1.1 reading and the fix go (the rule's page has them).
-  const short = `${v.path.slice(v.path.lastIndexOf('.') + 1)}.${v.key} is ${FOUND[v.found]}, not a string`;
+  const short = `${v.path.slice(v.path.lastIndexOf('.') + 1)}${at} is ${FOUND[v.found]}, not a string`;
   return { span: v.span, message: firstFitting(`${head}${read}${refused}${fix}`, `${short}${read}${refused}${fix}`, `${short}${refused}${fix}`, `${short}${refused}`), fixes };
 }
 
