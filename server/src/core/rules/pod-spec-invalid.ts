@@ -9,7 +9,8 @@ const id = 'pod-spec-invalid';
 
 /**
  * What the API server refuses (or warns about) in the networking fields of a pod template: wrongly typed
- * values (decoder errors), validateContainerPorts, probes and hooks on plain init containers, the "hostIP set
+ * values (decoder errors), validateContainerPorts, probe and hook handlers (validateHandler), probes and hooks on
+ * plain init containers, the "hostIP set
  * without hostPort" warning, and hostIPs that are not IP addresses. See the explanation for the sources.
  */
 export const podSpecInvalid: Rule = {
@@ -59,6 +60,13 @@ export const podSpecInvalid: Rule = {
   '  port name — a quoted number (`port: "8080"`) is a name to the API and fails with `must contain at least one',
   '  letter (a-z)` (a quick fix removes the quotes) — and a string `grpc.port` (an integer field: names are not',
   '  allowed there);',
+    '- a probe or lifecycle hook (`postStart`, `preStop`) with more than one handler (`httpGet` and `tcpSocket`):',
+    '  `Forbidden: may not specify more than 1 handler type`, at each handler after the first in the API server\'s order',
+    '  (exec, httpGet, tcpSocket, grpc / sleep); with none (`{}`, or only `tcpSocket: null`, which sets nothing):',
+    '  `Required value: must specify a handler type`; an `httpGet`, `tcpSocket` or `grpc` without a port (an unset port',
+    '  is 0: `Invalid value: 0: must be between 1 and 65535, inclusive`) and an `exec` without a command',
+    '  (`Required value`). Only the first handler is validated, so the ports of the others are not reported; nor are',
+    '  probes in a kustomize patch, which may take their handler from the base;',
     '- a probe (`livenessProbe`, `readinessProbe`, `startupProbe`) or `lifecycle` on an init container without',
     '  `restartPolicy: Always`: `Forbidden: may not be set for init containers without restartPolicy=Always` (an init',
     '  container runs to completion before the app starts; only a sidecar, a restartable init container, is probed',
@@ -81,6 +89,7 @@ export const podSpecInvalid: Rule = {
     'the first of the API server\'s messages; written values over 24 characters and names over 63 are cut (`…`).',
   ].join('\n'),
   sources: [
+    'kubernetes pkg/apis/core/validation/validation.go (validateProbe, validateLifecycle, validateHandler: "may not specify more than 1 handler type", "must specify a handler type"; validateExecAction, v1.33)',
     'kubernetes pkg/apis/core/validation/validation.go (validateContainerPorts; validateHTTPGetAction, validateTCPSocketAction, validateGRPCAction, ValidatePortNumOrName for probe and hook ports; validateInitContainers: probes and lifecycle forbidden without restartPolicy=Always, v1.33)',
     'kubernetes staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go (IsValidPortNum, IsValidPortName, v1.33)',
     'kubernetes staging/src/k8s.io/apimachinery/pkg/api/validation/generic.go (ValidateNonnegativeField: "must be greater than or equal to 0", v1.33)',

@@ -1,7 +1,8 @@
 import type { Span } from '../../source/span';
 import { Container, describe, InvalidField, WorkloadObject } from '../../model/objects';
 import type { Fix } from '../../rules/rule';
-import { handlerLabel, handlerPorts } from '../../model/views/container-handlers';
+import { containerPath, handlerLabel, handlerPorts, type HandlerKind } from '../../model/views/container-handlers';
+import { isRecord, keySpanAt, rawAt } from '../../model/views/raw-fields';
 import { apiRejects, firstCause, parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, shown, shownJson, supportedValues } from './validation';
 import { caseFix, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { int32Failure, writtenNumber } from './json-numbers';
@@ -177,6 +178,8 @@ export function handlerPortProblems(w: WorkloadObject, unquote: (span: Span, val
   const out: PodSpecProblem[] = [];
   for (const h of handlerPorts(w)) {
     const c = h.container;
+    // validateHandler validates the first handler set only; a second one is "more than 1 handler type" (handlerTypeProblems).
+    if (handlerActions(w, c, h.handler)[0] !== h.action) continue;
     const list = c.role === 'container' ? 'containers' : 'initContainers';
     const field = h.handler === 'postStart' || h.handler === 'preStop' ? `lifecycle.${h.handler}` : h.handler;
     const path = `${w.pod.path}.${list}[${c.index}].${field}.${h.action}.port`;
@@ -233,6 +236,81 @@ export function initContainerHandlerProblems(w: WorkloadObject, partial = false)
       const what = `${f.value} is not allowed on ${who(c)}`;
       const base = apiRejects(what, describe(w), `${w.pod.path}.initContainers[${c.index}].${f.value}`, 'Forbidden: may not be set for init containers without restartPolicy=Always');
       out.push({ span: f.span, message: firstFitting(`${base}; remove it, or set restartPolicy: Always if the container keeps running (a sidecar)`, base) });
+    }
+  }
+  return out;
+}
+
+/** The actions a probe handler and a lifecycle handler may set, in the order validateHandler counts them. */
+const PROBE_ACTIONS = ['exec', 'httpGet', 'tcpSocket', 'grpc'] as const;
+const HOOK_ACTIONS = ['exec', 'httpGet', 'tcpSocket', 'sleep'] as const;
+const PROBES: readonly HandlerKind[] = ['livenessProbe', 'readinessProbe', 'startupProbe'];
+const HOOKS: readonly HandlerKind[] = ['postStart', 'preStop'];
+
+/** Dotted raw path of a container's probe or hook (`spec.containers.0.lifecycle.preStop`). */
+function handlerRawPath(w: WorkloadObject, c: Container, handler: HandlerKind): string {
+  return `${containerPath(w, c)}.${HOOKS.includes(handler) ? `lifecycle.${handler}` : handler}`;
+}
+
+/** The actions set (present and not null) in a container's probe or hook, in validateHandler's order. */
+function handlerActions(w: WorkloadObject, c: Container, handler: HandlerKind): string[] {
+  const value = rawAt(w.raw, handlerRawPath(w, c, handler));
+  if (!isRecord(value)) return [];
+  return (HOOKS.includes(handler) ? HOOK_ACTIONS : PROBE_ACTIONS).filter((a) => value[a] !== undefined && value[a] !== null);
+}
+
+/**
+ * Probes and lifecycle hooks whose handler validateHandler refuses: more than one action set (`httpGet` and
+ * `tcpSocket` both: `Forbidden: may not specify more than 1 handler type`, at each action after the first, in the
+ * order exec, httpGet, tcpSocket, grpc / sleep), none (`{}`, or only `tcpSocket: null`, which is "not set":
+ * `Required value: must specify a handler type`, at the probe or hook), and for the one action: an `httpGet`,
+ * `tcpSocket` or `grpc` without a port (an unset port is 0 to the API: `Invalid value: 0: must be between 1 and
+ * 65535, inclusive`), an `exec` without a command (`Required value`). A probe or hook that is not a mapping (a decode
+ * error) and a plain init container's (forbidden as a whole) are not judged here; neither is a kustomize patch
+ * (`partial`), whose probe may take its handler or port from the base. Sources: kubernetes
+ * pkg/apis/core/validation/validation.go (validateProbe, validateLifecycle, validateHandler, validateExecAction,
+ * validateHTTPGetAction, validateTCPSocketAction, validateGRPCAction, ValidatePortNumOrName), v1.33;
+ * staging/src/k8s.io/apimachinery/pkg/util/intstr/intstr.go (an absent IntOrString is the int 0).
+ */
+export function handlerTypeProblems(w: WorkloadObject, partial = false): PodSpecProblem[] {
+  const out: PodSpecProblem[] = [];
+  if (partial) return out;
+  for (const c of w.pod.containers) {
+    if (c.role === 'init') continue;
+    const container = rawAt(w.raw, containerPath(w, c));
+    if (!isRecord(container)) continue;
+    const lifecycle = container.lifecycle;
+    for (const handler of [...PROBES, ...HOOKS]) {
+      const value = HOOKS.includes(handler) ? (isRecord(lifecycle) ? lifecycle[handler] : undefined) : container[handler];
+      if (!isRecord(value)) continue;
+      const raw = handlerRawPath(w, c, handler);
+      const api = `${w.pod.path}.${c.role === 'container' ? 'containers' : 'initContainers'}[${c.index}].${HOOKS.includes(handler) ? `lifecycle.${handler}` : handler}`;
+      const label = HOOKS.includes(handler) ? `${handler} hook` : handler;
+      const rejects = (what: string, path: string, detail: string, fix: string): string => {
+        const base = apiRejects(`${label} ${what}`, describe(w), path, detail);
+        return firstFitting(`${base}; ${fix}`, base);
+      };
+      const actions = handlerActions(w, c, handler);
+      if (actions.length === 0) {
+        const nulls = (HOOKS.includes(handler) ? HOOK_ACTIONS : PROBE_ACTIONS).filter((a) => a in value);
+        const none = nulls.length ? ` (${nulls[0]}: null sets none)` : '';
+        const kinds = HOOKS.includes(handler) ? 'exec, httpGet or sleep' : 'exec, httpGet, tcpSocket or grpc';
+        // A probe's own key has no span (only its subtree is located): a null action's key, else the probe's value.
+        out.push({ span: keySpanAt(w, nulls.length ? `${raw}.${nulls[0]}` : raw), message: rejects(`of ${who(c)} has no handler${none}`, api, 'Required value: must specify a handler type', `add one of ${kinds}`) });
+        continue;
+      }
+      for (const extra of actions.slice(1)) {
+        out.push({ span: keySpanAt(w, `${raw}.${extra}`), message: rejects(`of ${who(c)} sets both ${actions[0]} and ${extra}`, `${api}.${extra}`, 'Forbidden: may not specify more than 1 handler type', 'keep one handler') });
+      }
+      const first = actions[0];
+      const action = value[first];
+      if (!isRecord(action)) continue; // a decode error, not validation's
+      if ((first === 'httpGet' || first === 'tcpSocket' || first === 'grpc') && (action.port === undefined || action.port === null)) {
+        const detail = `Invalid value: 0: ${portNumErrors(0)[0]}`;
+        out.push({ span: keySpanAt(w, `${raw}.${first}`), message: rejects(`${first} of ${who(c)} has no port (an unset port is 0)`, `${api}.${first}.port`, detail, `set port to the container's port${first === 'grpc' ? ' number' : ' number or name'}`) });
+      } else if (first === 'exec' && (!Array.isArray(action.command) || action.command.length === 0)) {
+        out.push({ span: keySpanAt(w, `${raw}.exec`), message: rejects(`exec of ${who(c)} has no command`, `${api}.exec.command`, 'Required value', 'add the command to run') });
+      }
     }
   }
   return out;
