@@ -67,6 +67,29 @@ describe('pod-spec-invalid: probe and lifecycle handler types', () => {
     ]);
   });
 
+  it('reports a probe, lifecycle, hook or action that is not a mapping as the decoder refuses it, in any container, and no handler check of it', () => {
+    assert.deepEqual(where(`
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: p, namespace: shop}
+      spec:
+        initContainers: [{name: setup, image: busybox, readinessProbe: tcp}]
+        containers:
+          - name: web
+            image: nginx
+            livenessProbe: {httpGet: "x", tcpSocket: {port: 80}}
+            lifecycle: {preStop: "sleep 5"}
+          - name: b
+            image: nginx
+            lifecycle: [preStop]
+    `).map((f) => f.slice(1)), [
+      [5, 66, 'tcp', 'readinessProbe "tcp" is a string, not a mapping (httpGet, tcpSocket, …): the API server cannot decode Pod shop/p ("json: cannot unmarshal string into Go struct field Container.spec.initContainers.readinessProbe of type v1.Probe")'],
+      [9, 32, '"x"', 'httpGet "x" is a string, not a mapping (path, port, …): the API server cannot decode Pod shop/p ("json: cannot unmarshal string into Go struct field Probe.spec.containers.livenessProbe.httpGet of type v1.HTTPGetAction")'],
+      [10, 28, '"sleep 5"', 'preStop "sleep 5" is a string, not a mapping (exec, httpGet, sleep): the API server cannot decode Pod shop/p ("json: cannot unmarshal string into Go struct field Lifecycle.spec.containers.lifecycle.preStop of type v1.LifecycleHandler")'],
+      [13, 18, '[preStop]', 'lifecycle is a list, not a mapping (postStart, preStop): the API server cannot decode Pod shop/p ("json: cannot unmarshal array into Go struct field Container.spec.containers.lifecycle of type v1.Lifecycle")'],
+    ]);
+  });
+
   it('stays silent on one handler each, null probes and hooks, a plain init container (its probes are forbidden as a whole) and a kustomize patch', () => {
     assert.deepEqual(where(`
       apiVersion: v1
@@ -82,6 +105,7 @@ describe('pod-spec-invalid: probe and lifecycle handler types', () => {
             startupProbe: {grpc: {port: 9090}}
             lifecycle: {postStart: null, preStop: {exec: {command: [sleep, "5"]}, httpGet: null}}
     `), []);
+    assert.deepEqual(where('apiVersion: v1\nkind: Pod\nmetadata: {name: n}\nspec:\n  containers: [{name: web, image: nginx, lifecycle: null, readinessProbe: null}, {name: b, image: nginx, lifecycle: {preStop: null}}]\n'), []);
     const init = where(`
       apiVersion: v1
       kind: Pod

@@ -249,9 +249,40 @@ function readContainer(reader: NodeReader, typed: TypedFields, path: string, nod
     env,
     ports,
   };
+  handlerShapes(reader, typed, node, path);
   const forbidden = role === 'init' ? forbiddenHandlers(reader, node, span) : [];
   if (forbidden.length) (container as { forbiddenHandlers?: Container['forbiddenHandlers'] }).forbiddenHandlers = forbidden;
   return container;
+}
+
+/** The Go types of a handler's actions (core/v1 types.go ProbeHandler, LifecycleHandler). */
+const ACTION_TYPES: Readonly<Record<string, string>> = { exec: 'v1.ExecAction', httpGet: 'v1.HTTPGetAction', tcpSocket: 'v1.TCPSocketAction', grpc: 'v1.GRPCAction', sleep: 'v1.SleepAction' };
+
+/**
+ * Records a container's probes and lifecycle hooks that the API server's decoder refuses (`readinessProbe: tcp`,
+ * `lifecycle: "x"`, `preStop: "x"`, `httpGet: "x"`): each must be a mapping, as must its actions. The decoder names
+ * the struct holding the field: a probe's actions live in the ProbeHandler inlined in Probe, so Probe holds them.
+ * Null is "not set" and passes. Sources: kubernetes staging/src/k8s.io/api/core/v1/types.go (Container.LivenessProbe /
+ * ReadinessProbe / StartupProbe *Probe, Container.Lifecycle *Lifecycle, Probe.ProbeHandler inlined, Lifecycle.PostStart /
+ * PreStop *LifecycleHandler), v1.33.
+ */
+function handlerShapes(reader: NodeReader, typed: TypedFields, node: unknown, path: string): void {
+  const actions = (handler: unknown, at: string, goStruct: string, kinds: readonly string[]): void => {
+    for (const action of kinds) {
+      const value = reader.at(handler, [action]);
+      if (value !== undefined) typed.mapping(value, `${at}.${action}`, goStruct, ACTION_TYPES[action]);
+    }
+  };
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+    const value = reader.at(node, [probe]);
+    if (value !== undefined && typed.mapping(value, `${path}.${probe}`, 'Container', 'v1.Probe')) actions(value, `${path}.${probe}`, 'Probe', ['exec', 'httpGet', 'tcpSocket', 'grpc']);
+  }
+  const lifecycle = reader.at(node, ['lifecycle']);
+  if (lifecycle === undefined || !typed.mapping(lifecycle, `${path}.lifecycle`, 'Container', 'v1.Lifecycle')) return;
+  for (const hook of ['postStart', 'preStop']) {
+    const value = reader.at(lifecycle, [hook]);
+    if (value !== undefined && typed.mapping(value, `${path}.lifecycle.${hook}`, 'Lifecycle', 'v1.LifecycleHandler')) actions(value, `${path}.lifecycle.${hook}`, 'LifecycleHandler', ['exec', 'httpGet', 'tcpSocket', 'sleep']);
+  }
 }
 
 /** In validateInitContainers' order (kubernetes pkg/apis/core/validation/validation.go, v1.33). */

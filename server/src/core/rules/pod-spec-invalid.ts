@@ -66,7 +66,9 @@ export const podSpecInvalid: Rule = {
     '  `Required value: must specify a handler type`; an `httpGet`, `tcpSocket` or `grpc` without a port (an unset port',
     '  is 0: `Invalid value: 0: must be between 1 and 65535, inclusive`) and an `exec` without a command',
     '  (`Required value`). Only the first handler is validated, so the ports of the others are not reported; nor are',
-    '  probes in a kustomize patch, which may take their handler from the base;',
+    '  probes in a kustomize patch, which may take their handler from the base. A probe, `lifecycle`, hook or action',
+    '  that is not a mapping (`readinessProbe: tcp`, `httpGet: "x"`) is a decode error (`json: cannot unmarshal string',
+    '  into Go struct field Container.spec.containers.readinessProbe of type v1.Probe`);',
     '- a probe (`livenessProbe`, `readinessProbe`, `startupProbe`) or `lifecycle` on an init container without',
     '  `restartPolicy: Always`: `Forbidden: may not be set for init containers without restartPolicy=Always` (an init',
     '  container runs to completion before the app starts; only a sidecar, a restartable init container, is probed',
@@ -90,6 +92,7 @@ export const podSpecInvalid: Rule = {
   ].join('\n'),
   sources: [
     'kubernetes pkg/apis/core/validation/validation.go (validateProbe, validateLifecycle, validateHandler: "may not specify more than 1 handler type", "must specify a handler type"; validateExecAction, v1.33)',
+    'kubernetes staging/src/k8s.io/api/core/v1/types.go (Container.LivenessProbe / ReadinessProbe / StartupProbe *Probe, Probe.ProbeHandler inlined, Container.Lifecycle, Lifecycle.PostStart / PreStop *LifecycleHandler, v1.33)',
     'kubernetes pkg/apis/core/validation/validation.go (validateContainerPorts; validateHTTPGetAction, validateTCPSocketAction, validateGRPCAction, ValidatePortNumOrName for probe and hook ports; validateInitContainers: probes and lifecycle forbidden without restartPolicy=Always, v1.33)',
     'kubernetes staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go (IsValidPortNum, IsValidPortName, v1.33)',
     'kubernetes staging/src/k8s.io/apimachinery/pkg/api/validation/generic.go (ValidateNonnegativeField: "must be greater than or equal to 0", v1.33)',

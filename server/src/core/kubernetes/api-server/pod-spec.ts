@@ -30,6 +30,9 @@ const EXPECTED: Readonly<Record<string, string>> = {
   '[]v1.WeightedPodAffinityTerm': 'a list of terms', 'v1.NodeSelector': 'a mapping (nodeSelectorTerms)', 'v1.NodeSelectorTerm': 'a mapping (matchExpressions, matchFields)',
   '[]v1.NodeSelectorTerm': 'a list of terms', 'v1.PreferredSchedulingTerm': 'a mapping (weight, preference)', '[]v1.PreferredSchedulingTerm': 'a list of terms',
   'v1.TopologySpreadConstraint': 'a mapping (maxSkew, topologyKey, …)', '[]v1.TopologySpreadConstraint': 'a list of constraints',
+  'v1.Probe': 'a mapping (httpGet, tcpSocket, …)', 'v1.Lifecycle': 'a mapping (postStart, preStop)', 'v1.LifecycleHandler': 'a mapping (exec, httpGet, sleep)',
+  'v1.HTTPGetAction': 'a mapping (path, port, …)', 'v1.TCPSocketAction': 'a mapping (port)', 'v1.GRPCAction': 'a mapping (port, service)',
+  'v1.ExecAction': 'a mapping (command)', 'v1.SleepAction': 'a mapping (seconds)',
 };
 const FOUND: Readonly<Record<InvalidField['found'], string>> = { string: 'a string', number: 'a number', bool: 'a boolean', array: 'a list', object: 'a mapping' };
 
@@ -291,6 +294,8 @@ export function handlerTypeProblems(w: WorkloadObject, partial = false): PodSpec
         return firstFitting(`${base}; ${fix}`, base);
       };
       const actions = handlerActions(w, c, handler);
+      // An action that is not a mapping is a decode error (decodeProblems): the API server validates nothing then.
+      if (actions.some((a) => !isRecord(value[a]))) continue;
       if (actions.length === 0) {
         const nulls = (HOOKS.includes(handler) ? HOOK_ACTIONS : PROBE_ACTIONS).filter((a) => a in value);
         const none = nulls.length ? ` (${nulls[0]}: null sets none)` : '';
@@ -303,8 +308,7 @@ export function handlerTypeProblems(w: WorkloadObject, partial = false): PodSpec
         out.push({ span: keySpanAt(w, `${raw}.${extra}`), message: rejects(`of ${who(c)} sets both ${actions[0]} and ${extra}`, `${api}.${extra}`, 'Forbidden: may not specify more than 1 handler type', 'keep one handler') });
       }
       const first = actions[0];
-      const action = value[first];
-      if (!isRecord(action)) continue; // a decode error, not validation's
+      const action = value[first] as Record<string, unknown>;
       if ((first === 'httpGet' || first === 'tcpSocket' || first === 'grpc') && (action.port === undefined || action.port === null)) {
         const detail = `Invalid value: 0: ${portNumErrors(0)[0]}`;
         out.push({ span: keySpanAt(w, `${raw}.${first}`), message: rejects(`${first} of ${who(c)} has no port (an unset port is 0)`, `${api}.${first}.port`, detail, `set port to the container's port${first === 'grpc' ? ' number' : ' number or name'}`) });
