@@ -57,6 +57,9 @@ function unquoted(f: InvalidField): string | undefined {
   return undefined;
 }
 
+/** A number or boolean where a string belongs (`key: 5`, `protocol: 6`): quoting it is the fix, as for other kinds' strings. */
+const quotable = (f: InvalidField): boolean => (f.found === 'number' || f.found === 'bool') && EXPECTED[f.goType] === 'a string';
+
 /**
  * Values of the wrong JSON type (recorded by the loader): the API server's decoder refuses the whole object
  * before validation runs, e.g. `json: cannot unmarshal string into Go struct field
@@ -86,7 +89,7 @@ export function decodeProblems(w: WorkloadObject, written?: WrittenText, source?
       : [];
     return {
       span: f.span,
-      message: `${label(f.path)}${shown} is ${FOUND[f.found]}, not ${EXPECTED[f.goType] ?? f.goType}: the API server cannot decode ${describe(w)} ("json: cannot unmarshal ${goValue(f)} into Go struct field ${goField} of type ${f.goType}")${fixText !== undefined ? `; ${unstringHint(asString ?? { quoted: true, start: f.span.start })}` : ''}`,
+      message: `${label(f.path)}${shown} is ${FOUND[f.found]}, not ${EXPECTED[f.goType] ?? f.goType}: the API server cannot decode ${describe(w)} ("json: cannot unmarshal ${goValue(f)} into Go struct field ${goField} of type ${f.goType}")${fixText !== undefined ? `; ${unstringHint(asString ?? { quoted: true, start: f.span.start })}` : quotable(f) ? '; quote it' : ''}`,
       fixes,
     };
   });
