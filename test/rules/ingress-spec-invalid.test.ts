@@ -189,6 +189,30 @@ describe('ingress-spec-invalid: rules, http and paths of the wrong type', () => 
     ]);
   });
 
+  it('reports an ingressClassName, tls, tls entry, hosts or secretName of the wrong type, at the field', () => {
+    assert.deepEqual(where(`${head('t')}  ingressClassName: 5
+  defaultBackend: {service: {name: web, port: {number: 80}}}
+  tls:
+    - hosts: shop.example.com
+      secretName: web-tls
+    - {hosts: [a.example.com, 443], secretName: true}
+    - web-tls
+`), [
+      [5, 21, '5', 'ingressClassName 5 is not a string: the API server cannot decode Ingress shop/t ("json: cannot unmarshal number into Go struct field IngressSpec.spec.ingressClassName of type string"); quote it'],
+      [8, 14, 'shop.example.com', 'hosts of tls entry #0 is a string, not a list of host names: the API server cannot decode Ingress shop/t ("json: cannot unmarshal string into Go struct field IngressTLS.spec.tls.hosts of type []string"); write hosts: [shop.example.com]'],
+      [10, 31, '443', 'host 443 of tls entry #1 is not a string: the API server cannot decode Ingress shop/t ("json: cannot unmarshal number into Go struct field IngressTLS.spec.tls.hosts of type string"); quote it'],
+      [10, 49, 'true', 'secretName true of tls entry #1 is not a string: the API server cannot decode Ingress shop/t ("json: cannot unmarshal bool into Go struct field IngressTLS.spec.tls.secretName of type string"); quote it'],
+      [11, 7, 'web-tls', 'tls entry #2 is a string, not a mapping (hosts, secretName): the API server cannot decode Ingress shop/t ("json: cannot unmarshal string into Go struct field IngressSpec.spec.tls of type v1.IngressTLS")'],
+    ]);
+    assert.deepEqual(where(`${head('u')}  defaultBackend: {service: {name: web, port: {number: 80}}}
+  tls: "web-tls"
+`).map((f) => f.slice(0, 3)), [[6, 8, '"web-tls"']]);
+    assert.deepEqual(where(`${head('v')}  ingressClassName: null
+  defaultBackend: {service: {name: web, port: {number: 80}}}
+  tls: [null, {hosts: null}, {hosts: [a.example.com, null], secretName: null}, {}]
+`), []);
+  });
+
   it('stays silent on null rules, hosts, http, paths and entries (the decoder reads them as not set or empty) and on a rule without http', () => {
     assert.deepEqual(where(`${head('d')}  defaultBackend: {service: {name: web, port: {number: 80}}}
   rules:

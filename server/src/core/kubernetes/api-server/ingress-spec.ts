@@ -50,7 +50,7 @@ export function ingressBackendProblems(ingress: K8sObject, written?: WrittenText
   if (isSet(spec.defaultBackend)) {
     sites.push({ value: spec.defaultBackend, path: 'spec.defaultBackend', api: 'spec.defaultBackend', go: 'spec.defaultBackend', holder: 'IngressSpec.spec.defaultBackend', label: 'default backend' });
   }
-  const pathProblems: SpecProblem[] = ruleShapeProblems(ingress, spec);
+  const pathProblems: SpecProblem[] = [...ruleShapeProblems(ingress, spec), ...classAndTlsShapeProblems(ingress, spec)];
   (Array.isArray(spec.rules) ? spec.rules : []).forEach((rule, r) => {
     const http = isObject(rule) ? rule.http : undefined;
     const paths = isObject(http) && Array.isArray(http.paths) ? http.paths : [];
@@ -122,6 +122,51 @@ function ruleShapeProblems(ingress: K8sObject, spec: Raw): SpecProblem[] {
       if (p !== null && !isObject(p)) {
         out.push(decode(`${at}.http.paths.${i}`, `paths[${i}] of ${label} is ${jsonKindWords(p)}, not a mapping (path, pathType, backend)`, 'HTTPIngressRuleValue.spec.rules.http.paths', 'v1.HTTPIngressPath', p));
       }
+    });
+  });
+  return out;
+}
+
+/**
+ * The `ingressClassName` and `tls` values the API server's decoder refuses: a class name that is not a string, a
+ * `tls` that is not a list, an entry that is not a mapping, `hosts` that is not a list or holds a value that is not
+ * a string (`hosts: [1]`), a `secretName` that is not a string. Null is "not set". Sources:
+ * staging/src/k8s.io/api/networking/v1/types.go (IngressSpec.IngressClassName *string, IngressSpec.TLS []IngressTLS,
+ * IngressTLS.Hosts []string, IngressTLS.SecretName string), v1.33.
+ */
+function classAndTlsShapeProblems(ingress: K8sObject, spec: Raw): SpecProblem[] {
+  const who = describe(ingress);
+  const decode = (at: string, what: string, goField: string, goType: string, value: unknown, fix = ''): SpecProblem => ({
+    span: spanAt(ingress, at),
+    message: `${what}: the API server cannot decode ${who} ("json: cannot unmarshal ${jsonType(value)} into Go struct field ${goField} of type ${goType}")${fix}`,
+  });
+  const quote = (v: unknown): string => (typeof v === 'number' || typeof v === 'boolean' ? '; quote it' : '');
+  const out: SpecProblem[] = [];
+  const className = spec.ingressClassName;
+  if (isSet(className) && typeof className !== 'string') {
+    out.push(decode('spec.ingressClassName', `ingressClassName ${shownJson(className)} is not a string`, 'IngressSpec.spec.ingressClassName', 'string', className, quote(className)));
+  }
+  const tls = spec.tls;
+  if (!isSet(tls)) return out;
+  if (!Array.isArray(tls)) return [...out, decode('spec.tls', `tls is ${jsonKindWords(tls)}, not a list of entries (hosts, secretName)`, 'IngressSpec.spec.tls', '[]v1.IngressTLS', tls)];
+  tls.forEach((entry, i) => {
+    const at = `spec.tls.${i}`;
+    if (entry === null) return;
+    if (!isObject(entry)) {
+      out.push(decode(at, `tls entry #${i} is ${jsonKindWords(entry)}, not a mapping (hosts, secretName)`, 'IngressSpec.spec.tls', 'v1.IngressTLS', entry));
+      return;
+    }
+    if (isSet(entry.secretName) && typeof entry.secretName !== 'string') {
+      out.push(decode(`${at}.secretName`, `secretName ${shownJson(entry.secretName)} of tls entry #${i} is not a string`, 'IngressTLS.spec.tls.secretName', 'string', entry.secretName, quote(entry.secretName)));
+    }
+    const hosts = entry.hosts;
+    if (!isSet(hosts)) return;
+    if (!Array.isArray(hosts)) {
+      out.push(decode(`${at}.hosts`, `hosts of tls entry #${i} is ${jsonKindWords(hosts)}, not a list of host names`, 'IngressTLS.spec.tls.hosts', '[]string', hosts, typeof hosts === 'string' ? `; write hosts: [${hosts}]` : ''));
+      return;
+    }
+    hosts.forEach((h, k) => {
+      if (isSet(h) && typeof h !== 'string') out.push(decode(`${at}.hosts.${k}`, `host ${shownJson(h)} of tls entry #${i} is not a string`, 'IngressTLS.spec.tls.hosts', 'string', h, quote(h)));
     });
   });
   return out;
