@@ -72,9 +72,9 @@ describe('selector requirements of the wrong type (matchExpressions values, key,
                 containers: [{name: job, image: busybox}]
     `)), [
       ['pod-spec-invalid', 8, 71, 'on', 'values[0] is a boolean, not a string (YAML 1.1 reads the unquoted value as true): the API server cannot decode CronJob ops/nightly ("json: cannot unmarshal bool into Go struct field LabelSelectorRequirement.spec.jobTemplate.spec.selector.matchExpressions.values of type string"); quote it'],
-      ['pod-spec-invalid', 16, 129, 'x', 'values "x" is a string, not a list of strings: the API server cannot decode CronJob ops/nightly ("json: cannot unmarshal string into Go struct field LabelSelectorRequirement.spec.jobTemplate.spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector.matchExpressions.values of type []string")'],
-      ['pod-spec-invalid', 19, 96, '7', 'values[0] is a number, not a string: the API server cannot decode CronJob ops/nightly ("json: cannot unmarshal number into Go struct field NodeSelectorRequirement.spec.jobTemplate.spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.matchFields.values of type string")'],
-      ['pod-spec-invalid', 21, 115, '{key: app}', 'matchExpressions is a mapping, not a list of requirements (`- key: app`): the API server cannot decode CronJob ops/nightly ("json: cannot unmarshal object into Go struct field LabelSelector.spec.jobTemplate.spec.template.spec.topologySpreadConstraints.labelSelector.matchExpressions of type []v1.LabelSelectorRequirement")'],
+      ['pod-spec-invalid', 16, 129, 'x', 'values "x" is a string, not a list of strings: the API server cannot decode CronJob ops/nightly ("json: cannot unmarshal string into Go struct field LabelSelectorRequirement.….matchExpressions.values of type []string")'],
+      ['pod-spec-invalid', 19, 96, '7', 'values[0] is a number, not a string: the API server cannot decode CronJob ops/nightly ("json: cannot unmarshal number into Go struct field NodeSelectorRequirement.….matchFields.values of type string"); quote it'],
+      ['pod-spec-invalid', 21, 115, '{key: app}', 'matchExpressions is a mapping, not a list of requirements (`- key: app`): the API server cannot decode CronJob ops/nightly ("json: cannot unmarshal object into Go struct field LabelSelector.….labelSelector.matchExpressions of type []v1.LabelSelectorRequirement")'],
     ]);
   });
 
@@ -95,7 +95,7 @@ describe('selector requirements of the wrong type (matchExpressions values, key,
       ['networkpolicy-spec-invalid', 7, 42, 'web', 'values "web" is a string, not a list of strings: the API server cannot decode NetworkPolicy shop/np ("json: cannot unmarshal string into Go struct field LabelSelectorRequirement.spec.podSelector.matchExpressions.values of type []string")'],
       ['networkpolicy-spec-invalid', 10, 88, '1.10', 'values[0] is a number, not a string: the API server cannot decode NetworkPolicy shop/np ("json: cannot unmarshal number into Go struct field LabelSelectorRequirement.spec.ingress.from.namespaceSelector.matchExpressions.values of type string"); quote it'],
       ['networkpolicy-spec-invalid', 11, 66, '1', 'operator 1 is a number, not a string: the API server cannot decode NetworkPolicy shop/np ("json: cannot unmarshal number into Go struct field LabelSelectorRequirement.spec.ingress.from.podSelector.matchExpressions.operator of type v1.LabelSelectorOperator"); quote it'],
-      ['networkpolicy-spec-invalid', 11, 70, 'x', 'spec.ingress[0].from[1].podSelector.matchExpressions[1] is a string, not a mapping (key, operator, values): the API server cannot decode NetworkPolicy shop/np ("json: cannot unmarshal string into Go struct field LabelSelector.spec.ingress.from.podSelector.matchExpressions of type v1.LabelSelectorRequirement")'],
+      ['networkpolicy-spec-invalid', 11, 70, 'x', 'matchExpressions[1] is a string, not a mapping (key, operator, values): the API server cannot decode NetworkPolicy shop/np ("json: cannot unmarshal string into Go struct field LabelSelector.spec.ingress.from.podSelector.matchExpressions of type v1.LabelSelectorRequirement")'],
     ]);
   });
 

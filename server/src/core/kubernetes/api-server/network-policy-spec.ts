@@ -5,6 +5,7 @@ import { rawAt, spanAt } from '../../model/views/raw-fields';
 import { caseFix, jsonKindWords, jsonType, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { apiRejects, firstCause, portNameErrors, portNumErrors, shown, shownJson, supportedValues } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
+import { firstFitting } from '../../output/fit-message';
 import { type FoundKind, mapValueProblem, rawMapValueProblems } from './string-maps';
 import { MAX_MAP_VALUES } from './object-envelope';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
@@ -161,7 +162,10 @@ function requirementProblems(policy: K8sObject, exprs: unknown, at: string, api:
     const path = `${at}.${i}`;
     if (entry === null) return; // an empty requirement: validation's business, not the decoder's
     if (!isObject(entry)) {
-      out.push(decodeError(spanAt(policy, path), `${api}[${i}] is ${jsonKindWords(entry)}, not a mapping (key, operator, values)`, who, `json: cannot unmarshal ${jsonType(entry)} into Go struct field LabelSelector.${goPath} of type v1.LabelSelectorRequirement`));
+      const error = `json: cannot unmarshal ${jsonType(entry)} into Go struct field LabelSelector.${goPath} of type v1.LabelSelectorRequirement`;
+      const full = decodeError(spanAt(policy, path), `${api}[${i}] is ${jsonKindWords(entry)}, not a mapping (key, operator, values)`, who, error);
+      // A peer's long path leaves no room: the list's own name stands for it (the finding's place says which).
+      out.push({ ...full, message: firstFitting(full.message, decodeError(full.span, `matchExpressions[${i}] is ${jsonKindWords(entry)}, not a mapping (key, operator, values)`, who, error).message) });
       return;
     }
     for (const [field, goType] of [['key', 'string'], ['operator', 'v1.LabelSelectorOperator']] as const) {

@@ -7,7 +7,7 @@ import { apiRejects, firstCause, parseIpSloppy, PORT_PROTOCOLS, portNameErrors, 
 import { caseFix, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { int32Failure, writtenNumber } from './json-numbers';
 import { firstFitting } from '../../output/fit-message';
-import { mapValueProblem } from './string-maps';
+import { elidedGoField, mapValueProblem } from './string-maps';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 
 /** A {@link SpecProblem} that is only an API warning (the object is stored) rather than a rejection. */
@@ -87,11 +87,9 @@ export function decodeProblems(w: WorkloadObject, written?: WrittenText, source?
     const fixes: Fix[] = fixText !== undefined && f.editable
       ? [{ title: `Change ${label(f.path)} ${shownJson(f.value)} to ${fixText}`, edits: [{ span: unstringSpan(asString, f.span), newText: fixText }], preferred: true }]
       : [];
-    return {
-      span: f.span,
-      message: `${label(f.path)}${shown} is ${FOUND[f.found]}, not ${EXPECTED[f.goType] ?? f.goType}: the API server cannot decode ${describe(w)} ("json: cannot unmarshal ${goValue(f)} into Go struct field ${goField} of type ${f.goType}")${fixText !== undefined ? `; ${unstringHint(asString ?? { quoted: true, start: f.span.start })}` : quotable(f) ? '; quote it' : ''}`,
-      fixes,
-    };
+    const message = (field: string): string => `${label(f.path)}${shown} is ${FOUND[f.found]}, not ${EXPECTED[f.goType] ?? f.goType}: the API server cannot decode ${describe(w)} ("json: cannot unmarshal ${goValue(f)} into Go struct field ${field} of type ${f.goType}")${fixText !== undefined ? `; ${unstringHint(asString ?? { quoted: true, start: f.span.start })}` : quotable(f) ? '; quote it' : ''}`;
+    // A deep field (a CronJob's affinity term) leaves no room for the decoder's whole path: its middle goes.
+    return { span: f.span, message: firstFitting(message(goField), message(elidedGoField(goField))), fixes };
   });
 }
 

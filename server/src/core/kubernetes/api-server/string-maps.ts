@@ -30,6 +30,16 @@ export interface MapValue {
 }
 
 /**
+ * A decoder field path cut for a message that has no room for it: the struct and the last two fields, the middle as
+ * `…` (`LabelSelectorRequirement.….matchExpressions.values`), as ingress-spec.ts cuts `IngressServiceBackend.….service.port`.
+ * The finding's place and the message's own path say where the field is.
+ */
+export function elidedGoField(goField: string): string {
+  const parts = goField.split('.');
+  return parts.length <= 4 ? goField : `${parts[0]}.….${parts.slice(-2).join('.')}`;
+}
+
+/**
  * A value of a map[string]string field beyond the object's own metadata (pod template labels and annotations,
  * nodeSelector, a selector's matchLabels) that YAML reads as a number, a boolean or a collection, said as
  * object-invalid says it of `metadata.labels` (kubernetes/api-server/object-envelope.ts metadataTypeProblems):
@@ -48,14 +58,17 @@ export function mapValueProblem(v: MapValue, written?: WrittenText): SpecProblem
   const head = `${v.path}${at} is ${FOUND[v.found]}, not a string`;
   // A JSON manifest says what it means (`1` is a number there): only YAML needs the reading explained.
   const read = scalar && !/\.json$/i.test(v.span.file) ? ` (YAML 1.1 reads the unquoted value as ${v.found === 'bool' ? '' : 'the number '}${String(v.value)})` : '';
-  const refused = `: the API server cannot decode ${v.who} ("json: cannot unmarshal ${v.found} into Go struct field ${v.goField} of type string")`;
+  const refusedAs = (goField: string): string => `: the API server cannot decode ${v.who} ("json: cannot unmarshal ${v.found} into Go struct field ${goField} of type string")`;
+  const refused = refusedAs(v.goField);
+  const cut = refusedAs(elidedGoField(v.goField));
   const fix = scalar ? '; quote it' : '; give a string';
   const quotable = scalar && v.editable && text !== undefined && /^[A-Za-z0-9_.+-]+$/.test(text);
   const fixes: Fix[] = quotable ? [{ title: `Quote "${text}"`, edits: [{ span: v.span, newText: `"${text}"` }], preferred: true }] : [];
   // Deep paths leave no room for everything: the map's own name then stands for its path (the decoder's error
   // quotes the whole path), and then the YAML 1.1 reading and the fix go (the rule's page has them).
   const short = `${v.path.slice(v.path.lastIndexOf('.') + 1)}${at} is ${FOUND[v.found]}, not a string`;
-  return { span: v.span, message: firstFitting(`${head}${read}${refused}${fix}`, `${short}${read}${refused}${fix}`, `${short}${refused}${fix}`, `${short}${refused}`), fixes };
+  // Then the decoder's path loses its middle (a CronJob's affinity term is deep).
+  return { span: v.span, message: firstFitting(`${head}${read}${refused}${fix}`, `${short}${read}${refused}${fix}`, `${short}${refused}${fix}`, `${short}${refused}`, `${short}${cut}${fix}`, `${short}${cut}`), fixes };
 }
 
 /**
