@@ -150,3 +150,80 @@ ${entries.map((e) => `          - ${e}\n`).join('')}`;
     assert.deepEqual(lint(files, { rules }).findings.filter((f) => f.file === 'prod/patch.yaml'), []);
   });
 });
+
+describe('ingress-spec-invalid: rules, http and paths of the wrong type', () => {
+  const where = (text: string) => lint(text, { rules }).findings.map((f) => [f.line, f.column, f.text, f.message]);
+  const head = (name: string) => `apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: ${name}, namespace: shop}\nspec:\n`;
+
+  it('reports a rules that is not a list once, at the field', () => {
+    assert.deepEqual(where(`${head('a')}  rules: "x"\n`), [
+      [5, 10, '"x"', 'rules is a string, not a list of rules (host, http): the API server cannot decode Ingress shop/a ("json: cannot unmarshal string into Go struct field IngressSpec.spec.rules of type []v1.IngressRule")'],
+    ]);
+  });
+
+  it('reports a rule, host, http, paths or path entry of the wrong type, each at its field, and the quoted port of a service backend with the mapping it takes', () => {
+    assert.deepEqual(where(`${head('b')}  rules:
+    - host: a.example.com
+      http: "x"
+    - host: b.example.com
+      http: {paths: "x"}
+    - host: 7
+      http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}]}
+    - "d.example.com"
+    - http: {paths: [/x]}
+    - host: e.example.com
+      http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: web, port: "80"}}}]}
+`), [
+      [7, 13, '"x"', 'http of host a.example.com is a string, not a mapping with paths: the API server cannot decode Ingress shop/b ("json: cannot unmarshal string into Go struct field IngressRule.spec.rules.http of type v1.HTTPIngressRuleValue")'],
+      [9, 21, '"x"', 'http.paths of host b.example.com is a string, not a list of paths (path, pathType, backend): the API server cannot decode Ingress shop/b ("json: cannot unmarshal string into Go struct field HTTPIngressRuleValue.spec.rules.http.paths of type []v1.HTTPIngressPath")'],
+      [10, 13, '7', 'host 7 of rule #2 is not a string: the API server cannot decode Ingress shop/b ("json: cannot unmarshal number into Go struct field IngressRule.spec.rules.host of type string"); quote it'],
+      [12, 7, '"d.example.com"', 'rule #3 is a string, not a mapping (host, http): the API server cannot decode Ingress shop/b ("json: cannot unmarshal string into Go struct field IngressSpec.spec.rules of type v1.IngressRule")'],
+      [13, 22, '/x', 'paths[0] of rule #4 is a string, not a mapping (path, pathType, backend): the API server cannot decode Ingress shop/b ("json: cannot unmarshal string into Go struct field HTTPIngressRuleValue.spec.rules.http.paths of type v1.HTTPIngressPath")'],
+      [15, 87, '"80"', 'service.port of the backend of host e.example.com path / is a string, not a mapping: the API server cannot decode Ingress shop/b ("json: cannot unmarshal string into Go struct field IngressServiceBackend.….service.port of type v1.ServiceBackendPort"); write port: {number: 80}'],
+    ]);
+  });
+
+  it('says a port name written in place of the port mapping is the mapping\'s name', () => {
+    assert.deepEqual(where(`${head('c')}  defaultBackend: {service: {name: web, port: http}}\n`).map((f) => f[3]), [
+      'service.port of the default backend is a string, not a mapping: the API server cannot decode Ingress shop/c ("json: cannot unmarshal string into Go struct field IngressServiceBackend.….service.port of type v1.ServiceBackendPort"); write port: {name: http}',
+    ]);
+  });
+
+  it('reports an ingressClassName, tls, tls entry, hosts or secretName of the wrong type, at the field', () => {
+    assert.deepEqual(where(`${head('t')}  ingressClassName: 5
+  defaultBackend: {service: {name: web, port: {number: 80}}}
+  tls:
+    - hosts: shop.example.com
+      secretName: web-tls
+    - {hosts: [a.example.com, 443], secretName: true}
+    - web-tls
+`), [
+      [5, 21, '5', 'ingressClassName 5 is not a string: the API server cannot decode Ingress shop/t ("json: cannot unmarshal number into Go struct field IngressSpec.spec.ingressClassName of type string"); quote it'],
+      [8, 14, 'shop.example.com', 'hosts of tls entry #0 is a string, not a list of host names: the API server cannot decode Ingress shop/t ("json: cannot unmarshal string into Go struct field IngressTLS.spec.tls.hosts of type []string"); write hosts: [shop.example.com]'],
+      [10, 31, '443', 'host 443 of tls entry #1 is not a string: the API server cannot decode Ingress shop/t ("json: cannot unmarshal number into Go struct field IngressTLS.spec.tls.hosts of type string"); quote it'],
+      [10, 49, 'true', 'secretName true of tls entry #1 is not a string: the API server cannot decode Ingress shop/t ("json: cannot unmarshal bool into Go struct field IngressTLS.spec.tls.secretName of type string"); quote it'],
+      [11, 7, 'web-tls', 'tls entry #2 is a string, not a mapping (hosts, secretName): the API server cannot decode Ingress shop/t ("json: cannot unmarshal string into Go struct field IngressSpec.spec.tls of type v1.IngressTLS")'],
+    ]);
+    assert.deepEqual(where(`${head('u')}  defaultBackend: {service: {name: web, port: {number: 80}}}
+  tls: "web-tls"
+`).map((f) => f.slice(0, 3)), [[6, 8, '"web-tls"']]);
+    assert.deepEqual(where(`${head('v')}  ingressClassName: null
+  defaultBackend: {service: {name: web, port: {number: 80}}}
+  tls: [null, {hosts: null}, {hosts: [a.example.com, null], secretName: null}, {}]
+`), []);
+  });
+
+  it('stays silent on null rules, hosts, http, paths and entries (the decoder reads them as not set or empty) and on a rule without http', () => {
+    assert.deepEqual(where(`${head('d')}  defaultBackend: {service: {name: web, port: {number: 80}}}
+  rules:
+    - null
+    - {host: null, http: null}
+    - host: a.example.com
+    - host: b.example.com
+      http: {paths: null}
+    - host: c.example.com
+      http: {paths: [null, {path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}]}
+`), []);
+    assert.deepEqual(where(`${head('e')}  defaultBackend: {service: {name: web, port: {number: 80}}}\n  rules: null\n`), []);
+  });
+});

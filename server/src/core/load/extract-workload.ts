@@ -3,7 +3,7 @@ import type { Container, ContainerPort, EnvVar, InitForbiddenField, NodeRequirem
 import { isMergeKey, NodeReader } from './node-reader';
 import { isMap, isScalar } from 'yaml';
 import { hasOwnKey, isShared, pairRemovalSpan } from './pair-removal';
-import { TypedFields } from './typed-fields';
+import { NODE_REQUIREMENT, LABEL_REQUIREMENT, TypedFields } from './typed-fields';
 import { handlerPortValues } from '../model/views/container-handlers';
 import { labelSelectorFrom } from '../model/views/label-selector';
 import { asRecord } from '../model/views/raw-fields';
@@ -114,7 +114,10 @@ export function extractWorkload(reader: NodeReader, root: unknown, base: ObjectB
     containers,
     handlerPorts: handlerPortValues(base.raw, { path: podPath.join('.'), containers }),
   };
-  if (BUILTIN_WORKLOAD_GROUPS.has(base.group)) stringMaps(reader, typed, root, base.kind);
+  if (BUILTIN_WORKLOAD_GROUPS.has(base.group)) {
+    stringMaps(reader, typed, root, base.kind);
+    podSelectors(typed, spec, specPath);
+  }
   const replicas = base.kind === 'Pod' ? undefined
     : REPLICA_KINDS.has(base.kind) ? typed.integer(reader.at(root, ['spec']), 'replicas', 'spec.replicas', `${base.kind}Spec`)
     : reader.integer(root, ['spec', 'replicas']);
@@ -139,6 +142,72 @@ function stringMaps(reader: NodeReader, typed: TypedFields, root: unknown, kind:
     const check = read.parentCheck;
     if (check && !typed.mapping(parent, check.path, check.holder, check.goType)) continue;
     typed.stringMap(parent, read.key, read.path, read.goStruct);
+    if (read.key === 'matchLabels') typed.requirements(parent, 'matchExpressions', `${read.parent.join('.')}.matchExpressions`, 'LabelSelector', LABEL_REQUIREMENT);
+  }
+}
+
+/**
+ * Records the wrongly typed parts of the pod spec's selectors, which the API server's decoder refuses as it refuses
+ * a matchLabels value (`values: "a"` instead of a list, `values: [1, true]`, `key: 5`): the label selectors of pod
+ * (anti-)affinity terms (required and preferred: `labelSelector`, `namespaceSelector`) and of
+ * topologySpreadConstraints, and the node selector terms of node affinity (`matchExpressions`, `matchFields`), with
+ * the structs on the way to them that must be mappings or lists. Sources (v1.33): staging/src/k8s.io/api/core/v1/types.go
+ * (Affinity, PodAffinity, PodAntiAffinity, PodAffinityTerm, WeightedPodAffinityTerm, NodeAffinity, NodeSelector,
+ * NodeSelectorTerm, NodeSelectorRequirement.Values []string, PreferredSchedulingTerm, TopologySpreadConstraint),
+ * apimachinery pkg/apis/meta/v1/types.go (LabelSelectorRequirement.Values []string).
+ */
+function podSelectors(typed: TypedFields, spec: unknown, specPath: string): void {
+  const reader = typed.reader;
+  /** The mapping at `key` of `node` (undefined when absent or not a mapping, which is recorded). */
+  const mapping = (node: unknown, key: string, path: string, goStruct: string, goType: string): unknown => {
+    const value = reader.at(node, [key]);
+    return value !== undefined && typed.mapping(value, path, goStruct, goType) ? value : undefined;
+  };
+  /** The mapping entries of the list at `key` of `node`, with their paths (a list or entry of the wrong type is recorded). */
+  const entries = (node: unknown, key: string, path: string, goStruct: string, goType: string): [unknown, string][] => {
+    const list = reader.at(node, [key]);
+    if (list === undefined) return [];
+    if (!reader.asSeq(list)) {
+      typed.list(node, key, path, goStruct, `[]${goType}`);
+      return [];
+    }
+    return reader.items(node, [key]).map((item, i): [unknown, string] => [item, `${path}[${i}]`]).filter(([item, p]) => typed.mapping(item, p, goStruct, goType));
+  };
+  const podTerm = (term: unknown, path: string): void => {
+    typed.labelSelector(term, 'labelSelector', `${path}.labelSelector`, 'PodAffinityTerm');
+    typed.labelSelector(term, 'namespaceSelector', `${path}.namespaceSelector`, 'PodAffinityTerm');
+  };
+  const nodeTerm = (term: unknown, path: string): void => {
+    typed.requirements(term, 'matchExpressions', `${path}.matchExpressions`, 'NodeSelectorTerm', NODE_REQUIREMENT);
+    typed.requirements(term, 'matchFields', `${path}.matchFields`, 'NodeSelectorTerm', NODE_REQUIREMENT);
+  };
+  const affinityPath = `${specPath}.affinity`;
+  const affinity = mapping(spec, 'affinity', affinityPath, 'PodSpec', 'v1.Affinity');
+  if (affinity !== undefined) {
+    for (const [key, goStruct] of [['podAffinity', 'PodAffinity'], ['podAntiAffinity', 'PodAntiAffinity']] as const) {
+      const at = `${affinityPath}.${key}`;
+      const pod = mapping(affinity, key, at, 'Affinity', `v1.${goStruct}`);
+      if (pod === undefined) continue;
+      for (const [term, p] of entries(pod, 'requiredDuringSchedulingIgnoredDuringExecution', `${at}.requiredDuringSchedulingIgnoredDuringExecution`, goStruct, 'v1.PodAffinityTerm')) podTerm(term, p);
+      for (const [weighted, p] of entries(pod, 'preferredDuringSchedulingIgnoredDuringExecution', `${at}.preferredDuringSchedulingIgnoredDuringExecution`, goStruct, 'v1.WeightedPodAffinityTerm')) {
+        const term = mapping(weighted, 'podAffinityTerm', `${p}.podAffinityTerm`, 'WeightedPodAffinityTerm', 'v1.PodAffinityTerm');
+        if (term !== undefined) podTerm(term, `${p}.podAffinityTerm`);
+      }
+    }
+    const at = `${affinityPath}.nodeAffinity`;
+    const node = mapping(affinity, 'nodeAffinity', at, 'Affinity', 'v1.NodeAffinity');
+    if (node !== undefined) {
+      const requiredPath = `${at}.requiredDuringSchedulingIgnoredDuringExecution`;
+      const required = mapping(node, 'requiredDuringSchedulingIgnoredDuringExecution', requiredPath, 'NodeAffinity', 'v1.NodeSelector');
+      if (required !== undefined) for (const [term, p] of entries(required, 'nodeSelectorTerms', `${requiredPath}.nodeSelectorTerms`, 'NodeSelector', 'v1.NodeSelectorTerm')) nodeTerm(term, p);
+      for (const [preferred, p] of entries(node, 'preferredDuringSchedulingIgnoredDuringExecution', `${at}.preferredDuringSchedulingIgnoredDuringExecution`, 'NodeAffinity', 'v1.PreferredSchedulingTerm')) {
+        const term = mapping(preferred, 'preference', `${p}.preference`, 'PreferredSchedulingTerm', 'v1.NodeSelectorTerm');
+        if (term !== undefined) nodeTerm(term, `${p}.preference`);
+      }
+    }
+  }
+  for (const [constraint, p] of entries(spec, 'topologySpreadConstraints', `${specPath}.topologySpreadConstraints`, 'PodSpec', 'v1.TopologySpreadConstraint')) {
+    typed.labelSelector(constraint, 'labelSelector', `${p}.labelSelector`, 'TopologySpreadConstraint');
   }
 }
 
@@ -199,9 +268,40 @@ function readContainer(reader: NodeReader, typed: TypedFields, path: string, nod
     env,
     ports,
   };
+  handlerShapes(reader, typed, node, path);
   const forbidden = role === 'init' ? forbiddenHandlers(reader, node, span) : [];
   if (forbidden.length) (container as { forbiddenHandlers?: Container['forbiddenHandlers'] }).forbiddenHandlers = forbidden;
   return container;
+}
+
+/** The Go types of a handler's actions (core/v1 types.go ProbeHandler, LifecycleHandler). */
+const ACTION_TYPES: Readonly<Record<string, string>> = { exec: 'v1.ExecAction', httpGet: 'v1.HTTPGetAction', tcpSocket: 'v1.TCPSocketAction', grpc: 'v1.GRPCAction', sleep: 'v1.SleepAction' };
+
+/**
+ * Records a container's probes and lifecycle hooks that the API server's decoder refuses (`readinessProbe: tcp`,
+ * `lifecycle: "x"`, `preStop: "x"`, `httpGet: "x"`): each must be a mapping, as must its actions. The decoder names
+ * the struct holding the field: a probe's actions live in the ProbeHandler inlined in Probe, so Probe holds them.
+ * Null is "not set" and passes. Sources: kubernetes staging/src/k8s.io/api/core/v1/types.go (Container.LivenessProbe /
+ * ReadinessProbe / StartupProbe *Probe, Container.Lifecycle *Lifecycle, Probe.ProbeHandler inlined, Lifecycle.PostStart /
+ * PreStop *LifecycleHandler), v1.33.
+ */
+function handlerShapes(reader: NodeReader, typed: TypedFields, node: unknown, path: string): void {
+  const actions = (handler: unknown, at: string, goStruct: string, kinds: readonly string[]): void => {
+    for (const action of kinds) {
+      const value = reader.at(handler, [action]);
+      if (value !== undefined) typed.mapping(value, `${at}.${action}`, goStruct, ACTION_TYPES[action]);
+    }
+  };
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+    const value = reader.at(node, [probe]);
+    if (value !== undefined && typed.mapping(value, `${path}.${probe}`, 'Container', 'v1.Probe')) actions(value, `${path}.${probe}`, 'Probe', ['exec', 'httpGet', 'tcpSocket', 'grpc']);
+  }
+  const lifecycle = reader.at(node, ['lifecycle']);
+  if (lifecycle === undefined || !typed.mapping(lifecycle, `${path}.lifecycle`, 'Container', 'v1.Lifecycle')) return;
+  for (const hook of ['postStart', 'preStop']) {
+    const value = reader.at(lifecycle, [hook]);
+    if (value !== undefined && typed.mapping(value, `${path}.lifecycle.${hook}`, 'Lifecycle', 'v1.LifecycleHandler')) actions(value, `${path}.lifecycle.${hook}`, 'LifecycleHandler', ['exec', 'httpGet', 'tcpSocket', 'sleep']);
+  }
 }
 
 /** In validateInitContainers' order (kubernetes pkg/apis/core/validation/validation.go, v1.33). */

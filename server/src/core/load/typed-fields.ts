@@ -15,6 +15,15 @@ const YAML11_BOOLEANS: ReadonlyMap<string, boolean> = new Map([
   ...['n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF'].map((s) => [s, false] as const),
 ]);
 
+/** A LabelSelector's matchExpressions entry (apimachinery pkg/apis/meta/v1/types.go LabelSelectorRequirement). */
+export const LABEL_REQUIREMENT = { struct: 'LabelSelectorRequirement', goType: 'v1.LabelSelectorRequirement', operator: 'v1.LabelSelectorOperator' } as const;
+/** A NodeSelectorTerm's matchExpressions / matchFields entry (core/v1 types.go NodeSelectorRequirement). */
+export const NODE_REQUIREMENT = { struct: 'NodeSelectorRequirement', goType: 'v1.NodeSelectorRequirement', operator: 'v1.NodeSelectorOperator' } as const;
+
+/** A map value's key or a list element's index, as {@link InvalidField} holds them. */
+const where = (key: string | number | undefined): { key?: string; index?: number } =>
+  key === undefined ? {} : typeof key === 'number' ? { index: key } : { key };
+
 /** Most merge-key values followed from one string map (those of the maps they bring in included). */
 const MAX_MERGE_SOURCES = 32;
 
@@ -29,7 +38,7 @@ export class TypedFields {
   /** The merge-key values {@link mapValues} met, for {@link stringMap} to follow (undefined when none: no allocation). */
   private merges: unknown[] | undefined;
 
-  constructor(private readonly reader: NodeReader) {}
+  constructor(readonly reader: NodeReader) {}
 
   /** An int32 field (`containerPort`, `hostPort`, `replicas`). */
   integer(node: unknown, key: string, path: string, goStruct: string): Located<number> | undefined {
@@ -129,6 +138,63 @@ export class TypedFields {
     return recorded;
   }
 
+  /**
+   * A []string field (a selector requirement's `values`): records it when it is present but not a sequence (goType
+   * `[]string`), else each element that is not a string (goType `string`, with its `index`; at most
+   * {@link MAX_MAP_VALUES}). A null element decodes to "" (the element's zero value), so it passes.
+   */
+  stringList(node: unknown, key: string, path: string, goStruct: string): void {
+    const valueNode = this.reader.at(node, [key]);
+    if (valueNode === undefined) return;
+    const seq = this.reader.asSeq(valueNode);
+    if (!seq) {
+      this.record(valueNode, path, goStruct, '[]string');
+      return;
+    }
+    let recorded = 0;
+    seq.items.forEach((item, i) => {
+      const value = this.reader.resolve(item);
+      if (value === undefined || (isScalar(value) && (value.value === null || typeof value.value === 'string'))) return;
+      if (recorded++ < MAX_MAP_VALUES) this.record(item, path, goStruct, 'string', i);
+    });
+  }
+
+  /**
+   * A list of selector requirements (a LabelSelector's `matchExpressions`, a NodeSelectorTerm's `matchExpressions` or
+   * `matchFields`) held by `goStruct`: records the list when it is not a sequence, an entry that is not a mapping
+   * (null decodes to an empty entry), and a `key`, `operator` or `values` of the wrong type (`values: "a"`,
+   * `values: [1, true]`, `key: 5`). `item`: the entry's Go struct and its type, and the operator's Go type
+   * (`LabelSelectorRequirement`, `v1.LabelSelectorRequirement`, `v1.LabelSelectorOperator`).
+   */
+  requirements(node: unknown, key: string, path: string, goStruct: string, item: { readonly struct: string; readonly goType: string; readonly operator: string }): void {
+    const listNode = this.reader.at(node, [key]);
+    if (listNode === undefined) return;
+    const seq = this.reader.asSeq(listNode);
+    if (!seq) {
+      this.record(listNode, path, goStruct, `[]${item.goType}`);
+      return;
+    }
+    seq.items.forEach((entry, i) => {
+      const p = `${path}[${i}]`;
+      if (!this.mapping(entry, p, goStruct, item.goType)) return;
+      this.string(entry, 'key', `${p}.key`, item.struct);
+      this.string(entry, 'operator', `${p}.operator`, item.struct, item.operator);
+      this.stringList(entry, 'values', `${p}.values`, item.struct);
+    });
+  }
+
+  /**
+   * A *metav1.LabelSelector field (`labelSelector`, `namespaceSelector`) held by `goStruct`: records it when it is
+   * present but not a mapping, and the wrong types of its matchLabels ({@link stringMap}) and matchExpressions
+   * ({@link requirements}).
+   */
+  labelSelector(node: unknown, key: string, path: string, goStruct: string): void {
+    const selector = this.reader.at(node, [key]);
+    if (selector === undefined || !this.mapping(selector, path, goStruct, 'v1.LabelSelector')) return;
+    this.stringMap(selector, 'matchLabels', `${path}.matchLabels`, 'LabelSelector');
+    this.requirements(selector, 'matchExpressions', `${path}.matchExpressions`, 'LabelSelector', LABEL_REQUIREMENT);
+  }
+
   /** Records a sequence item that is not a mapping (`ports: ["80:80"]`); true when it is one. */
   mapping(item: unknown, path: string, goStruct: string, goType: string): boolean {
     if (isMap(this.reader.resolve(item))) return true;
@@ -155,15 +221,16 @@ export class TypedFields {
 
   /**
    * `at`: the node whose span the finding takes instead of the value's (a merge key's value); the value is then not
-   * editable there. `keyNode`: the map key of a string map's value, whose span goes with an editable value.
+   * editable there. `key`: a string map's key, or a list element's index. `keyNode`: the map key of a string map's
+   * value, whose span goes with an editable value.
    */
-  private record(valueNode: unknown, path: string, goStruct: string, goType: string, key?: string, at?: unknown, keyNode?: unknown): void {
+  private record(valueNode: unknown, path: string, goStruct: string, goType: string, key?: string | number, at?: unknown, keyNode?: unknown): void {
     const resolved = this.reader.resolve(valueNode);
     const span: Span | undefined = this.reader.span(at ?? valueNode);
     if (!span || resolved === undefined || resolved === null) return;
     const editable = at === undefined && !isAlias(valueNode) && isScalar(valueNode) && !valueNode.anchor;
     if (isSeq(resolved) || isMap(resolved)) {
-      this.invalid.push({ path, goStruct, goType, found: isSeq(resolved) ? 'array' : 'object', editable: false, span, ...(key === undefined ? {} : { key }) });
+      this.invalid.push({ path, goStruct, goType, found: isSeq(resolved) ? 'array' : 'object', editable: false, span, ...where(key) });
       return;
     }
     const value = isScalar(resolved) ? resolved.value : undefined;
@@ -172,6 +239,6 @@ export class TypedFields {
     if (!found) return;
     const keySpan = editable && keyNode !== undefined && !this.reader.isBrought(valueNode) ? this.reader.span(keyNode) : undefined;
     const tag = isScalar(resolved) && resolved.tag ? shownTag(resolved.tag) : undefined;
-    this.invalid.push({ path, goStruct, goType, found, value: value as string | number | boolean, editable, span, ...(key === undefined ? {} : { key }), ...(keySpan ? { keySpan } : {}), ...(tag ? { tag } : {}) });
+    this.invalid.push({ path, goStruct, goType, found, value: value as string | number | boolean, editable, span, ...where(key), ...(keySpan ? { keySpan } : {}), ...(tag ? { tag } : {}) });
   }
 }

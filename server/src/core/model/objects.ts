@@ -202,6 +202,11 @@ export interface InvalidField {
   readonly keySpan?: Span;
   /** The value's explicit tag (`!!int`), which decides its type whatever the quotes. */
   readonly tag?: string;
+  /**
+   * For an element of a []string field (a selector requirement's `values`): its index. `path` is then the list's
+   * path and `goType` `string`, as the decoder names them (it names no index).
+   */
+  readonly index?: number;
 }
 
 /**

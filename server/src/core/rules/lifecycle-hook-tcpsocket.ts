@@ -42,7 +42,7 @@ export const lifecycleHookTcpsocket: Rule = {
     '`sleep: {seconds: N}`. Probes are not concerned: a probe\'s `tcpSocket` is supported.',
     '',
     'The finding is on the `tcpSocket` key. A hook that also has another handler, or a `tcpSocket.port` that is not a',
-    'valid port, is rejected by the API server (`pod-spec-invalid` reports the port; the object then takes part in no',
+    'valid port, is rejected by the API server (`pod-spec-invalid` reports both; the object then takes part in no',
     'other check), and a plain init container may have no lifecycle at all; those are not reported here. Restartable',
     'init containers (sidecars, `restartPolicy: Always`) run their hooks like regular containers and are checked.',
   ].join('\n'),

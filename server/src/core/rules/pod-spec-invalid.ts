@@ -9,7 +9,8 @@ const id = 'pod-spec-invalid';
 
 /**
  * What the API server refuses (or warns about) in the networking fields of a pod template: wrongly typed
- * values (decoder errors), validateContainerPorts, probes and hooks on plain init containers, the "hostIP set
+ * values (decoder errors), validateContainerPorts, probe and hook handlers (validateHandler), probes and hooks on
+ * plain init containers, the "hostIP set
  * without hostPort" warning, and hostIPs that are not IP addresses. See the explanation for the sources.
  */
 export const podSpecInvalid: Rule = {
@@ -41,6 +42,13 @@ export const podSpecInvalid: Rule = {
     '  as `true`, is quoted too); a null value',
     '  decodes to "" and is accepted. A map, a template `metadata` or a `selector` written as a string or a list is',
     '  refused too. Custom workloads (Argo Rollouts, OpenKruise) are validated against their schema and not judged here;',
+    '- selector requirements of the wrong type, in the same kinds: the `matchExpressions` of `spec.selector`, of pod',
+    '  (anti-)affinity terms (`labelSelector`, `namespaceSelector`, required and preferred) and of',
+    '  `topologySpreadConstraints`, and node affinity\'s `matchExpressions` and `matchFields`. `values` is a list of',
+    '  strings, so `values: a` and `values: [1, true]` are refused (`json: cannot unmarshal number into Go struct field',
+    '  LabelSelectorRequirement.spec.selector.matchExpressions.values of type string`; one finding per value, with the',
+    '  quick fix that quotes it), as are a `key` or `operator` that is not a string and a list, entry or struct on the',
+    '  way (`affinity`, `nodeSelectorTerms`, …) of the wrong kind. A null entry or value decodes to an empty one;',
     '- a port entry without `containerPort` (or with 0): `Required value`;',
     '- `containerPort` or `hostPort` outside 1–65535 (`hostPort: 0` means "not set" and is fine):',
     '  `must be between 1 and 65535, inclusive`;',
@@ -54,6 +62,15 @@ export const podSpecInvalid: Rule = {
   '  port name — a quoted number (`port: "8080"`) is a name to the API and fails with `must contain at least one',
   '  letter (a-z)` (a quick fix removes the quotes) — and a string `grpc.port` (an integer field: names are not',
   '  allowed there);',
+    '- a probe or lifecycle hook (`postStart`, `preStop`) with more than one handler (`httpGet` and `tcpSocket`):',
+    '  `Forbidden: may not specify more than 1 handler type`, at each handler after the first in the API server\'s order',
+    '  (exec, httpGet, tcpSocket, grpc / sleep); with none (`{}`, or only `tcpSocket: null`, which sets nothing):',
+    '  `Required value: must specify a handler type`; an `httpGet`, `tcpSocket` or `grpc` without a port (an unset port',
+    '  is 0: `Invalid value: 0: must be between 1 and 65535, inclusive`) and an `exec` without a command',
+    '  (`Required value`). Only the first handler is validated, so the ports of the others are not reported; nor are',
+    '  probes in a kustomize patch, which may take their handler from the base. A probe, `lifecycle`, hook or action',
+    '  that is not a mapping (`readinessProbe: tcp`, `httpGet: "x"`) is a decode error (`json: cannot unmarshal string',
+    '  into Go struct field Container.spec.containers.readinessProbe of type v1.Probe`);',
     '- a probe (`livenessProbe`, `readinessProbe`, `startupProbe`) or `lifecycle` on an init container without',
     '  `restartPolicy: Always`: `Forbidden: may not be set for init containers without restartPolicy=Always` (an init',
     '  container runs to completion before the app starts; only a sidecar, a restartable init container, is probed',
@@ -80,12 +97,15 @@ export const podSpecInvalid: Rule = {
     'the first of the API server\'s messages; written values over 24 characters and names over 63 are cut (`…`).',
   ].join('\n'),
   sources: [
+    'kubernetes pkg/apis/core/validation/validation.go (validateProbe, validateLifecycle, validateHandler: "may not specify more than 1 handler type", "must specify a handler type"; validateExecAction, v1.33)',
+    'kubernetes staging/src/k8s.io/api/core/v1/types.go (Container.LivenessProbe / ReadinessProbe / StartupProbe *Probe, Probe.ProbeHandler inlined, Container.Lifecycle, Lifecycle.PostStart / PreStop *LifecycleHandler, v1.33)',
     'kubernetes pkg/apis/core/validation/validation.go (validateContainerPorts; validateHTTPGetAction, validateTCPSocketAction, validateGRPCAction, ValidatePortNumOrName for probe and hook ports; validateInitContainers: probes and lifecycle forbidden without restartPolicy=Always, v1.33)',
     'kubernetes staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go (IsValidPortNum, IsValidPortName, v1.33)',
     'kubernetes staging/src/k8s.io/apimachinery/pkg/api/validation/generic.go (ValidateNonnegativeField: "must be greater than or equal to 0", v1.33)',
     'kubernetes pkg/apis/apps/validation/validation.go (ValidateDeploymentSpec, ValidateStatefulSetSpec, ValidateReplicaSetSpec: replicas; ValidatePodTemplateSpecForReplicaSet, ValidatePodTemplateSpecForStatefulSet, ValidateDaemonSetSpec: "`selector` does not match template `labels`", v1.33)',
     'kubernetes pkg/api/pod/warnings.go (warningsForPodSpecAndMeta: "hostIP set without hostPort", v1.28+, PR #113245)',
-    'kubernetes staging/src/k8s.io/api/core/v1/types.go (PodSpec.NodeSelector, ReplicationControllerSpec.Selector map[string]string, PodTemplateSpec.ObjectMeta), apps/v1/types.go and batch/v1/types.go (Selector *metav1.LabelSelector, JobTemplateSpec), apimachinery pkg/apis/meta/v1/types.go (ObjectMeta.Labels / Annotations, LabelSelector.MatchLabels), v1.33',
+    'kubernetes staging/src/k8s.io/api/core/v1/types.go (PodSpec.NodeSelector, ReplicationControllerSpec.Selector map[string]string, PodTemplateSpec.ObjectMeta), apps/v1/types.go and batch/v1/types.go (Selector *metav1.LabelSelector, JobTemplateSpec), apimachinery pkg/apis/meta/v1/types.go (ObjectMeta.Labels / Annotations, LabelSelector.MatchLabels, LabelSelectorRequirement.Values []string), v1.33',
+    'kubernetes staging/src/k8s.io/api/core/v1/types.go (Affinity, PodAffinityTerm.LabelSelector / NamespaceSelector, WeightedPodAffinityTerm, NodeSelector, NodeSelectorTerm, NodeSelectorRequirement.Values []string, PreferredSchedulingTerm, TopologySpreadConstraint.LabelSelector), v1.33',
     'kubernetes pkg/apis/core/v1/defaults.go (SetDefaults_ContainerPort: protocol "" → TCP; SetDefaults_Pod: hostNetwork hostPort defaulting, v1.33)',
     'sigs.k8s.io/json (the API server\'s JSON decoder: "json: cannot unmarshal <type> into Go struct field <Struct>.<path> of type <type>")',
     'sigs.k8s.io/yaml v1.4 (kubectl\'s YAML → JSON, go-yaml v2 YAML 1.1: unquoted yes/no/on/off are booleans)',

@@ -51,7 +51,7 @@ export function ingressBackendProblems(ingress: K8sObject, written?: WrittenText
   if (isSet(spec.defaultBackend)) {
     sites.push({ value: spec.defaultBackend, path: 'spec.defaultBackend', api: 'spec.defaultBackend', go: 'spec.defaultBackend', holder: 'IngressSpec.spec.defaultBackend', label: 'default backend' });
   }
-  const pathProblems: SpecProblem[] = [];
+  const pathProblems: SpecProblem[] = [...ruleShapeProblems(ingress, spec), ...classAndTlsShapeProblems(ingress, spec)];
   (Array.isArray(spec.rules) ? spec.rules : []).forEach((rule, r) => {
     const http = isObject(rule) ? rule.http : undefined;
     const paths = isObject(http) && Array.isArray(http.paths) ? http.paths : [];
@@ -75,6 +75,102 @@ export function ingressBackendProblems(ingress: K8sObject, written?: WrittenText
     });
   });
   return [...pathProblems, ...sites.flatMap((site) => backendProblems(ingress, site, written, partial, source))];
+}
+
+/**
+ * The structs on the way from `spec` to a path entry that the API server's decoder refuses (the whole object is
+ * refused, once, at the field): a `rules` that is not a list, a rule that is not a mapping, a `host` that is not a
+ * string, an `http` that is not a mapping, a `paths` that is not a list, a path entry that is not a mapping. A null
+ * decodes as "not set" (a null rule or path entry as an empty one, which validation judges). The decoder names the
+ * struct holding the field: `http` lives in the IngressRuleValue inlined in IngressRule, so IngressRule holds it.
+ * Sources: staging/src/k8s.io/api/networking/v1/types.go (IngressSpec.Rules []IngressRule, IngressRule.Host,
+ * IngressRuleValue.HTTP *HTTPIngressRuleValue inlined, HTTPIngressRuleValue.Paths []HTTPIngressPath), v1.33.
+ */
+function ruleShapeProblems(ingress: K8sObject, spec: Raw): SpecProblem[] {
+  const who = describe(ingress);
+  const decode = (at: string, what: string, goField: string, goType: string, value: unknown, fix = ''): SpecProblem => ({
+    span: spanAt(ingress, at),
+    message: `${what}: the API server cannot decode ${who} ("json: cannot unmarshal ${jsonType(value)} into Go struct field ${goField} of type ${goType}")${fix}`,
+  });
+  const rules = spec.rules;
+  if (!isSet(rules)) return [];
+  if (!Array.isArray(rules)) return [decode('spec.rules', `rules is ${jsonKindWords(rules)}, not a list of rules (host, http)`, 'IngressSpec.spec.rules', '[]v1.IngressRule', rules)];
+  const out: SpecProblem[] = [];
+  rules.forEach((rule, r) => {
+    const at = `spec.rules.${r}`;
+    if (rule === null) return;
+    if (!isObject(rule)) {
+      out.push(decode(at, `rule #${r} is ${jsonKindWords(rule)}, not a mapping (host, http)`, 'IngressSpec.spec.rules', 'v1.IngressRule', rule));
+      return;
+    }
+    if (isSet(rule.host) && typeof rule.host !== 'string') {
+      out.push(decode(`${at}.host`, `host ${shownJson(rule.host)} of rule #${r} is not a string`, 'IngressRule.spec.rules.host', 'string', rule.host, '; quote it'));
+    }
+    const http = rule.http;
+    const label = typeof rule.host === 'string' && rule.host !== '' ? `host ${rule.host}` : `rule #${r}`;
+    if (!isSet(http)) return;
+    if (!isObject(http)) {
+      out.push(decode(`${at}.http`, `http of ${label} is ${jsonKindWords(http)}, not a mapping with paths`, 'IngressRule.spec.rules.http', 'v1.HTTPIngressRuleValue', http));
+      return;
+    }
+    const paths = http.paths;
+    if (!isSet(paths)) return;
+    if (!Array.isArray(paths)) {
+      out.push(decode(`${at}.http.paths`, `http.paths of ${label} is ${jsonKindWords(paths)}, not a list of paths (path, pathType, backend)`, 'HTTPIngressRuleValue.spec.rules.http.paths', '[]v1.HTTPIngressPath', paths));
+      return;
+    }
+    paths.forEach((p, i) => {
+      if (p !== null && !isObject(p)) {
+        out.push(decode(`${at}.http.paths.${i}`, `paths[${i}] of ${label} is ${jsonKindWords(p)}, not a mapping (path, pathType, backend)`, 'HTTPIngressRuleValue.spec.rules.http.paths', 'v1.HTTPIngressPath', p));
+      }
+    });
+  });
+  return out;
+}
+
+/**
+ * The `ingressClassName` and `tls` values the API server's decoder refuses: a class name that is not a string, a
+ * `tls` that is not a list, an entry that is not a mapping, `hosts` that is not a list or holds a value that is not
+ * a string (`hosts: [1]`), a `secretName` that is not a string. Null is "not set". Sources:
+ * staging/src/k8s.io/api/networking/v1/types.go (IngressSpec.IngressClassName *string, IngressSpec.TLS []IngressTLS,
+ * IngressTLS.Hosts []string, IngressTLS.SecretName string), v1.33.
+ */
+function classAndTlsShapeProblems(ingress: K8sObject, spec: Raw): SpecProblem[] {
+  const who = describe(ingress);
+  const decode = (at: string, what: string, goField: string, goType: string, value: unknown, fix = ''): SpecProblem => ({
+    span: spanAt(ingress, at),
+    message: `${what}: the API server cannot decode ${who} ("json: cannot unmarshal ${jsonType(value)} into Go struct field ${goField} of type ${goType}")${fix}`,
+  });
+  const quote = (v: unknown): string => (typeof v === 'number' || typeof v === 'boolean' ? '; quote it' : '');
+  const out: SpecProblem[] = [];
+  const className = spec.ingressClassName;
+  if (isSet(className) && typeof className !== 'string') {
+    out.push(decode('spec.ingressClassName', `ingressClassName ${shownJson(className)} is not a string`, 'IngressSpec.spec.ingressClassName', 'string', className, quote(className)));
+  }
+  const tls = spec.tls;
+  if (!isSet(tls)) return out;
+  if (!Array.isArray(tls)) return [...out, decode('spec.tls', `tls is ${jsonKindWords(tls)}, not a list of entries (hosts, secretName)`, 'IngressSpec.spec.tls', '[]v1.IngressTLS', tls)];
+  tls.forEach((entry, i) => {
+    const at = `spec.tls.${i}`;
+    if (entry === null) return;
+    if (!isObject(entry)) {
+      out.push(decode(at, `tls entry #${i} is ${jsonKindWords(entry)}, not a mapping (hosts, secretName)`, 'IngressSpec.spec.tls', 'v1.IngressTLS', entry));
+      return;
+    }
+    if (isSet(entry.secretName) && typeof entry.secretName !== 'string') {
+      out.push(decode(`${at}.secretName`, `secretName ${shownJson(entry.secretName)} of tls entry #${i} is not a string`, 'IngressTLS.spec.tls.secretName', 'string', entry.secretName, quote(entry.secretName)));
+    }
+    const hosts = entry.hosts;
+    if (!isSet(hosts)) return;
+    if (!Array.isArray(hosts)) {
+      out.push(decode(`${at}.hosts`, `hosts of tls entry #${i} is ${jsonKindWords(hosts)}, not a list of host names`, 'IngressTLS.spec.tls.hosts', '[]string', hosts, typeof hosts === 'string' ? `; write hosts: [${hosts}]` : ''));
+      return;
+    }
+    hosts.forEach((h, k) => {
+      if (isSet(h) && typeof h !== 'string') out.push(decode(`${at}.hosts.${k}`, `host ${shownJson(h)} of tls entry #${i} is not a string`, 'IngressTLS.spec.tls.hosts', 'string', h, quote(h)));
+    });
+  });
+  return out;
 }
 
 /** The path types of networking.k8s.io/v1, as the API server lists them (sorted). */
@@ -169,7 +265,8 @@ function backendProblems(ingress: K8sObject, site: BackendSite, written: Written
   if (isSet(portValue) && !isObject(portValue)) {
     // The fix shows the mapping's form, and the decoder's field path (spec.rules.http.paths.backend…) is elided:
     // the message names the host and path already, and stays within the ~300 characters of the guide.
-    const form = typeof portValue === 'number' ? `; write port: {number: ${portValue}}` : typeof portValue === 'string' ? `; write port: {name: ${portValue}}` : '';
+    // A quoted number is the port's number too (`port: "80"` → `{number: 80}`), not a name.
+    const form = typeof portValue === 'number' ? `; write port: {number: ${portValue}}` : typeof portValue === 'string' ? (/^\d+$/.test(portValue) ? `; write port: {number: ${Number(portValue)}}` : `; write port: {name: ${portValue}}`) : '';
     return [decode(span('service.port'), `service.port of the ${site.label} is ${jsonKindWords(portValue)}, not a mapping${form ? '' : ' with number or name'}`, `json: cannot unmarshal ${jsonType(portValue)} into Go struct field IngressServiceBackend.….service.port of type v1.ServiceBackendPort`, form)];
   }
   const port = isObject(portValue) ? portValue : {};

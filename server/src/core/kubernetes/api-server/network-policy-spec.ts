@@ -5,7 +5,9 @@ import { rawAt, spanAt } from '../../model/views/raw-fields';
 import { caseFix, jsonKindWords, jsonType, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { apiRejects, firstCause, portNameErrors, portNumErrors, shown, shownJson, supportedValues } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
-import { rawMapValueProblems } from './string-maps';
+import { firstFitting } from '../../output/fit-message';
+import { type FoundKind, mapValueProblem, rawMapValueProblems } from './string-maps';
+import { MAX_MAP_VALUES } from './object-envelope';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 import { quoteAdvice } from './string-advice';
 
@@ -143,10 +145,55 @@ function numberError(span: Span, field: string, value: number, who: string, deco
 }
 
 /**
+ * The parts of a selector's `matchExpressions` (`exprs`, at the raw path `at`; `api` and `goPath` as the API and the
+ * decoder print its path) that the API server's decoder refuses, as the loader records them for a workload's
+ * selectors: the list or an entry of the wrong type, a `key` or `operator` that is not a string, a `values` that is
+ * not a list (`values: web`), and each element of `values` that is not a string (`values: [1, true]`: values is a
+ * []string; at most 20, said as a matchLabels value is; null decodes to "" and passes). Sources (v1.33): apimachinery
+ * pkg/apis/meta/v1/types.go (LabelSelector.MatchExpressions, LabelSelectorRequirement: key string, operator
+ * LabelSelectorOperator, values []string).
+ */
+function requirementProblems(policy: K8sObject, exprs: unknown, at: string, api: string, goPath: string, who: string, written?: WrittenText, source?: FileText): SpecProblem[] {
+  if (!isSet(exprs)) return [];
+  if (!Array.isArray(exprs)) {
+    return [decodeError(spanAt(policy, at), `${api} is ${jsonKindWords(exprs)}, not a list of requirements (key, operator, values)`, who, `json: cannot unmarshal ${jsonType(exprs)} into Go struct field LabelSelector.${goPath} of type []v1.LabelSelectorRequirement`)];
+  }
+  const out: SpecProblem[] = [];
+  exprs.forEach((entry, i) => {
+    const path = `${at}.${i}`;
+    if (entry === null) return; // an empty requirement: validation's business, not the decoder's
+    if (!isObject(entry)) {
+      const error = `json: cannot unmarshal ${jsonType(entry)} into Go struct field LabelSelector.${goPath} of type v1.LabelSelectorRequirement`;
+      const full = decodeError(spanAt(policy, path), `${api}[${i}] is ${jsonKindWords(entry)}, not a mapping (key, operator, values)`, who, error);
+      // A peer's long path leaves no room: the list's own name stands for it (the finding's place says which).
+      out.push({ ...full, message: firstFitting(full.message, decodeError(full.span, `matchExpressions[${i}] is ${jsonKindWords(entry)}, not a mapping (key, operator, values)`, who, error).message) });
+      return;
+    }
+    for (const [field, goType] of [['key', 'string'], ['operator', 'v1.LabelSelectorOperator']] as const) {
+      const v = entry[field];
+      if (isSet(v) && typeof v !== 'string') out.push(decodeError(spanAt(policy, `${path}.${field}`), `${field} ${shownJson(v)} is ${jsonKindWords(v)}, not a string`, who, `json: cannot unmarshal ${jsonType(v)} into Go struct field LabelSelectorRequirement.${goPath}.${field} of type ${goType}`, '; quote it'));
+    }
+    const values = entry.values;
+    if (!isSet(values)) return;
+    if (!Array.isArray(values)) {
+      out.push(decodeError(spanAt(policy, `${path}.values`), `values ${shownJson(values)} is ${jsonKindWords(values)}, not a list of strings`, who, `json: cannot unmarshal ${jsonType(values)} into Go struct field LabelSelectorRequirement.${goPath}.values of type []string`));
+      return;
+    }
+    let n = 0;
+    values.forEach((v, k) => {
+      if (v === null || typeof v === 'string' || n++ >= MAX_MAP_VALUES) return;
+      out.push(mapValueProblem({ span: spanAt(policy, `${path}.values.${k}`), path: `${api}[${i}].values`, key: k, found: jsonType(v) as FoundKind, value: v, goField: `LabelSelectorRequirement.${goPath}.values`, who, editable: true }, written, source));
+    });
+  });
+  return out;
+}
+
+/**
  * The label selectors of a networking.k8s.io/v1 NetworkPolicy (`spec.podSelector`, and the `podSelector` and
- * `namespaceSelector` of every `from` / `to` peer) whose matchLabels the API server's decoder refuses: a selector or a
- * matchLabels that is not a mapping, or a value that is not a string (`matchLabels: {tier: 1}`, at most
- * 20 per map; a null value decodes to the empty string and passes), said as {@link rawMapValueProblems}.
+ * `namespaceSelector` of every `from` / `to` peer) whose matchLabels or matchExpressions the API server's decoder refuses: a
+ * selector or a matchLabels that is not a mapping, or a value that is not a string (`matchLabels: {tier: 1}`, at
+ * most 20 per map; a null value decodes to the empty string and passes), said as {@link rawMapValueProblems}, and
+ * the matchExpressions of {@link requirementProblems}.
  * Sources: staging/src/k8s.io/api/networking/v1/types.go (NetworkPolicySpec.PodSelector, NetworkPolicyPeer.PodSelector /
  * NamespaceSelector *metav1.LabelSelector), apimachinery pkg/apis/meta/v1/types.go (LabelSelector.MatchLabels
  * map[string]string), v1.33.
@@ -164,12 +211,12 @@ export function networkPolicySelectorProblems(policy: K8sObject, written?: Writt
       return;
     }
     const labels = value.matchLabels;
-    if (!isSet(labels)) return;
-    if (!isObject(labels)) {
+    if (isSet(labels) && !isObject(labels)) {
       out.push(decodeError(spanAt(policy, `${at}.matchLabels`), `${api}.matchLabels is ${jsonKindWords(labels)}, not a mapping of strings`, who, `json: cannot unmarshal ${jsonType(labels)} into Go struct field LabelSelector.${goPath}.matchLabels of type map[string]string`, '; give a mapping of key: "value" strings'));
-      return;
+    } else if (isObject(labels)) {
+      out.push(...rawMapValueProblems(policy, labels, `${at}.matchLabels`, `${api}.matchLabels`, `LabelSelector.${goPath}.matchLabels`, who, written, source));
     }
-    out.push(...rawMapValueProblems(policy, labels, `${at}.matchLabels`, `${api}.matchLabels`, `LabelSelector.${goPath}.matchLabels`, who, written, source));
+    out.push(...requirementProblems(policy, value.matchExpressions, `${at}.matchExpressions`, `${api}.matchExpressions`, `${goPath}.matchExpressions`, who, written, source));
   };
   selector(spec.podSelector, 'spec.podSelector', 'spec.podSelector', 'spec.podSelector', 'NetworkPolicySpec');
   for (const direction of ['ingress', 'egress'] as const) {

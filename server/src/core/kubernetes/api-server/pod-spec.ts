@@ -1,12 +1,13 @@
 import type { Span } from '../../source/span';
 import { Container, describe, InvalidField, WorkloadObject } from '../../model/objects';
 import type { Fix } from '../../rules/rule';
-import { handlerLabel, handlerPorts } from '../../model/views/container-handlers';
+import { containerPath, handlerLabel, handlerPorts, type HandlerKind } from '../../model/views/container-handlers';
+import { isRecord, keySpanAt, rawAt } from '../../model/views/raw-fields';
 import { apiRejects, firstCause, parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, shown, shownJson, supportedValues } from './validation';
 import { caseFix, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { int32Failure, writtenNumber } from './json-numbers';
 import { firstFitting } from '../../output/fit-message';
-import { mapValueProblem } from './string-maps';
+import { elidedGoField, mapValueProblem } from './string-maps';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 import { isPlaceholder } from './object-names';
 import { labelSelectorMatches } from './label-selector';
@@ -23,7 +24,18 @@ const EXPECTED: Readonly<Record<string, string>> = {
   '[]v1.Container': 'a list of containers (`- name: web`)', 'v1.PodTemplateSpec': 'a mapping (metadata, spec)',
   'v1.PodSpec': 'a mapping (containers, …)', 'v1.JobTemplateSpec': 'a mapping (metadata, spec)', 'v1.JobSpec': 'a mapping (template, …)',
   'v1.ObjectMeta': 'a mapping (labels, annotations, …)', 'v1.LabelSelector': 'a mapping (matchLabels, matchExpressions)',
-  'map[string]string': 'a mapping of strings',
+  'map[string]string': 'a mapping of strings', '[]string': 'a list of strings',
+  'v1.LabelSelectorOperator': 'a string', 'v1.NodeSelectorOperator': 'a string',
+  'v1.LabelSelectorRequirement': 'a mapping (key, operator, values)', '[]v1.LabelSelectorRequirement': 'a list of requirements (`- key: app`)',
+  'v1.NodeSelectorRequirement': 'a mapping (key, operator, values)', '[]v1.NodeSelectorRequirement': 'a list of requirements (`- key: zone`)',
+  'v1.Affinity': 'a mapping (nodeAffinity, podAffinity, podAntiAffinity)', 'v1.PodAffinity': 'a mapping', 'v1.PodAntiAffinity': 'a mapping', 'v1.NodeAffinity': 'a mapping',
+  'v1.PodAffinityTerm': 'a mapping (labelSelector, topologyKey, …)', '[]v1.PodAffinityTerm': 'a list of terms', 'v1.WeightedPodAffinityTerm': 'a mapping (weight, podAffinityTerm)',
+  '[]v1.WeightedPodAffinityTerm': 'a list of terms', 'v1.NodeSelector': 'a mapping (nodeSelectorTerms)', 'v1.NodeSelectorTerm': 'a mapping (matchExpressions, matchFields)',
+  '[]v1.NodeSelectorTerm': 'a list of terms', 'v1.PreferredSchedulingTerm': 'a mapping (weight, preference)', '[]v1.PreferredSchedulingTerm': 'a list of terms',
+  'v1.TopologySpreadConstraint': 'a mapping (maxSkew, topologyKey, …)', '[]v1.TopologySpreadConstraint': 'a list of constraints',
+  'v1.Probe': 'a mapping (httpGet, tcpSocket, …)', 'v1.Lifecycle': 'a mapping (postStart, preStop)', 'v1.LifecycleHandler': 'a mapping (exec, httpGet, sleep)',
+  'v1.HTTPGetAction': 'a mapping (path, port, …)', 'v1.TCPSocketAction': 'a mapping (port)', 'v1.GRPCAction': 'a mapping (port, service)',
+  'v1.ExecAction': 'a mapping (command)', 'v1.SleepAction': 'a mapping (seconds)',
 };
 const FOUND: Readonly<Record<InvalidField['found'], string>> = { string: 'a string', number: 'a number', bool: 'a boolean', array: 'a list', object: 'a mapping' };
 
@@ -48,6 +60,9 @@ function unquoted(f: InvalidField): string | undefined {
   return undefined;
 }
 
+/** A number or boolean where a string belongs (`key: 5`, `protocol: 6`): quoting it is the fix, as for other kinds' strings. */
+const quotable = (f: InvalidField): boolean => (f.found === 'number' || f.found === 'bool') && EXPECTED[f.goType] === 'a string';
+
 /**
  * Values of the wrong JSON type (recorded by the loader): the API server's decoder refuses the whole object
  * before validation runs, e.g. `json: cannot unmarshal string into Go struct field
@@ -56,9 +71,10 @@ function unquoted(f: InvalidField): string | undefined {
  */
 export function decodeProblems(w: WorkloadObject, written?: WrittenText, source?: FileText): PodSpecProblem[] {
   return (w.invalidFields ?? []).map((f) => {
-    if (f.key !== undefined) {
-      const { span, path, key, found, value, goStruct, editable, keySpan, tag } = f;
-      return mapValueProblem({ span, path, key, found, value, goField: `${goStruct}.${path}`, who: describe(w), editable, ...(keySpan ? { keySpan } : {}), ...(tag ? { tag } : {}) }, written, source);
+    const key = f.key ?? f.index;
+    if (key !== undefined) {
+      const { span, path, found, value, goStruct, editable, keySpan, tag } = f;
+      return mapValueProblem({ span, path, key, found, value, goField: `${goStruct}.${path.replace(/\[\d+\]/g, '')}`, who: describe(w), editable, ...(keySpan ? { keySpan } : {}), ...(tag ? { tag } : {}) }, written, source);
     }
     if (f.found === 'number' && typeof f.value === 'number' && f.goType === 'int32') {
       const failure = int32Failure(f.value, `${f.goStruct}.${f.path.replace(/\[\d+\]/g, '')}`);
@@ -74,11 +90,9 @@ export function decodeProblems(w: WorkloadObject, written?: WrittenText, source?
     const fixes: Fix[] = fixText !== undefined && f.editable
       ? [{ title: `Change ${label(f.path)} ${shownJson(f.value)} to ${fixText}`, edits: [{ span: unstringSpan(asString, f.span), newText: fixText }], preferred: true }]
       : [];
-    return {
-      span: f.span,
-      message: `${label(f.path)}${shown} is ${FOUND[f.found]}, not ${EXPECTED[f.goType] ?? f.goType}: the API server cannot decode ${describe(w)} ("json: cannot unmarshal ${goValue(f)} into Go struct field ${goField} of type ${f.goType}")${fixText !== undefined ? `; ${unstringHint(asString ?? { quoted: true, start: f.span.start })}` : ''}`,
-      fixes,
-    };
+    const message = (field: string): string => `${label(f.path)}${shown} is ${FOUND[f.found]}, not ${EXPECTED[f.goType] ?? f.goType}: the API server cannot decode ${describe(w)} ("json: cannot unmarshal ${goValue(f)} into Go struct field ${field} of type ${f.goType}")${fixText !== undefined ? `; ${unstringHint(asString ?? { quoted: true, start: f.span.start })}` : quotable(f) ? '; quote it' : ''}`;
+    // A deep field (a CronJob's affinity term) leaves no room for the decoder's whole path: its middle goes.
+    return { span: f.span, message: firstFitting(message(goField), message(elidedGoField(goField))), fixes };
   });
 }
 
@@ -171,6 +185,8 @@ export function handlerPortProblems(w: WorkloadObject, unquote: (span: Span, val
   const out: PodSpecProblem[] = [];
   for (const h of handlerPorts(w)) {
     const c = h.container;
+    // validateHandler validates the first handler set only; a second one is "more than 1 handler type" (handlerTypeProblems).
+    if (handlerActions(w, c, h.handler)[0] !== h.action) continue;
     const list = c.role === 'container' ? 'containers' : 'initContainers';
     const field = h.handler === 'postStart' || h.handler === 'preStop' ? `lifecycle.${h.handler}` : h.handler;
     const path = `${w.pod.path}.${list}[${c.index}].${field}.${h.action}.port`;
@@ -256,4 +272,80 @@ export function selectorProblems(w: WorkloadObject, partial = false): PodSpecPro
   if (written.some(isPlaceholder) || labelSelectorMatches(selector.value, w.pod.labels)) return [];
   const base = apiRejects(`selector ${selectorText(selector.value)} does not match the pod template's labels`, describe(w), `${w.pod.path.replace(/\.spec$/, '')}.metadata.labels`, `Invalid value: ${goStringMap(w.pod.labels)}: \`selector\` does not match template \`labels\``);
   return [{ span: selector.span, message: firstFitting(`${base}; give the template every label the selector asks for`, base) }];
+}
+
+/** The actions a probe handler and a lifecycle handler may set, in the order validateHandler counts them. */
+const PROBE_ACTIONS = ['exec', 'httpGet', 'tcpSocket', 'grpc'] as const;
+const HOOK_ACTIONS = ['exec', 'httpGet', 'tcpSocket', 'sleep'] as const;
+const PROBES: readonly HandlerKind[] = ['livenessProbe', 'readinessProbe', 'startupProbe'];
+const HOOKS: readonly HandlerKind[] = ['postStart', 'preStop'];
+
+/** Dotted raw path of a container's probe or hook (`spec.containers.0.lifecycle.preStop`). */
+function handlerRawPath(w: WorkloadObject, c: Container, handler: HandlerKind): string {
+  return `${containerPath(w, c)}.${HOOKS.includes(handler) ? `lifecycle.${handler}` : handler}`;
+}
+
+/** The actions set (present and not null) in a container's probe or hook, in validateHandler's order. */
+function handlerActions(w: WorkloadObject, c: Container, handler: HandlerKind): string[] {
+  const value = rawAt(w.raw, handlerRawPath(w, c, handler));
+  if (!isRecord(value)) return [];
+  return (HOOKS.includes(handler) ? HOOK_ACTIONS : PROBE_ACTIONS).filter((a) => value[a] !== undefined && value[a] !== null);
+}
+
+/**
+ * Probes and lifecycle hooks whose handler validateHandler refuses: more than one action set (`httpGet` and
+ * `tcpSocket` both: `Forbidden: may not specify more than 1 handler type`, at each action after the first, in the
+ * order exec, httpGet, tcpSocket, grpc / sleep), none (`{}`, or only `tcpSocket: null`, which is "not set":
+ * `Required value: must specify a handler type`, at the probe or hook), and for the one action: an `httpGet`,
+ * `tcpSocket` or `grpc` without a port (an unset port is 0 to the API: `Invalid value: 0: must be between 1 and
+ * 65535, inclusive`), an `exec` without a command (`Required value`). A probe or hook that is not a mapping (a decode
+ * error) and a plain init container's (forbidden as a whole) are not judged here; neither is a kustomize patch
+ * (`partial`), whose probe may take its handler or port from the base. Sources: kubernetes
+ * pkg/apis/core/validation/validation.go (validateProbe, validateLifecycle, validateHandler, validateExecAction,
+ * validateHTTPGetAction, validateTCPSocketAction, validateGRPCAction, ValidatePortNumOrName), v1.33;
+ * staging/src/k8s.io/apimachinery/pkg/util/intstr/intstr.go (an absent IntOrString is the int 0).
+ */
+export function handlerTypeProblems(w: WorkloadObject, partial = false): PodSpecProblem[] {
+  const out: PodSpecProblem[] = [];
+  if (partial) return out;
+  for (const c of w.pod.containers) {
+    if (c.role === 'init') continue;
+    const container = rawAt(w.raw, containerPath(w, c));
+    if (!isRecord(container)) continue;
+    const lifecycle = container.lifecycle;
+    for (const handler of [...PROBES, ...HOOKS]) {
+      const value = HOOKS.includes(handler) ? (isRecord(lifecycle) ? lifecycle[handler] : undefined) : container[handler];
+      if (!isRecord(value)) continue;
+      const raw = handlerRawPath(w, c, handler);
+      const api = `${w.pod.path}.${c.role === 'container' ? 'containers' : 'initContainers'}[${c.index}].${HOOKS.includes(handler) ? `lifecycle.${handler}` : handler}`;
+      const label = HOOKS.includes(handler) ? `${handler} hook` : handler;
+      const rejects = (what: string, path: string, detail: string, fix: string): string => {
+        const base = apiRejects(`${label} ${what}`, describe(w), path, detail);
+        return firstFitting(`${base}; ${fix}`, base);
+      };
+      const actions = handlerActions(w, c, handler);
+      // An action that is not a mapping is a decode error (decodeProblems): the API server validates nothing then.
+      if (actions.some((a) => !isRecord(value[a]))) continue;
+      if (actions.length === 0) {
+        const nulls = (HOOKS.includes(handler) ? HOOK_ACTIONS : PROBE_ACTIONS).filter((a) => a in value);
+        const none = nulls.length ? ` (${nulls[0]}: null sets none)` : '';
+        const kinds = HOOKS.includes(handler) ? 'exec, httpGet or sleep' : 'exec, httpGet, tcpSocket or grpc';
+        // A probe's own key has no span (only its subtree is located): a null action's key, else the probe's value.
+        out.push({ span: keySpanAt(w, nulls.length ? `${raw}.${nulls[0]}` : raw), message: rejects(`of ${who(c)} has no handler${none}`, api, 'Required value: must specify a handler type', `add one of ${kinds}`) });
+        continue;
+      }
+      for (const extra of actions.slice(1)) {
+        out.push({ span: keySpanAt(w, `${raw}.${extra}`), message: rejects(`of ${who(c)} sets both ${actions[0]} and ${extra}`, `${api}.${extra}`, 'Forbidden: may not specify more than 1 handler type', 'keep one handler') });
+      }
+      const first = actions[0];
+      const action = value[first] as Record<string, unknown>;
+      if ((first === 'httpGet' || first === 'tcpSocket' || first === 'grpc') && (action.port === undefined || action.port === null)) {
+        const detail = `Invalid value: 0: ${portNumErrors(0)[0]}`;
+        out.push({ span: keySpanAt(w, `${raw}.${first}`), message: rejects(`${first} of ${who(c)} has no port (an unset port is 0)`, `${api}.${first}.port`, detail, `set port to the container's port${first === 'grpc' ? ' number' : ' number or name'}`) });
+      } else if (first === 'exec' && (!Array.isArray(action.command) || action.command.length === 0)) {
+        out.push({ span: keySpanAt(w, `${raw}.exec`), message: rejects(`exec of ${who(c)} has no command`, `${api}.exec.command`, 'Required value', 'add the command to run') });
+      }
+    }
+  }
+  return out;
 }

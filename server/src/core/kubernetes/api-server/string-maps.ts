@@ -19,7 +19,8 @@ export interface MapValue {
   readonly span: Span;
   /** The map's path for the message, as the API prints paths (`spec.ingress[0].from[1].podSelector.matchLabels`). */
   readonly path: string;
-  readonly key: string;
+  /** The map key, or for an element of a []string field (a selector requirement's `values`) its index. */
+  readonly key: string | number;
   readonly found: FoundKind;
   /** The scalar as read (YAML 1.1), for numbers and booleans. */
   readonly value?: unknown;
@@ -33,6 +34,16 @@ export interface MapValue {
   readonly keySpan?: Span;
   /** The value's tag as the loader read it on the node (`!!int`), when the text cannot show it (a tag on another line). */
   readonly tag?: string;
+}
+
+/**
+ * A decoder field path cut for a message that has no room for it: the struct and the last two fields, the middle as
+ * `…` (`LabelSelectorRequirement.….matchExpressions.values`), as ingress-spec.ts cuts `IngressServiceBackend.….service.port`.
+ * The finding's place and the message's own path say where the field is.
+ */
+export function elidedGoField(goField: string): string {
+  const parts = goField.split('.');
+  return parts.length <= 4 ? goField : `${parts[0]}.….${parts.slice(-2).join('.')}`;
 }
 
 /**
@@ -53,19 +64,25 @@ export function mapValueProblem(v: MapValue, written?: WrittenText, source?: Fil
   const scalar = v.found === 'bool' || v.found === 'number';
   const json = /\.json$/i.test(v.span.file);
   const text = v.editable ? source?.(v.span) : undefined;
-  const spelled: ScalarWriting | undefined = v.editable ? writingAt(source, v.span, v.keySpan, v.key) : undefined;
+  // A list element (a selector requirement's value) has no key of its own to read or quote.
+  const key = typeof v.key === 'string' ? v.key : undefined;
+  const spelled: ScalarWriting | undefined = v.editable ? writingAt(source, v.span, v.keySpan, key) : undefined;
   const writing: ScalarWriting | undefined = v.tag && !spelled?.tag ? { ...spelled, tag: v.tag } : spelled;
-  const head = `${v.path}.${v.key} is ${FOUND[v.found]}, not a string`;
+  const at = typeof v.key === 'number' ? `[${v.key}]` : `.${v.key}`;
+  const head = `${v.path}${at} is ${FOUND[v.found]}, not a string`;
   // A JSON manifest says what it means (`1` is a number there): only YAML needs the reading explained.
   const { read, fix } = scalar ? stringAdvice(v.found as 'bool' | 'number', v.value, writing, json) : { read: '', fix: '; give a string' };
-  const refused = `: the API server cannot decode ${v.who} ("json: cannot unmarshal ${v.found} into Go struct field ${v.goField} of type string")`;
+  const refusedAs = (goField: string): string => `: the API server cannot decode ${v.who} ("json: cannot unmarshal ${v.found} into Go struct field ${goField} of type string")`;
+  const refused = refusedAs(v.goField);
+  const cut = refusedAs(elidedGoField(v.goField));
   const fixes: Fix[] = !scalar || !v.editable ? []
-    : text !== undefined ? quoteScalarFix(text, v.span, v.keySpan, v.key)
+    : text !== undefined ? quoteScalarFix(text, v.span, v.keySpan, key)
     : quoteWritten(written?.(v.span), v.span);
   // Deep paths leave no room for everything: the map's own name then stands for its path (the decoder's error
   // quotes the whole path), and then the YAML 1.1 reading and the fix go (the rule's page has them).
-  const short = `${v.path.slice(v.path.lastIndexOf('.') + 1)}.${v.key} is ${FOUND[v.found]}, not a string`;
-  return { span: v.span, message: firstFitting(`${head}${read}${refused}${fix}`, `${short}${read}${refused}${fix}`, `${short}${refused}${fix}`, `${short}${refused}`), fixes };
+  const short = `${v.path.slice(v.path.lastIndexOf('.') + 1)}${at} is ${FOUND[v.found]}, not a string`;
+  // Then the decoder's path loses its middle (a CronJob's affinity term is deep).
+  return { span: v.span, message: firstFitting(`${head}${read}${refused}${fix}`, `${short}${read}${refused}${fix}`, `${short}${refused}${fix}`, `${short}${refused}`, `${short}${cut}${fix}`, `${short}${cut}`), fixes };
 }
 
 /** `Quote "yes"` from the value's text alone (the file's whole text unknown: no tag or key to look at). */

@@ -1,0 +1,126 @@
+import { strict as assert } from 'node:assert';
+import { lint } from '../helpers/lint';
+
+// Probes and lifecycle hooks whose handler validateHandler refuses: two handler types, none, an httpGet / tcpSocket /
+// grpc without a port, an exec without a command. Lines are 1-based after dedent.
+const rules = ['pod-spec-invalid', 'lifecycle-hook-tcpsocket'];
+const where = (text: string | Record<string, string>) => lint(text, { rules }).findings.map((f) => [f.file, f.line, f.column, f.text, f.message]);
+
+describe('pod-spec-invalid: probe and lifecycle handler types', () => {
+  it('reports each handler type after the first (exec, httpGet, tcpSocket, grpc / sleep order), at its key, and not the ports of the handlers the API server does not validate', () => {
+    assert.deepEqual(where(`
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: web, namespace: shop}
+      spec:
+        selector: {matchLabels: {app: web}}
+        template:
+          metadata: {labels: {app: web}}
+          spec:
+            containers:
+              - name: web
+                image: nginx
+                ports: [{containerPort: 8080, name: http}]
+                lifecycle:
+                  preStop:
+                    httpGet: {path: /drain, port: http}
+                    tcpSocket: {port: 8080}
+                livenessProbe:
+                  tcpSocket: {port: http}
+                  exec: {command: [cat, /ok]}
+                  httpGet: {path: /, port: "8080"}
+    `), [
+      ['test.yaml', 16, 15, 'tcpSocket', 'preStop hook of container "web" sets both httpGet and tcpSocket: the API server rejects Deployment shop/web with "spec.template.spec.containers[0].lifecycle.preStop.tcpSocket: Forbidden: may not specify more than 1 handler type"; keep one handler'],
+      ['test.yaml', 18, 13, 'tcpSocket', 'livenessProbe of container "web" sets both exec and tcpSocket: the API server rejects Deployment shop/web with "spec.template.spec.containers[0].livenessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type"; keep one handler'],
+      ['test.yaml', 20, 13, 'httpGet', 'livenessProbe of container "web" sets both exec and httpGet: the API server rejects Deployment shop/web with "spec.template.spec.containers[0].livenessProbe.httpGet: Forbidden: may not specify more than 1 handler type"; keep one handler'],
+    ]);
+  });
+
+  it('reports a probe or hook without a handler (a null one sets none), and a handler without its port or command, for containers and sidecars', () => {
+    assert.deepEqual(where(`
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: p, namespace: shop}
+      spec:
+        initContainers:
+          - name: proxy
+            image: envoy
+            restartPolicy: Always
+            startupProbe: {tcpSocket: {}}
+        containers:
+          - name: web
+            image: nginx
+            readinessProbe:
+              tcpSocket: null
+            startupProbe: {httpGet: {path: /}}
+            livenessProbe: {grpc: {service: health}}
+            lifecycle:
+              postStart: {}
+              preStop: {exec: {command: []}}
+    `), [
+      ['test.yaml', 9, 22, 'tcpSocket', 'startupProbe tcpSocket of sidecar "proxy" has no port (an unset port is 0): the API server rejects Pod shop/p with "spec.initContainers[0].startupProbe.tcpSocket.port: Invalid value: 0: must be between 1 and 65535, inclusive"; set port to the container\'s port number or name'],
+      ['test.yaml', 14, 9, 'tcpSocket', 'readinessProbe of container "web" has no handler (tcpSocket: null sets none): the API server rejects Pod shop/p with "spec.containers[0].readinessProbe: Required value: must specify a handler type"; add one of exec, httpGet, tcpSocket or grpc'],
+      ['test.yaml', 15, 22, 'httpGet', 'startupProbe httpGet of container "web" has no port (an unset port is 0): the API server rejects Pod shop/p with "spec.containers[0].startupProbe.httpGet.port: Invalid value: 0: must be between 1 and 65535, inclusive"; set port to the container\'s port number or name'],
+      ['test.yaml', 16, 23, 'grpc', 'livenessProbe grpc of container "web" has no port (an unset port is 0): the API server rejects Pod shop/p with "spec.containers[0].livenessProbe.grpc.port: Invalid value: 0: must be between 1 and 65535, inclusive"; set port to the container\'s port number'],
+      ['test.yaml', 18, 9, 'postStart', 'postStart hook of container "web" has no handler: the API server rejects Pod shop/p with "spec.containers[0].lifecycle.postStart: Required value: must specify a handler type"; add one of exec, httpGet or sleep'],
+      ['test.yaml', 19, 19, 'exec', 'preStop hook exec of container "web" has no command: the API server rejects Pod shop/p with "spec.containers[0].lifecycle.preStop.exec.command: Required value"; add the command to run'],
+    ]);
+  });
+
+  it('reports a probe, lifecycle, hook or action that is not a mapping as the decoder refuses it, in any container, and no handler check of it', () => {
+    assert.deepEqual(where(`
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: p, namespace: shop}
+      spec:
+        initContainers: [{name: setup, image: busybox, readinessProbe: tcp}]
+        containers:
+          - name: web
+            image: nginx
+            livenessProbe: {httpGet: "x", tcpSocket: {port: 80}}
+            lifecycle: {preStop: "sleep 5"}
+          - name: b
+            image: nginx
+            lifecycle: [preStop]
+    `).map((f) => f.slice(1)), [
+      [5, 66, 'tcp', 'readinessProbe "tcp" is a string, not a mapping (httpGet, tcpSocket, …): the API server cannot decode Pod shop/p ("json: cannot unmarshal string into Go struct field Container.spec.initContainers.readinessProbe of type v1.Probe")'],
+      [9, 32, '"x"', 'httpGet "x" is a string, not a mapping (path, port, …): the API server cannot decode Pod shop/p ("json: cannot unmarshal string into Go struct field Probe.spec.containers.livenessProbe.httpGet of type v1.HTTPGetAction")'],
+      [10, 28, '"sleep 5"', 'preStop "sleep 5" is a string, not a mapping (exec, httpGet, sleep): the API server cannot decode Pod shop/p ("json: cannot unmarshal string into Go struct field Lifecycle.spec.containers.lifecycle.preStop of type v1.LifecycleHandler")'],
+      [13, 18, '[preStop]', 'lifecycle is a list, not a mapping (postStart, preStop): the API server cannot decode Pod shop/p ("json: cannot unmarshal array into Go struct field Container.spec.containers.lifecycle of type v1.Lifecycle")'],
+    ]);
+  });
+
+  it('stays silent on one handler each, null probes and hooks, a plain init container (its probes are forbidden as a whole) and a kustomize patch', () => {
+    assert.deepEqual(where(`
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: ok, namespace: shop}
+      spec:
+        containers:
+          - name: web
+            image: nginx
+            ports: [{containerPort: 8080, name: http}]
+            readinessProbe: {httpGet: {port: http}, exec: null, tcpSocket: null}
+            livenessProbe: null
+            startupProbe: {grpc: {port: 9090}}
+            lifecycle: {postStart: null, preStop: {exec: {command: [sleep, "5"]}, httpGet: null}}
+    `), []);
+    assert.deepEqual(where('apiVersion: v1\nkind: Pod\nmetadata: {name: n}\nspec:\n  containers: [{name: web, image: nginx, lifecycle: null, readinessProbe: null}, {name: b, image: nginx, lifecycle: {preStop: null}}]\n'), []);
+    const init = where(`
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: init, namespace: shop}
+      spec:
+        initContainers: [{name: setup, image: busybox, readinessProbe: {httpGet: {port: 80}, tcpSocket: {port: 80}}}]
+        containers: [{name: web, image: nginx}]
+    `);
+    assert.deepEqual(init.map((f) => f[4]).map((m) => String(m).replace(/:.*/, '')), ['readinessProbe is not allowed on init container "setup"']);
+    const deployment = (container: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [${container}]\n`;
+    assert.deepEqual(where({
+      'base/deploy.yaml': deployment('{name: web, image: nginx, readinessProbe: {httpGet: {path: /, port: 80}}}'),
+      'base/kustomization.yaml': 'resources: [deploy.yaml]\n',
+      'prod/kustomization.yaml': 'resources: [../base]\npatches: [{path: patch.yaml}]\n',
+      'prod/patch.yaml': deployment('{name: web, readinessProbe: {initialDelaySeconds: 5, httpGet: {path: /ready}}, livenessProbe: {}}'),
+    }).filter((f) => f[0] === 'prod/patch.yaml'), []);
+  });
+});

@@ -1,0 +1,145 @@
+import { strict as assert } from 'node:assert';
+import { applyEdits, dedent, lint, TestFinding } from '../helpers/lint';
+
+// Selector requirements (matchExpressions, a node selector term's matchFields) of the wrong JSON type: values is a
+// []string, key and operator are strings; the API server's decoder refuses the whole object. Lines are 1-based after dedent.
+const rules = ['pod-spec-invalid', 'networkpolicy-spec-invalid'];
+const check = (text: string) => lint(text, { rules }).findings;
+const where = (fs: TestFinding[]) => fs.map((f) => [f.ruleId, f.line, f.column, f.text, f.message]);
+
+const deployment = `
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web, namespace: shop}
+  spec:
+    selector:
+      matchLabels: {app: web}
+      matchExpressions:
+        - {key: tier, operator: In, values: a}
+        - {key: env, operator: In, values: [1, true, ok, null]}
+        - {key: 5, operator: Exists}
+        - "app=web"
+    template:
+      metadata: {labels: {app: web, tier: a, env: ok}}
+      spec:
+        containers: [{name: web, image: nginx}]
+`;
+
+describe('selector requirements of the wrong type (matchExpressions values, key, operator)', () => {
+  it('reports a Deployment selector\'s values that are not a list, each value that is not a string, a number key and an entry that is not a mapping', () => {
+    assert.deepEqual(where(check(deployment)), [
+      ['pod-spec-invalid', 8, 43, 'a', 'values "a" is a string, not a list of strings: the API server cannot decode Deployment shop/web ("json: cannot unmarshal string into Go struct field LabelSelectorRequirement.spec.selector.matchExpressions.values of type []string")'],
+      ['pod-spec-invalid', 9, 43, '1', 'values[0] is a number, not a string (YAML 1.1 reads the unquoted value as the number 1): the API server cannot decode Deployment shop/web ("json: cannot unmarshal number into Go struct field LabelSelectorRequirement.spec.selector.matchExpressions.values of type string"); quote it'],
+      ['pod-spec-invalid', 9, 46, 'true', 'values[1] is a boolean, not a string (YAML 1.1 reads the unquoted value as true): the API server cannot decode Deployment shop/web ("json: cannot unmarshal bool into Go struct field LabelSelectorRequirement.spec.selector.matchExpressions.values of type string"); quote it'],
+      ['pod-spec-invalid', 10, 15, '5', 'key 5 is a number, not a string: the API server cannot decode Deployment shop/web ("json: cannot unmarshal number into Go struct field LabelSelectorRequirement.spec.selector.matchExpressions.key of type string"); quote it'],
+      ['pod-spec-invalid', 11, 9, '"app=web"', 'matchExpressions[3] "app=web" is a string, not a mapping (key, operator, values): the API server cannot decode Deployment shop/web ("json: cannot unmarshal string into Go struct field LabelSelector.spec.selector.matchExpressions of type v1.LabelSelectorRequirement")'],
+    ]);
+  });
+
+  it('offers the quick fix that quotes a value as written; fixed and with the list written as one, nothing is left', () => {
+    const fs = check(deployment);
+    assert.deepEqual(fs.map((f) => f.fixes.map((x) => x.title)), [[], ['Quote "1"'], ['Quote "true"'], [], []]);
+    const text = dedent(deployment);
+    const quoted = applyEdits(text, [...fs[2].fixes[0].edits, ...fs[1].fixes[0].edits]);
+    assert.match(quoted, /values: \["1", "true", ok, null\]/);
+    const fixed = quoted.replace('values: a}', 'values: [a]}').replace('key: 5', 'key: "5"').replace('- "app=web"', '- {key: app, operator: In, values: [web]}');
+    assert.deepEqual(check(fixed), []);
+  });
+
+  it('reports the selectors of pod affinity, node affinity and topology spread constraints, in every workload kind\'s pod spec', () => {
+    assert.deepEqual(where(check(`
+      apiVersion: batch/v1
+      kind: CronJob
+      metadata: {name: nightly, namespace: ops}
+      spec:
+        schedule: "0 3 * * *"
+        jobTemplate:
+          spec:
+            selector: {matchExpressions: [{key: run, operator: In, values: [on]}]}
+            template:
+              spec:
+                restartPolicy: Never
+                affinity:
+                  podAffinity:
+                    preferredDuringSchedulingIgnoredDuringExecution:
+                      - weight: 1
+                        podAffinityTerm: {topologyKey: zone, namespaceSelector: {matchExpressions: [{key: team, operator: In, values: x}]}}
+                  nodeAffinity:
+                    requiredDuringSchedulingIgnoredDuringExecution:
+                      nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [7]}]}]
+                topologySpreadConstraints:
+                  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchExpressions: {key: app}}}
+                containers: [{name: job, image: busybox}]
+    `)), [
+      ['pod-spec-invalid', 8, 71, 'on', 'values[0] is a boolean, not a string (YAML 1.1 reads the unquoted value as true): the API server cannot decode CronJob ops/nightly ("json: cannot unmarshal bool into Go struct field LabelSelectorRequirement.spec.jobTemplate.spec.selector.matchExpressions.values of type string"); quote it'],
+      ['pod-spec-invalid', 16, 129, 'x', 'values "x" is a string, not a list of strings: the API server cannot decode CronJob ops/nightly ("json: cannot unmarshal string into Go struct field LabelSelectorRequirement.….matchExpressions.values of type []string")'],
+      ['pod-spec-invalid', 19, 96, '7', 'values[0] is a number, not a string: the API server cannot decode CronJob ops/nightly ("json: cannot unmarshal number into Go struct field NodeSelectorRequirement.….matchFields.values of type string"); quote it'],
+      ['pod-spec-invalid', 21, 115, '{key: app}', 'matchExpressions is a mapping, not a list of requirements (`- key: app`): the API server cannot decode CronJob ops/nightly ("json: cannot unmarshal object into Go struct field LabelSelector.….labelSelector.matchExpressions of type []v1.LabelSelectorRequirement")'],
+    ]);
+  });
+
+  it('reports a NetworkPolicy\'s podSelector and peer selectors as the workloads\' are said', () => {
+    assert.deepEqual(where(check(`
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata: {name: np, namespace: shop}
+      spec:
+        podSelector:
+          matchExpressions:
+            - {key: app, operator: In, values: web}
+        ingress:
+          - from:
+              - namespaceSelector: {matchExpressions: [{key: team, operator: NotIn, values: [1.10, a]}]}
+              - podSelector: {matchExpressions: [{key: tier, operator: 1}, x]}
+    `)), [
+      ['networkpolicy-spec-invalid', 7, 42, 'web', 'values "web" is a string, not a list of strings: the API server cannot decode NetworkPolicy shop/np ("json: cannot unmarshal string into Go struct field LabelSelectorRequirement.spec.podSelector.matchExpressions.values of type []string")'],
+      ['networkpolicy-spec-invalid', 10, 88, '1.10', 'values[0] is a number, not a string: the API server cannot decode NetworkPolicy shop/np ("json: cannot unmarshal number into Go struct field LabelSelectorRequirement.spec.ingress.from.namespaceSelector.matchExpressions.values of type string"); quote it'],
+      ['networkpolicy-spec-invalid', 11, 66, '1', 'operator 1 is a number, not a string: the API server cannot decode NetworkPolicy shop/np ("json: cannot unmarshal number into Go struct field LabelSelectorRequirement.spec.ingress.from.podSelector.matchExpressions.operator of type v1.LabelSelectorOperator"); quote it'],
+      ['networkpolicy-spec-invalid', 11, 70, 'x', 'matchExpressions[1] is a string, not a mapping (key, operator, values): the API server cannot decode NetworkPolicy shop/np ("json: cannot unmarshal string into Go struct field LabelSelector.spec.ingress.from.podSelector.matchExpressions of type v1.LabelSelectorRequirement")'],
+    ]);
+  });
+
+  it('stays silent on requirements the decoder accepts: strings, quoted numbers, null values and entries, empty lists, Exists without values; and on custom workloads', () => {
+    assert.deepEqual(check(`
+      apiVersion: apps/v1
+      kind: StatefulSet
+      metadata: {name: db}
+      spec:
+        serviceName: db
+        selector:
+          matchExpressions:
+            - {key: app, operator: In, values: [db, "1", 'true']}
+            - {key: tier, operator: Exists}
+            - {key: env, operator: NotIn, values: []}
+            - {key: zone, operator: In, values: [null, a]}
+            - {key: x, operator: Exists, values: null}
+            - null
+        template:
+          metadata: {labels: {app: db, tier: a}}
+          spec:
+            affinity:
+              podAntiAffinity:
+                requiredDuringSchedulingIgnoredDuringExecution:
+                  - {topologyKey: kubernetes.io/hostname, labelSelector: {matchExpressions: [{key: app, operator: In, values: ["1"]}]}}
+              nodeAffinity: null
+            topologySpreadConstraints: null
+            containers: [{name: db, image: postgres}]
+      ---
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata: {name: np}
+      spec:
+        podSelector: {matchExpressions: [{key: app, operator: In, values: ["2", web]}, null]}
+        ingress: [{from: [{podSelector: {matchExpressions: null}}, {namespaceSelector: {matchExpressions: []}}]}]
+      ---
+      apiVersion: argoproj.io/v1alpha1
+      kind: Rollout
+      metadata: {name: r}
+      spec:
+        selector: {matchExpressions: [{key: app, operator: In, values: [1]}]}
+        template:
+          metadata: {labels: {app: r}}
+          spec: {containers: [{name: c, image: nginx}]}
+    `), []);
+  });
+});
