@@ -20,7 +20,7 @@ const deployment = `
         - {key: 5, operator: Exists}
         - "app=web"
     template:
-      metadata: {labels: {app: web, tier: a, env: ok}}
+      metadata: {labels: {app: web, tier: a, env: ok, "5": x}}
       spec:
         containers: [{name: web, image: nginx}]
 `;
@@ -115,7 +115,7 @@ describe('selector requirements of the wrong type (matchExpressions values, key,
             - {key: x, operator: Exists, values: null}
             - null
         template:
-          metadata: {labels: {app: db, tier: a}}
+          metadata: {labels: {app: db, tier: a, zone: a, x: "y"}}
           spec:
             affinity:
               podAntiAffinity:
