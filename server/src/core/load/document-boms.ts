@@ -3,8 +3,8 @@
  * saved with a BOM (`cat a.yaml b.yaml`) has one at the start of a line after a `---`, and kubectl applies it as
  * if the BOM were not there: kubectl v1.31.9 (`kubectl label --local -f`, and `kubectl kustomize`) drops a BOM
  * that starts the first line of a document with content, when only blank lines and comment lines stand between
- * the document's start (a `---` separator line, or the start of the file) and it; it does not when a comment
- * follows the BOM on its line (a syntax error), and a BOM anywhere later in a document is text (`\uFEFFkind`
+ * the document's start (a `---` separator line, or the start of the file) and it; before a comment on its line only
+ * when it directly follows a separator that ends a document (else a syntax error), and a BOM anywhere later in a document is text (`\uFEFFkind`
  * is another key). go-yaml drops a BOM before a stream's first token (gopkg.in/yaml.v2 scannerc.go,
  * yaml_parser_scan_to_next_token, "Allow the BOM"), and kubectl decodes each document of a stream on its own
  * (k8s.io/apimachinery/pkg/util/yaml/decoder.go, YAMLReader). `yaml` and js-yaml accept a BOM only before the
@@ -40,8 +40,11 @@ export function withoutDocumentStartBoms(text: string): string {
 function documentStartBoms(text: string): { readonly bom: number; readonly lineEnd: number }[] {
   const out: { bom: number; lineEnd: number }[] = [];
   for (let bom = text.indexOf('\uFEFF', 1); bom !== -1; bom = text.indexOf('\uFEFF', bom + 1)) {
-    if (text.charCodeAt(bom - 1) !== 10 || text.charCodeAt(bom + 1) === 35) continue; // a line start; not `#`
+    if (text.charCodeAt(bom - 1) !== 10) continue; // a line start
     const lineEnd = bom >= 2 && text.charCodeAt(bom - 2) === 13 ? bom - 2 : bom - 1;
+    // Before a comment, only a BOM that is the first byte kubectl hands go-yaml is dropped: right after a separator
+    // line that ends a document (a stream's leading `---` starts kubectl's first document instead).
+    if (text.charCodeAt(bom + 1) === 35 && !startsChunk(text, lineEnd)) continue;
     if (startsDocument(text, lineEnd)) out.push({ bom, lineEnd });
   }
   return out;
@@ -61,6 +64,12 @@ function startsDocument(text: string, lineEnd: number): boolean {
     if (start === 0) return true;
     end = start >= 2 && text.charCodeAt(start - 2) === 13 ? start - 2 : start - 1;
   }
+}
+
+/** Whether the line ending at `lineEnd` is a separator line that is not the first line of the text. */
+function startsChunk(text: string, lineEnd: number): boolean {
+  const start = text.lastIndexOf('\n', lineEnd - 1) + 1;
+  return start > 0 && isSeparatorLine(text.slice(start, lineEnd));
 }
 
 /** kubectl's document separator: `---`, then nothing but white space, or white space and a comment. */
