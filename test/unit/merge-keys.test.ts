@@ -98,3 +98,15 @@ describe('labels, selectors and node selectors brought by merge keys', () => {
     assert.deepEqual(where({ 'web.yaml': text }, ['service-selector-unmatched']), [['Service default/web', 21, 14, 'app: api', [3]]]);
   });
 });
+
+describe('a merge key whose value is not a mapping', () => {
+  for (const parser of ['events', 'yaml'] as const) {
+    it(`is reported at that value in kubectl's words, not as an alias bomb (${parser} parser)`, () => {
+      for (const [value, column] of [['app', 9], ['[app, {a: b}]', 10]] as const) {
+        const text = `apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  selector:\n    <<: ${value}\n  ports: [{port: 80}]\n`;
+        const problems = loadFile('m.yaml', text, { parser }).problems.map((p) => [p.code, text.slice(0, p.span.start).split('\n').length, p.span.start - text.lastIndexOf('\n', p.span.start - 1), p.message]);
+        assert.deepEqual(problems, [['MERGE_SOURCE', 7, column, 'a merge key (<<) takes a mapping or a list of mappings, not this value: kubectl refuses the document ("yaml: map merge requires map or sequence of maps as the value"); merge an anchored mapping (<<: *base)']], value);
+      }
+    });
+  }
+});

@@ -2,7 +2,7 @@ import type { Document } from 'yaml';
 import { AliasIndex } from './alias-index';
 import type { LoadProblem } from './load-file';
 import { isScalar, isSeq, type Node } from 'yaml';
-import { AliasLimitError, CollectionKeyError, SelfAliasError } from './plain-json';
+import { AliasLimitError, CollectionKeyError, MergeSourceError, SelfAliasError } from './plain-json';
 
 /**
  * The problem for a document whose reading threw. `yaml` parses aliases lazily, so two mistakes only
@@ -11,6 +11,8 @@ import { AliasLimitError, CollectionKeyError, SelfAliasError } from './plain-jso
  *   the alias itself, e.g. an anchor set in a previous `---` document), also as a merge source (`<<: *p`);
  * - an alias inside the node its anchor names (`ALIAS_CYCLE`, at the alias: {@link SelfAliasError});
  * - a mapping key that is a list or a mapping (`COLLECTION_KEY`, at the key: {@link CollectionKeyError});
+ * - a merge key whose value is not a mapping or a list of them (`MERGE_SOURCE`, at that value: {@link MergeSourceError};
+ *   kubectl v1.31.9 refuses it with "yaml: map merge requires map or sequence of maps as the value");
  * - an alias bomb, refused by the `maxAliasCount` limit (`ALIAS_LIMIT`, located at the alias that went over it;
  *   kubectl's go-yaml refuses such documents with "yaml: document contains excessive aliasing", checked with kubectl 1.31).
  * Anything else is reported as `READ_ERROR` on the document rather than crashing the run.
@@ -33,6 +35,10 @@ export function documentReadProblem(doc: Document.Parsed, file: string, err: unk
     return { span: spanOf(alias.range), message: `Unresolved alias (the anchor must be set before the alias, in the same document): ${alias.source}`, code: 'UNRESOLVED_ALIAS', severity: 'error' };
   }
   if (/^Unresolved alias/.test(message)) return { span: whole, message, code: 'UNRESOLVED_ALIAS', severity: 'error' };
+  if (err instanceof MergeSourceError) {
+    const range = (err.node as Node | undefined)?.range;
+    return { span: range ? spanOf(range) : whole, message: 'a merge key (<<) takes a mapping or a list of mappings, not this value: kubectl refuses the document ("yaml: map merge requires map or sequence of maps as the value"); merge an anchored mapping (<<: *base)', code: 'MERGE_SOURCE', severity: 'error' };
+  }
   if (/alias/i.test(message)) {
     // On the alias whose expansion went over the limit, in the words of the reader that refuses it too.
     const over = err instanceof AliasLimitError ? err.alias.range : undefined;

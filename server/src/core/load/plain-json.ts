@@ -25,6 +25,15 @@ export class SelfAliasError extends ReferenceError {
   }
 }
 
+/** A merge key (`<<`) whose value, or an item of whose list, is not a mapping: `node` is that value (where the finding goes). */
+export class MergeSourceError extends Error {
+  constructor(readonly node: unknown) {
+    // `yaml`'s own words, which the unresolved-alias check of document-error.ts also recognises.
+    super('Merge sources must be maps or map aliases');
+    this.name = 'MergeSourceError';
+  }
+}
+
 /** The alias bomb refusal, with the alias whose expansion went over the limit (where the finding goes). */
 export class AliasLimitError extends ReferenceError {
   constructor(readonly alias: Alias) {
@@ -165,7 +174,7 @@ export function plainJSON(node: Node, aliases: () => AliasIndex, maxAliasCount: 
 
   const mergeValue = (map: Record<string, unknown> | Map<unknown, unknown>, value: unknown): void => {
     const source = isAlias(value) ? resolveAlias(value) : value;
-    if (!isMap(source)) throw new Error('Merge sources must be maps or map aliases');
+    if (!isMap(source)) throw new MergeSourceError(value);
     const srcMap = toJSON(source, undefined, true) as Map<unknown, unknown>;
     for (const [key, v] of srcMap) {
       if (map instanceof Map) {
