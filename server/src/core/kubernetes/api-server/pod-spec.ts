@@ -288,8 +288,12 @@ function handlerRawPath(w: WorkloadObject, c: Container, handler: HandlerKind): 
 /** The actions set (present and not null) in a container's probe or hook, in validateHandler's order. */
 function handlerActions(w: WorkloadObject, c: Container, handler: HandlerKind): string[] {
   const value = rawAt(w.raw, handlerRawPath(w, c, handler));
-  if (!isRecord(value)) return [];
-  return (HOOKS.includes(handler) ? HOOK_ACTIONS : PROBE_ACTIONS).filter((a) => value[a] !== undefined && value[a] !== null);
+  return isRecord(value) ? actionsSet(value, HOOKS.includes(handler)) : [];
+}
+
+/** The actions set (present and not null) in a probe's or (`hook`) a lifecycle hook's value, in validateHandler's order. */
+function actionsSet(value: Record<string, unknown>, hook: boolean): string[] {
+  return (hook ? HOOK_ACTIONS : PROBE_ACTIONS).filter((a) => value[a] !== undefined && value[a] !== null);
 }
 
 /**
@@ -314,22 +318,23 @@ export function handlerTypeProblems(w: WorkloadObject, partial = false): PodSpec
     if (!isRecord(container)) continue;
     const lifecycle = container.lifecycle;
     for (const handler of [...PROBES, ...HOOKS]) {
-      const value = HOOKS.includes(handler) ? (isRecord(lifecycle) ? lifecycle[handler] : undefined) : container[handler];
+      const hook = HOOKS.includes(handler);
+      const value = hook ? (isRecord(lifecycle) ? lifecycle[handler] : undefined) : container[handler];
       if (!isRecord(value)) continue;
       const raw = handlerRawPath(w, c, handler);
-      const api = `${w.pod.path}.${c.role === 'container' ? 'containers' : 'initContainers'}[${c.index}].${HOOKS.includes(handler) ? `lifecycle.${handler}` : handler}`;
-      const label = HOOKS.includes(handler) ? `${handler} hook` : handler;
+      const api = `${w.pod.path}.${c.role === 'container' ? 'containers' : 'initContainers'}[${c.index}].${hook ? `lifecycle.${handler}` : handler}`;
+      const label = hook ? `${handler} hook` : handler;
       const rejects = (what: string, path: string, detail: string, fix: string): string => {
         const base = apiRejects(`${label} ${what}`, describe(w), path, detail);
         return firstFitting(`${base}; ${fix}`, base);
       };
-      const actions = handlerActions(w, c, handler);
+      const actions = actionsSet(value, hook);
       // An action that is not a mapping is a decode error (decodeProblems): the API server validates nothing then.
       if (actions.some((a) => !isRecord(value[a]))) continue;
       if (actions.length === 0) {
-        const nulls = (HOOKS.includes(handler) ? HOOK_ACTIONS : PROBE_ACTIONS).filter((a) => a in value);
+        const nulls = (hook ? HOOK_ACTIONS : PROBE_ACTIONS).filter((a) => a in value);
         const none = nulls.length ? ` (${nulls[0]}: null sets none)` : '';
-        const kinds = HOOKS.includes(handler) ? 'exec, httpGet or sleep' : 'exec, httpGet, tcpSocket or grpc';
+        const kinds = hook ? 'exec, httpGet or sleep' : 'exec, httpGet, tcpSocket or grpc';
         // A probe's own key has no span (only its subtree is located): a null action's key, else the probe's value.
         out.push({ span: keySpanAt(w, nulls.length ? `${raw}.${nulls[0]}` : raw), message: rejects(`of ${who(c)} has no handler${none}`, api, 'Required value: must specify a handler type', `add one of ${kinds}`) });
         continue;

@@ -37,13 +37,22 @@ export function writingAt(source: FileText | undefined, span: Span, keySpan?: Sp
   const text = source?.(span);
   const spelled = stringNumber(text, span);
   if (text === undefined || !spelled) return undefined;
-  const writtenKey = keySpan && key !== undefined ? text.slice(keySpan.start, keySpan.end) : undefined;
-  const misread = writtenKey !== undefined && QUOTABLE_PLAIN.test(writtenKey) && writtenKey !== key;
+  const misread = misreadKey(text, keySpan, key);
   return {
     ...(spelled.tag ? { tag: spelled.tag } : {}),
     ...(spelled.quoted ? { quoted: true } : {}),
-    ...(misread ? { key: { written: writtenKey, read: key! } } : {}),
+    ...(misread !== undefined ? { key: { written: misread, read: key! } } : {}),
   };
+}
+
+/**
+ * The key at `keySpan` of `text` as written, when it is a plain scalar YAML 1.1 reads as another JSON key than its
+ * text (`on`, read as `key` `true`); undefined for a key read as written, a quoted one, or no key.
+ */
+export function misreadKey(text: string, keySpan: Span | undefined, key: string | undefined): string | undefined {
+  if (!keySpan || key === undefined) return undefined;
+  const written = text.slice(keySpan.start, keySpan.end);
+  return QUOTABLE_PLAIN.test(written) && written !== key ? written : undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Span } from '../../source/span';
 import type { Fix, TextEdit } from '../rule';
 import { stringNumber } from '../../source/string-number';
-import { QUOTABLE_PLAIN } from '../../kubernetes/api-server/string-advice';
+import { misreadKey, QUOTABLE_PLAIN } from '../../kubernetes/api-server/string-advice';
 
 /**
  * The quick fix that makes the value at `span` a string where YAML 1.1 reads a boolean or a number (`yes`, `80`,
@@ -27,10 +27,8 @@ export function quoteScalarFix(text: string | undefined, span: Span, keySpan?: S
     if (!QUOTABLE_PLAIN.test(value)) return [];
     edit = { span, newText: `"${value}"` };
   }
-  const writtenKey = keySpan && key !== undefined ? text.slice(keySpan.start, keySpan.end) : undefined;
-  const keyEdit: TextEdit | undefined = writtenKey !== undefined && QUOTABLE_PLAIN.test(writtenKey) && writtenKey !== key && keySpan!.end <= span.start
-    ? { span: keySpan!, newText: `"${writtenKey}"` }
-    : undefined;
+  const writtenKey = misreadKey(text, keySpan, key);
+  const keyEdit: TextEdit | undefined = writtenKey !== undefined && keySpan!.end <= span.start ? { span: keySpan!, newText: `"${writtenKey}"` } : undefined;
   const quoteKey = keyEdit ? `Quote "${writtenKey}"` : '';
   const title = !spelled.tag
     ? keyEdit ? `${quoteKey} and "${value}"` : `Quote "${value}"`
