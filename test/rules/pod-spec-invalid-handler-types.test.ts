@@ -1,5 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { lint } from '../helpers/lint';
+import { loadFile } from '../../server/out/core/load/load-file';
+import type { WorkloadObject } from '../../server/out/core/model/objects';
+import { handlerShapes } from '../../server/out/core/model/views/handler-shapes';
 
 // Probes and lifecycle hooks whose handler validateHandler refuses: two handler types, none, an httpGet / tcpSocket /
 // grpc without a port, an exec without a command. Lines are 1-based after dedent.
@@ -122,5 +125,29 @@ describe('pod-spec-invalid: probe and lifecycle handler types', () => {
       'prod/kustomization.yaml': 'resources: [../base]\npatches: [{path: patch.yaml}]\n',
       'prod/patch.yaml': deployment('{name: web, readinessProbe: {initialDelaySeconds: 5, httpGet: {path: /ready}}, livenessProbe: {}}'),
     }).filter((f) => f[0] === 'prod/patch.yaml'), []);
+  });
+
+  it('records the handlers to judge at load time as a workload without them (a live object) reads them from raw', () => {
+    const text = [
+      'apiVersion: v1', 'kind: Pod', 'metadata: {name: p}', 'spec:',
+      '  initContainers:', '    - {name: setup, image: busybox, readinessProbe: {exec: {command: [x]}, httpGet: {port: 1}}}',
+      '  containers:',
+      '    - name: web', '      image: nginx',
+      '      readinessProbe: {httpGet: {port: 80}}',
+      '      livenessProbe: {tcpSocket: null}',
+      '      startupProbe: {httpGet: {path: /}, grpc: {port: 9}}',
+      '      lifecycle: {postStart: {exec: {command: []}}, preStop: {httpGet: 80}}',
+    ].join('\n');
+    const w = loadFile('pod.yaml', text).objects[0] as WorkloadObject;
+    const expected = [
+      { container: 0, handler: 'readinessProbe', actions: ['exec', 'httpGet'] },
+      { container: 1, handler: 'livenessProbe', actions: [], nulls: ['tcpSocket'] },
+      { container: 1, handler: 'startupProbe', actions: ['httpGet', 'grpc'], missing: 'port' },
+      { container: 1, handler: 'postStart', actions: ['exec'], missing: 'command' },
+      { container: 1, handler: 'preStop', actions: ['httpGet'], undecodable: true },
+    ];
+    assert.deepEqual(w.pod.handlerShapes, expected);
+    const live = { ...w, pod: { ...w.pod, handlerShapes: undefined } } as WorkloadObject;
+    assert.deepEqual(handlerShapes(live), expected);
   });
 });

@@ -5,6 +5,7 @@ import { isMap, isScalar } from 'yaml';
 import { hasOwnKey, isShared, pairRemovalSpan } from './pair-removal';
 import { NODE_REQUIREMENT, LABEL_REQUIREMENT, TypedFields } from './typed-fields';
 import { handlerPortValues } from '../model/views/container-handlers';
+import { handlerShapesOf } from '../model/views/handler-shapes';
 import { labelSelectorFrom } from '../model/views/label-selector';
 import { asRecord } from '../model/views/raw-fields';
 
@@ -113,6 +114,7 @@ export function extractWorkload(reader: NodeReader, root: unknown, base: ObjectB
     tolerations: reader.items(spec, ['tolerations']).map((t) => (reader.resolve(t)?.toJSON?.() ?? {}) as Record<string, unknown>),
     containers,
     handlerPorts: handlerPortValues(base.raw, { path: podPath.join('.'), containers }),
+    handlerShapes: handlerShapesOf(base.raw, { path: podPath.join('.'), containers }),
   };
   if (BUILTIN_WORKLOAD_GROUPS.has(base.group)) {
     stringMaps(reader, typed, root, base.kind);

@@ -1,6 +1,7 @@
 import type { LabelSelector } from './views/label-selector';
 import type { Located, Span } from '../source/span';
 import type { HandlerPortValue } from './views/container-handlers';
+import type { HandlerShape } from './views/handler-shapes';
 
 /**
  * Typed, plain-data view of the Kubernetes objects the rules read. Everything here is serialisable
@@ -173,6 +174,12 @@ export interface PodTemplate {
    * objects from a live cluster): so the main thread need not parse the `raw` of every workload for them.
    */
   readonly handlerPorts?: readonly HandlerPortValue[];
+  /**
+   * The probes and lifecycle hooks that do not set exactly one action as it should be, read from `raw` by the loader
+   * (see model/views/handler-shapes.ts, whose `handlerShapes` reads them from `raw` when this is absent), for the
+   * same reason.
+   */
+  readonly handlerShapes?: readonly HandlerShape[];
 }
 
 /**

@@ -2,7 +2,8 @@ import type { Span } from '../../source/span';
 import { Container, describe, InvalidField, WorkloadObject } from '../../model/objects';
 import type { Fix } from '../../rules/rule';
 import { containerPath, handlerLabel, handlerPorts, type HandlerKind } from '../../model/views/container-handlers';
-import { isRecord, keySpanAt, rawAt } from '../../model/views/raw-fields';
+import { handlerShapeOf, handlerShapes } from '../../model/views/handler-shapes';
+import { keySpanAt } from '../../model/views/raw-fields';
 import { apiRejects, firstCause, parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, shown, shownJson, supportedValues } from './validation';
 import { caseFix, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { int32Failure, writtenNumber } from './json-numbers';
@@ -186,7 +187,8 @@ export function handlerPortProblems(w: WorkloadObject, unquote: (span: Span, val
   for (const h of handlerPorts(w)) {
     const c = h.container;
     // validateHandler validates the first handler set only; a second one is "more than 1 handler type" (handlerTypeProblems).
-    if (handlerActions(w, c, h.handler)[0] !== h.action) continue;
+    const shape = handlerShapeOf(w, w.pod.containers.indexOf(c), h.handler);
+    if (shape && shape.actions[0] !== h.action) continue;
     const list = c.role === 'container' ? 'containers' : 'initContainers';
     const field = h.handler === 'postStart' || h.handler === 'preStop' ? `lifecycle.${h.handler}` : h.handler;
     const path = `${w.pod.path}.${list}[${c.index}].${field}.${h.action}.port`;
@@ -274,26 +276,11 @@ export function selectorProblems(w: WorkloadObject, partial = false): PodSpecPro
   return [{ span: selector.span, message: firstFitting(`${base}; give the template every label the selector asks for`, base) }];
 }
 
-/** The actions a probe handler and a lifecycle handler may set, in the order validateHandler counts them. */
-const PROBE_ACTIONS = ['exec', 'httpGet', 'tcpSocket', 'grpc'] as const;
-const HOOK_ACTIONS = ['exec', 'httpGet', 'tcpSocket', 'sleep'] as const;
-const PROBES: readonly HandlerKind[] = ['livenessProbe', 'readinessProbe', 'startupProbe'];
 const HOOKS: readonly HandlerKind[] = ['postStart', 'preStop'];
 
 /** Dotted raw path of a container's probe or hook (`spec.containers.0.lifecycle.preStop`). */
 function handlerRawPath(w: WorkloadObject, c: Container, handler: HandlerKind): string {
   return `${containerPath(w, c)}.${HOOKS.includes(handler) ? `lifecycle.${handler}` : handler}`;
-}
-
-/** The actions set (present and not null) in a container's probe or hook, in validateHandler's order. */
-function handlerActions(w: WorkloadObject, c: Container, handler: HandlerKind): string[] {
-  const value = rawAt(w.raw, handlerRawPath(w, c, handler));
-  return isRecord(value) ? actionsSet(value, HOOKS.includes(handler)) : [];
-}
-
-/** The actions set (present and not null) in a probe's or (`hook`) a lifecycle hook's value, in validateHandler's order. */
-function actionsSet(value: Record<string, unknown>, hook: boolean): string[] {
-  return (hook ? HOOK_ACTIONS : PROBE_ACTIONS).filter((a) => value[a] !== undefined && value[a] !== null);
 }
 
 /**
@@ -312,44 +299,37 @@ function actionsSet(value: Record<string, unknown>, hook: boolean): string[] {
 export function handlerTypeProblems(w: WorkloadObject, partial = false): PodSpecProblem[] {
   const out: PodSpecProblem[] = [];
   if (partial) return out;
-  for (const c of w.pod.containers) {
-    if (c.role === 'init') continue;
-    const container = rawAt(w.raw, containerPath(w, c));
-    if (!isRecord(container)) continue;
-    const lifecycle = container.lifecycle;
-    for (const handler of [...PROBES, ...HOOKS]) {
-      const hook = HOOKS.includes(handler);
-      const value = hook ? (isRecord(lifecycle) ? lifecycle[handler] : undefined) : container[handler];
-      if (!isRecord(value)) continue;
-      const raw = handlerRawPath(w, c, handler);
-      const api = `${w.pod.path}.${c.role === 'container' ? 'containers' : 'initContainers'}[${c.index}].${hook ? `lifecycle.${handler}` : handler}`;
-      const label = hook ? `${handler} hook` : handler;
-      const rejects = (what: string, path: string, detail: string, fix: string): string => {
-        const base = apiRejects(`${label} ${what}`, describe(w), path, detail);
-        return firstFitting(`${base}; ${fix}`, base);
-      };
-      const actions = actionsSet(value, hook);
-      // An action that is not a mapping is a decode error (decodeProblems): the API server validates nothing then.
-      if (actions.some((a) => !isRecord(value[a]))) continue;
-      if (actions.length === 0) {
-        const nulls = (hook ? HOOK_ACTIONS : PROBE_ACTIONS).filter((a) => a in value);
-        const none = nulls.length ? ` (${nulls[0]}: null sets none)` : '';
-        const kinds = hook ? 'exec, httpGet or sleep' : 'exec, httpGet, tcpSocket or grpc';
-        // A probe's own key has no span (only its subtree is located): a null action's key, else the probe's value.
-        out.push({ span: keySpanAt(w, nulls.length ? `${raw}.${nulls[0]}` : raw), message: rejects(`of ${who(c)} has no handler${none}`, api, 'Required value: must specify a handler type', `add one of ${kinds}`) });
-        continue;
-      }
-      for (const extra of actions.slice(1)) {
-        out.push({ span: keySpanAt(w, `${raw}.${extra}`), message: rejects(`of ${who(c)} sets both ${actions[0]} and ${extra}`, `${api}.${extra}`, 'Forbidden: may not specify more than 1 handler type', 'keep one handler') });
-      }
-      const first = actions[0];
-      const action = value[first] as Record<string, unknown>;
-      if ((first === 'httpGet' || first === 'tcpSocket' || first === 'grpc') && (action.port === undefined || action.port === null)) {
-        const detail = `Invalid value: 0: ${portNumErrors(0)[0]}`;
-        out.push({ span: keySpanAt(w, `${raw}.${first}`), message: rejects(`${first} of ${who(c)} has no port (an unset port is 0)`, `${api}.${first}.port`, detail, `set port to the container's port${first === 'grpc' ? ' number' : ' number or name'}`) });
-      } else if (first === 'exec' && (!Array.isArray(action.command) || action.command.length === 0)) {
-        out.push({ span: keySpanAt(w, `${raw}.exec`), message: rejects(`exec of ${who(c)} has no command`, `${api}.exec.command`, 'Required value', 'add the command to run') });
-      }
+  // The loader recorded the handlers that are not one action as it should be (most workloads have none).
+  for (const shape of handlerShapes(w)) {
+    const c = w.pod.containers[shape.container];
+    // An action that is not a mapping is a decode error (decodeProblems): the API server validates nothing then.
+    if (c.role === 'init' || shape.undecodable) continue;
+    const { handler, actions } = shape;
+    const hook = HOOKS.includes(handler);
+    const raw = handlerRawPath(w, c, handler);
+    const api = `${w.pod.path}.${c.role === 'container' ? 'containers' : 'initContainers'}[${c.index}].${hook ? `lifecycle.${handler}` : handler}`;
+    const label = hook ? `${handler} hook` : handler;
+    const rejects = (what: string, path: string, detail: string, fix: string): string => {
+      const base = apiRejects(`${label} ${what}`, describe(w), path, detail);
+      return firstFitting(`${base}; ${fix}`, base);
+    };
+    if (actions.length === 0) {
+      const nulls = shape.nulls ?? [];
+      const none = nulls.length ? ` (${nulls[0]}: null sets none)` : '';
+      const kinds = hook ? 'exec, httpGet or sleep' : 'exec, httpGet, tcpSocket or grpc';
+      // A probe's own key has no span (only its subtree is located): a null action's key, else the probe's value.
+      out.push({ span: keySpanAt(w, nulls.length ? `${raw}.${nulls[0]}` : raw), message: rejects(`of ${who(c)} has no handler${none}`, api, 'Required value: must specify a handler type', `add one of ${kinds}`) });
+      continue;
+    }
+    for (const extra of actions.slice(1)) {
+      out.push({ span: keySpanAt(w, `${raw}.${extra}`), message: rejects(`of ${who(c)} sets both ${actions[0]} and ${extra}`, `${api}.${extra}`, 'Forbidden: may not specify more than 1 handler type', 'keep one handler') });
+    }
+    const first = actions[0];
+    if (shape.missing === 'port') {
+      const detail = `Invalid value: 0: ${portNumErrors(0)[0]}`;
+      out.push({ span: keySpanAt(w, `${raw}.${first}`), message: rejects(`${first} of ${who(c)} has no port (an unset port is 0)`, `${api}.${first}.port`, detail, `set port to the container's port${first === 'grpc' ? ' number' : ' number or name'}`) });
+    } else if (shape.missing === 'command') {
+      out.push({ span: keySpanAt(w, `${raw}.exec`), message: rejects(`exec of ${who(c)} has no command`, `${api}.exec.command`, 'Required value', 'add the command to run') });
     }
   }
   return out;
