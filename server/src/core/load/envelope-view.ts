@@ -24,14 +24,15 @@ function envelopeView(reader: NodeReader, root: unknown): EnvelopeView {
     kindOf: (path) => jsonKind(reader.resolve(node(path))),
     scalar: (path) => scalarOf(reader, node(path)),
     span: (path) => reader.span(node(path)),
-    entries(path) {
+    nonStringEntries(path) {
       const map = reader.asMap(node(path));
       if (!map) return undefined;
       return map.items.flatMap((item) => {
-        const key = reader.scalarValue(item.key);
-        if (key === undefined || key === null || typeof key === 'symbol' || typeof key === 'object') return [];
         const value = reader.resolve(item.value);
         const kind = jsonKind(value);
+        if (kind === undefined || kind === 'null' || kind === 'string') return [];
+        const key = reader.scalarValue(item.key);
+        if (key === undefined || key === null || typeof key === 'symbol' || typeof key === 'object') return [];
         const entry = { key: String(key), kind, scalar: scalarOf(reader, item.value), span: reader.span(item.value) };
         if (kind !== 'bool' && kind !== 'number') return [entry];
         // How a value that is not a string is written (and where its key is), for the message and the quick fix.

@@ -29,13 +29,17 @@ export interface EnvelopeView {
   scalar(path: string): string | number | boolean | null | undefined;
   /** Where the value at `path` is written. */
   span(path: string): Span | undefined;
-  /** The entries of the mapping at `path` (keys may contain dots: `app.kubernetes.io/name`); undefined when not a mapping. */
-  entries(path: string): readonly EnvelopeEntry[] | undefined;
+  /**
+   * The entries of the mapping at `path` whose value is neither a string nor null (keys may contain dots:
+   * `app.kubernetes.io/name`), in order; undefined when not a mapping. Only these: a labels or annotations map of
+   * strings (the usual one) costs no entry.
+   */
+  nonStringEntries(path: string): readonly EnvelopeEntry[] | undefined;
   /** How the scalar at `path` is written (its tag, its quotes), when known. */
   writing?(path: string): ScalarWriting | undefined;
 }
 
-/** One key/value of a mapping, as {@link EnvelopeView.entries} gives it. */
+/** One key/value of a mapping, as {@link EnvelopeView.nonStringEntries} gives it. */
 export interface EnvelopeEntry {
   readonly key: string;
   readonly kind: JsonKind | undefined;
@@ -275,7 +279,7 @@ export function metadataTypeProblems(view: EnvelopeView, kind: string, version: 
       report(view.span(path), path, 'map[string]string', found, view.scalar(path));
       continue;
     }
-    const wrong = (view.entries(path) ?? []).filter((e) => e.kind !== undefined && e.kind !== 'null' && e.kind !== 'string');
+    const wrong = view.nonStringEntries(path) ?? [];
     for (const e of wrong.slice(0, MAX_MAP_VALUES)) report(e.span, path, 'string', e.kind!, e.scalar, `${path}.${e.key}`, e.writing, e.keySpan ? { span: e.keySpan, read: e.key } : undefined);
   }
   return out;
