@@ -93,6 +93,40 @@ describe('pod-spec-invalid: probe and lifecycle handler types', () => {
     ]);
   });
 
+  it('reports probe integer fields and exec commands of the wrong JSON type as the decoder refuses them, and stays silent on integers, nulls and strings', () => {
+    assert.deepEqual(where(`
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: web, namespace: shop}
+      spec:
+        selector: {matchLabels: {app: web}}
+        template:
+          metadata: {labels: {app: web}}
+          spec:
+            containers:
+              - name: web
+                image: nginx
+                ports: [{containerPort: 8080}]
+                readinessProbe:
+                  httpGet: {port: 8080}
+                  periodSeconds: "10"
+                  failureThreshold: 3.5
+                  timeoutSeconds: null
+                livenessProbe:
+                  exec: {command: [cat, yes]}
+                  initialDelaySeconds: 5
+                startupProbe:
+                  exec: {command: "cat /ok"}
+                lifecycle:
+                  preStop: {exec: {command: [sh, -c, "sleep 5"]}}
+    `).map((f) => f.slice(1)), [
+      [15, 28, '"10"', 'periodSeconds "10" is a string, not an integer: the API server cannot decode Deployment shop/web ("json: cannot unmarshal string into Go struct field Probe.spec.template.spec.containers.readinessProbe.periodSeconds of type int32"); remove the quotes'],
+      [16, 31, '3.5', 'failureThreshold 3.5 is not an integer: the API server cannot decode Deployment shop/web ("json: cannot unmarshal number 3.5 into Go struct field Probe.spec.template.spec.containers.readinessProbe.failureThreshold of type int32")'],
+      [19, 35, 'yes', 'command[1] is a boolean, not a string (YAML 1.1 reads the unquoted value as true): the API server cannot decode Deployment shop/web ("json: cannot unmarshal bool into Go struct field ExecAction.spec.template.spec.containers.livenessProbe.exec.command of type string"); quote it'],
+      [22, 29, '"cat /ok"', 'command "cat /ok" is a string, not a list of strings: the API server cannot decode Deployment shop/web ("json: cannot unmarshal string into Go struct field ExecAction.spec.template.spec.containers.startupProbe.exec.command of type []string")'],
+    ]);
+  });
+
   it('stays silent on one handler each, null probes and hooks, a plain init container (its probes are forbidden as a whole) and a kustomize patch', () => {
     assert.deepEqual(where(`
       apiVersion: v1

@@ -270,7 +270,7 @@ function readContainer(reader: NodeReader, typed: TypedFields, path: string, nod
     env,
     ports,
   };
-  handlerShapes(reader, typed, node, path);
+  handlerDecodeChecks(reader, typed, node, path);
   const forbidden = role === 'init' ? forbiddenHandlers(reader, node, span) : [];
   if (forbidden.length) (container as { forbiddenHandlers?: Container['forbiddenHandlers'] }).forbiddenHandlers = forbidden;
   return container;
@@ -279,24 +279,32 @@ function readContainer(reader: NodeReader, typed: TypedFields, path: string, nod
 /** The Go types of a handler's actions (core/v1 types.go ProbeHandler, LifecycleHandler). */
 const ACTION_TYPES: Readonly<Record<string, string>> = { exec: 'v1.ExecAction', httpGet: 'v1.HTTPGetAction', tcpSocket: 'v1.TCPSocketAction', grpc: 'v1.GRPCAction', sleep: 'v1.SleepAction' };
 
+/** The int32 fields of a Probe (core/v1 types.go Probe; terminationGracePeriodSeconds is an int64, not read here). */
+const PROBE_INT32_FIELDS = ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'] as const;
+
 /**
  * Records a container's probes and lifecycle hooks that the API server's decoder refuses (`readinessProbe: tcp`,
- * `lifecycle: "x"`, `preStop: "x"`, `httpGet: "x"`): each must be a mapping, as must its actions. The decoder names
- * the struct holding the field: a probe's actions live in the ProbeHandler inlined in Probe, so Probe holds them.
- * Null is "not set" and passes. Sources: kubernetes staging/src/k8s.io/api/core/v1/types.go (Container.LivenessProbe /
- * ReadinessProbe / StartupProbe *Probe, Container.Lifecycle *Lifecycle, Probe.ProbeHandler inlined, Lifecycle.PostStart /
- * PreStop *LifecycleHandler), v1.33.
+ * `lifecycle: "x"`, `preStop: "x"`, `httpGet: "x"`): each must be a mapping, as must its actions; a probe's int32
+ * fields (`periodSeconds: "10"`) must be integers and an `exec` action's `command` a list of strings
+ * (`command: [true]`). The decoder names the struct holding the field: a probe's actions live in the ProbeHandler
+ * inlined in Probe, so Probe holds them. Null is "not set" and passes. Sources: kubernetes
+ * staging/src/k8s.io/api/core/v1/types.go (Container.LivenessProbe / ReadinessProbe / StartupProbe *Probe,
+ * Container.Lifecycle *Lifecycle, Probe.ProbeHandler inlined, Probe.InitialDelaySeconds … FailureThreshold int32,
+ * ExecAction.Command []string, Lifecycle.PostStart / PreStop *LifecycleHandler), v1.33.
  */
-function handlerShapes(reader: NodeReader, typed: TypedFields, node: unknown, path: string): void {
+function handlerDecodeChecks(reader: NodeReader, typed: TypedFields, node: unknown, path: string): void {
   const actions = (handler: unknown, at: string, goStruct: string, kinds: readonly string[]): void => {
     for (const action of kinds) {
       const value = reader.at(handler, [action]);
-      if (value !== undefined) typed.mapping(value, `${at}.${action}`, goStruct, ACTION_TYPES[action]);
+      if (value === undefined || !typed.mapping(value, `${at}.${action}`, goStruct, ACTION_TYPES[action])) continue;
+      if (action === 'exec') typed.stringList(value, 'command', `${at}.exec.command`, 'ExecAction');
     }
   };
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
     const value = reader.at(node, [probe]);
-    if (value !== undefined && typed.mapping(value, `${path}.${probe}`, 'Container', 'v1.Probe')) actions(value, `${path}.${probe}`, 'Probe', ['exec', 'httpGet', 'tcpSocket', 'grpc']);
+    if (value === undefined || !typed.mapping(value, `${path}.${probe}`, 'Container', 'v1.Probe')) continue;
+    for (const field of PROBE_INT32_FIELDS) typed.integer(value, field, `${path}.${probe}.${field}`, 'Probe');
+    actions(value, `${path}.${probe}`, 'Probe', ['exec', 'httpGet', 'tcpSocket', 'grpc']);
   }
   const lifecycle = reader.at(node, ['lifecycle']);
   if (lifecycle === undefined || !typed.mapping(lifecycle, `${path}.lifecycle`, 'Container', 'v1.Lifecycle')) return;

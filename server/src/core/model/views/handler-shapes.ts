@@ -57,7 +57,9 @@ export function handlerShapesOf(raw: unknown, pod: Pick<PodTemplate, 'path' | 'c
       }
       const first = actions[0];
       const action = value[first] as Record<string, unknown>;
-      const missing = first === 'exec' ? (!Array.isArray(action.command) || action.command.length === 0 ? 'command' : undefined)
+      // A command that is not a list is a decode error (the loader records it), not a missing one.
+      const command = action.command;
+      const missing = first === 'exec' ? (command === undefined || command === null || (Array.isArray(command) && command.length === 0) ? 'command' : undefined)
         : first === 'sleep' ? undefined
         : action.port === undefined || action.port === null ? 'port' : undefined;
       if (actions.length > 1 || missing) out.push({ container, handler, actions, ...(missing ? { missing } : {}) });
