@@ -76,6 +76,14 @@ describe('quick fixes on JSON manifests keep valid JSON in its own layout', () =
     assert.equal(fixed({ ...files, 'ing.json': ingress }, 'ingress-backend-unresolved', 'ing.json', 'Use port 80 "http" of the Service (name http)'), ingress.replace('"htp"', '"http"'));
   });
 
+  it('writes a case fix (protocol tcp → TCP, port name HTTP → http) as a JSON string', () => {
+    const svc = '{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"},\n "spec": {"ports": [{"name": "HTTP", "port": 80, "protocol": "tcp"}]}}\n';
+    const { findings } = lint({ 's.json': svc }, { rules: ['service-spec-invalid'] });
+    const fixes = findings.flatMap((f) => f.fixes);
+    assert.deepEqual(fixes.map((f) => [f.title, f.edits.map((e) => e.newText)]), [['Change "HTTP" to "http"', ['"http"']], ['Change protocol "tcp" to "TCP"', ['"TCP"']]]);
+    assert.equal(applyEdits(svc, fixes.flatMap((f) => f.edits)), svc.replace('"HTTP"', '"http"').replace('"tcp"', '"TCP"'));
+  });
+
   it('quotes a boolean label value with JSON double quotes', () => {
     const cm = '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c", "labels": {"enabled": true}}}\n';
     assert.equal(fixed({ 'cm.json': cm }, 'object-invalid', 'cm.json', 'Quote "true"'), cm.replace('true', '"true"'));

@@ -4,7 +4,7 @@ import type { K8sObject } from '../model/objects';
 import type { WorkspaceModel } from '../model/workspace-model';
 import type { RepoLayout } from '../repo/layout';
 import type { Finding, Rule } from '../rules/rule';
-import { fixKeepsJson, isJsonManifest } from '../rules/fixes/json-manifest';
+import { fixKeepsJson, isJsonManifest, jsonQuotedFix } from '../rules/fixes/json-manifest';
 import { localFix } from '../rules/fixes/local-edits';
 import { IGNORE_ANNOTATION } from './suppress';
 import { listedRuleIds } from '../load/suppressions';
@@ -82,11 +82,13 @@ export function runRules(rules: readonly Rule[], model: WorkspaceModel, config: 
 /**
  * The finding with its fixes made local to the object they name (a value shared through YAML anchors and aliases,
  * see {@link localFix}), without those that cannot be, nor those that would turn a JSON manifest into invalid JSON
- * (a YAML-only edit, a comment).
+ * (a YAML-only edit, a comment); a word written for a JSON string (`tcp` → `TCP`) is written quoted there.
  */
 function withSafeFixes(f: Finding, files: ReadonlyMap<string, LoadedFile>, parsed: Parameters<typeof localFix>[2]): Finding {
   if (!f.fixes.length) return f;
-  const fixes = f.fixes.flatMap((fix) => localFix(fix, files, parsed) ?? []).filter((fix) => !fix.edits.some((e) => isJsonManifest(e.span.file)) || fixKeepsJson(fix, files));
+  const fixes = f.fixes.flatMap((fix) => localFix(fix, files, parsed) ?? [])
+    .map((fix) => (fix.edits.some((e) => isJsonManifest(e.span.file)) ? jsonQuotedFix(fix, files) : fix))
+    .filter((fix) => !fix.edits.some((e) => isJsonManifest(e.span.file)) || fixKeepsJson(fix, files));
   return fixes.length === f.fixes.length && fixes.every((fix, i) => fix === f.fixes[i]) ? f : { ...f, fixes };
 }
 

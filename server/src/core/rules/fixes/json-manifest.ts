@@ -27,6 +27,31 @@ export function fixKeepsJson(fix: Fix, files: ReadonlyMap<string, LoadedFile>): 
   return true;
 }
 
+/**
+ * A word a fix writes as a plain YAML string scalar (`TCP`, `web-http`, `ClusterIP`): letters, digits, `.`, `_`, `-`,
+ * starting with a letter, and none of the words YAML 1.1 or JSON read as a boolean or null.
+ */
+const PLAIN_WORD = /^[A-Za-z][A-Za-z0-9._-]*$/;
+const NOT_STRINGS = /^(?:y|yes|n|no|on|off|true|false|null|nan|inf)$/i;
+
+/**
+ * `fix` with its edits in JSON manifests written as JSON: an edit that replaces one JSON string (`"tcp"`) with a
+ * plain word (`TCP`, how a fix writes a string value in YAML) gets the word as a JSON string (`"TCP"`). Fixes are
+ * written for YAML, where the word alone is that string; in JSON it would be invalid. Any other edit is kept as it is
+ * (and {@link fixKeepsJson} then judges it).
+ */
+export function jsonQuotedFix(fix: Fix, files: ReadonlyMap<string, LoadedFile>): Fix {
+  let changed = false;
+  const edits = fix.edits.map((e) => {
+    if (!isJsonManifest(e.span.file) || !PLAIN_WORD.test(e.newText) || NOT_STRINGS.test(e.newText)) return e;
+    const text = files.get(e.span.file)?.text.slice(e.span.start, e.span.end);
+    if (text === undefined || !text.startsWith('"') || !JSON_SCALAR.test(text)) return e;
+    changed = true;
+    return { ...e, newText: JSON.stringify(e.newText) };
+  });
+  return changed ? { ...fix, edits } : fix;
+}
+
 /** A JSON number, string, boolean or null, written as one token. */
 const JSON_SCALAR = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\\u0000-\u001f]|\\.)*"|true|false|null)$/;
 
