@@ -77,6 +77,25 @@ describe('networkpolicy-spec-invalid', () => {
     assert.deepEqual(fs[0].fixes.map((x) => [x.title, x.edits[0].newText]), [['Change endPort "60" to 60', '60']]);
   });
 
+  it('reports selector requirements validation refuses, in podSelector and in peers, and stays silent on valid ones', () => {
+    const text = `apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: np, namespace: shop}
+spec:
+  podSelector:
+    matchExpressions: [{key: app, operator: in, values: [web]}, {key: ok, operator: Exists}]
+  ingress:
+    - from:
+        - podSelector: {matchExpressions: [{key: a, operator: Exists, values: [b]}]}
+        - namespaceSelector: {matchExpressions: [{key: a, operator: In, values: []}, {key: b, operator: NotIn, values: [x]}]}
+`;
+    assert.deepEqual(lint(text, { rules }).findings.map((f) => [f.line, f.column, f.text, f.message]), [
+      [6, 45, 'in', 'selector operator "in" is not a valid operator: the API server rejects NetworkPolicy shop/np with "spec.podSelector.matchExpressions[0].operator: Invalid value: "in": not a valid selector operator"; write In'],
+      [9, 79, '[b]', 'selector requirement (Exists) has values: the API server rejects NetworkPolicy shop/np with "spec.ingress[0].from[0].podSelector.matchExpressions[0].values: Forbidden: may not be specified when `operator` is \'Exists\' or \'DoesNotExist\'"; remove values, or use In'],
+      [10, 81, '[]', 'selector requirement (In) has no values: the API server rejects NetworkPolicy shop/np with "spec.ingress[0].from[1].namespaceSelector.matchExpressions[0].values: Required value: must be specified when `operator` is \'In\' or \'NotIn\'"; give the values to match, or use Exists'],
+    ]);
+  });
+
   it('stays silent on valid ports: ranges, names, every protocol, empty entries, YAML 1.1 integers; and on other NetworkPolicy kinds', () => {
     const valid = '  ingress:\n    - ports:\n        - {port: 8000, endPort: 8100}\n        - {port: 80, endPort: 80}\n        - {port: http}\n        - {port: dns, protocol: UDP}\n        - {protocol: SCTP}\n        - {}\n        - {port: 0o17, endPort: 0x1F, protocol: TCP}\n  egress:\n    - ports: [{port: 53, protocol: UDP}, {port: 1, endPort: 65535}]\n    - to: [{ipBlock: {cidr: 10.0.0.0/8}}]';
     assert.deepEqual(check(valid), []);

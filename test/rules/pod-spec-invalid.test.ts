@@ -61,6 +61,48 @@ spec:
     assert.deepEqual(patch.findings, []);
   });
 
+  it('reports a selector requirement validation refuses (an operator that is not one, In without values, Exists with values) instead of the match, and reads a null value as ""', () => {
+    const { findings } = lint(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  selector:
+    matchExpressions:
+      - {key: app, operator: in, values: [web]}
+      - {key: tier, operator: In, values: []}
+      - {key: x, operator: Exists, values: [a]}
+      - {key: zone, operator: NotIn}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: x}]}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: flags, namespace: shop}
+spec:
+  selector: {matchExpressions: [{key: flag, operator: In, values: [~, x]}]}
+  template:
+    metadata: {labels: {flag: ""}}
+    spec: {containers: [{name: c, image: x}]}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: ds, namespace: shop}
+spec:
+  selector: {matchExpressions: [{key: app, operator: NotIn, values: [ds]}]}
+  template:
+    metadata: {labels: {app: ds}}
+    spec: {containers: [{name: c, image: x}]}
+`, { rules: ['pod-spec-invalid'] });
+    assert.deepEqual(findings.map((f) => [f.line, f.column, f.text, f.message]), [
+      [7, 30, 'in', 'selector operator "in" on "app" is not a valid operator: the API server rejects Deployment shop/web with "spec.selector.matchExpressions[0].operator: Invalid value: "in": not a valid selector operator"; write In'],
+      [8, 43, '[]', 'selector requirement on "tier" (In) has no values: the API server rejects Deployment shop/web with "spec.selector.matchExpressions[1].values: Required value: must be specified when `operator` is \'In\' or \'NotIn\'"; give the values to match, or use Exists'],
+      [9, 44, '[a]', 'selector requirement on "x" (Exists) has values: the API server rejects Deployment shop/web with "spec.selector.matchExpressions[2].values: Forbidden: may not be specified when `operator` is \'Exists\' or \'DoesNotExist\'"; remove values, or use In'],
+      [10, 9, '{key: zone, operator: NotIn}', 'selector requirement on "zone" (NotIn) has no values: the API server rejects Deployment shop/web with "spec.selector.matchExpressions[3].values: Required value: must be specified when `operator` is \'In\' or \'NotIn\'"; give the values to match, or use Exists'],
+      [28, 13, '{matchExpressions: [{key: app, operator: NotIn, values: [ds]}]}', 'selector app notin (ds) does not match the pod template\'s labels: the API server rejects DaemonSet shop/ds with "spec.template.metadata.labels: Invalid value: map[string]string{"app":"ds"}: `selector` does not match template `labels`"; make the template\'s labels satisfy the selector'],
+    ]);
+  });
+
   it('reports containers written as a mapping and a template that is not a mapping, with the decoder\'s message', () => {
     const fs = check(`
       apiVersion: apps/v1

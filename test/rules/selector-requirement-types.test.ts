@@ -110,12 +110,12 @@ describe('selector requirements of the wrong type (matchExpressions values, key,
           matchExpressions:
             - {key: app, operator: In, values: [db, "1", 'true']}
             - {key: tier, operator: Exists}
-            - {key: env, operator: NotIn, values: []}
+            - {key: env, operator: Exists, values: []}
             - {key: zone, operator: In, values: [null, a]}
             - {key: x, operator: Exists, values: null}
             - null
         template:
-          metadata: {labels: {app: db, tier: a, zone: a, x: "y"}}
+          metadata: {labels: {app: db, tier: a, env: p, zone: a, x: "y"}}
           spec:
             affinity:
               podAntiAffinity:

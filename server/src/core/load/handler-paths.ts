@@ -3,11 +3,13 @@ import type { Span } from '../source/span';
 import type { NodeReader } from './node-reader';
 
 const CONTAINER_LISTS = ['initContainers', 'containers'] as const;
+const SELECTOR_EXPRESSIONS = ['spec', 'selector', 'matchExpressions'];
 
 /**
  * The `paths` of a pod workload: spans of the probe and lifecycle-handler subtrees of every container
  * ({@link CONTAINER_HANDLER_KEYS}), keyed as in `raw` (`spec.template.spec.containers.0.readinessProbe.httpGet.port`),
- * and of a Deployment's or DaemonSet's `maxSurge` when it is written ({@link MAX_SURGE_PATHS}).
+ * of a Deployment's or DaemonSet's `maxSurge` when it is written ({@link MAX_SURGE_PATHS}), and of
+ * `spec.selector.matchExpressions` when it is a list (where pod-spec-invalid reports a requirement validation refuses).
  * Only those subtrees are walked, so workloads without probes cost nothing; undefined when there is none.
  * @param kind the workload's kind (which surge path applies)
  * @param raw the object as JSON (which containers have which handlers)
@@ -17,6 +19,7 @@ export function containerHandlerPaths(reader: NodeReader, root: unknown, raw: Re
   const walks: [unknown, string][] = [];
   const surgePath = Object.hasOwn(MAX_SURGE_PATHS, kind) ? MAX_SURGE_PATHS[kind] : undefined;
   if (surgePath && valueAt(raw, surgePath) !== undefined) walks.push([reader.at(root, surgePath), surgePath.join('.')]);
+  if (Array.isArray(valueAt(raw, SELECTOR_EXPRESSIONS))) walks.push([reader.at(root, SELECTOR_EXPRESSIONS), SELECTOR_EXPRESSIONS.join('.')]);
   const spec = valueAt(raw, podPath);
   if (!isRecord(spec)) return reader.objectPaths(walks);
   for (const list of CONTAINER_LISTS) {

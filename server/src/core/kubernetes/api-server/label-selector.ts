@@ -36,3 +36,38 @@ export function labelSelectorMatches(selector: LabelSelector, labels: Readonly<R
 export function selectsEverything(selector: LabelSelector): boolean {
   return Object.keys(selector.matchLabels).length === 0 && selector.matchExpressions.length === 0;
 }
+
+/** What ValidateLabelSelectorRequirement refuses in one matchExpressions entry: the field and the API's detail. */
+export interface RequirementRefusal {
+  readonly field: 'operator' | 'values';
+  /** As the API prints it after the field path (`Invalid value: "in": not a valid selector operator`). */
+  readonly detail: string;
+  /** A short fix for the message (`write In`, `remove values`). */
+  readonly fix: string;
+}
+
+const LABEL_OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'];
+
+/**
+ * The refusal of a metav1 LabelSelectorRequirement by the API server's validation, from its operator (`''` when
+ * not written) and how many values it has: In / NotIn need values ("Required value: must be specified when
+ * `operator` is 'In' or 'NotIn'"), Exists / DoesNotExist take none ("Forbidden: may not be specified when `operator`
+ * is 'Exists' or 'DoesNotExist'"), any other operator is "not a valid selector operator" (operators are
+ * case-sensitive). A selector so refused is not matched against anything: LabelSelectorAsSelector fails first.
+ * Source: kubernetes staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go
+ * (ValidateLabelSelectorRequirement), v1.33.
+ */
+export function requirementRefusal(operator: string, valueCount: number): RequirementRefusal | undefined {
+  switch (operator) {
+    case 'In':
+    case 'NotIn':
+      return valueCount === 0 ? { field: 'values', detail: "Required value: must be specified when `operator` is 'In' or 'NotIn'", fix: 'give the values to match, or use Exists' } : undefined;
+    case 'Exists':
+    case 'DoesNotExist':
+      return valueCount > 0 ? { field: 'values', detail: "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'", fix: 'remove values, or use In' } : undefined;
+    default: {
+      const match = LABEL_OPERATORS.find((o) => o.toLowerCase() === operator.toLowerCase());
+      return { field: 'operator', detail: `Invalid value: ${JSON.stringify(operator)}: not a valid selector operator`, fix: match ? `write ${match}` : 'use In, NotIn, Exists or DoesNotExist' };
+    }
+  }
+}

@@ -10,6 +10,7 @@ import { type FoundKind, mapValueProblem, rawMapValueProblems } from './string-m
 import { MAX_MAP_VALUES } from './object-envelope';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 import { quoteAdvice } from './string-advice';
+import { requirementRefusal } from './label-selector';
 
 /** NetworkPolicyPort `protocol` values, in the order the API server lists them (not sorted, unlike a Service's). */
 export const POLICY_PROTOCOLS: readonly string[] = ['TCP', 'UDP', 'SCTP'];
@@ -149,9 +150,11 @@ function numberError(span: Span, field: string, value: number, who: string, deco
  * decoder print its path) that the API server's decoder refuses, as the loader records them for a workload's
  * selectors: the list or an entry of the wrong type, a `key` or `operator` that is not a string, a `values` that is
  * not a list (`values: web`), and each element of `values` that is not a string (`values: [1, true]`: values is a
- * []string; at most 20, said as a matchLabels value is; null decodes to "" and passes). Sources (v1.33): apimachinery
- * pkg/apis/meta/v1/types.go (LabelSelector.MatchExpressions, LabelSelectorRequirement: key string, operator
- * LabelSelectorOperator, values []string).
+ * []string; at most 20, said as a matchLabels value is; null decodes to "" and passes); and the entries validation
+ * refuses ({@link requirementRefusal}: `operator: in`, In without values, Exists with values). Sources (v1.33):
+ * apimachinery pkg/apis/meta/v1/types.go (LabelSelector.MatchExpressions, LabelSelectorRequirement: key string,
+ * operator LabelSelectorOperator, values []string), pkg/apis/meta/v1/validation/validation.go
+ * (ValidateLabelSelectorRequirement).
  */
 function requirementProblems(policy: K8sObject, exprs: unknown, at: string, api: string, goPath: string, who: string, written?: WrittenText, source?: FileText): SpecProblem[] {
   if (!isSet(exprs)) return [];
@@ -174,11 +177,21 @@ function requirementProblems(policy: K8sObject, exprs: unknown, at: string, api:
       if (isSet(v) && typeof v !== 'string') out.push(decodeError(spanAt(policy, `${path}.${field}`), `${field} ${shownJson(v)} is ${jsonKindWords(v)}, not a string`, who, `json: cannot unmarshal ${jsonType(v)} into Go struct field LabelSelectorRequirement.${goPath}.${field} of type ${goType}`, '; quote it'));
     }
     const values = entry.values;
-    if (!isSet(values)) return;
-    if (!Array.isArray(values)) {
+    if (isSet(values) && !Array.isArray(values)) {
       out.push(decodeError(spanAt(policy, `${path}.values`), `values ${shownJson(values)} is ${jsonKindWords(values)}, not a list of strings`, who, `json: cannot unmarshal ${jsonType(values)} into Go struct field LabelSelectorRequirement.${goPath}.values of type []string`));
       return;
     }
+    const operator = entry.operator;
+    if (!isSet(operator) || typeof operator === 'string') {
+      const op = typeof operator === 'string' ? operator : '';
+      const refusal = requirementRefusal(op, Array.isArray(values) ? values.length : 0);
+      if (refusal) {
+        const what = refusal.field === 'operator' ? `selector operator ${shown(op)} is not a valid operator` : `selector requirement (${op}) has ${Array.isArray(values) && values.length ? 'values' : 'no values'}`;
+        const base = apiRejects(what, who, `${api}[${i}].${refusal.field}`, refusal.detail);
+        out.push({ span: spanAt(policy, refusal.field === 'operator' || Array.isArray(values) ? `${path}.${refusal.field}` : path), message: firstFitting(`${base}; ${refusal.fix}`, base) });
+      }
+    }
+    if (!Array.isArray(values)) return;
     let n = 0;
     values.forEach((v, k) => {
       if (v === null || typeof v === 'string' || n++ >= MAX_MAP_VALUES) return;

@@ -3,7 +3,7 @@ import { Container, describe, InvalidField, WorkloadObject } from '../../model/o
 import type { Fix } from '../../rules/rule';
 import { containerPath, handlerLabel, handlerPorts, type HandlerKind } from '../../model/views/container-handlers';
 import { handlerShapeOf, handlerShapes } from '../../model/views/handler-shapes';
-import { keySpanAt } from '../../model/views/raw-fields';
+import { isRecord, keySpanAt, rawAt, spanAt } from '../../model/views/raw-fields';
 import { apiRejects, firstCause, parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, shown, shownJson, supportedValues } from './validation';
 import { caseFix, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { int32Failure, writtenNumber } from './json-numbers';
@@ -11,7 +11,7 @@ import { firstFitting } from '../../output/fit-message';
 import { elidedGoField, mapValueProblem } from './string-maps';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 import { isPlaceholder } from './object-names';
-import { labelSelectorMatches } from './label-selector';
+import { labelSelectorMatches, requirementRefusal } from './label-selector';
 import { selectorText } from '../../model/views/label-selector';
 
 /** A {@link SpecProblem} that is only an API warning (the object is stored) rather than a rejection. */
@@ -260,7 +260,8 @@ function goStringMap(labels: Readonly<Record<string, string>>): string {
  * server rejects it (`spec.template.metadata.labels: Invalid value: map[string]string{…}: `selector` does not match
  * template `labels``, ValidatePodTemplateSpecForReplicaSet / ValidatePodTemplateSpecForStatefulSet and
  * ValidateDaemonSetSpec in kubernetes pkg/apis/apps/validation/validation.go, v1.33). An empty selector is another
- * error, left to the API server; placeholders of other tools (`${VAR}`, `{{ … }}`) are not judged, nor a kustomize
+ * error, left to the API server; a matchExpressions entry validation refuses (`operator: in`, In without values)
+ * is reported instead of the match ({@link requirementRefusal}); placeholders of other tools (`${VAR}`, `{{ … }}`) are not judged, nor a kustomize
  * patch (`partial`: the object it merges into has the other half), nor an object the decoder refuses (its
  * {@link decodeProblems} come first).
  */
@@ -270,10 +271,42 @@ export function selectorProblems(w: WorkloadObject, partial = false): PodSpecPro
   if (partial || !selector || w.invalidFields?.length) return [];
   const { matchLabels, matchExpressions } = selector.value;
   if (Object.keys(matchLabels).length === 0 && matchExpressions.length === 0) return [];
+  // An invalid requirement fails LabelSelectorAsSelector: the API server then reports it, not the template's labels.
+  const refused = matchExpressions.length ? requirementProblems(w) : [];
+  if (refused.length) return refused;
   const written = [...Object.values(matchLabels), ...matchExpressions.flatMap((e) => e.values), ...Object.values(w.pod.labels)];
   if (written.some(isPlaceholder) || labelSelectorMatches(selector.value, w.pod.labels)) return [];
   const base = apiRejects(`selector ${selectorText(selector.value)} does not match the pod template's labels`, describe(w), `${w.pod.path.replace(/\.spec$/, '')}.metadata.labels`, `Invalid value: ${goStringMap(w.pod.labels)}: \`selector\` does not match template \`labels\``);
-  return [{ span: selector.span, message: firstFitting(`${base}; give the template every label the selector asks for`, base) }];
+  // Labels the template lacks are the usual cause; a NotIn or DoesNotExist requirement fails on a label it has.
+  const onlyAsks = matchExpressions.every((e) => e.operator === 'In' || e.operator === 'Exists');
+  return [{ span: selector.span, message: firstFitting(`${base}; ${onlyAsks ? 'give the template every label the selector asks for' : 'make the template\'s labels satisfy the selector'}`, base) }];
+}
+
+/**
+ * The matchExpressions entries of a workload's `spec.selector` that validation refuses ({@link requirementRefusal}:
+ * an operator that is not one, In / NotIn without values, Exists / DoesNotExist with values), at the field; entries
+ * the decoder refuses (not a mapping, an operator that is not a string, values that are not a list) are
+ * decodeProblems' and left out. Read from `raw`: only for selectors that have matchExpressions.
+ */
+function requirementProblems(w: WorkloadObject): PodSpecProblem[] {
+  const exprs = rawAt(w.raw, 'spec.selector.matchExpressions');
+  if (!Array.isArray(exprs)) return [];
+  const out: PodSpecProblem[] = [];
+  exprs.forEach((e, i) => {
+    if (!isRecord(e)) return;
+    const { key, operator, values } = e;
+    const unset = (v: unknown): boolean => v === undefined || v === null;
+    if ((!unset(operator) && typeof operator !== 'string') || (!unset(values) && !Array.isArray(values))) return;
+    const op = typeof operator === 'string' ? operator : '';
+    const refusal = requirementRefusal(op, Array.isArray(values) ? values.length : 0);
+    if (!refusal) return;
+    const on = typeof key === 'string' && key ? ` on ${shown(key)}` : '';
+    const what = refusal.field === 'operator' ? `selector operator ${shown(op)}${on} is not a valid operator`
+      : Array.isArray(values) && values.length ? `selector requirement${on} (${op}) has values` : `selector requirement${on} (${op}) has no values`;
+    const base = apiRejects(what, describe(w), `spec.selector.matchExpressions[${i}].${refusal.field}`, refusal.detail);
+    out.push({ span: spanAt(w, `spec.selector.matchExpressions.${i}${refusal.field === 'operator' || Array.isArray(values) ? `.${refusal.field}` : ''}`), message: firstFitting(`${base}; ${refusal.fix}`, base) });
+  });
+  return out;
 }
 
 const HOOKS: readonly HandlerKind[] = ['postStart', 'preStop'];

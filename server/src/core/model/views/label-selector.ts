@@ -25,7 +25,8 @@ export function labelSelectorFrom(value: unknown): LabelSelector | undefined {
   const matchExpressions = asArray(value.matchExpressions).flatMap((e) => {
     const key = asString(asRecord(e).key);
     const operator = asString(asRecord(e).operator);
-    return key !== undefined && operator !== undefined ? [{ key, operator, values: asArray(asRecord(e).values).map(String) }] : [];
+    // A null value decodes to "" in a []string (the element's zero value), as a null matchLabels value does.
+    return key !== undefined && operator !== undefined ? [{ key, operator, values: asArray(asRecord(e).values).map((v) => (v === null || v === undefined ? '' : String(v))) }] : [];
   });
   return { matchLabels, matchExpressions };
 }
