@@ -127,6 +127,30 @@ describe('pod-spec-invalid: probe and lifecycle handler types', () => {
     ]);
   });
 
+  it('reports probe and hook ports that are neither an integer nor a string with the IntOrString decoder\'s error, and a grpc port that is not an integer', () => {
+    assert.deepEqual(where(`
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: p, namespace: shop}
+      spec:
+        containers:
+          - name: web
+            image: nginx
+            ports: [{containerPort: 80, name: http}]
+            readinessProbe: {tcpSocket: {port: 80.5}}
+            livenessProbe: {httpGet: {port: true}}
+            startupProbe: {grpc: {port: 9.5}}
+            lifecycle:
+              preStop: {httpGet: {port: [80]}}
+              postStart: {httpGet: {port: http}}
+    `).map((f) => f.slice(1)), [
+      [9, 42, '80.5', 'port 80.5 is neither a port number nor a port name: the API server cannot decode Pod shop/p ("json: cannot unmarshal number 80.5 into Go value of type int32")'],
+      [10, 39, 'true', 'port true is neither a port number nor a port name: the API server cannot decode Pod shop/p ("json: cannot unmarshal bool into Go value of type int32")'],
+      [11, 35, '9.5', 'port 9.5 is not an integer: the API server cannot decode Pod shop/p ("json: cannot unmarshal number 9.5 into Go struct field GRPCAction.spec.containers.startupProbe.grpc.port of type int32")'],
+      [13, 35, '[80]', 'port is neither a port number nor a port name: the API server cannot decode Pod shop/p ("json: cannot unmarshal array into Go value of type int32")'],
+    ]);
+  });
+
   it('stays silent on one handler each, null probes and hooks, a plain init container (its probes are forbidden as a whole) and a kustomize patch', () => {
     assert.deepEqual(where(`
       apiVersion: v1

@@ -285,8 +285,9 @@ const PROBE_INT32_FIELDS = ['initialDelaySeconds', 'timeoutSeconds', 'periodSeco
 /**
  * Records a container's probes and lifecycle hooks that the API server's decoder refuses (`readinessProbe: tcp`,
  * `lifecycle: "x"`, `preStop: "x"`, `httpGet: "x"`): each must be a mapping, as must its actions; a probe's int32
- * fields (`periodSeconds: "10"`) must be integers and an `exec` action's `command` a list of strings
- * (`command: [true]`). The decoder names the struct holding the field: a probe's actions live in the ProbeHandler
+ * fields (`periodSeconds: "10"`) must be integers, an `exec` action's `command` a list of strings
+ * (`command: [true]`), an `httpGet` / `tcpSocket` port an integer or a string (`port: 80.5`) and a `grpc` port an
+ * integer. The decoder names the struct holding the field: a probe's actions live in the ProbeHandler
  * inlined in Probe, so Probe holds them. Null is "not set" and passes. Sources: kubernetes
  * staging/src/k8s.io/api/core/v1/types.go (Container.LivenessProbe / ReadinessProbe / StartupProbe *Probe,
  * Container.Lifecycle *Lifecycle, Probe.ProbeHandler inlined, Probe.InitialDelaySeconds … FailureThreshold int32,
@@ -298,6 +299,9 @@ function handlerDecodeChecks(reader: NodeReader, typed: TypedFields, node: unkno
       const value = reader.at(handler, [action]);
       if (value === undefined || !typed.mapping(value, `${at}.${action}`, goStruct, ACTION_TYPES[action])) continue;
       if (action === 'exec') typed.stringList(value, 'command', `${at}.exec.command`, 'ExecAction');
+      else if (action === 'httpGet' || action === 'tcpSocket') typed.intOrString(value, 'port', `${at}.${action}.port`, action === 'httpGet' ? 'HTTPGetAction' : 'TCPSocketAction');
+      // A string grpc port (`"9"`, a name) is handlerPortProblems' finding, which says grpc takes no names.
+      else if (action === 'grpc' && typeof reader.scalarValue(reader.at(value, ['port'])) !== 'string') typed.integer(value, 'port', `${at}.grpc.port`, 'GRPCAction');
     }
   };
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {

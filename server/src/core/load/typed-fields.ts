@@ -24,6 +24,8 @@ export const NODE_REQUIREMENT = { struct: 'NodeSelectorRequirement', goType: 'v1
 const where = (key: string | number | undefined): { key?: string; index?: number } =>
   key === undefined ? {} : typeof key === 'number' ? { index: key } : { key };
 
+const isIntOrString = (v: unknown): v is number | string => isInteger(v) || isString(v);
+
 /** Most merge-key values followed from one string map (those of the maps they bring in included). */
 const MAX_MERGE_SOURCES = 32;
 
@@ -43,6 +45,15 @@ export class TypedFields {
   /** An int32 field (`containerPort`, `hostPort`, `replicas`). */
   integer(node: unknown, key: string, path: string, goStruct: string): Located<number> | undefined {
     return this.read(node, key, isInteger, path, goStruct, 'int32');
+  }
+
+  /**
+   * An IntOrString field (a probe's or hook's `httpGet.port` / `tcpSocket.port`): records a value that is neither an
+   * integer nor a string (`port: 80.5`, `port: true`, `port: [80]`), which IntOrString's UnmarshalJSON decodes as an
+   * int32 and refuses (staging/src/k8s.io/apimachinery/pkg/util/intstr/intstr.go, v1.33).
+   */
+  intOrString(node: unknown, key: string, path: string, goStruct: string): void {
+    this.read(node, key, isIntOrString, path, goStruct, 'intstr.IntOrString');
   }
 
   /** A string field; `goType` names a Go string type such as `v1.Protocol`. */

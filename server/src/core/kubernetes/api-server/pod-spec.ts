@@ -85,6 +85,11 @@ export function decodeProblems(w: WorkloadObject, written?: WrittenText, source?
       }
     }
     const shown = f.value === undefined ? '' : ` ${typeof f.value === 'string' ? shownJson(f.value) : String(f.value)}`;
+    if (f.goType === 'intstr.IntOrString') {
+      // IntOrString decodes anything unquoted as an int32, with the plain decoder's error (no field path).
+      const found = f.found === 'number' ? `number ${f.value}` : f.found;
+      return { span: f.span, message: `${label(f.path)}${shown} is neither a port number nor a port name: the API server cannot decode ${describe(w)} ("json: cannot unmarshal ${found} into Go value of type int32")` };
+    }
     const fixText = unquoted(f);
     const goField = `${f.goStruct}.${f.path.replace(/\[\d+\]/g, '')}`;
     const asString = fixText !== undefined ? stringNumberAt(source, f.span) : undefined;
