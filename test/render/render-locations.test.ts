@@ -162,6 +162,28 @@ describe('rendered locations: replacements, JSON 6902 patch files, Helm range lo
     });
   });
 
+  describe('a file of an overlay named alone on the command line (a pre-commit hook passes the changed files)', () => {
+    const deployment = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      initContainers: [{name: side, image: envoy, restartPolicy: Always}]\n      containers:\n        - name: a\n          image: nginx\n          ports: [{containerPort: 80}]\n          readinessProbe: {httpGet: {path: /, port: 80}}\n';
+    const patch = (probe: string): string => `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    spec:\n      initContainers:\n        - name: side\n          readinessProbe: {tcpSocket: {port: 9901}}\n      containers:\n        - name: a\n          readinessProbe: ${probe}\n`;
+    const overlay = (probe: string): string => tree({
+      'base/kustomization.yaml': 'resources: [web.yaml]\n',
+      'base/web.yaml': deployment,
+      'overlay/kustomization.yaml': 'resources: [../base]\npatches:\n  - path: patch.yaml\n',
+      'overlay/patch.yaml': patch(probe),
+    });
+    const rows = (r: { findings: JsonFinding[] }): unknown[] => r.findings.map((f) => [f.ruleId, f.file, f.line, f.column]);
+
+    it('judges a patch as part of its overlay, with --no-render too, and reports only the named file', () => {
+      // The base gives the sidecar its restartPolicy and the probe its port: judged alone, the patch broke two rules.
+      const dir = overlay('{initialDelaySeconds: 5}');
+      assert.deepEqual(rows(lintRendered(dir, ['--no-render', 'overlay/patch.yaml'])), []);
+      assert.deepEqual(rows(lintRendered(dir, ['overlay/patch.yaml'])), []);
+      // A tcpSocket beside the base's httpGet is two handlers in the build: reported at the patch, and the base is not linted.
+      const both = overlay('{tcpSocket: {port: 80}}');
+      assert.deepEqual(rows(lintRendered(both, ['overlay/patch.yaml'])), [['pod-spec-invalid', 'overlay/patch.yaml', 12, 28]]);
+    });
+  });
+
   describe('standard input named by --stdin-filename inside a chart', () => {
     const chartTree = (): string =>
       tree({

@@ -21,6 +21,16 @@ const MAX_CONTEXT_FILES = 5000;
  * @returns absolute paths of existing files, `stdinPath` left out
  */
 export function kustomizeContextOfStdin(stdinPath: string, stdinText: string): string[] {
+  return kustomizeContextOf(stdinPath, stdinText);
+}
+
+/**
+ * The files on disk that the kustomize build of the overlay holding `path` reads, as for {@link kustomizeContextOfStdin},
+ * with `text` standing for that file: for a file named alone on the command line (a pre-commit hook passes only the
+ * changed files), so that a patch or a resource of an overlay is judged as part of it.
+ * @returns absolute paths of existing files, `path` left out; empty when its folder holds no kustomization
+ */
+export function kustomizeContextOf(stdinPath: string, stdinText: string): string[] {
   const textOf = (file: string): string | undefined => {
     if (file === stdinPath) return stdinText;
     try {

@@ -1,4 +1,4 @@
-import { isDirectory } from '../node/file-kind';
+import { isDirectory, isFile } from '../node/file-kind';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { clusterObjectsForCli } from '../cluster/cli-cluster';
@@ -22,7 +22,7 @@ import { packageVersion } from '../node/version';
 import type { CliIo } from './io';
 import type { CliOptions } from './options';
 import { renderForCli } from './render';
-import { helmContextOfStdin, kustomizeContextOfStdin } from './stdin-context';
+import { helmContextOfStdin, kustomizeContextOf, kustomizeContextOfStdin } from './stdin-context';
 
 /** The options that say what to analyse, shared by every command that reads a workspace (lint, ports). */
 export type WorkspaceOptions = Pick<CliOptions, 'paths' | 'config' | 'nodePortRange' | 'kubeProxyMode' | 'rules' | 'exclude' | 'stdinFilename' | 'maxFileBytes' | 'cluster'>
@@ -84,9 +84,9 @@ export async function lintWorkspace(options: WorkspaceOptions, io: CliIo): Promi
   const { cache } = found;
   const keyable = cache !== undefined && options.cluster === undefined && !options.paths.includes('-');
   // Read (and hashed) here for the early key, and handed to the loader so that a miss does not read them again.
-  const digests = keyable ? await digestFiles(found.onDisk.map(([path]) => path), found.loadOptions.maxBytes) : undefined;
-  // Without standard input the loaded files are these, in this order, loaded from the texts digested.
-  const hashes = digests && found.onDisk.map(([path, name]): FileHash => [name, digests.get(path)?.hash]);
+  const digests = keyable ? await digestFiles([...found.onDisk.map(([path]) => path), ...found.namedContext], found.loadOptions.maxBytes) : undefined;
+  // Without standard input the loaded files are these, in this order, loaded from the texts digested (then the context).
+  const hashes = digests && [...found.onDisk, ...found.namedContext.map((path) => [path, found.display(path)] as const)].map(([path, name]): FileHash => [name, digests.get(path)?.hash]);
   const early = hashes && foundKey(foundSettings(found, options, io), hashes);
   const earlyHit = early !== undefined ? recallFindings(cache!, early) : undefined;
   const replayed = earlyHit && replayFound(found, earlyHit, digests!);
@@ -207,6 +207,11 @@ interface FoundWorkspace {
   readonly loadOptions: { readonly defaultNamespace?: string; readonly maxBytes: number };
   readonly cache?: ParseCache;
   readonly display: (path: string) => string;
+  /**
+   * The other files of the kustomize overlays holding the files named one by one (see namedOverlayContext): loaded as
+   * context (their findings left out), and part of the findings cache's key.
+   */
+  readonly namedContext: readonly string[];
 }
 
 function findWorkspace(options: WorkspaceOptions, io: CliIo): FoundWorkspace {
@@ -258,8 +263,36 @@ function findWorkspace(options: WorkspaceOptions, io: CliIo): FoundWorkspace {
     .filter((path) => path !== stdinPath)
     .map((path) => [path, display(path)] as const);
   const cache = options.cache ? ParseCache.open(cacheFile(options.cacheLocation, io.cwd), packageVersion()) : undefined;
-  return { config, fileConfig, configPath, configName, baseDir, diskPaths, stdinPath, stdinFile, stdinText, onDisk, loadOptions, cache, display };
+  const namedContext = namedOverlayContext(diskPaths, new Set(onDisk.map(([path]) => path)), stdinPath);
+  return { config, fileConfig, configPath, configName, baseDir, diskPaths, stdinPath, stdinFile, stdinText, onDisk, loadOptions, cache, display, namedContext };
 }
+
+/** Most files named one by one whose overlays are looked up (a hook passing thousands of files lints them alone). */
+const MAX_NAMED_FOR_CONTEXT = 200;
+
+/**
+ * The files of the kustomize overlays holding the files named one by one among `diskPaths` (not folders, not globs),
+ * see kustomizeContextOf; each folder is looked up once, and files already among `onDisk` are left out.
+ * @returns absolute paths, in the order found
+ */
+function namedOverlayContext(diskPaths: readonly string[], onDisk: ReadonlySet<string>, stdinPath: string | undefined): string[] {
+  const out = new Set<string>();
+  const folders = new Set<string>();
+  for (const path of diskPaths.filter(isFile).slice(0, MAX_NAMED_FOR_CONTEXT)) {
+    if (folders.has(dirname(path)) && !KUSTOMIZATION_FILE.test(path)) continue;
+    folders.add(dirname(path));
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      continue; // loading the file reports why it cannot be read
+    }
+    for (const p of kustomizeContextOf(path, text)) if (!onDisk.has(p) && p !== stdinPath) out.add(p);
+  }
+  return [...out];
+}
+
+const KUSTOMIZATION_FILE = /(?:^|[\\/])(?:kustomization\.ya?ml|Kustomization)$/;
 
 /**
  * Loads a found workspace's files (the parse cache answering what it holds; `digests`, the files already read for
@@ -277,6 +310,10 @@ async function readWorkspace(found: FoundWorkspace, options: WorkspaceOptions, i
   const context = stdinPath && stdinText !== undefined && !options.noRender
     ? [...new Set([...kustomizeContextOfStdin(stdinPath, stdinText), ...helmContextOfStdin(stdinPath, releases)])].filter((p) => !onDiskPaths.has(p))
     : [];
+  // Files named one by one (a pre-commit hook passes the changed files): a patch or resource of a kustomize overlay is
+  // judged as part of that overlay, whose other files join the run as context (with --no-render too: they say which
+  // files are patches); only the named files' findings are reported, as for standard input.
+  for (const path of found.namedContext) if (!context.includes(path)) context.push(path);
   const contextNames = new Set<string>();
   for (const f of context.length ? await loadFiles(context.map((path) => [path, display(path)] as const), loadOptions) : []) {
     contextNames.add(f.file);
