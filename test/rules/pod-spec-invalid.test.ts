@@ -103,6 +103,14 @@ spec:
     ]);
   });
 
+  it('reports a ReplicationController whose selector map does not select its template, and not one whose empty selector is defaulted', () => {
+    const rc = (name: string, selector: string, labels: string): string => `apiVersion: v1\nkind: ReplicationController\nmetadata: {name: ${name}}\nspec:\n${selector}  template:\n    metadata: {labels: ${labels}}\n    spec: {containers: [{name: c, image: x}]}\n`;
+    const { findings } = lint([rc('rc', '  selector: {app: rc}\n', '{app: other}'), rc('defaulted', '', '{app: other}'), rc('subset', '  selector: {app: a}\n', '{app: a, tier: z}')].join('---\n'), { rules: ['pod-spec-invalid'] });
+    assert.deepEqual(findings.map((f) => [f.line, f.column, f.message]), [
+      [5, 13, 'selector app=rc does not match the pod template\'s labels: the API server rejects ReplicationController default/rc with "spec.template.metadata.labels: Invalid value: map[string]string{"app":"other"}: `selector` does not match template `labels`"; give the template every label the selector asks for'],
+    ]);
+  });
+
   it('reports containers written as a mapping and a template that is not a mapping, with the decoder\'s message', () => {
     const fs = check(`
       apiVersion: apps/v1

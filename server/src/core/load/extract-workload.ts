@@ -7,7 +7,7 @@ import { NODE_REQUIREMENT, LABEL_REQUIREMENT, TypedFields } from './typed-fields
 import { handlerPortValues } from '../model/views/container-handlers';
 import { handlerShapesOf } from '../model/views/handler-shapes';
 import { labelSelectorFrom } from '../model/views/label-selector';
-import { asRecord } from '../model/views/raw-fields';
+import { asRecord, isRecord } from '../model/views/raw-fields';
 
 const OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt']);
 /** Kinds whose spec has `replicas` (int32), so a wrongly typed value there is a decode error. */
@@ -213,15 +213,22 @@ function podSelectors(typed: TypedFields, spec: unknown, specPath: string): void
   }
 }
 
-/** Kinds whose `spec.selector` (a metav1.LabelSelector) must select their pod template. */
-const SELECTOR_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet']);
+/**
+ * Kinds whose `spec.selector` must select their pod template: a metav1.LabelSelector, or a ReplicationController's
+ * map[string]string (ValidatePodTemplateSpecForRC, kubernetes pkg/apis/core/validation/validation.go, v1.33).
+ */
+const SELECTOR_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'ReplicationController']);
 
 /**
- * `spec.selector` when it is a mapping. A missing one is not judged: kustomize's `labels`/`commonLabels` create it
- * in the build, so a base written without one is valid there.
+ * `spec.selector` when it is a mapping (a ReplicationController's as matchLabels). A missing one is not judged:
+ * kustomize's `labels`/`commonLabels` create it in the build, so a base written without one is valid there (and a
+ * ReplicationController's empty selector is defaulted to its template's labels).
  */
 function readSelector(reader: NodeReader, root: unknown, base: ObjectBase): WorkloadObject['selector'] {
-  const value = labelSelectorFrom(asRecord(asRecord(base.raw).spec).selector);
+  const written = asRecord(asRecord(base.raw).spec).selector;
+  const value = base.kind === 'ReplicationController'
+    ? (isRecord(written) ? labelSelectorFrom({ matchLabels: written }) : undefined)
+    : labelSelectorFrom(written);
   const span = reader.span(reader.at(root, ['spec', 'selector']));
   return value && span ? { value, span } : undefined;
 }

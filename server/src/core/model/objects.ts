@@ -232,8 +232,9 @@ export interface WorkloadObject extends ObjectBase {
    */
   readonly invalidFields?: readonly InvalidField[];
   /**
-   * `spec.selector` of a Deployment, ReplicaSet, StatefulSet or DaemonSet written in a file, when it is a mapping
-   * (absent for other kinds and for cluster objects), for the API server's selector checks.
+   * `spec.selector` of a Deployment, ReplicaSet, StatefulSet, DaemonSet or ReplicationController (its map as
+   * matchLabels) written in a file, when it is a mapping (absent for other kinds and for cluster objects), for the
+   * API server's selector checks.
    */
   readonly selector?: { readonly value: LabelSelector; readonly span: Span };
 }

@@ -261,10 +261,11 @@ function goStringMap(labels: Readonly<Record<string, string>>): string {
 }
 
 /**
- * A Deployment, ReplicaSet, StatefulSet or DaemonSet whose `spec.selector` selects none of its own Pods: the API
- * server rejects it (`spec.template.metadata.labels: Invalid value: map[string]string{…}: `selector` does not match
- * template `labels``, ValidatePodTemplateSpecForReplicaSet / ValidatePodTemplateSpecForStatefulSet and
- * ValidateDaemonSetSpec in kubernetes pkg/apis/apps/validation/validation.go, v1.33). An empty selector is another
+ * A Deployment, ReplicaSet, StatefulSet, DaemonSet or ReplicationController whose `spec.selector` selects none of
+ * its own Pods: the API server rejects it (`spec.template.metadata.labels: Invalid value: map[string]string{…}:
+ * `selector` does not match template `labels``, ValidatePodTemplateSpecForReplicaSet /
+ * ValidatePodTemplateSpecForStatefulSet and ValidateDaemonSetSpec in kubernetes pkg/apis/apps/validation/validation.go,
+ * ValidatePodTemplateSpecForRC in pkg/apis/core/validation/validation.go, v1.33). An empty selector is another
  * error, left to the API server; a matchExpressions entry validation refuses (`operator: in`, In without values)
  * is reported instead of the match ({@link requirementRefusal}); placeholders of other tools (`${VAR}`, `{{ … }}`) are not judged, nor a kustomize
  * patch (`partial`: the object it merges into has the other half), nor an object the decoder refuses (its
