@@ -219,11 +219,32 @@ describe('ingress-spec-invalid: rules, http and paths of the wrong type', () => 
     - null
     - {host: null, http: null}
     - host: a.example.com
-    - host: b.example.com
-      http: {paths: null}
     - host: c.example.com
       http: {paths: [null, {path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}]}
 `), []);
     assert.deepEqual(where(`${head('e')}  defaultBackend: {service: {name: web, port: {number: 80}}}\n  rules: null\n`), []);
+  });
+
+  it('reports an Ingress with neither rules nor a defaultBackend, and an http without paths (also null or []), as validation does; not in a kustomize patch', () => {
+    assert.deepEqual(where(`${head('none')}  ingressClassName: nginx\n---\n${head('empty')}  rules: []\n---\n${head('http')}  rules:
+    - host: a.example.com
+      http: {}
+    - http: {paths: []}
+    - host: b.example.com
+      http: {paths: null}
+    - host: c.example.com
+`), [
+      [5, 3, 'ingressClassName: nginx\n', 'Ingress shop/none has neither rules nor a defaultBackend: the API server rejects it ("either `defaultBackend` or `rules` must be specified"); add a rule with http paths, or a defaultBackend'],
+      [11, 10, '[]', 'Ingress shop/empty has neither rules nor a defaultBackend: the API server rejects it ("either `defaultBackend` or `rules` must be specified"); add a rule with http paths, or a defaultBackend'],
+      [19, 13, '{}', 'http of host a.example.com has no paths: the API server rejects Ingress shop/http with "spec.rules[0].http.paths: Required value"; add a path with its backend, or remove http'],
+      [20, 21, '[]', 'http of rule #1 has no paths: the API server rejects Ingress shop/http with "spec.rules[1].http.paths: Required value"; add a path with its backend, or remove http'],
+      [22, 13, '{paths: null}', 'http of host b.example.com has no paths: the API server rejects Ingress shop/http with "spec.rules[2].http.paths: Required value"; add a path with its backend, or remove http'],
+    ]);
+    const patch = lint({
+      'kustomization.yaml': 'resources: [ing.yaml]\npatches: [{path: patch.yaml}]\n',
+      'ing.yaml': `${head('web')}  defaultBackend: {service: {name: web, port: {number: 80}}}\n`,
+      'patch.yaml': `${head('web')}  ingressClassName: nginx\n`,
+    }, { rules }).findings;
+    assert.deepEqual(patch.filter((f) => f.file === 'patch.yaml'), []);
   });
 });

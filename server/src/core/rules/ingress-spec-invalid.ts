@@ -43,6 +43,9 @@ export const ingressSpecInvalid: Rule = {
     '  type v1.HTTPIngressRuleValue`), each once, at the field; an `ingressClassName` that is not a string, a `tls` that',
     '  is not a list, a tls entry that is not a mapping, its `hosts` not a list of strings (`hosts: shop.example.com`)',
     '  or its `secretName` not a string. A null decodes as "not set" and is accepted.',
+    '- an Ingress that routes nothing: no `rules` and no `defaultBackend` ("either `defaultBackend` or `rules` must',
+    '  be specified"), or a rule whose `http` has no `paths` (`http: {}`: `spec.rules[0].http.paths: Required value`).',
+    '  A rule without `http` is valid.',
     '',
     'Ingresses in kustomize patch files are partial on purpose: there, a missing pathType, Service name, port or',
     'backend (the base may have it) is not reported.',
@@ -55,7 +58,7 @@ export const ingressSpecInvalid: Rule = {
     'the first of the API server\'s messages; written values over 24 characters and names over 63 are cut (`…`).',
   ].join('\n'),
   sources: [
-    'kubernetes pkg/apis/networking/validation/validation.go (ValidateIngressSpec, validateHTTPIngressPath, validateIngressBackend, v1.33)',
+    'kubernetes pkg/apis/networking/validation/validation.go (ValidateIngressSpec, validateHTTPIngressRuleValue, validateHTTPIngressPath, validateIngressBackend, v1.33)',
     'kubernetes staging/src/k8s.io/api/networking/v1/types.go (IngressSpec.Rules, IngressSpec.IngressClassName, IngressSpec.TLS, IngressTLS.Hosts / SecretName, IngressRule.Host, IngressRuleValue.HTTP inlined, HTTPIngressRuleValue.Paths, IngressBackend, IngressServiceBackend, ServiceBackendPort, v1.33)',
     'kubernetes staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go (IsValidPortNum, IsValidPortName, v1.33)',
   ],

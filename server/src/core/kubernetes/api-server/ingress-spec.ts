@@ -51,7 +51,9 @@ export function ingressBackendProblems(ingress: K8sObject, written?: WrittenText
   if (isSet(spec.defaultBackend)) {
     sites.push({ value: spec.defaultBackend, path: 'spec.defaultBackend', api: 'spec.defaultBackend', go: 'spec.defaultBackend', holder: 'IngressSpec.spec.defaultBackend', label: 'default backend' });
   }
-  const pathProblems: SpecProblem[] = [...ruleShapeProblems(ingress, spec), ...classAndTlsShapeProblems(ingress, spec)];
+  const shapes = [...ruleShapeProblems(ingress, spec), ...classAndTlsShapeProblems(ingress, spec)];
+  // A value the decoder refuses stops the API server before validation: only those are reported then.
+  const pathProblems: SpecProblem[] = shapes.length || partial ? shapes : emptyRuleProblems(ingress, spec);
   (Array.isArray(spec.rules) ? spec.rules : []).forEach((rule, r) => {
     const http = isObject(rule) ? rule.http : undefined;
     const paths = isObject(http) && Array.isArray(http.paths) ? http.paths : [];
@@ -75,6 +77,33 @@ export function ingressBackendProblems(ingress: K8sObject, written?: WrittenText
     });
   });
   return [...pathProblems, ...sites.flatMap((site) => backendProblems(ingress, site, written, partial, source))];
+}
+
+/**
+ * What ValidateIngressSpec refuses in an Ingress that routes nothing: no `rules` (absent or `[]`) and no
+ * `defaultBackend` ("either `defaultBackend` or `rules` must be specified", at `spec`), and a rule whose `http` has no
+ * `paths` (`http: {}`, `paths: []`: "spec.rules[0].http.paths: Required value", validateHTTPIngressRuleValue). A rule
+ * without `http` is valid (it routes nothing by itself). Not for a kustomize patch, which may take them from its base.
+ * Source: kubernetes pkg/apis/networking/validation/validation.go (ValidateIngressSpec, validateIngressRules,
+ * validateHTTPIngressRuleValue), v1.33.
+ */
+function emptyRuleProblems(ingress: K8sObject, spec: Raw): SpecProblem[] {
+  const who = describe(ingress);
+  const rules = spec.rules;
+  if (!isSet(spec.defaultBackend) && (!isSet(rules) || (Array.isArray(rules) && rules.length === 0))) {
+    return [{ span: spanAt(ingress, isSet(rules) ? 'spec.rules' : 'spec'), message: `${who} has neither rules nor a defaultBackend: the API server rejects it ("either \`defaultBackend\` or \`rules\` must be specified"); add a rule with http paths, or a defaultBackend` }];
+  }
+  if (!Array.isArray(rules)) return [];
+  const out: SpecProblem[] = [];
+  rules.forEach((rule, r) => {
+    const http = isObject(rule) ? rule.http : undefined;
+    if (!isObject(http) || (isSet(http.paths) && !(Array.isArray(http.paths) && http.paths.length === 0))) return;
+    const at = `spec.rules.${r}.http${isSet(http.paths) ? '.paths' : ''}`;
+    const what = `http of ${isObject(rule) && typeof rule.host === 'string' ? `host ${rule.host}` : `rule #${r}`} has no paths`;
+    const base = apiRejects(what, who, `spec.rules[${r}].http.paths`, 'Required value');
+    out.push({ span: spanAt(ingress, at), message: firstFitting(`${base}; add a path with its backend, or remove http`, base) });
+  });
+  return out;
 }
 
 /**
