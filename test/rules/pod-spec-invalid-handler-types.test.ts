@@ -151,6 +151,37 @@ describe('pod-spec-invalid: probe and lifecycle handler types', () => {
     ]);
   });
 
+  it('reports probe settings validation refuses: negative timings, a liveness or startup successThreshold other than 1, a readiness terminationGracePeriodSeconds, one below 1', () => {
+    assert.deepEqual(where(`
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: p, namespace: shop}
+      spec:
+        initContainers:
+          - {name: setup, image: busybox}
+          - name: proxy
+            image: envoy
+            restartPolicy: Always
+            startupProbe: {tcpSocket: {port: 9901}, successThreshold: 2}
+        containers:
+          - name: web
+            image: nginx
+            ports: [{containerPort: 80}]
+            livenessProbe: {httpGet: {port: 80}, successThreshold: 3, terminationGracePeriodSeconds: 0}
+            readinessProbe: {httpGet: {port: 80}, timeoutSeconds: -1, successThreshold: 2, terminationGracePeriodSeconds: 5}
+          - name: ok
+            image: nginx
+            livenessProbe: {exec: {command: [x]}, successThreshold: 0, terminationGracePeriodSeconds: 30, initialDelaySeconds: 0}
+            startupProbe: {exec: {command: [x]}, successThreshold: 1}
+    `).map((f) => f.slice(1)), [
+      [10, 65, '2', 'startupProbe successThreshold 2 of sidecar "proxy" is not 1: the API server rejects Pod shop/p with "spec.initContainers[1].startupProbe.successThreshold: Invalid value: 2: must be 1"; remove it (a liveness or startup probe succeeds once)'],
+      [15, 62, '3', 'livenessProbe successThreshold 3 of container "web" is not 1: the API server rejects Pod shop/p with "spec.containers[0].livenessProbe.successThreshold: Invalid value: 3: must be 1"; remove it (a liveness or startup probe succeeds once)'],
+      [15, 96, '0', 'livenessProbe terminationGracePeriodSeconds 0 of container "web" is not above 0: the API server rejects Pod shop/p with "spec.containers[0].livenessProbe.terminationGracePeriodSeconds: Invalid value: 0: must be greater than 0"; use 1 or more, or remove it'],
+      [16, 61, '-1', 'readinessProbe timeoutSeconds -1 of container "web" is negative: the API server rejects Pod shop/p with "spec.containers[0].readinessProbe.timeoutSeconds: Invalid value: -1: must be greater than or equal to 0"; use 0 or more'],
+      [16, 117, '5', 'readinessProbe terminationGracePeriodSeconds 5 of container "web" is set: the API server rejects Pod shop/p with "spec.containers[0].readinessProbe.terminationGracePeriodSeconds: Invalid value: 5: must not be set for readinessProbes"; remove it (only liveness and startup probes take it)'],
+    ]);
+  });
+
   it('stays silent on one handler each, null probes and hooks, a plain init container (its probes are forbidden as a whole) and a kustomize patch', () => {
     assert.deepEqual(where(`
       apiVersion: v1

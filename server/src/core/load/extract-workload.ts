@@ -1,5 +1,5 @@
 import type { Located, Span } from '../source/span';
-import type { Container, ContainerPort, EnvVar, InitForbiddenField, NodeRequirement, ObjectBase, PodTemplate, WorkloadObject } from '../model/objects';
+import type { Container, ContainerPort, EnvVar, InitForbiddenField, NodeRequirement, ObjectBase, PodTemplate, ProbeSetting, WorkloadObject } from '../model/objects';
 import { isMergeKey, NodeReader } from './node-reader';
 import { isMap, isScalar } from 'yaml';
 import { hasOwnKey, isShared, pairRemovalSpan } from './pair-removal';
@@ -277,9 +277,11 @@ function readContainer(reader: NodeReader, typed: TypedFields, path: string, nod
     env,
     ports,
   };
-  handlerDecodeChecks(reader, typed, node, path);
+  const settings = handlerDecodeChecks(reader, typed, node, path);
   const forbidden = role === 'init' ? forbiddenHandlers(reader, node, span) : [];
   if (forbidden.length) (container as { forbiddenHandlers?: Container['forbiddenHandlers'] }).forbiddenHandlers = forbidden;
+  // A plain init container's probes are forbidden as a whole (forbiddenHandlers): their settings are not judged.
+  if (settings.length && role !== 'init') (container as { probeSettings?: Container['probeSettings'] }).probeSettings = settings;
   return container;
 }
 
@@ -299,8 +301,10 @@ const PROBE_INT32_FIELDS = ['initialDelaySeconds', 'timeoutSeconds', 'periodSeco
  * staging/src/k8s.io/api/core/v1/types.go (Container.LivenessProbe / ReadinessProbe / StartupProbe *Probe,
  * Container.Lifecycle *Lifecycle, Probe.ProbeHandler inlined, Probe.InitialDelaySeconds … FailureThreshold int32,
  * ExecAction.Command []string, Lifecycle.PostStart / PreStop *LifecycleHandler), v1.33.
+ * @returns the probe settings that decode but that validation refuses ({@link probeSettingRefusal})
  */
-function handlerDecodeChecks(reader: NodeReader, typed: TypedFields, node: unknown, path: string): void {
+function handlerDecodeChecks(reader: NodeReader, typed: TypedFields, node: unknown, path: string): ProbeSetting[] {
+  const settings: ProbeSetting[] = [];
   const actions = (handler: unknown, at: string, goStruct: string, kinds: readonly string[]): void => {
     for (const action of kinds) {
       const value = reader.at(handler, [action]);
@@ -314,15 +318,36 @@ function handlerDecodeChecks(reader: NodeReader, typed: TypedFields, node: unkno
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
     const value = reader.at(node, [probe]);
     if (value === undefined || !typed.mapping(value, `${path}.${probe}`, 'Container', 'v1.Probe')) continue;
-    for (const field of PROBE_INT32_FIELDS) typed.integer(value, field, `${path}.${probe}.${field}`, 'Probe');
+    for (const field of PROBE_INT32_FIELDS) {
+      const n = typed.integer(value, field, `${path}.${probe}.${field}`, 'Probe');
+      const setting = n && probeSettingRefusal(probe, field, n.value);
+      if (setting) settings.push({ probe: probe as ProbeSetting['probe'], field, value: n.value, span: n.span, refusal: setting });
+    }
+    const grace = reader.integer(value, ['terminationGracePeriodSeconds']);
+    const refused = grace && probeSettingRefusal(probe, 'terminationGracePeriodSeconds', grace.value);
+    if (refused) settings.push({ probe: probe as ProbeSetting['probe'], field: 'terminationGracePeriodSeconds', value: grace.value, span: grace.span, refusal: refused });
     actions(value, `${path}.${probe}`, 'Probe', ['exec', 'httpGet', 'tcpSocket', 'grpc']);
   }
   const lifecycle = reader.at(node, ['lifecycle']);
-  if (lifecycle === undefined || !typed.mapping(lifecycle, `${path}.lifecycle`, 'Container', 'v1.Lifecycle')) return;
+  if (lifecycle === undefined || !typed.mapping(lifecycle, `${path}.lifecycle`, 'Container', 'v1.Lifecycle')) return settings;
   for (const hook of ['postStart', 'preStop']) {
     const value = reader.at(lifecycle, [hook]);
     if (value !== undefined && typed.mapping(value, `${path}.lifecycle.${hook}`, 'Lifecycle', 'v1.LifecycleHandler')) actions(value, `${path}.lifecycle.${hook}`, 'LifecycleHandler', ['exec', 'httpGet', 'tcpSocket', 'sleep']);
   }
+  return settings;
+}
+
+/**
+ * Which {@link ProbeSetting} refusal an integer probe setting meets, if any: an int32 timing below 0; a liveness or
+ * startup successThreshold other than 0 (defaulted to 1 by SetDefaults_Probe) or 1; a readinessProbe
+ * terminationGracePeriodSeconds; another probe's below 1. Sources: kubernetes pkg/apis/core/validation/validation.go
+ * (validateProbe, validateContainers), pkg/apis/core/v1/defaults.go (SetDefaults_Probe), v1.33.
+ */
+function probeSettingRefusal(probe: string, field: string, value: number): ProbeSetting['refusal'] | undefined {
+  if (field === 'terminationGracePeriodSeconds') return probe === 'readinessProbe' ? 'readinessGrace' : value <= 0 ? 'notPositive' : undefined;
+  if (value < 0) return 'negative';
+  if (field === 'successThreshold' && probe !== 'readinessProbe' && value !== 0 && value !== 1) return 'notOne';
+  return undefined;
 }
 
 /** In validateInitContainers' order (kubernetes pkg/apis/core/validation/validation.go, v1.33). */

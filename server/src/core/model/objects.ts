@@ -140,6 +140,8 @@ export interface Container {
    * every other container.
    */
   readonly forbiddenHandlers?: readonly Located<InitForbiddenField>[];
+  /** The probe settings of this container that validation refuses, read by the loader (see ProbeSetting). */
+  readonly probeSettings?: readonly ProbeSetting[];
 }
 
 /** Container fields the API server forbids on init containers without `restartPolicy: Always`. */
@@ -187,6 +189,24 @@ export interface PodTemplate {
  * (`hostPort: "9100"`, `hostNetwork: "true"`, `replicas: "3"`, `ports: 80`): the API server refuses the whole
  * object, so `pod-spec-invalid` reports it. Recorded only for the few fields the networking rules read.
  */
+/**
+ * A probe setting of a container or sidecar that validateProbe / validateContainers refuse, as the loader read it:
+ * `negative` for an int32 timing below 0 ("must be greater than or equal to 0"), `notOne` for a livenessProbe's or
+ * startupProbe's successThreshold other than 1 (0 is defaulted to 1), `readinessGrace` for a readinessProbe's
+ * terminationGracePeriodSeconds ("must not be set for readinessProbes"), `notPositive` for another probe's
+ * terminationGracePeriodSeconds below 1. Source: kubernetes pkg/apis/core/validation/validation.go (validateProbe,
+ * validateContainers, validateInitContainers), v1.33.
+ */
+export interface ProbeSetting {
+  readonly probe: 'livenessProbe' | 'readinessProbe' | 'startupProbe';
+  /** The field in the probe (`successThreshold`). */
+  readonly field: string;
+  /** Integer as written. */
+  readonly value: number;
+  readonly span: Span;
+  readonly refusal: 'negative' | 'notOne' | 'readinessGrace' | 'notPositive';
+}
+
 export interface InvalidField {
   /** API field path relative to the object, as the API server prints it: `spec.template.spec.containers[0].ports[1].hostPort`. */
   readonly path: string;

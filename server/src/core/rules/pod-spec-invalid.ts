@@ -75,7 +75,9 @@ export const podSpecInvalid: Rule = {
     '  integer (`periodSeconds: "10"`: `of type int32`), an `exec` `command` that is not a list of strings',
     '  (`command: [cat, yes]`: YAML 1.1 reads `yes` as a boolean), an `httpGet` or `tcpSocket` port that is neither a',
     '  number nor a name (`port: 80.5`: `cannot unmarshal number 80.5 into Go value of type int32`) and a `grpc` port',
-    '  that is not an integer;',
+    '  that is not an integer; and probe settings validation refuses: a negative timing (`timeoutSeconds: -1`), a',
+    '  livenessProbe or startupProbe `successThreshold` other than 1 (`must be 1`), a readinessProbe',
+    '  `terminationGracePeriodSeconds` (`must not be set for readinessProbes`) and one below 1 elsewhere;',
     '- a probe (`livenessProbe`, `readinessProbe`, `startupProbe`) or `lifecycle` on an init container without',
     '  `restartPolicy: Always`: `Forbidden: may not be set for init containers without restartPolicy=Always` (an init',
     '  container runs to completion before the app starts; only a sidecar, a restartable init container, is probed',
@@ -106,6 +108,7 @@ export const podSpecInvalid: Rule = {
     'the first of the API server\'s messages; written values over 24 characters and names over 63 are cut (`…`).',
   ].join('\n'),
   sources: [
+    'kubernetes pkg/apis/core/validation/validation.go (validateProbe: ValidateNonnegativeField for the timings, terminationGracePeriodSeconds "must be greater than 0"; validateContainers / validateInitContainers: liveness and startup successThreshold "must be 1", readiness terminationGracePeriodSeconds "must not be set for readinessProbes", v1.33)',
     'kubernetes pkg/apis/core/validation/validation.go (validateProbe, validateLifecycle, validateHandler: "may not specify more than 1 handler type", "must specify a handler type"; validateExecAction, v1.33)',
     'kubernetes staging/src/k8s.io/api/core/v1/types.go (Container.LivenessProbe / ReadinessProbe / StartupProbe *Probe, Probe.ProbeHandler inlined, Probe.InitialDelaySeconds / TimeoutSeconds / PeriodSeconds / SuccessThreshold / FailureThreshold int32, ExecAction.Command []string, Container.Lifecycle, Lifecycle.PostStart / PreStop *LifecycleHandler, v1.33)',
     'kubernetes pkg/apis/core/validation/validation.go (validateContainerPorts; validateHTTPGetAction, validateTCPSocketAction, validateGRPCAction, ValidatePortNumOrName for probe and hook ports; validateInitContainers: probes and lifecycle forbidden without restartPolicy=Always, v1.33)',

@@ -1,5 +1,5 @@
 import type { Span } from '../../source/span';
-import { Container, describe, InvalidField, WorkloadObject } from '../../model/objects';
+import { Container, describe, InvalidField, ProbeSetting, WorkloadObject } from '../../model/objects';
 import type { Fix } from '../../rules/rule';
 import { containerPath, handlerLabel, handlerPorts, type HandlerKind } from '../../model/views/container-handlers';
 import { handlerShapeOf, handlerShapes } from '../../model/views/handler-shapes';
@@ -250,6 +250,33 @@ export function initContainerHandlerProblems(w: WorkloadObject, partial = false)
       const what = `${f.value} is not allowed on ${who(c)}`;
       const base = apiRejects(what, describe(w), `${w.pod.path}.initContainers[${c.index}].${f.value}`, 'Forbidden: may not be set for init containers without restartPolicy=Always');
       out.push({ span: f.span, message: firstFitting(`${base}; remove it, or set restartPolicy: Always if the container keeps running (a sidecar)`, base) });
+    }
+  }
+  return out;
+}
+
+/** The API's detail and a short fix for each ProbeSetting refusal. */
+const PROBE_SETTING_REFUSALS: Readonly<Record<ProbeSetting['refusal'], { what: string; detail: string; fix: string }>> = {
+  negative: { what: 'is negative', detail: 'must be greater than or equal to 0', fix: 'use 0 or more' },
+  notOne: { what: 'is not 1', detail: 'must be 1', fix: 'remove it (a liveness or startup probe succeeds once)' },
+  readinessGrace: { what: 'is set', detail: 'must not be set for readinessProbes', fix: 'remove it (only liveness and startup probes take it)' },
+  notPositive: { what: 'is not above 0', detail: 'must be greater than 0', fix: 'use 1 or more, or remove it' },
+};
+
+/**
+ * Probe settings that decode but that validation refuses (see ProbeSetting): a negative timing, a liveness or startup
+ * successThreshold other than 1, a readinessProbe terminationGracePeriodSeconds, a terminationGracePeriodSeconds
+ * below 1; at the value, for containers and sidecars. Source: kubernetes pkg/apis/core/validation/validation.go
+ * (validateProbe, validateContainers, validateInitContainers), v1.33.
+ */
+export function probeSettingProblems(w: WorkloadObject): PodSpecProblem[] {
+  const out: PodSpecProblem[] = [];
+  for (const c of w.pod.containers) {
+    for (const s of c.probeSettings ?? []) {
+      const r = PROBE_SETTING_REFUSALS[s.refusal];
+      const path = `${w.pod.path}.${c.role === 'container' ? 'containers' : 'initContainers'}[${c.index}].${s.probe}.${s.field}`;
+      const base = apiRejects(`${s.probe} ${s.field} ${s.value} of ${who(c)} ${r.what}`, describe(w), path, `Invalid value: ${s.value}: ${r.detail}`);
+      out.push({ span: s.span, message: firstFitting(`${base}; ${r.fix}`, base) });
     }
   }
   return out;

@@ -9,7 +9,7 @@ import { isIngress } from '../../model/views/ingress';
 import { isNetworkPolicy } from '../../model/views/network-policy';
 import { ingressBackendProblems } from './ingress-spec';
 import { networkPolicyPortProblems, networkPolicySelectorProblems } from './network-policy-spec';
-import { containerPortProblems, decodeProblems, handlerPortProblems, handlerTypeProblems, initContainerHandlerProblems, PodSpecProblem, selectorProblems } from './pod-spec';
+import { containerPortProblems, decodeProblems, handlerPortProblems, handlerTypeProblems, initContainerHandlerProblems, PodSpecProblem, probeSettingProblems, selectorProblems } from './pod-spec';
 import { checkServiceShapes } from './service-shape';
 import { checkServiceFields, checkServicePort, SERVICE, SpecProblem, WrittenText } from './service-spec';
 import { apiRejects, nodePortsOutsideRange } from './validation';
@@ -91,7 +91,7 @@ export const serviceSpecProblems: (svc: ServiceObject, partial: boolean, written
  */
 export const podTemplateProblems: (w: WorkloadObject, partial: boolean, written?: WrittenText, source?: FileText, unquote?: (span: Span, value: string, title: string) => Fix[]) => PodSpecProblem[] = rememberingClean(
   (w: WorkloadObject, partial: boolean, written?: WrittenText, source?: FileText, unquote: (span: Span, value: string, title: string) => Fix[] = () => []): PodSpecProblem[] => {
-    const problems: PodSpecProblem[] = [...decodeProblems(w, written, source), ...containerPortProblems(w, partial), ...handlerPortProblems(w, unquote, source), ...handlerTypeProblems(w, partial), ...initContainerHandlerProblems(w, partial), ...selectorProblems(w, partial)];
+    const problems: PodSpecProblem[] = [...decodeProblems(w, written, source), ...containerPortProblems(w, partial), ...handlerPortProblems(w, unquote, source), ...handlerTypeProblems(w, partial), ...probeSettingProblems(w), ...initContainerHandlerProblems(w, partial), ...selectorProblems(w, partial)];
     const replicas = REPLICA_KINDS.has(w.kind) ? w.replicas : undefined;
     if (replicas && replicas.value < 0) {
       problems.push({ span: replicas.span, message: apiRejects(`replicas ${replicas.value} is negative`, describe(w), 'spec.replicas', `Invalid value: ${replicas.value}: must be greater than or equal to 0`) });
