@@ -103,6 +103,11 @@ spec:
     ]);
   });
 
+  it('reports a refused selector requirement beside a decode error of the same object (the match itself is not judged then)', () => {
+    const { findings } = lint('apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: "2"\n  selector: {matchExpressions: [{key: app, operator: in, values: [web]}], matchLabels: {tier: x}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c, image: x}]}\n', { rules: ['pod-spec-invalid'] });
+    assert.deepEqual(findings.map((f) => [f.line, f.column, f.text]), [[5, 13, '"2"'], [6, 54, 'in']]);
+  });
+
   it('reports a ReplicationController whose selector map does not select its template, and not one whose empty selector is defaulted', () => {
     const rc = (name: string, selector: string, labels: string): string => `apiVersion: v1\nkind: ReplicationController\nmetadata: {name: ${name}}\nspec:\n${selector}  template:\n    metadata: {labels: ${labels}}\n    spec: {containers: [{name: c, image: x}]}\n`;
     const { findings } = lint([rc('rc', '  selector: {app: rc}\n', '{app: other}'), rc('defaulted', '', '{app: other}'), rc('subset', '  selector: {app: a}\n', '{app: a, tier: z}')].join('---\n'), { rules: ['pod-spec-invalid'] });

@@ -301,12 +301,13 @@ function goStringMap(labels: Readonly<Record<string, string>>): string {
 export function selectorProblems(w: WorkloadObject, partial = false): PodSpecProblem[] {
   const selector = w.selector;
   // A value the decoder refuses stops the API server before validation: that error alone is reported.
-  if (partial || !selector || w.invalidFields?.length) return [];
+  if (partial || !selector) return [];
   const { matchLabels, matchExpressions } = selector.value;
-  if (Object.keys(matchLabels).length === 0 && matchExpressions.length === 0) return [];
   // An invalid requirement fails LabelSelectorAsSelector: the API server then reports it, not the template's labels.
+  // Reported beside decode errors, as the other validation errors are (so that one round of fixes clears them all).
   const refused = matchExpressions.length ? requirementProblems(w) : [];
   if (refused.length) return refused;
+  if (w.invalidFields?.length || (Object.keys(matchLabels).length === 0 && matchExpressions.length === 0)) return [];
   const written = [...Object.values(matchLabels), ...matchExpressions.flatMap((e) => e.values), ...Object.values(w.pod.labels)];
   if (written.some(isPlaceholder) || labelSelectorMatches(selector.value, w.pod.labels)) return [];
   const base = apiRejects(`selector ${selectorText(selector.value)} does not match the pod template's labels`, describe(w), `${w.pod.path.replace(/\.spec$/, '')}.metadata.labels`, `Invalid value: ${goStringMap(w.pod.labels)}: \`selector\` does not match template \`labels\``);
