@@ -4,8 +4,8 @@ import { isMergeKey, NodeReader } from './node-reader';
 import { isMap, isScalar } from 'yaml';
 import { hasOwnKey, isShared, pairRemovalSpan } from './pair-removal';
 import { NODE_REQUIREMENT, LABEL_REQUIREMENT, TypedFields } from './typed-fields';
-import { handlerPortValues } from '../model/views/container-handlers';
-import { handlerShapesOf } from '../model/views/handler-shapes';
+import { handlerPortValues, HOOKS, PROBES } from '../model/views/container-handlers';
+import { HOOK_ACTIONS, handlerShapesOf, PROBE_ACTIONS } from '../model/views/handler-shapes';
 import { labelSelectorFrom } from '../model/views/label-selector';
 import { asRecord, isRecord } from '../model/views/raw-fields';
 
@@ -315,24 +315,22 @@ function handlerDecodeChecks(reader: NodeReader, typed: TypedFields, node: unkno
       else if (action === 'grpc' && typeof reader.scalarValue(reader.at(value, ['port'])) !== 'string') typed.integer(value, 'port', `${at}.grpc.port`, 'GRPCAction');
     }
   };
-  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+  for (const probe of PROBES) {
     const value = reader.at(node, [probe]);
     if (value === undefined || !typed.mapping(value, `${path}.${probe}`, 'Container', 'v1.Probe')) continue;
-    for (const field of PROBE_INT32_FIELDS) {
-      const n = typed.integer(value, field, `${path}.${probe}.${field}`, 'Probe');
-      const setting = n && probeSettingRefusal(probe, field, n.value);
-      if (setting) settings.push({ probe: probe as ProbeSetting['probe'], field, value: n.value, span: n.span, refusal: setting });
-    }
-    const grace = reader.integer(value, ['terminationGracePeriodSeconds']);
-    const refused = grace && probeSettingRefusal(probe, 'terminationGracePeriodSeconds', grace.value);
-    if (refused) settings.push({ probe: probe as ProbeSetting['probe'], field: 'terminationGracePeriodSeconds', value: grace.value, span: grace.span, refusal: refused });
-    actions(value, `${path}.${probe}`, 'Probe', ['exec', 'httpGet', 'tcpSocket', 'grpc']);
+    const judge = (field: string, n: Located<number> | undefined): void => {
+      const refusal = n && probeSettingRefusal(probe, field, n.value);
+      if (refusal) settings.push({ probe, field, value: n.value, span: n.span, refusal });
+    };
+    for (const field of PROBE_INT32_FIELDS) judge(field, typed.integer(value, field, `${path}.${probe}.${field}`, 'Probe'));
+    judge('terminationGracePeriodSeconds', reader.integer(value, ['terminationGracePeriodSeconds']));
+    actions(value, `${path}.${probe}`, 'Probe', PROBE_ACTIONS);
   }
   const lifecycle = reader.at(node, ['lifecycle']);
   if (lifecycle === undefined || !typed.mapping(lifecycle, `${path}.lifecycle`, 'Container', 'v1.Lifecycle')) return settings;
-  for (const hook of ['postStart', 'preStop']) {
+  for (const hook of HOOKS) {
     const value = reader.at(lifecycle, [hook]);
-    if (value !== undefined && typed.mapping(value, `${path}.lifecycle.${hook}`, 'Lifecycle', 'v1.LifecycleHandler')) actions(value, `${path}.lifecycle.${hook}`, 'LifecycleHandler', ['exec', 'httpGet', 'tcpSocket', 'sleep']);
+    if (value !== undefined && typed.mapping(value, `${path}.lifecycle.${hook}`, 'Lifecycle', 'v1.LifecycleHandler')) actions(value, `${path}.lifecycle.${hook}`, 'LifecycleHandler', HOOK_ACTIONS);
   }
   return settings;
 }

@@ -1,7 +1,7 @@
 import type { Span } from '../../source/span';
 import { Container, describe, InvalidField, ProbeSetting, WorkloadObject } from '../../model/objects';
 import type { Fix } from '../../rules/rule';
-import { containerPath, handlerLabel, handlerPorts, type HandlerKind } from '../../model/views/container-handlers';
+import { containerPath, handlerLabel, handlerPorts, isHook, type HandlerKind } from '../../model/views/container-handlers';
 import { handlerShapeOf, handlerShapes } from '../../model/views/handler-shapes';
 import { isRecord, keySpanAt, rawAt, spanAt } from '../../model/views/raw-fields';
 import { apiRejects, firstCause, parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, shown, shownJson, supportedValues } from './validation';
@@ -102,6 +102,11 @@ export function decodeProblems(w: WorkloadObject, written?: WrittenText, source?
   });
 }
 
+/** A container's path as the API server prints it in an error (`spec.template.spec.initContainers[1]`). */
+function containerApiPath(w: WorkloadObject, c: Container): string {
+  return `${w.pod.path}.${c.role === 'container' ? 'containers' : 'initContainers'}[${c.index}]`;
+}
+
 function who(c: Container): string {
   return c.role === 'container' ? `container ${shown(c.name)}` : c.role === 'sidecar' ? `sidecar ${shown(c.name)}` : `init container ${shown(c.name)}`;
 }
@@ -127,7 +132,7 @@ export function containerPortProblems(w: WorkloadObject, partial = false): PodSp
   for (const c of w.pod.containers) {
     const names = new Map<string, Span>();
     for (const p of c.ports) {
-      const path = `${w.pod.path}.${c.role === 'container' ? 'containers' : 'initContainers'}[${c.index}].ports[${p.index}]`;
+      const path = `${containerApiPath(w, c)}.ports[${p.index}]`;
       if (invalid.has(path)) continue;
       const name = p.name?.value;
       if (p.name && name) {
@@ -194,9 +199,8 @@ export function handlerPortProblems(w: WorkloadObject, unquote: (span: Span, val
     // validateHandler validates the first handler set only; a second one is "more than 1 handler type" (handlerTypeProblems).
     const shape = handlerShapeOf(w, w.pod.containers.indexOf(c), h.handler);
     if (shape && shape.actions[0] !== h.action) continue;
-    const list = c.role === 'container' ? 'containers' : 'initContainers';
-    const field = h.handler === 'postStart' || h.handler === 'preStop' ? `lifecycle.${h.handler}` : h.handler;
-    const path = `${w.pod.path}.${list}[${c.index}].${field}.${h.action}.port`;
+    const field = isHook(h.handler) ? `lifecycle.${h.handler}` : h.handler;
+    const path = `${containerApiPath(w, c)}.${field}.${h.action}.port`;
     const value = h.port.value;
     const what = `${handlerLabel(h)} port ${shownJson(value)} of ${who(c)}`;
     if (typeof value === 'number') {
@@ -274,7 +278,7 @@ export function probeSettingProblems(w: WorkloadObject): PodSpecProblem[] {
   for (const c of w.pod.containers) {
     for (const s of c.probeSettings ?? []) {
       const r = PROBE_SETTING_REFUSALS[s.refusal];
-      const path = `${w.pod.path}.${c.role === 'container' ? 'containers' : 'initContainers'}[${c.index}].${s.probe}.${s.field}`;
+      const path = `${containerApiPath(w, c)}.${s.probe}.${s.field}`;
       const base = apiRejects(`${s.probe} ${s.field} ${s.value} of ${who(c)} ${r.what}`, describe(w), path, `Invalid value: ${s.value}: ${r.detail}`);
       out.push({ span: s.span, message: firstFitting(`${base}; ${r.fix}`, base) });
     }
@@ -294,19 +298,19 @@ function goStringMap(labels: Readonly<Record<string, string>>): string {
  * ValidatePodTemplateSpecForStatefulSet and ValidateDaemonSetSpec in kubernetes pkg/apis/apps/validation/validation.go,
  * ValidatePodTemplateSpecForRC in pkg/apis/core/validation/validation.go, v1.33). An empty selector is another
  * error, left to the API server; a matchExpressions entry validation refuses (`operator: in`, In without values)
- * is reported instead of the match ({@link requirementRefusal}); placeholders of other tools (`${VAR}`, `{{ … }}`) are not judged, nor a kustomize
- * patch (`partial`: the object it merges into has the other half), nor an object the decoder refuses (its
- * {@link decodeProblems} come first).
+ * is reported instead of the match ({@link requirementRefusal}), also beside decode errors; placeholders of other
+ * tools (`${VAR}`, `{{ … }}`) are not judged, nor a kustomize patch (`partial`: the object it merges into has the
+ * other half), nor the match of an object the decoder refuses (its {@link decodeProblems} come first).
  */
 export function selectorProblems(w: WorkloadObject, partial = false): PodSpecProblem[] {
   const selector = w.selector;
-  // A value the decoder refuses stops the API server before validation: that error alone is reported.
   if (partial || !selector) return [];
   const { matchLabels, matchExpressions } = selector.value;
   // An invalid requirement fails LabelSelectorAsSelector: the API server then reports it, not the template's labels.
   // Reported beside decode errors, as the other validation errors are (so that one round of fixes clears them all).
   const refused = matchExpressions.length ? requirementProblems(w) : [];
   if (refused.length) return refused;
+  // The match needs the decoded labels: with a value the decoder refuses, the API server validates nothing else.
   if (w.invalidFields?.length || (Object.keys(matchLabels).length === 0 && matchExpressions.length === 0)) return [];
   const written = [...Object.values(matchLabels), ...matchExpressions.flatMap((e) => e.values), ...Object.values(w.pod.labels)];
   if (written.some(isPlaceholder) || labelSelectorMatches(selector.value, w.pod.labels)) return [];
@@ -343,11 +347,9 @@ function requirementProblems(w: WorkloadObject): PodSpecProblem[] {
   return out;
 }
 
-const HOOKS: readonly HandlerKind[] = ['postStart', 'preStop'];
-
 /** Dotted raw path of a container's probe or hook (`spec.containers.0.lifecycle.preStop`). */
 function handlerRawPath(w: WorkloadObject, c: Container, handler: HandlerKind): string {
-  return `${containerPath(w, c)}.${HOOKS.includes(handler) ? `lifecycle.${handler}` : handler}`;
+  return `${containerPath(w, c)}.${isHook(handler) ? `lifecycle.${handler}` : handler}`;
 }
 
 /**
@@ -372,9 +374,9 @@ export function handlerTypeProblems(w: WorkloadObject, partial = false): PodSpec
     // An action that is not a mapping is a decode error (decodeProblems): the API server validates nothing then.
     if (c.role === 'init' || shape.undecodable) continue;
     const { handler, actions } = shape;
-    const hook = HOOKS.includes(handler);
+    const hook = isHook(handler);
     const raw = handlerRawPath(w, c, handler);
-    const api = `${w.pod.path}.${c.role === 'container' ? 'containers' : 'initContainers'}[${c.index}].${hook ? `lifecycle.${handler}` : handler}`;
+    const api = `${containerApiPath(w, c)}.${hook ? `lifecycle.${handler}` : handler}`;
     const label = hook ? `${handler} hook` : handler;
     const rejects = (what: string, path: string, detail: string, fix: string): string => {
       const base = apiRejects(`${label} ${what}`, describe(w), path, detail);

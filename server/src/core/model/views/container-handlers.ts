@@ -17,15 +17,22 @@ export interface HandlerPort {
   readonly port: Located<number | string>;
 }
 
-const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
-const HOOKS = ['postStart', 'preStop'] as const;
+/** A container's probes and its lifecycle hooks, in the order the API server validates them. */
+export const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
+export const HOOKS = ['postStart', 'preStop'] as const;
+
+/** True for a lifecycle hook (`postStart`, `preStop`), false for a probe. */
+export function isHook(handler: HandlerKind): handler is (typeof HOOKS)[number] {
+  return handler === 'postStart' || handler === 'preStop';
+}
 
 /** Dotted path of a container in its workload (`spec.template.spec.initContainers.1`). */
 export function containerPath(w: WorkloadObject, c: Container): string {
   return containerPathIn(w.pod.path, c);
 }
 
-function containerPathIn(podPath: string, c: Pick<Container, 'role' | 'index'>): string {
+/** Dotted path of a container in its object's `raw`, from the pod spec's path (`spec.template.spec.initContainers.1`). */
+export function containerPathIn(podPath: string, c: Pick<Container, 'role' | 'index'>): string {
   return `${podPath}.${c.role === 'container' ? 'containers' : 'initContainers'}.${c.index}`;
 }
 
@@ -98,7 +105,7 @@ function portOf(handler: unknown, action: HandlerPort['action']): unknown {
 /** Dotted path of a handler's port value (`spec.template.spec.containers.0.lifecycle.preStop.httpGet.port`). */
 function handlerPortPath(podPath: string, container: Container, h: Pick<HandlerPortValue, 'handler' | 'action'>): string {
   const base = containerPathIn(podPath, container);
-  return (HOOKS as readonly HandlerKind[]).includes(h.handler) ? `${base}.lifecycle.${h.handler}.${h.action}.port` : `${base}.${h.handler}.${h.action}.port`;
+  return isHook(h.handler) ? `${base}.lifecycle.${h.handler}.${h.action}.port` : `${base}.${h.handler}.${h.action}.port`;
 }
 
 /**
@@ -108,7 +115,7 @@ function handlerPortPath(podPath: string, container: Container, h: Pick<HandlerP
  * (handlerRunner.Run), v1.33.
  */
 export function isUnrunHookAction(h: Pick<HandlerPort, 'handler' | 'action'>): boolean {
-  return (h.handler === 'postStart' || h.handler === 'preStop') && h.action === 'tcpSocket';
+  return isHook(h.handler) && h.action === 'tcpSocket';
 }
 
 /** Dotted path of a lifecycle hook (`spec.template.spec.containers.0.lifecycle.preStop`). */
@@ -118,5 +125,5 @@ export function hookPath(podPath: string, container: Pick<Container, 'role' | 'i
 
 /** `readinessProbe` / `postStart hook` — for messages. */
 export function handlerLabel(h: Pick<HandlerPort, 'handler' | 'action'>): string {
-  return h.handler === 'postStart' || h.handler === 'preStop' ? `${h.handler} hook` : h.handler;
+  return isHook(h.handler) ? `${h.handler} hook` : h.handler;
 }

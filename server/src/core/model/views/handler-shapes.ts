@@ -1,12 +1,10 @@
 import type { PodTemplate, WorkloadObject } from '../objects';
-import type { HandlerKind } from './container-handlers';
+import { containerPathIn, HOOKS, isHook, PROBES, type HandlerKind } from './container-handlers';
 import { asRecord, isRecord, rawAt } from './raw-fields';
 
 /** The actions a probe handler and a lifecycle handler may set, in the order validateHandler counts them. */
 export const PROBE_ACTIONS = ['exec', 'httpGet', 'tcpSocket', 'grpc'] as const;
 export const HOOK_ACTIONS = ['exec', 'httpGet', 'tcpSocket', 'sleep'] as const;
-const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
-const HOOKS = ['postStart', 'preStop'] as const;
 
 /**
  * A probe or lifecycle hook (a mapping) of a container that validateHandler would not take as it is, as plain data:
@@ -38,11 +36,11 @@ export interface HandlerShape {
 export function handlerShapesOf(raw: unknown, pod: Pick<PodTemplate, 'path' | 'containers'>): HandlerShape[] {
   const out: HandlerShape[] = [];
   pod.containers.forEach((c, container) => {
-    const spec = rawAt(raw, `${pod.path}.${c.role === 'container' ? 'containers' : 'initContainers'}.${c.index}`);
+    const spec = rawAt(raw, containerPathIn(pod.path, c));
     if (!isRecord(spec)) return;
     const lifecycle = asRecord(spec.lifecycle);
     for (const handler of [...PROBES, ...HOOKS]) {
-      const hook = handler === 'postStart' || handler === 'preStop';
+      const hook = isHook(handler);
       const value = hook ? lifecycle[handler] : spec[handler];
       if (!isRecord(value)) continue;
       const kinds = hook ? HOOK_ACTIONS : PROBE_ACTIONS;
