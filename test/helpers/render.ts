@@ -31,6 +31,7 @@ export interface JsonFinding {
   column: number;
   rendered?: { source: string; line: number; column: number };
   related: { file: string; line: number; message: string }[];
+  quickFixes: { title: string; edits: { file: string; line: number; column: number; endLine: number; endColumn: number; offset: number; endOffset: number; newText: string }[] }[];
 }
 
 /**

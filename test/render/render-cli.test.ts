@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { CAN_UNSHARE, lintRendered, renderBin, SHARED, scratchTrees } from '../helpers/render';
 
@@ -247,6 +247,45 @@ describe('rendering with helm and kustomize (CLI)', function () {
       assert.match(r.stderr, /rendered 0 kustomizations, 1 Helm release in/);
       assert.deepEqual(r.findings.filter((f) => f.file.includes('/tests/') || f.severity === 'error'), []);
       assert.deepEqual(r.findings.filter((f) => f.ruleId === 'helm-chart-not-rendered' || f.ruleId === 'render-failed'), []);
+    });
+  });
+
+  describe('--format json quick fixes on rendered objects', () => {
+    const protocolSvc = (protocol: string) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n  ports:\n    - port: 80\n      protocol: ${protocol}\n`;
+    /** The files of `dir` after applying, by offsets, the first fix of the first finding of `rule`. */
+    const applied = (dir: string, findings: { ruleId: string; quickFixes: { edits: { file: string; offset: number; endOffset: number; newText: string }[] }[] }[], rule: string): string => {
+      const [edit] = findings.find((f) => f.ruleId === rule)!.quickFixes[0].edits;
+      const text = readFileSync(join(dir, edit.file), 'utf8');
+      return text.slice(0, edit.offset) + edit.newText + text.slice(edit.endOffset);
+    };
+
+    it('edits the base file the kustomize render copied the value from, and the values-file line a chart reads it from', () => {
+      const dir = tree({
+        'base/kustomization.yaml': 'resources:\n  - svc.yaml\n',
+        'base/svc.yaml': protocolSvc('tcp  # as before'),
+        'prod/kustomization.yaml': 'resources:\n  - ../base\nnamePrefix: prod-\n',
+        'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+        'charts/web/values.yaml': 'service:\n  protocol: udp # the default\n',
+        'charts/web/templates/svc.yaml': protocolSvc('{{ .Values.service.protocol }}'),
+      });
+      const { findings } = lintRendered(dir, ['.']);
+      const protocol = findings.filter((f) => f.ruleId === 'service-spec-invalid');
+      assert.deepEqual(protocol.map((f) => [f.file, f.line, f.rendered?.source, f.quickFixes.map((q) => [q.title, q.edits.map((e) => [e.file, e.line, e.column, e.endLine, e.endColumn, e.newText])])]), [
+        ['base/svc.yaml', 9, 'render:kustomize:prod', [['Change protocol "tcp" to "TCP"', [['base/svc.yaml', 9, 17, 9, 20, 'TCP']]]]],
+        ['charts/web/values.yaml', 2, 'render:helm:web@charts/web', [['Change protocol "udp" to "UDP"', [['charts/web/values.yaml', 2, 13, 2, 16, 'UDP']]]]],
+      ]);
+      assert.equal(applied(dir, protocol.slice(0, 1), 'service-spec-invalid'), protocolSvc('TCP  # as before'));
+      assert.equal(applied(dir, protocol.slice(1), 'service-spec-invalid'), 'service:\n  protocol: UDP # the default\n');
+    });
+
+    it('offers none where the source does not hold the rendered text (a template function changed it)', () => {
+      const dir = tree({
+        'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+        'charts/web/values.yaml': 'service:\n  protocol: Tcp\n',
+        'charts/web/templates/svc.yaml': protocolSvc('{{ .Values.service.protocol | lower }}'),
+      });
+      const [f] = lintRendered(dir, ['.']).findings.filter((x) => x.ruleId === 'service-spec-invalid');
+      assert.deepEqual([f.file, f.line, f.quickFixes], ['charts/web/templates/svc.yaml', 9, []]);
     });
   });
 

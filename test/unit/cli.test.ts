@@ -18,6 +18,21 @@ async function cli(cwd: string, argv: string[], stdin = ''): Promise<{ code: num
   return { code, out, err };
 }
 
+/** One edit of a quick fix in the `--format json` report. */
+interface JsonEdit { file: string; line: number; column: number; endLine: number; endColumn: number; offset: number; endOffset: number; newText: string }
+/** The fields of a `--format json` finding these tests read. */
+interface JsonLintFinding { ruleId: string; line: number; column: number; fixes: string[]; quickFixes: { title: string; preferred: boolean; edits: JsonEdit[] }[] }
+
+/** `text` with a fix's edits applied, as a script would: placed by 1-based line and column, or by offsets. */
+function applyJsonEdits(text: string, edits: readonly JsonEdit[], by: 'lines' | 'offsets'): string {
+  const lineStarts = [0, ...[...text.matchAll(/\n/g)].map((m) => m.index! + 1)];
+  const at = (line: number, column: number): number => lineStarts[line - 1] + column - 1;
+  const ranges = edits.map((e) => (by === 'offsets' ? [e.offset, e.endOffset, e.newText] as const : [at(e.line, e.column), at(e.endLine, e.endColumn), e.newText] as const));
+  let out = text;
+  for (const [start, end, newText] of [...ranges].sort((a, b) => b[0] - a[0])) out = out.slice(0, start) + newText + out.slice(end);
+  return out;
+}
+
 describe('CLI', () => {
   let dir: string;
   const write = (rel: string, text: string): void => {
@@ -67,10 +82,54 @@ describe('CLI', () => {
     assert.equal(json.version, 1);
     assert.equal(json.findings.length, 1);
     const f = json.findings[0];
-    assert.deepEqual(Object.keys(f).slice(0, 10), ['ruleId', 'severity', 'message', 'file', 'line', 'column', 'endLine', 'endColumn', 'object', 'related']);
+    assert.deepEqual(Object.keys(f), ['ruleId', 'severity', 'message', 'file', 'line', 'column', 'endLine', 'endColumn', 'object', 'related', 'fixes', 'quickFixes']);
     assert.deepEqual([f.ruleId, f.severity, f.file, f.line, f.column, f.endLine, f.endColumn], ['nodeport-out-of-range', 'error', 'a.yaml', 10, 40, 10, 44]);
     assert.deepEqual(f.object, { kind: 'Service', namespace: 'ingress', name: 'a' });
     assert.deepEqual(f.related, []);
+  });
+
+  it('--format json gives each quick fix its edits, which write the fixed values; a finding without fixes has none', async () => {
+    const text = [
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n  ports:\n    - port: 80\n      protocol: tcp  # from the old chart\n      targetPort: 8080\n',
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers:\n        - name: web\n          ports:\n            - containerPort: "8080" # the app\'s port\n',
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: dup\nspec:\n  ports:\n    - {name: http, port: 80}\n    - {name: http, port: 81}\n',
+    ].join('---\n');
+    write('a.yaml', text);
+    const { findings } = JSON.parse((await cli(dir, ['--format', 'json', 'a.yaml'])).out) as { findings: JsonLintFinding[] };
+    assert.deepEqual(findings.map((f) => [f.ruleId, f.line, f.column, f.fixes]), [
+      ['service-spec-invalid', 9, 17, ['Change protocol "tcp" to "TCP"']],
+      ['pod-spec-invalid', 24, 30, ['Change containerPort "8080" to 8080']],
+      ['service-spec-invalid', 33, 14, []],
+    ]);
+    const [protocol, port, dup] = findings;
+    const protocolAt = text.indexOf('tcp');
+    assert.deepEqual(protocol.quickFixes, [{
+      title: 'Change protocol "tcp" to "TCP"', preferred: true,
+      edits: [{ file: 'a.yaml', line: 9, column: 17, endLine: 9, endColumn: 20, offset: protocolAt, endOffset: protocolAt + 3, newText: 'TCP' }],
+    }]);
+    const portAt = text.indexOf('"8080"');
+    assert.deepEqual(port.quickFixes, [{
+      title: 'Change containerPort "8080" to 8080', preferred: true,
+      edits: [{ file: 'a.yaml', line: 24, column: 30, endLine: 24, endColumn: 36, offset: portAt, endOffset: portAt + 6, newText: '8080' }],
+    }]);
+    assert.deepEqual([dup.fixes, dup.quickFixes], [[], []]);
+    // Placed by line and column, as by offsets, each fix writes only its value: the comments stay.
+    const cases = [[protocol, 'protocol: tcp  # from', 'protocol: TCP  # from'], [port, 'containerPort: "8080" # the', 'containerPort: 8080 # the']] as const;
+    for (const [fix, before, after] of cases) {
+      const { edits } = fix.quickFixes[0];
+      assert.equal(applyJsonEdits(text, edits, 'lines'), text.replace(before, after));
+      assert.equal(applyJsonEdits(text, edits, 'offsets'), text.replace(before, after));
+    }
+  });
+
+  it('--format json: a fix in a JSON manifest writes JSON, and a file with bytes that are not UTF-8 gets no edits (as in the editor)', async () => {
+    write('svc.json', '{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "j"},\n "spec": {"ports": [{"port": 80, "protocol": "tcp"}]}}\n');
+    const [json] = (JSON.parse((await cli(dir, ['--format', 'json', 'svc.json'])).out) as { findings: JsonLintFinding[] }).findings;
+    assert.deepEqual(json.quickFixes[0].edits, [{ file: 'svc.json', line: 2, column: 46, endLine: 2, endColumn: 51, offset: 112, endOffset: 117, newText: '"TCP"' }]);
+    assert.equal(applyJsonEdits(readFileSync(join(dir, 'svc.json'), 'utf8'), json.quickFixes[0].edits, 'lines'), '{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "j"},\n "spec": {"ports": [{"port": 80, "protocol": "TCP"}]}}\n');
+    writeFileSync(join(dir, 'latin1.yaml'), Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from('\napiVersion: v1\nkind: Service\nmetadata:\n  name: l\nspec:\n  ports:\n    - {port: 80, protocol: tcp}\n')]));
+    const latin1 = (JSON.parse((await cli(dir, ['--format', 'json', 'latin1.yaml'])).out) as { findings: JsonLintFinding[] }).findings.find((f) => f.ruleId === 'service-spec-invalid')!;
+    assert.deepEqual([latin1.line, latin1.fixes, latin1.quickFixes], [8, ['Change protocol "tcp" to "TCP"'], []]);
   });
 
   it('--format sarif is SARIF 2.1.0 with rules (help text) and results with regions', async () => {

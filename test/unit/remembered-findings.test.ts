@@ -52,6 +52,9 @@ describe('remembered findings (--cache on an unchanged workspace)', () => {
       assert.deepEqual(warm, plain, format);
       assert.equal(plain.code, 1);
     }
+    // The recalled findings' quick fixes come with their edits too (the files they edit are placed as well).
+    const edits = (JSON.parse((await cli(dir, ['--cache', '--format', 'json', 'apps'])).out) as { findings: { quickFixes: { edits: unknown[] }[] }[] }).findings.flatMap((f) => f.quickFixes.flatMap((q) => q.edits));
+    assert.ok(edits.length >= 2, JSON.stringify(edits));
 
     // Flags that only shape the report keep the key; one that changes the analysis does not.
     assert.equal((await lint(dir, [...args, '--format', 'sarif', '--quiet', '--fail-on', 'warning'])).recalled, 'before loading');

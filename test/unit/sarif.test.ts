@@ -42,6 +42,51 @@ describe('SARIF output', () => {
     assert.deepEqual(schemaErrors(sarifValidator(), stdin), []);
   });
 
+  it('carries quick fixes as fixes with replacements (1-based regions, a deletion without insertedContent), valid against the schema', async () => {
+    const lb = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: lb\nspec:\n  type: LoadBalancer\n  externalTrafficPolicy: Local\n  healthCheckNodePort: 31990\n  selector: {app: lb}\n  ports:\n    - {port: 80}\n';
+    const web = '---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: lb\nspec:\n  selector: {matchLabels: {app: lb}}\n  template:\n    metadata: {labels: {app: lb}}\n    spec: {containers: [{name: c}]}\n';
+    write('lb.yaml', lb + web);
+    const proto = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: p\nspec:\n  ports:\n    - {port: 80, protocol: tcp}\n';
+    write('proto.yaml', proto);
+    write('dup.yaml', 'apiVersion: v1\nkind: Service\nmetadata:\n  name: dup\nspec:\n  ports:\n    - {name: http, port: 80}\n    - {name: http, port: 81}\n');
+    const log = await sarif(['lb.yaml', 'dup.yaml', 'proto.yaml']);
+    assert.deepEqual(schemaErrors(sarifValidator(), log), []);
+    const results = log.runs[0].results!;
+    assert.deepEqual(results.map((r) => [r.ruleId, r.locations![0].physicalLocation!.artifactLocation!.uri, r.locations![0].physicalLocation!.region!.startLine, r.fixes?.length]), [
+      ['service-spec-invalid', 'dup.yaml', 8, undefined],
+      ['externaltrafficpolicy-local-coverage', 'lb.yaml', 7, 1],
+      ['externaltrafficpolicy-local-healthcheck', 'lb.yaml', 7, undefined],
+      ['service-spec-invalid', 'proto.yaml', 7, 1],
+    ]);
+    const lbFile = { uri: 'lb.yaml', uriBaseId: '%SRCROOT%' };
+    assert.deepEqual(results[1].fixes, [{
+      description: { text: 'Set externalTrafficPolicy to Cluster and remove healthCheckNodePort 31990 (every node forwards; backends lose the client source IP to SNAT)' },
+      artifactChanges: [{
+        artifactLocation: lbFile,
+        replacements: [
+          { deletedRegion: { startLine: 7, startColumn: 26, endLine: 7, endColumn: 31 }, insertedContent: { text: 'Cluster' } },
+          { deletedRegion: { startLine: 7, startColumn: 31, endLine: 8, endColumn: 29 } },
+        ],
+      }],
+    }]);
+    assert.deepEqual(results[3].fixes, [{
+      description: { text: 'Change protocol "tcp" to "TCP"' },
+      artifactChanges: [{ artifactLocation: { uri: 'proto.yaml', uriBaseId: '%SRCROOT%' }, replacements: [{ deletedRegion: { startLine: 7, startColumn: 28, endLine: 7, endColumn: 31 }, insertedContent: { text: 'TCP' } }] }],
+    }]);
+    // Applied as SARIF says (each region of the unmodified file, in order), the fixes write what the editor's do.
+    const apply = (text: string, replacements: readonly { deletedRegion?: { startLine?: number; startColumn?: number; endLine?: number; endColumn?: number }; insertedContent?: { text?: string } }[]): string => {
+      const starts = [0, ...[...text.matchAll(/\n/g)].map((m) => m.index! + 1)];
+      const at = (line = 1, column = 1): number => starts[line - 1] + column - 1;
+      const spans = replacements.map((r) => [at(r.deletedRegion!.startLine, r.deletedRegion!.startColumn), at(r.deletedRegion!.endLine, r.deletedRegion!.endColumn), r.insertedContent?.text ?? ''] as const);
+      return [...spans].sort((a, b) => b[0] - a[0]).reduce((out, [start, end, inserted]) => out.slice(0, start) + inserted + out.slice(end), text);
+    };
+    assert.equal(apply(lb, results[1].fixes![0].artifactChanges[0].replacements), lb.replace('Local\n  healthCheckNodePort: 31990\n', 'Cluster\n'));
+    assert.equal(apply(proto, results[3].fixes![0].artifactChanges[0].replacements), proto.replace('protocol: tcp', 'protocol: TCP'));
+    for (const r of results) for (const f of r.fixes ?? []) for (const c of f.artifactChanges) for (const { deletedRegion: d } of c.replacements) {
+      assert.ok(d!.startLine! >= 1 && d!.startColumn! >= 1 && d!.endLine! >= d!.startLine! && d!.endColumn! >= 1, JSON.stringify(d));
+    }
+  });
+
   it('the schema check can fail: a result without a message is rejected', async () => {
     write('b.yaml', svc('c', 5678));
     const log = await sarif(['.']);

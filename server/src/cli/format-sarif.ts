@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { isAbsolute, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ArtifactLocation, Log, Notification, ReportingDescriptor, Result } from 'sarif';
+import type { ArtifactChange, ArtifactLocation, Fix, Log, Notification, ReportingDescriptor, Result } from 'sarif';
 import type { RuleFailure } from '../core/engine/run-rules';
 import { markdownToText } from '../core/output/markdown-text';
 import { isVirtualFile, Span } from '../core/source/span';
-import type { Region, ResolvedFinding } from '../core/output/resolve';
+import type { Region, ResolvedFinding, ResolvedFix } from '../core/output/resolve';
 import type { Rule } from '../core/rules/rule';
 
 const LEVEL: Record<string, Result.level> = { error: 'error', warning: 'warning', info: 'note', hint: 'note' };
@@ -47,6 +47,26 @@ function folderUri(folder: string): string {
   return href.endsWith('/') ? href : `${href}/`;
 }
 
+/** A SARIF text region: 1-based lines and columns, `endColumn` the column after the last character (§3.30.2). */
+function textRegion(region: Region): { startLine: number; startColumn: number; endLine: number; endColumn: number } {
+  return { startLine: region.line, startColumn: region.column, endLine: region.endLine, endColumn: region.endColumn };
+}
+
+/**
+ * A quick fix as a SARIF `fix` (SARIF 2.1.0 §3.55-3.57): its title as the description, one `artifactChange` per file
+ * it edits, one `replacement` per edit in the fix's order, each deleting a text region of the unmodified file (an
+ * insertion point when empty) and inserting the new text (absent for a pure deletion, as §3.57.4 allows).
+ */
+function sarifFix(fix: ResolvedFix): Fix {
+  const changes = new Map<string, ArtifactChange>();
+  for (const e of fix.edits) {
+    let change = changes.get(e.region.file);
+    if (!change) changes.set(e.region.file, (change = { artifactLocation: artifactLocation(e.region.file), replacements: [] }));
+    change.replacements.push({ deletedRegion: textRegion(e.region), ...(e.newText ? { insertedContent: { text: e.newText } } : {}) });
+  }
+  return { description: { text: fix.title }, artifactChanges: [...changes.values()] };
+}
+
 /**
  * A fingerprint that survives lines moving: rule, file, object (kind/namespace/name) and the text of the
  * field, plus the occurrence number among findings with the same inputs. It never contains a line number.
@@ -66,7 +86,8 @@ function fingerprints(findings: readonly ResolvedFinding[], textOf: (span: Span)
  * SARIF 2.1.0 for code-scanning upload: every rule with its help (plain `text` and `markdown`; code scanning
  * shows the markdown, so the log needs no `helpUri` and has none: a rule's page ships with the CLI, not on a web
  * site, and a URI on the machine that ran the lint would be dead wherever the log is read), results
- * with regions, related locations and `partialFingerprints` under {@link FINGERPRINT_KEY}, `%SRCROOT%` in
+ * with regions, related locations, quick fixes (`fixes`, the edits of the JSON output's `quickFixes`) and
+ * `partialFingerprints` under {@link FINGERPRINT_KEY}, `%SRCROOT%` in
  * `originalUriBaseIds`, and `executionSuccessful: false` with a notification per rule that failed; a finding on a
  * live-cluster object (`--cluster`) is a notification too, since it has no file of the repository.
  */
@@ -87,7 +108,7 @@ export function formatSarif(findings: readonly ResolvedFinding[], run: SarifRun)
     ...(id !== undefined ? { id } : {}),
     physicalLocation: {
       artifactLocation: artifactLocation(region.file),
-      region: { startLine: region.line, startColumn: region.column, endLine: region.endLine, endColumn: region.endColumn },
+      region: textRegion(region),
     },
     ...(message ? { message: { text: message } } : {}),
   });
@@ -101,7 +122,7 @@ export function formatSarif(findings: readonly ResolvedFinding[], run: SarifRun)
     message: { text: `${finding.message} (on the live-cluster object ${region.file})` },
     ...(ruleIndex.has(finding.ruleId) ? { associatedRule: { id: finding.ruleId, index: ruleIndex.get(finding.ruleId) } } : {}),
   }));
-  const results: Result[] = findings.map(({ finding, region, related, rendered }, i) => ({
+  const results: Result[] = findings.map(({ finding, region, related, fixes, rendered }, i) => ({
     ruleId: finding.ruleId,
     ruleIndex: ruleIndex.get(finding.ruleId),
     level: LEVEL[finding.severity],
@@ -112,6 +133,7 @@ export function formatSarif(findings: readonly ResolvedFinding[], run: SarifRun)
     ...(related.length || rendered
       ? { relatedLocations: [...related.map((r, j) => location(r.region, r.message, j + 1)), ...(rendered ? [location(rendered.region, `in the rendered manifest (${rendered.label})`, related.length + 1)] : [])] }
       : {}),
+    ...(fixes.length ? { fixes: fixes.map(sarifFix) } : {}),
   })).filter((_, i) => !inCluster(findings[i]));
   const failures = run.failures ?? [];
   const ruleFailures: Notification[] = failures.map((f) => ({

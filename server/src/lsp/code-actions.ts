@@ -2,6 +2,7 @@ import { CodeAction, CodeActionKind, CodeActionParams, Diagnostic, TextEdit, Wor
 import { IGNORE_ANNOTATION } from '../core/engine/suppress';
 import { ignoreListHas } from '../core/engine/run-rules';
 import { loadFile, LoadedFile } from '../core/load/load-file';
+import { mayHoldLostBytes } from '../core/load/manifest-bytes';
 import type { Finding, Fix } from '../core/rules/rule';
 import { isJsonManifest, staysJson } from '../core/rules/fixes/json-manifest';
 import { SHOW_RULE_DOCUMENTATION_COMMAND } from '../protocol/messages';
@@ -61,15 +62,6 @@ export function codeActions(params: CodeActionParams, ctx: CodeActionContext): C
     const key = `${a.title}\n${JSON.stringify(a.edit)}`;
     return !seen.has(key) && !!seen.add(key);
   });
-}
-
-/**
- * True for a text with U+FFFD: almost always bytes that were not UTF-8 (kubectl, the loader and the editor all read
- * each as U+FFFD), which saving any edit would write back as U+FFFD. Such a file gets no fix and no ignore edit.
- * (UTF-16 files with a byte order mark are not affected: the editor saves them in their own encoding.)
- */
-function mayHoldLostBytes(text: string): boolean {
-  return text.includes('\uFFFD');
 }
 
 function action(title: string, diagnostic: Diagnostic, ctx: CodeActionContext, edit: OffsetEdit): CodeAction {

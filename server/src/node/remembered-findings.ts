@@ -143,13 +143,17 @@ export function rememberFindings(cache: ParseCache, keys: readonly string[], res
   }
 }
 
-/** The names of the files findings point into: their spans, related locations and rendered spans. */
+/**
+ * The names of the files findings point into: their spans, related locations, rendered spans and the files their
+ * quick fixes edit (the JSON and SARIF outputs place those edits, the editor checks their text).
+ */
 export function findingFiles(findings: readonly Finding[]): Set<string> {
   const names = new Set<string>();
   for (const f of findings) {
     names.add(f.span.file);
     for (const r of f.related) names.add(r.span.file);
     if (f.rendered) names.add(f.rendered.span.file);
+    for (const fix of f.fixes) for (const e of fix.edits) names.add(e.span.file);
   }
   return names;
 }

@@ -74,6 +74,15 @@ function firstReplaced(text: string, body: Uint8Array): { offset: number; value:
   return undefined;
 }
 
+/**
+ * True for a text with U+FFFD: almost always bytes that were not UTF-8 (kubectl, the loader and the editor all read
+ * each as U+FFFD), which writing any edit back would turn into U+FFFD. Such a file gets no fix and no ignore edit.
+ * (UTF-16 files with a byte order mark are not affected: the editor saves them in their own encoding.)
+ */
+export function mayHoldLostBytes(text: string): boolean {
+  return text.includes('\uFFFD');
+}
+
 /** The problem code of bytes that are not UTF-8 (reported by yaml-syntax, a warning). */
 export const NOT_UTF8_CODE = 'TEXT_NOT_UTF8';
 
