@@ -102,6 +102,46 @@ describe('externaltrafficpolicy-local-coverage', () => {
     assert.match(findings[0].message, /, backends StatefulSet edge\/ingress-canary \(2 replicas\), not a DaemonSet: kube-proxy drops traffic to nodePort 30480 on nodes without such a pod \(at most 2 nodes answer\); /);
   });
 
+  it('leaves out a Job or CronJob with parallelism: 0 (it runs no pods), and counts one with parallelism unset or 1', () => {
+    const job = (name: string, parallelism: string) => `
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: ${name}
+  namespace: edge
+spec:${parallelism}
+  template:
+    metadata: {labels: {app: ingress}}
+    spec:
+      restartPolicy: Never
+      containers: [{name: controller, ports: [{containerPort: 8080}]}]
+`;
+    const cronJob = (name: string, parallelism: string) => `
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: ${name}
+  namespace: edge
+spec:
+  schedule: "@hourly"
+  jobTemplate:
+    spec:${parallelism}
+      template:
+        metadata: {labels: {app: ingress}}
+        spec:
+          restartPolicy: Never
+          containers: [{name: controller, ports: [{containerPort: 8080}]}]
+`;
+    assert.deepEqual(lint(svc('NodePort') + job('paused', '\n  parallelism: 0'), { rules }).findings, []);
+    assert.deepEqual(lint(svc('NodePort') + cronJob('paused', '\n      parallelism: 0'), { rules }).findings, []);
+    const mixed = svc('NodePort') + job('paused', '\n  parallelism: 0') + job('default', '') + job('one', '\n  parallelism: 1') + cronJob('paused-nightly', '\n      parallelism: 0') + cronJob('nightly', '');
+    const findings = lint(mixed, { rules }).findings;
+    assert.deepEqual(findings.map((f) => [f.line, f.message]), [[8, 'externalTrafficPolicy Local on Service edge/ingress, backends Job edge/default, Job edge/one and CronJob edge/nightly, not a DaemonSet: kube-proxy drops traffic to nodePort 30480 on nodes without such a pod; run them on every node or use Cluster']]);
+    assert.deepEqual(findings[0].related.map((r) => [r.line, r.message]), [[31, 'backend Job edge/default'], [44, 'backend Job edge/one'], [75, 'backend CronJob edge/nightly']]);
+  });
+
   it('counts an autoscaled backend with its HorizontalPodAutoscaler\'s maxReplicas, and names it', () => {
     const hpa = (target: string) => `
 ---

@@ -60,6 +60,12 @@ describe('hostport-conflict', () => {
     assert.deepEqual(suspended.map((f) => [f.file, f.severity]), [['a.yaml', 'warning'], ['b.yaml', 'warning']]);
     assert.match(suspended[0].message, /: CronJob x\/nightly runs no pods now \(suspend: true\), but once it runs they certainly share nodes/);
     assert.deepEqual(lint({ 'a.yaml': cronJob(false), 'b.yaml': ds }, { rules }).findings.map((f) => f.severity), ['error', 'error']);
+    // A CronJob whose Jobs have parallelism 0 runs no pods either; 1 runs one.
+    const paused = (parallelism: number) => cronJob(false).replace('        spec:\n          template:', `        spec:\n          parallelism: ${parallelism}\n          template:`);
+    const zero = lint({ 'a.yaml': paused(0), 'b.yaml': ds }, { rules }).findings;
+    assert.deepEqual(zero.map((f) => [f.file, f.severity]), [['a.yaml', 'warning'], ['b.yaml', 'warning']]);
+    assert.match(zero[0].message, /: CronJob x\/nightly runs no pods now \(jobTemplate\.spec\.parallelism: 0\), but once it runs they certainly share nodes/);
+    assert.deepEqual(lint({ 'a.yaml': paused(1), 'b.yaml': ds }, { rules }).findings.map((f) => f.severity), ['error', 'error']);
   });
 
   it('treats hostNetwork containerPorts as host ports', () => {

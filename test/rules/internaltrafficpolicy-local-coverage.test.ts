@@ -43,6 +43,25 @@ describe('internaltrafficpolicy-local-coverage', () => {
     assert.deepEqual(f.related.map((r) => [r.line, r.message]), [[16, 'backend StatefulSet data/cache (1-5 replicas by HorizontalPodAutoscaler data/cache)']]);
   });
 
+  it('is silent for a Job with parallelism: 0 (it runs no pods), and counts one with parallelism unset or 1', () => {
+    const job = (parallelism: string) => `
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: warm, namespace: data}
+spec:${parallelism}
+  template:
+    metadata: {labels: {app: cache}}
+    spec: {restartPolicy: Never, containers: [{name: redis}]}
+`;
+    assert.deepEqual(lint(svc() + job('\n  parallelism: 0'), { rules }).findings, []);
+    for (const parallelism of ['', '\n  parallelism: 1']) {
+      const findings = lint(svc() + job(parallelism), { rules }).findings;
+      assert.deepEqual(findings.map((f) => [f.line, f.related.map((r) => [r.line, r.message])]), [[7, [[14, 'backend Job data/warm']]]]);
+      assert.match(findings[0].message, /^internalTrafficPolicy Local on Service data\/cache, whose backends are Job data\/warm, not a DaemonSet: a client pod on a node that runs none of these pods gets no endpoint/);
+    }
+  });
+
   it('treats a DaemonSet restricted by nodeSelector or required affinity as partial coverage', () => {
     const ds = (podSpec: string) => workload('DaemonSet').replace('  replicas: 2\n', '').replace('    spec: {containers: [{name: redis}]}', `    spec: {${podSpec}containers: [{name: redis}]}`);
     const { findings } = lint(svc() + ds('nodeSelector: {pool: cache}, '), { rules });

@@ -46,7 +46,7 @@ const CONTROL_PLANE_LABELS = ['node-role.kubernetes.io/control-plane', 'node-rol
 function replicasOf(w: WorkloadObject): number | undefined {
   if (w.kind === 'Pod') return 1;
   if (['Deployment', 'ReplicaSet', 'StatefulSet', 'ReplicationController'].includes(w.kind)) return w.replicas?.value ?? 1;
-  return undefined; // Job, CronJob: parallelism and completions are not read
+  return undefined; // Job, CronJob: parallelism is a ceiling, not a count (0, which runs none, is in idleWorkload)
 }
 
 /**

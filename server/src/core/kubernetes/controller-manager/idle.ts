@@ -1,12 +1,13 @@
 import type { Span } from '../../source/span';
 import type { WorkloadObject } from '../../model/objects';
+import { rawAt } from '../../model/views/raw-fields';
 
 /** Kinds whose `spec.replicas` sets how many Pods their controller keeps. */
 const REPLICA_KINDS: ReadonlySet<string> = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController']);
 
 /** Why a workload's controller runs none of its Pods now: the field as written, and where. */
 export interface Idle {
-  /** `replicas: 0` or `suspend: true`. */
+  /** `replicas: 0`, `suspend: true`, `parallelism: 0` or (a CronJob's) `jobTemplate.spec.parallelism: 0`. */
   readonly field: string;
   readonly span: Span;
 }
@@ -17,15 +18,21 @@ export interface Idle {
  *   change that: it leaves a target whose replicas are 0 alone ("scaling is disabled since the replica count of the
  *   target is zero", kubernetes pkg/controller/podautoscaler/horizontal.go, v1.33) until someone scales it up;
  * - `suspend: true` on a CronJob (no Job is created: pkg/controller/cronjob/cronjob_controllerv2.go) or a Job (its
- *   Pods are not started, or are deleted: pkg/controller/job/job_controller.go, v1.33).
+ *   Pods are not started, or are deleted: pkg/controller/job/job_controller.go, v1.33);
+ * - `parallelism: 0` on a Job, or in a CronJob's `jobTemplate.spec` (every Job it creates has it): the Job
+ *   controller keeps at most `parallelism` Pods active (pkg/controller/job/job_controller.go manageJob, v1.31:
+ *   `wantActive` is capped by `*job.Spec.Parallelism`, and active Pods above it are deleted), so 0 runs none:
+ *   "If it is specified as 0, then the Job is effectively paused until it is increased"; unset, it defaults to 1
+ *   (https://kubernetes.io/docs/concepts/workloads/controllers/job/#controlling-parallelism, v1.31).
  * Pods an older Job of a suspended CronJob still runs are not known from the manifests and are not counted.
  */
 export function idleWorkload(w: WorkloadObject): Idle | undefined {
   if (REPLICA_KINDS.has(w.kind)) return w.replicas?.value === 0 ? { field: 'replicas: 0', span: w.replicas.span } : undefined;
   if (w.kind !== 'CronJob' && w.kind !== 'Job') return undefined;
-  const spec = w.raw.spec as Record<string, unknown> | undefined;
-  if (spec?.suspend !== true) return undefined;
-  return { field: 'suspend: true', span: w.paths?.get('spec.suspend') ?? w.span };
+  if (rawAt(w.raw, 'spec.suspend') === true) return { field: 'suspend: true', span: w.paths?.get('spec.suspend') ?? w.span };
+  const parallelism = w.kind === 'Job' ? 'spec.parallelism' : 'spec.jobTemplate.spec.parallelism';
+  if (rawAt(w.raw, parallelism) !== 0) return undefined;
+  return { field: `${parallelism.slice('spec.'.length)}: 0`, span: w.paths?.get(parallelism) ?? w.span };
 }
 
 /** `Deployment a/b runs no pods now (replicas: 0)`: the words messages use for an idle side. */
