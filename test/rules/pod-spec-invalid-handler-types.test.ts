@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { lint } from '../helpers/lint';
+import { applyEdits, dedent, lint } from '../helpers/lint';
 import { loadFile } from '../../server/out/core/load/load-file';
 import type { WorkloadObject } from '../../server/out/core/model/objects';
 import { handlerShapes } from '../../server/out/core/model/views/handler-shapes';
@@ -214,6 +214,101 @@ describe('pod-spec-invalid: probe and lifecycle handler types', () => {
       'prod/kustomization.yaml': 'resources: [../base]\npatches: [{path: patch.yaml}]\n',
       'prod/patch.yaml': deployment('{name: web, readinessProbe: {initialDelaySeconds: 5, httpGet: {path: /ready}}, livenessProbe: {}}'),
     }).filter((f) => f[0] === 'prod/patch.yaml'), []);
+  });
+
+  it('reports an httpGet scheme other than HTTP or HTTPS (case-sensitive) of the handler the API server validates, and a container restartPolicy it refuses: not Always on an init container, any on a container', () => {
+    const text = `
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: p, namespace: shop}
+      spec:
+        initContainers:
+          - name: proxy
+            image: envoy
+            restartPolicy: always
+          - name: setup
+            image: busybox
+            restartPolicy: OnFailure
+          - name: mesh
+            image: envoy
+            restartPolicy: Always
+            readinessProbe: {httpGet: {port: 15021, scheme: https}}
+        containers:
+          - name: web
+            image: nginx
+            restartPolicy: Always
+            readinessProbe:
+              httpGet: {path: /ready, port: 80, scheme: http}
+            livenessProbe:
+              exec: {command: [cat, /ok]}
+              httpGet: {port: 80, scheme: http}
+            startupProbe: {httpGet: {port: 80, scheme: "ftp"}}
+            lifecycle:
+              preStop: {httpGet: {path: /drain, port: 80, scheme: Https}}
+              postStart: {httpGet: {port: 80, scheme: 1}}
+    `;
+    assert.deepEqual(where(text), [
+      ['test.yaml', 8, 22, 'always', 'restartPolicy "always" of init container "proxy" is not Always: the API server rejects Pod shop/p with "spec.initContainers[0].restartPolicy: Unsupported value: "always": supported values: "Always""; write Always'],
+      ['test.yaml', 11, 22, 'OnFailure', 'restartPolicy "OnFailure" of init container "setup" is not Always: the API server rejects Pod shop/p with "spec.initContainers[1].restartPolicy: Unsupported value: "OnFailure": supported values: "Always""; remove it, or write Always for a sidecar'],
+      ['test.yaml', 15, 55, 'https', 'readinessProbe scheme "https" of sidecar "mesh" is not HTTP or HTTPS: the API server rejects Pod shop/p with "spec.initContainers[2].readinessProbe.httpGet.scheme: Unsupported value: "https": supported values: "HTTP", "HTTPS""; write HTTPS'],
+      ['test.yaml', 19, 22, 'Always', 'restartPolicy is set on container "web": the API server rejects Pod shop/p with "spec.containers[0].restartPolicy: Forbidden: may not be set for non-init containers"; remove it (the pod\'s spec.restartPolicy applies to containers)'],
+      ['test.yaml', 21, 51, 'http', 'readinessProbe scheme "http" of container "web" is not HTTP or HTTPS: the API server rejects Pod shop/p with "spec.containers[0].readinessProbe.httpGet.scheme: Unsupported value: "http": supported values: "HTTP", "HTTPS""; write HTTP'],
+      ['test.yaml', 24, 9, 'httpGet', 'livenessProbe of container "web" sets both exec and httpGet: the API server rejects Pod shop/p with "spec.containers[0].livenessProbe.httpGet: Forbidden: may not specify more than 1 handler type"; keep one handler'],
+      ['test.yaml', 25, 50, '"ftp"', 'startupProbe scheme "ftp" of container "web" is not HTTP or HTTPS: the API server rejects Pod shop/p with "spec.containers[0].startupProbe.httpGet.scheme: Unsupported value: "ftp": supported values: "HTTP", "HTTPS""; use HTTP or HTTPS'],
+      ['test.yaml', 27, 61, 'Https', 'preStop hook scheme "Https" of container "web" is not HTTP or HTTPS: the API server rejects Pod shop/p with "spec.containers[0].lifecycle.preStop.httpGet.scheme: Unsupported value: "Https": supported values: "HTTP", "HTTPS""; write HTTPS'],
+      ['test.yaml', 28, 49, '1', 'scheme 1 is a number, not a string: the API server cannot decode Pod shop/p ("json: cannot unmarshal number into Go struct field HTTPGetAction.spec.containers.lifecycle.postStart.httpGet.scheme of type v1.URIScheme"); quote it'],
+    ]);
+    // The case fixes write the API's word; fixed, only the values without one are left.
+    const fixes = lint(text, { rules }).findings.flatMap((f) => f.fixes);
+    assert.deepEqual(fixes.map((f) => [f.title, f.edits[0].newText]), [
+      ['Change restartPolicy "always" to "Always"', 'Always'],
+      ['Change scheme "https" to "HTTPS"', 'HTTPS'],
+      ['Change scheme "http" to "HTTP"', 'HTTP'],
+      ['Change scheme "Https" to "HTTPS"', 'HTTPS'],
+    ]);
+    const fixed = applyEdits(dedent(text), fixes.map((f) => f.edits[0]));
+    assert.deepEqual(where(fixed).map((f) => f[1]), [11, 19, 24, 25, 28]);
+  });
+
+  it('stays silent on the schemes and restartPolicies the API server accepts: HTTP, HTTPS, "" and unset; Always on an init container; null', () => {
+    assert.deepEqual(where(`
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: web, namespace: shop}
+      spec:
+        selector: {matchLabels: {app: web}}
+        template:
+          metadata: {labels: {app: web}}
+          spec:
+            affinity:
+              nodeAffinity:
+                preferredDuringSchedulingIgnoredDuringExecution:
+                  - weight: 100
+                    preference: {matchExpressions: [{key: cpu, operator: Gt, values: ["4"]}]}
+                  - weight: 1
+                    preference: {matchExpressions: [{key: zone, operator: In, values: [a]}]}
+              podAntiAffinity:
+                preferredDuringSchedulingIgnoredDuringExecution:
+                  - weight: 50
+                    podAffinityTerm: {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: web}}}
+            topologySpreadConstraints:
+              - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}}
+              - {maxSkew: 3, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway}
+            initContainers:
+              - name: proxy
+                image: envoy
+                restartPolicy: Always
+                startupProbe: {httpGet: {port: 15021, scheme: HTTP}}
+              - name: setup
+                image: busybox
+                restartPolicy: null
+            containers:
+              - name: web
+                image: nginx
+                readinessProbe: {httpGet: {path: /, port: 80, scheme: HTTPS}}
+                livenessProbe: {httpGet: {path: /, port: 80, scheme: ""}}
+                lifecycle: {preStop: {httpGet: {path: /, port: 80}}}
+    `), []);
   });
 
   it('records the handlers to judge at load time as a workload without them (a live object) reads them from raw', () => {

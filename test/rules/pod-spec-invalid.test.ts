@@ -430,6 +430,71 @@ spec:
     assert.deepEqual(alone.map((f) => [f.line, f.text, f.severity]), [[10, 'metrics', 'error'], [10, '10.0.0.5', 'warning'], [11, 'tcp', 'error']]);
   });
 
+  it('reports preferred affinity weights outside 1-100 (unset is 0), and a topology spread constraint\'s maxSkew below 1, empty topologyKey and unsupported whenUnsatisfiable, with the decoder\'s message for a quoted number', () => {
+    const text = `
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: web, namespace: shop}
+      spec:
+        selector: {matchLabels: {app: web}}
+        template:
+          metadata: {labels: {app: web}}
+          spec:
+            affinity:
+              nodeAffinity:
+                preferredDuringSchedulingIgnoredDuringExecution:
+                  - weight: 0
+                    preference: {matchExpressions: [{key: zone, operator: In, values: [a]}]}
+                  - preference: {matchExpressions: [{key: disk, operator: Exists}]}
+                  - weight: "10"
+                    preference: {matchExpressions: [{key: cpu, operator: Exists}]}
+              podAffinity:
+                preferredDuringSchedulingIgnoredDuringExecution:
+                  - weight: 101
+                    podAffinityTerm: {topologyKey: zone, labelSelector: {matchLabels: {app: db}}}
+              podAntiAffinity:
+                preferredDuringSchedulingIgnoredDuringExecution:
+                  - {weight: 100, podAffinityTerm: {topologyKey: kubernetes.io/hostname}}
+            topologySpreadConstraints:
+              - {maxSkew: 0, topologyKey: zone, whenUnsatisfiable: doNotSchedule}
+              - {topologyKey: "", whenUnsatisfiable: Never}
+              - {maxSkew: 1, topologyKey: kubernetes.io/hostname}
+              - {maxSkew: "1", topologyKey: rack, whenUnsatisfiable: ScheduleAnyway}
+            containers: [{name: web, image: nginx}]
+    `;
+    const fs = check(text);
+    assert.deepEqual(fs.map((f) => [f.line, f.column, f.text, f.message]), [
+      [12, 23, '0', 'nodeAffinity weight 0 of preferred term #0 is outside 1-100: the API server rejects Deployment shop/web with "spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 0: must be in the range 1-100"; use a weight from 1 to 100'],
+      [14, 15, 'preference', 'preferred nodeAffinity term #1 has no weight (an unset weight is 0): the API server rejects Deployment shop/web with "spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[1].weight: Invalid value: 0: must be in the range 1-100"; use a weight from 1 to 100'],
+      [15, 23, '"10"', 'weight "10" is a string, not an integer: the API server cannot decode Deployment shop/web ("json: cannot unmarshal string into Go struct field PreferredSchedulingTerm.spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.weight of type int32"); remove the quotes'],
+      [19, 23, '101', 'podAffinity weight 101 of preferred term #0 is outside 1-100: the API server rejects Deployment shop/web with "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 101: must be in the range 1-100"; use a weight from 1 to 100'],
+      [25, 21, '0', 'maxSkew 0 of topology spread constraint #0 is not above 0: the API server rejects Deployment shop/web with "spec.template.spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero"; use 1 or more'],
+      [25, 62, 'doNotSchedule', 'whenUnsatisfiable "doNotSchedule" is not supported: the API server rejects Deployment shop/web with "spec.template.spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported value: "doNotSchedule": supported values: "DoNotSchedule", "ScheduleAnyway""; write DoNotSchedule'],
+      [26, 11, '{topologyKey: "", whenUnsatisfiable: Never}', 'topology spread constraint #1 has no maxSkew (an unset maxSkew is 0): the API server rejects Deployment shop/web with "spec.template.spec.topologySpreadConstraints[1].maxSkew: Invalid value: 0: must be greater than zero"; use 1 or more'],
+      [26, 25, '""', 'topology spread constraint #1 has an empty topologyKey: the API server rejects Deployment shop/web with "spec.template.spec.topologySpreadConstraints[1].topologyKey: Required value: can not be empty"; set the node label to spread over, e.g. topology.kubernetes.io/zone'],
+      [26, 48, 'Never', 'whenUnsatisfiable "Never" is not supported: the API server rejects Deployment shop/web with "spec.template.spec.topologySpreadConstraints[1].whenUnsatisfiable: Unsupported value: "Never": supported values: "DoNotSchedule", "ScheduleAnyway""; use DoNotSchedule or ScheduleAnyway'],
+      [27, 11, '{maxSkew: 1, topologyKey: kubernetes.io/hostname}', 'topology spread constraint #2 has no whenUnsatisfiable: the API server rejects Deployment shop/web with "spec.template.spec.topologySpreadConstraints[2].whenUnsatisfiable: Unsupported value: "": supported values: "DoNotSchedule", "ScheduleAnyway""; use DoNotSchedule or ScheduleAnyway'],
+      [28, 21, '"1"', 'maxSkew "1" is a string, not an integer: the API server cannot decode Deployment shop/web ("json: cannot unmarshal string into Go struct field TopologySpreadConstraint.spec.template.spec.topologySpreadConstraints.maxSkew of type int32"); remove the quotes'],
+    ]);
+    assert.deepEqual(fs.flatMap((f) => f.fixes.map((x) => [f.line, x.title])), [[15, 'Change weight "10" to 10'], [25, 'Change whenUnsatisfiable "doNotSchedule" to "DoNotSchedule"'], [28, 'Change maxSkew "1" to 1']]);
+  });
+
+  it('asks a kustomize patch for no weight, maxSkew, topologyKey or whenUnsatisfiable it leaves to the base, but checks the values it sets; and a refused workload collides with nothing', () => {
+    const patch = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    spec:\n      affinity:\n        podAntiAffinity:\n          preferredDuringSchedulingIgnoredDuringExecution:\n            - podAffinityTerm: {topologyKey: zone}\n      topologySpreadConstraints:\n        - {topologyKey: zone}\n        - {topologyKey: rack, maxSkew: 0}\n';
+    const files = {
+      'base/kustomization.yaml': 'resources: [d.yaml]\n',
+      'base/d.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: nginx}]\n',
+      'overlay/kustomization.yaml': 'resources: [../base]\npatches:\n  - path: patch.yaml\n',
+      'overlay/patch.yaml': patch,
+    };
+    assert.deepEqual(lint(files, { rules }).findings.map((f) => [f.file, f.line, f.column, f.text]), [['overlay/patch.yaml', 13, 40, '0']]);
+    // A Pod refused for its weight binds no hostPort: the other Pod's hostPort is free.
+    const pod = (name: string, weight: number) => `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}}\nspec:\n  affinity: {nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: ${weight}, preference: {matchExpressions: [{key: a, operator: Exists}]}}]}}\n  nodeName: n1\n  containers: [{name: c, image: x, ports: [{containerPort: 80, hostPort: 8080}]}]\n`;
+    const ids = (text: string) => lint(text).findings.filter((f) => f.ruleId === 'hostport-conflict' || f.ruleId === 'pod-spec-invalid').map((f) => [f.ruleId, f.line]);
+    assert.deepEqual(ids(pod('a', 1) + '---\n' + pod('b', 1)).map(([id]) => id), ['hostport-conflict', 'hostport-conflict']);
+    assert.deepEqual(ids(pod('a', 1) + '---\n' + pod('b', 0)), [['pod-spec-invalid', 13]]);
+  });
+
   it('stays silent on valid manifests of every kind', () => {
     const valid = `
       apiVersion: apps/v1

@@ -99,7 +99,79 @@ describe('selector requirements of the wrong type (matchExpressions values, key,
     ]);
   });
 
-  it('stays silent on requirements the decoder accepts: strings, quoted numbers, null values and entries, empty lists, Exists without values; and on custom workloads', () => {
+  it('reports a null matchExpressions entry (an empty requirement, refused for its empty operator) in a workload selector, affinity, topology spread and NetworkPolicy selectors, at the entry', () => {
+    assert.deepEqual(where(check(`
+      apiVersion: apps/v1
+      kind: StatefulSet
+      metadata: {name: db, namespace: shop}
+      spec:
+        serviceName: db
+        selector:
+          matchLabels: {app: db}
+          matchExpressions:
+            -
+        template:
+          metadata: {labels: {app: db}}
+          spec:
+            affinity:
+              podAntiAffinity:
+                requiredDuringSchedulingIgnoredDuringExecution:
+                  - {topologyKey: kubernetes.io/hostname, labelSelector: {matchExpressions: [null]}}
+              nodeAffinity:
+                requiredDuringSchedulingIgnoredDuringExecution:
+                  nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: [a]}, null]}]
+            topologySpreadConstraints:
+              - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchExpressions: [null]}}
+            containers: [{name: db, image: postgres}]
+      ---
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata: {name: np, namespace: shop}
+      spec:
+        podSelector: {matchExpressions: [{key: app, operator: In, values: [web]}, null]}
+    `)), [
+      ['pod-spec-invalid', 9, 7, '-', 'matchExpressions entry #0 is null, an empty requirement (no key, no operator): the API server rejects StatefulSet shop/db with "spec.selector.matchExpressions[0].operator: Invalid value: \"\": not a valid selector operator"; remove the entry'],
+      ['pod-spec-invalid', 16, 88, 'null', 'matchExpressions entry #0 is null, an empty requirement (no key, no operator): the API server rejects StatefulSet shop/db with "spec.template.spec.affinity.podAntiAffinity.….matchExpressions[0].operator: Invalid value: \"\": not a valid selector operator"; remove the entry'],
+      ['pod-spec-invalid', 19, 93, 'null', 'matchExpressions entry #1 is null, an empty requirement (no key, no operator): the API server rejects StatefulSet shop/db with "spec.template.spec.affinity.nodeAffinity.….matchExpressions[1].operator: Invalid value: \"\": not a valid selector operator"; remove the entry'],
+      ['pod-spec-invalid', 21, 112, 'null', 'matchExpressions entry #0 is null, an empty requirement (no key, no operator): the API server rejects StatefulSet shop/db with "spec.template.spec.topologySpreadConstraints[0].labelSelector.matchExpressions[0].operator: Invalid value: \"\": not a valid selector operator"; remove the entry'],
+      ['networkpolicy-spec-invalid', 28, 77, 'null', 'spec.podSelector.matchExpressions[1] is null, an empty requirement (no key, no operator): the API server rejects NetworkPolicy shop/np with "spec.podSelector.matchExpressions[1].operator: Invalid value: \"\": not a valid selector operator"; remove the entry'],
+    ]);
+  });
+
+  it('reports the requirements validation refuses in affinity and topology spread selectors: an operator that is not one, In without values, Gt with two values', () => {
+    const found = where(check(`
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: web, namespace: shop}
+      spec:
+        selector: {matchLabels: {app: web}}
+        template:
+          metadata: {labels: {app: web}}
+          spec:
+            affinity:
+              podAffinity:
+                preferredDuringSchedulingIgnoredDuringExecution:
+                  - weight: 10
+                    podAffinityTerm: {topologyKey: zone, labelSelector: {matchExpressions: [{key: app, operator: in, values: [db]}]}}
+              nodeAffinity:
+                preferredDuringSchedulingIgnoredDuringExecution:
+                  - weight: 1
+                    preference: {matchExpressions: [{key: cpu, operator: Gt, values: ["4", "8"]}, {key: zone, operator: NotIn}]}
+            topologySpreadConstraints:
+              - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchExpressions: [{key: app, operator: Exists, values: [web]}]}}
+            containers: [{name: web, image: nginx}]
+    `));
+    assert.deepEqual(found.map((f) => f.slice(0, 4)), [
+      ['pod-spec-invalid', 13, 108, 'in'],
+      ['pod-spec-invalid', 17, 80, '["4", "8"]'],
+      ['pod-spec-invalid', 17, 93, '{key: zone, operator: NotIn}'],
+      ['pod-spec-invalid', 19, 150, '[web]'],
+    ]);
+    assert.equal(found[0][4], 'selector operator "in" on "app" is not a valid operator: the API server rejects Deployment shop/web with "spec.template.spec.affinity.podAffinity.….matchExpressions[0].operator: Invalid value: "in": not a valid selector operator"; write In');
+    assert.equal(found[1][4], 'selector requirement on "cpu" (Gt) has more than one value: the API server rejects Deployment shop/web with "spec.template.spec.affinity.nodeAffinity.….matchExpressions[0].values: Required value: must be specified single value when `operator` is \'Lt\' or \'Gt\'"; give exactly one value (an integer)');
+  });
+
+  it('stays silent on requirements the decoder accepts: strings, quoted numbers, null values, empty lists, Exists without values; and on custom workloads', () => {
     assert.deepEqual(check(`
       apiVersion: apps/v1
       kind: StatefulSet
@@ -113,7 +185,6 @@ describe('selector requirements of the wrong type (matchExpressions values, key,
             - {key: env, operator: Exists, values: []}
             - {key: zone, operator: In, values: [null, a]}
             - {key: x, operator: Exists, values: null}
-            - null
         template:
           metadata: {labels: {app: db, tier: a, env: p, zone: a, x: "y"}}
           spec:
@@ -129,7 +200,7 @@ describe('selector requirements of the wrong type (matchExpressions values, key,
       kind: NetworkPolicy
       metadata: {name: np}
       spec:
-        podSelector: {matchExpressions: [{key: app, operator: In, values: ["2", web]}, null]}
+        podSelector: {matchExpressions: [{key: app, operator: In, values: ["2", web]}]}
         ingress: [{from: [{podSelector: {matchExpressions: null}}, {namespaceSelector: {matchExpressions: []}}]}]
       ---
       apiVersion: argoproj.io/v1alpha1

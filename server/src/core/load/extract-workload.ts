@@ -153,7 +153,8 @@ function stringMaps(reader: NodeReader, typed: TypedFields, root: unknown, kind:
  * a matchLabels value (`values: "a"` instead of a list, `values: [1, true]`, `key: 5`): the label selectors of pod
  * (anti-)affinity terms (required and preferred: `labelSelector`, `namespaceSelector`) and of
  * topologySpreadConstraints, and the node selector terms of node affinity (`matchExpressions`, `matchFields`), with
- * the structs on the way to them that must be mappings or lists. Sources (v1.33): staging/src/k8s.io/api/core/v1/types.go
+ * the structs on the way to them that must be mappings or lists; and the scalars beside them (`weight: "1"`,
+ * `maxSkew: "1"`: int32; topologyKey, whenUnsatisfiable: strings). Sources (v1.33): staging/src/k8s.io/api/core/v1/types.go
  * (Affinity, PodAffinity, PodAntiAffinity, PodAffinityTerm, WeightedPodAffinityTerm, NodeAffinity, NodeSelector,
  * NodeSelectorTerm, NodeSelectorRequirement.Values []string, PreferredSchedulingTerm, TopologySpreadConstraint),
  * apimachinery pkg/apis/meta/v1/types.go (LabelSelectorRequirement.Values []string).
@@ -192,6 +193,7 @@ function podSelectors(typed: TypedFields, spec: unknown, specPath: string): void
       if (pod === undefined) continue;
       for (const [term, p] of entries(pod, 'requiredDuringSchedulingIgnoredDuringExecution', `${at}.requiredDuringSchedulingIgnoredDuringExecution`, goStruct, 'v1.PodAffinityTerm')) podTerm(term, p);
       for (const [weighted, p] of entries(pod, 'preferredDuringSchedulingIgnoredDuringExecution', `${at}.preferredDuringSchedulingIgnoredDuringExecution`, goStruct, 'v1.WeightedPodAffinityTerm')) {
+        typed.integer(weighted, 'weight', `${p}.weight`, 'WeightedPodAffinityTerm');
         const term = mapping(weighted, 'podAffinityTerm', `${p}.podAffinityTerm`, 'WeightedPodAffinityTerm', 'v1.PodAffinityTerm');
         if (term !== undefined) podTerm(term, `${p}.podAffinityTerm`);
       }
@@ -203,12 +205,16 @@ function podSelectors(typed: TypedFields, spec: unknown, specPath: string): void
       const required = mapping(node, 'requiredDuringSchedulingIgnoredDuringExecution', requiredPath, 'NodeAffinity', 'v1.NodeSelector');
       if (required !== undefined) for (const [term, p] of entries(required, 'nodeSelectorTerms', `${requiredPath}.nodeSelectorTerms`, 'NodeSelector', 'v1.NodeSelectorTerm')) nodeTerm(term, p);
       for (const [preferred, p] of entries(node, 'preferredDuringSchedulingIgnoredDuringExecution', `${at}.preferredDuringSchedulingIgnoredDuringExecution`, 'NodeAffinity', 'v1.PreferredSchedulingTerm')) {
+        typed.integer(preferred, 'weight', `${p}.weight`, 'PreferredSchedulingTerm');
         const term = mapping(preferred, 'preference', `${p}.preference`, 'PreferredSchedulingTerm', 'v1.NodeSelectorTerm');
         if (term !== undefined) nodeTerm(term, `${p}.preference`);
       }
     }
   }
   for (const [constraint, p] of entries(spec, 'topologySpreadConstraints', `${specPath}.topologySpreadConstraints`, 'PodSpec', 'v1.TopologySpreadConstraint')) {
+    typed.integer(constraint, 'maxSkew', `${p}.maxSkew`, 'TopologySpreadConstraint');
+    typed.string(constraint, 'topologyKey', `${p}.topologyKey`, 'TopologySpreadConstraint');
+    typed.string(constraint, 'whenUnsatisfiable', `${p}.whenUnsatisfiable`, 'TopologySpreadConstraint', 'v1.UnsatisfiableConstraintAction');
     typed.labelSelector(constraint, 'labelSelector', `${p}.labelSelector`, 'TopologySpreadConstraint');
   }
 }
@@ -277,6 +283,8 @@ function readContainer(reader: NodeReader, typed: TypedFields, path: string, nod
     env,
     ports,
   };
+  // A container's restartPolicy is a string (v1.ContainerRestartPolicy); its values are pod-spec-invalid's.
+  typed.string(node, 'restartPolicy', `${path}.restartPolicy`, 'Container', 'v1.ContainerRestartPolicy');
   const settings = handlerDecodeChecks(reader, typed, node, path);
   const forbidden = role === 'init' ? forbiddenHandlers(reader, node, span) : [];
   if (forbidden.length) (container as { forbiddenHandlers?: Container['forbiddenHandlers'] }).forbiddenHandlers = forbidden;
@@ -295,8 +303,8 @@ const PROBE_INT32_FIELDS = ['initialDelaySeconds', 'timeoutSeconds', 'periodSeco
  * Records a container's probes and lifecycle hooks that the API server's decoder refuses (`readinessProbe: tcp`,
  * `lifecycle: "x"`, `preStop: "x"`, `httpGet: "x"`): each must be a mapping, as must its actions; a probe's int32
  * fields (`periodSeconds: "10"`) must be integers, an `exec` action's `command` a list of strings
- * (`command: [true]`), an `httpGet` / `tcpSocket` port an integer or a string (`port: 80.5`) and a `grpc` port an
- * integer. The decoder names the struct holding the field: a probe's actions live in the ProbeHandler
+ * (`command: [true]`), an `httpGet` / `tcpSocket` port an integer or a string (`port: 80.5`), an `httpGet` scheme a
+ * string and a `grpc` port an integer. The decoder names the struct holding the field: a probe's actions live in the ProbeHandler
  * inlined in Probe, so Probe holds them. Null is "not set" and passes. Sources: kubernetes
  * staging/src/k8s.io/api/core/v1/types.go (Container.LivenessProbe / ReadinessProbe / StartupProbe *Probe,
  * Container.Lifecycle *Lifecycle, Probe.ProbeHandler inlined, Probe.InitialDelaySeconds … FailureThreshold int32,
@@ -311,6 +319,7 @@ function handlerDecodeChecks(reader: NodeReader, typed: TypedFields, node: unkno
       if (value === undefined || !typed.mapping(value, `${at}.${action}`, goStruct, ACTION_TYPES[action])) continue;
       if (action === 'exec') typed.stringList(value, 'command', `${at}.exec.command`, 'ExecAction');
       else if (action === 'httpGet' || action === 'tcpSocket') typed.intOrString(value, 'port', `${at}.${action}.port`, action === 'httpGet' ? 'HTTPGetAction' : 'TCPSocketAction');
+      if (action === 'httpGet') typed.string(value, 'scheme', `${at}.httpGet.scheme`, 'HTTPGetAction', 'v1.URIScheme');
       // A string grpc port (`"9"`, a name) is handlerPortProblems' finding, which says grpc takes no names.
       else if (action === 'grpc' && typeof reader.scalarValue(reader.at(value, ['port'])) !== 'string') typed.integer(value, 'port', `${at}.grpc.port`, 'GRPCAction');
     }

@@ -4,12 +4,16 @@ import type { NodeReader } from './node-reader';
 
 const CONTAINER_LISTS = ['initContainers', 'containers'] as const;
 const SELECTOR_EXPRESSIONS = ['spec', 'selector', 'matchExpressions'];
+/** Pod spec fields whose subtrees are recorded: weights, topology spread settings and selector requirements. */
+const SCHEDULING_KEYS = ['affinity', 'topologySpreadConstraints'] as const;
 
 /**
  * The `paths` of a pod workload: spans of the probe and lifecycle-handler subtrees of every container
  * ({@link CONTAINER_HANDLER_KEYS}), keyed as in `raw` (`spec.template.spec.containers.0.readinessProbe.httpGet.port`),
- * of a Deployment's or DaemonSet's `maxSurge` when it is written ({@link MAX_SURGE_PATHS}), and of
- * `spec.selector.matchExpressions` when it is a list (where pod-spec-invalid reports a requirement validation refuses).
+ * of a Deployment's or DaemonSet's `maxSurge` when it is written ({@link MAX_SURGE_PATHS}), of
+ * `spec.selector.matchExpressions` when it is a list (where pod-spec-invalid reports a requirement validation refuses),
+ * and, where pod-spec-invalid reports the values validation refuses there, of a container's own `restartPolicy` and
+ * the pod spec's {@link SCHEDULING_KEYS} subtrees when written.
  * Only those subtrees are walked, so workloads without probes cost nothing; undefined when there is none.
  * @param kind the workload's kind (which surge path applies)
  * @param raw the object as JSON (which containers have which handlers)
@@ -22,12 +26,13 @@ export function containerHandlerPaths(reader: NodeReader, root: unknown, raw: Re
   if (Array.isArray(valueAt(raw, SELECTOR_EXPRESSIONS))) walks.push([reader.at(root, SELECTOR_EXPRESSIONS), SELECTOR_EXPRESSIONS.join('.')]);
   const spec = valueAt(raw, podPath);
   if (!isRecord(spec)) return reader.objectPaths(walks);
+  for (const key of SCHEDULING_KEYS) if (spec[key] !== undefined) walks.push([reader.at(root, [...podPath, key]), [...podPath, key].join('.')]);
   for (const list of CONTAINER_LISTS) {
     const containers = spec[list];
     if (!Array.isArray(containers)) continue;
     containers.forEach((c, i) => {
       if (!isRecord(c)) return;
-      for (const key of CONTAINER_HANDLER_KEYS) {
+      for (const key of [...CONTAINER_HANDLER_KEYS, 'restartPolicy']) {
         if (c[key] === undefined) continue;
         walks.push([reader.at(root, [...podPath, list, i, key]), [...podPath, list, i, key].join('.')]);
       }

@@ -9,9 +9,10 @@ const id = 'pod-spec-invalid';
 
 /**
  * What the API server refuses (or warns about) in the networking fields of a pod template: wrongly typed
- * values (decoder errors), validateContainerPorts, probe and hook handlers (validateHandler), probes and hooks on
- * plain init containers, the "hostIP set
- * without hostPort" warning, and hostIPs that are not IP addresses. See the explanation for the sources.
+ * values (decoder errors), validateContainerPorts, probe and hook handlers (validateHandler, httpGet schemes), probes
+ * and hooks on plain init containers, containers' restartPolicy, affinity weights, topology spread constraints,
+ * refused selector requirements, the "hostIP set without hostPort" warning, and hostIPs that are not IP addresses.
+ * See the explanation for the sources.
  */
 export const podSpecInvalid: Rule = {
   id,
@@ -48,7 +49,8 @@ export const podSpecInvalid: Rule = {
     '  strings, so `values: a` and `values: [1, true]` are refused (`json: cannot unmarshal number into Go struct field',
     '  LabelSelectorRequirement.spec.selector.matchExpressions.values of type string`; one finding per value, with the',
     '  quick fix that quotes it), as are a `key` or `operator` that is not a string and a list, entry or struct on the',
-    '  way (`affinity`, `nodeSelectorTerms`, …) of the wrong kind. A null entry or value decodes to an empty one;',
+    '  way (`affinity`, `nodeSelectorTerms`, …) of the wrong kind. A null value decodes to "" and passes; a null entry',
+    '  decodes to an empty requirement, which validation refuses (below);',
     '- a port entry without `containerPort` (or with 0): `Required value`;',
     '- `containerPort` or `hostPort` outside 1–65535 (`hostPort: 0` means "not set" and is fine):',
     '  `must be between 1 and 65535, inclusive`;',
@@ -78,6 +80,19 @@ export const podSpecInvalid: Rule = {
     '  that is not an integer; and probe settings validation refuses: a negative timing (`timeoutSeconds: -1`), a',
     '  livenessProbe or startupProbe `successThreshold` other than 1 (`must be 1`), a readinessProbe',
     '  `terminationGracePeriodSeconds` (`must not be set for readinessProbes`) and one below 1 elsewhere;',
+    '- a probe\'s or hook\'s `httpGet.scheme` other than `HTTP` or `HTTPS` — schemes are case-sensitive, so `http` is',
+  '  refused (`Unsupported value: "http": supported values: "HTTP", "HTTPS"`; a quick fix corrects the case); an empty',
+  '  scheme is defaulted to HTTP. A scheme that is not a string is a decode error (`of type v1.URIScheme`);',
+  '- a container\'s own `restartPolicy`: on an init container only `Always` (which makes it a sidecar) is accepted',
+  '  (`restartPolicy: always`: `Unsupported value: "always": supported values: "Always"`, with the quick fix to',
+  '  `Always`; `OnFailure` and `Never` are refused too), and on a regular container none at all (`Forbidden: may not be',
+  '  set for non-init containers`: the pod\'s `spec.restartPolicy` governs them);',
+  '- scheduling settings: the `weight` of a preferred node affinity, pod affinity or pod anti-affinity term outside',
+  '  1–100 (`Invalid value: 0: must be in the range 1-100`; an unset weight is 0), and a `topologySpreadConstraints`',
+  '  entry whose `maxSkew` is below 1 (`must be greater than zero`; unset is 0), whose `topologyKey` is empty',
+  '  (`Required value: can not be empty`) or whose `whenUnsatisfiable` is not `DoNotSchedule` or `ScheduleAnyway`',
+  '  (case-sensitive; a quick fix corrects the case). A quoted `weight` or `maxSkew` (`weight: "1"`) is a decode error',
+  '  (`of type int32`; a quick fix removes the quotes). A kustomize patch is asked only about the values it writes;',
     '- a probe (`livenessProbe`, `readinessProbe`, `startupProbe`) or `lifecycle` on an init container without',
     '  `restartPolicy: Always`: `Forbidden: may not be set for init containers without restartPolicy=Always` (an init',
     '  container runs to completion before the app starts; only a sidecar, a restartable init container, is probed',
@@ -89,7 +104,10 @@ export const podSpecInvalid: Rule = {
     '  kustomize patch; a missing selector is left alone (kustomize\'s `labels` transformer creates it in the build).',
     '  A `matchExpressions` entry that validation refuses is reported instead, at its field: an operator that is not',
     '  one (`in`: `Invalid value: "in": not a valid selector operator`; operators are case-sensitive), `In` or `NotIn`',
-    '  without values (`Required value`), `Exists` or `DoesNotExist` with values (`Forbidden`).',
+    '  without values (`Required value`), `Exists` or `DoesNotExist` with values (`Forbidden`), and an entry written as',
+    '  null (`- ` alone, `matchExpressions: [null]`), which the decoder makes an empty requirement and validation refuses',
+    '  for its empty operator. The same requirements are checked in the label selectors of pod (anti-)affinity terms and',
+    '  topology spread constraints, and in node affinity terms (where `Gt` and `Lt` take exactly one value).',
     '',
     'Reported at another severity:',
     '',
@@ -116,6 +134,8 @@ export const podSpecInvalid: Rule = {
     'kubernetes staging/src/k8s.io/apimachinery/pkg/api/validation/generic.go (ValidateNonnegativeField: "must be greater than or equal to 0", v1.33)',
     'kubernetes pkg/apis/apps/validation/validation.go (ValidateDeploymentSpec, ValidateStatefulSetSpec, ValidateReplicaSetSpec: replicas; ValidatePodTemplateSpecForReplicaSet, ValidatePodTemplateSpecForStatefulSet, ValidateDaemonSetSpec: "`selector` does not match template `labels`"; pkg/apis/core/validation/validation.go ValidatePodTemplateSpecForRC, v1.33)',
     'kubernetes staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go (ValidateLabelSelectorRequirement: "not a valid selector operator", "must be specified when `operator` is \'In\' or \'NotIn\'", "may not be specified when `operator` is \'Exists\' or \'DoesNotExist\'", v1.33)',
+    'kubernetes pkg/apis/core/validation/validation.go (validateHTTPGetAction: supportedHTTPSchemes; validateInitContainerRestartPolicy, validateContainers: restartPolicy "may not be set for non-init containers"; ValidatePreferredSchedulingTerms, validateWeightedPodAffinityTerms: "must be in the range 1-100"; validateTopologySpreadConstraints, ValidateMaxSkew, ValidateTopologyKey, ValidateWhenUnsatisfiable; ValidateNodeSelectorRequirement, v1.31)',
+    'kubernetes pkg/apis/core/v1/defaults.go (SetDefaults_HTTPGetAction: scheme "" → HTTP, v1.31)',
     'kubernetes pkg/api/pod/warnings.go (warningsForPodSpecAndMeta: "hostIP set without hostPort", v1.28+, PR #113245)',
     'kubernetes staging/src/k8s.io/api/core/v1/types.go (PodSpec.NodeSelector, ReplicationControllerSpec.Selector map[string]string, PodTemplateSpec.ObjectMeta), apps/v1/types.go and batch/v1/types.go (Selector *metav1.LabelSelector, JobTemplateSpec), apimachinery pkg/apis/meta/v1/types.go (ObjectMeta.Labels / Annotations, LabelSelector.MatchLabels, LabelSelectorRequirement.Values []string), v1.33',
     'kubernetes staging/src/k8s.io/api/core/v1/types.go (Affinity, PodAffinityTerm.LabelSelector / NamespaceSelector, WeightedPodAffinityTerm, NodeSelector, NodeSelectorTerm, NodeSelectorRequirement.Values []string, PreferredSchedulingTerm, TopologySpreadConstraint.LabelSelector), v1.33',

@@ -44,6 +44,8 @@ export interface RequirementRefusal {
   readonly detail: string;
   /** A short fix for the message (`write In`, `remove values`). */
   readonly fix: string;
+  /** Set when the values are refused for being more than one (Gt / Lt of a node selector requirement). */
+  readonly many?: boolean;
 }
 
 const LABEL_OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'];
@@ -70,4 +72,22 @@ export function requirementRefusal(operator: string, valueCount: number): Requir
       return { field: 'operator', detail: `Invalid value: ${JSON.stringify(operator)}: not a valid selector operator`, fix: match ? `write ${match}` : 'use In, NotIn, Exists or DoesNotExist' };
     }
   }
+}
+
+const NODE_OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'];
+
+/**
+ * The refusal of a NodeSelectorRequirement (a node affinity term's `matchExpressions`) by the API server's validation,
+ * as {@link requirementRefusal} with the two operators nodes add: `Gt` and `Lt` take exactly one value ("Required
+ * value: must be specified single value when `operator` is 'Lt' or 'Gt'"). Source: kubernetes
+ * pkg/apis/core/validation/validation.go (ValidateNodeSelectorRequirement), v1.31.
+ */
+export function nodeRequirementRefusal(operator: string, valueCount: number): RequirementRefusal | undefined {
+  if (operator === 'Gt' || operator === 'Lt') {
+    return valueCount === 1 ? undefined : { field: 'values', detail: "Required value: must be specified single value when `operator` is 'Lt' or 'Gt'", fix: 'give exactly one value (an integer)', ...(valueCount > 1 ? { many: true } : {}) };
+  }
+  const refusal = requirementRefusal(operator, valueCount);
+  if (refusal?.field !== 'operator') return refusal;
+  const match = NODE_OPERATORS.find((o) => o.toLowerCase() === operator.toLowerCase());
+  return { ...refusal, fix: match ? `write ${match}` : 'use In, NotIn, Exists, DoesNotExist, Gt or Lt' };
 }

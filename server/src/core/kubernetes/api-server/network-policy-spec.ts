@@ -1,7 +1,7 @@
 import type { Span } from '../../source/span';
 import type { K8sObject } from '../../model/objects';
 import { describe } from '../../model/objects';
-import { rawAt, spanAt } from '../../model/views/raw-fields';
+import { keySpanAt, rawAt, spanAt } from '../../model/views/raw-fields';
 import { caseFix, jsonKindWords, jsonType, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { apiRejects, firstCause, portNameErrors, portNumErrors, shown, shownJson, supportedValues } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
@@ -151,7 +151,8 @@ function numberError(span: Span, field: string, value: number, who: string, deco
  * selectors: the list or an entry of the wrong type, a `key` or `operator` that is not a string, a `values` that is
  * not a list (`values: web`), and each element of `values` that is not a string (`values: [1, true]`: values is a
  * []string; at most 20, said as a matchLabels value is; null decodes to "" and passes); and the entries validation
- * refuses ({@link requirementRefusal}: `operator: in`, In without values, Exists with values). Sources (v1.33):
+ * refuses ({@link requirementRefusal}: `operator: in`, In without values, Exists with values, an entry written as null,
+ * an empty requirement refused for its empty operator). Sources (v1.33):
  * apimachinery pkg/apis/meta/v1/types.go (LabelSelector.MatchExpressions, LabelSelectorRequirement: key string,
  * operator LabelSelectorOperator, values []string), pkg/apis/meta/v1/validation/validation.go
  * (ValidateLabelSelectorRequirement).
@@ -164,12 +165,19 @@ function requirementProblems(policy: K8sObject, exprs: unknown, at: string, api:
   const out: SpecProblem[] = [];
   exprs.forEach((entry, i) => {
     const path = `${at}.${i}`;
-    if (entry === null) return; // an empty requirement: validation's business, not the decoder's
-    if (!isObject(entry)) {
+    if (entry !== null && !isObject(entry)) {
       const error = `json: cannot unmarshal ${jsonType(entry)} into Go struct field LabelSelector.${goPath} of type v1.LabelSelectorRequirement`;
       const full = decodeError(spanAt(policy, path), `${api}[${i}] is ${jsonKindWords(entry)}, not a mapping (key, operator, values)`, who, error);
       // A peer's long path leaves no room: the list's own name stands for it (the finding's place says which).
       out.push({ ...full, message: firstFitting(full.message, decodeError(full.span, `matchExpressions[${i}] is ${jsonKindWords(entry)}, not a mapping (key, operator, values)`, who, error).message) });
+      return;
+    }
+    if (entry === null) {
+      // An empty requirement to the decoder, which validation refuses for its empty operator.
+      const base = apiRejects(`${api}[${i}] is null, an empty requirement (no key, no operator)`, who, `${api}[${i}].operator`, requirementRefusal('', 0)!.detail);
+      // `- ` alone has an empty span (after the dash): the list's key stands for it then.
+      const entrySpan = spanAt(policy, path);
+      out.push({ span: entrySpan.end > entrySpan.start ? entrySpan : keySpanAt(policy, at), message: firstFitting(`${base}; remove the entry`, base) });
       return;
     }
     for (const [field, goType] of [['key', 'string'], ['operator', 'v1.LabelSelectorOperator']] as const) {

@@ -1,17 +1,17 @@
 import type { Span } from '../../source/span';
 import { Container, describe, InvalidField, ProbeSetting, WorkloadObject } from '../../model/objects';
 import type { Fix } from '../../rules/rule';
-import { containerPath, handlerLabel, handlerPorts, isHook, type HandlerKind } from '../../model/views/container-handlers';
-import { handlerShapeOf, handlerShapes } from '../../model/views/handler-shapes';
+import { containerPath, handlerLabel, handlerPorts, HOOKS, isHook, PROBES, type HandlerKind } from '../../model/views/container-handlers';
+import { HOOK_ACTIONS, handlerShapeOf, handlerShapes, PROBE_ACTIONS } from '../../model/views/handler-shapes';
 import { isRecord, keySpanAt, rawAt, spanAt } from '../../model/views/raw-fields';
 import { apiRejects, firstCause, parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, shown, shownJson, supportedValues } from './validation';
 import { caseFix, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { int32Failure, writtenNumber } from './json-numbers';
 import { firstFitting } from '../../output/fit-message';
-import { elidedGoField, mapValueProblem } from './string-maps';
+import { elidedApiPath, elidedGoField, mapValueProblem } from './string-maps';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 import { isPlaceholder } from './object-names';
-import { labelSelectorMatches, requirementRefusal } from './label-selector';
+import { labelSelectorMatches, nodeRequirementRefusal, requirementRefusal } from './label-selector';
 import { selectorText } from '../../model/views/label-selector';
 
 /** A {@link SpecProblem} that is only an API warning (the object is stored) rather than a rejection. */
@@ -37,6 +37,7 @@ const EXPECTED: Readonly<Record<string, string>> = {
   'v1.Probe': 'a mapping (httpGet, tcpSocket, …)', 'v1.Lifecycle': 'a mapping (postStart, preStop)', 'v1.LifecycleHandler': 'a mapping (exec, httpGet, sleep)',
   'v1.HTTPGetAction': 'a mapping (path, port, …)', 'v1.TCPSocketAction': 'a mapping (port)', 'v1.GRPCAction': 'a mapping (port, service)',
   'v1.ExecAction': 'a mapping (command)', 'v1.SleepAction': 'a mapping (seconds)',
+  'v1.URIScheme': 'a string', 'v1.ContainerRestartPolicy': 'a string', 'v1.UnsatisfiableConstraintAction': 'a string',
 };
 const FOUND: Readonly<Record<InvalidField['found'], string>> = { string: 'a string', number: 'a number', bool: 'a boolean', array: 'a list', object: 'a mapping' };
 
@@ -308,7 +309,8 @@ export function selectorProblems(w: WorkloadObject, partial = false): PodSpecPro
   const { matchLabels, matchExpressions } = selector.value;
   // An invalid requirement fails LabelSelectorAsSelector: the API server then reports it, not the template's labels.
   // Reported beside decode errors, as the other validation errors are (so that one round of fixes clears them all).
-  const refused = matchExpressions.length ? requirementProblems(w) : [];
+  // Read from raw: an entry written as null is not in the selector's value.
+  const refused = requirementProblems(w, 'spec.selector.matchExpressions', 'spec.selector.matchExpressions');
   if (refused.length) return refused;
   // The match needs the decoded labels: with a value the decoder refuses, the API server validates nothing else.
   if (w.invalidFields?.length || (Object.keys(matchLabels).length === 0 && matchExpressions.length === 0)) return [];
@@ -321,28 +323,44 @@ export function selectorProblems(w: WorkloadObject, partial = false): PodSpecPro
 }
 
 /**
- * The matchExpressions entries of a workload's `spec.selector` that validation refuses ({@link requirementRefusal}:
- * an operator that is not one, In / NotIn without values, Exists / DoesNotExist with values), at the field; entries
- * the decoder refuses (not a mapping, an operator that is not a string, values that are not a list) are
- * decodeProblems' and left out. Read from `raw`: only for selectors that have matchExpressions.
+ * The matchExpressions entries at the raw path `at` of a workload (`api`: the list's path as the API prints it) that
+ * validation refuses ({@link requirementRefusal}, or {@link nodeRequirementRefusal} for a node selector term: an
+ * operator that is not one, In / NotIn without values, Exists / DoesNotExist with values, Gt / Lt without exactly one
+ * value), at the field. An entry written as null (`- ` alone) decodes to an empty requirement, refused for its empty
+ * operator, and is reported at the entry. Entries the decoder refuses (not a mapping, an operator that is not a
+ * string, values that are not a list) are decodeProblems' and left out.
  */
-function requirementProblems(w: WorkloadObject): PodSpecProblem[] {
-  const exprs = rawAt(w.raw, 'spec.selector.matchExpressions');
+export function requirementProblems(w: WorkloadObject, at: string, api: string, node = false): PodSpecProblem[] {
+  const exprs = rawAt(w.raw, at);
   if (!Array.isArray(exprs)) return [];
   const out: PodSpecProblem[] = [];
   exprs.forEach((e, i) => {
-    if (!isRecord(e)) return;
-    const { key, operator, values } = e;
+    const entry = e === null ? {} : isRecord(e) ? e : undefined;
+    if (!entry) return;
+    const { key, operator, values } = entry;
     const unset = (v: unknown): boolean => v === undefined || v === null;
     if ((!unset(operator) && typeof operator !== 'string') || (!unset(values) && !Array.isArray(values))) return;
     const op = typeof operator === 'string' ? operator : '';
-    const refusal = requirementRefusal(op, Array.isArray(values) ? values.length : 0);
+    const count = Array.isArray(values) ? values.length : 0;
+    const refusal = node ? nodeRequirementRefusal(op, count) : requirementRefusal(op, count);
     if (!refusal) return;
+    const path = `${api}[${i}].${refusal.field}`;
+    // A deep selector (an affinity term's) leaves no room for the whole path: its middle goes, then the fix.
+    const message = (what: string, fix: string): string => {
+      const full = apiRejects(what, describe(w), path, refusal.detail);
+      const cut = apiRejects(what, describe(w), elidedApiPath(path), refusal.detail);
+      return firstFitting(`${full}; ${fix}`, full, `${cut}; ${fix}`, cut);
+    };
+    if (e === null) {
+      // `- ` alone has an empty span (after the dash): the list's key stands for it then.
+      const entrySpan = spanAt(w, `${at}.${i}`);
+      out.push({ span: entrySpan.end > entrySpan.start ? entrySpan : keySpanAt(w, at), message: message(`matchExpressions entry #${i} is null, an empty requirement (no key, no operator)`, 'remove the entry') });
+      return;
+    }
     const on = typeof key === 'string' && key ? ` on ${shown(key)}` : '';
     const what = refusal.field === 'operator' ? `selector operator ${shown(op)}${on} is not a valid operator`
-      : Array.isArray(values) && values.length ? `selector requirement${on} (${op}) has values` : `selector requirement${on} (${op}) has no values`;
-    const base = apiRejects(what, describe(w), `spec.selector.matchExpressions[${i}].${refusal.field}`, refusal.detail);
-    out.push({ span: spanAt(w, `spec.selector.matchExpressions.${i}${refusal.field === 'operator' || Array.isArray(values) ? `.${refusal.field}` : ''}`), message: firstFitting(`${base}; ${refusal.fix}`, base) });
+      : count ? `selector requirement${on} (${op}) has ${refusal.many ? 'more than one value' : 'values'}` : `selector requirement${on} (${op}) has no values`;
+    out.push({ span: spanAt(w, `${at}.${i}${refusal.field === 'operator' || Array.isArray(values) ? `.${refusal.field}` : ''}`), message: message(what, refusal.fix) });
   });
   return out;
 }
@@ -400,6 +418,72 @@ export function handlerTypeProblems(w: WorkloadObject, partial = false): PodSpec
     } else if (shape.missing === 'command') {
       out.push({ span: keySpanAt(w, `${raw}.exec`), message: rejects(`exec of ${who(c)} has no command`, `${api}.exec.command`, 'Required value', 'add the command to run') });
     }
+  }
+  return out;
+}
+
+/** The schemes validateHTTPGetAction accepts (supportedHTTPSchemes, sorted as the API lists them). */
+const HTTP_SCHEMES = ['HTTP', 'HTTPS'];
+
+/**
+ * An `httpGet.scheme` of a probe or lifecycle hook other than `HTTP` or `HTTPS` (schemes are case-sensitive, so
+ * `http` is refused): `Unsupported value: "http": supported values: "HTTP", "HTTPS"`, at the value, with the quick
+ * fix that corrects the case. An empty scheme is defaulted to HTTP. Only the handler validateHandler validates is
+ * judged (the first set, in the order exec, httpGet, tcpSocket, grpc / sleep), and not on a plain init container,
+ * whose probes and hooks are forbidden as a whole (initContainerHandlerProblems); a scheme that is not a string is
+ * a decode error (decodeProblems). Sources: kubernetes pkg/apis/core/validation/validation.go (validateHandler,
+ * validateHTTPGetAction: supportedHTTPSchemes), pkg/apis/core/v1/defaults.go (SetDefaults_HTTPGetAction), v1.31.
+ */
+export function httpSchemeProblems(w: WorkloadObject): PodSpecProblem[] {
+  const out: PodSpecProblem[] = [];
+  for (const c of w.pod.containers) {
+    if (c.role === 'init') continue;
+    for (const handler of [...PROBES, ...HOOKS]) {
+      const raw = handlerRawPath(w, c, handler);
+      const h = rawAt(w.raw, raw);
+      if (!isRecord(h)) continue;
+      const first = (isHook(handler) ? HOOK_ACTIONS : PROBE_ACTIONS).find((a) => h[a] !== undefined && h[a] !== null);
+      const http = first === 'httpGet' ? h.httpGet : undefined;
+      const scheme = isRecord(http) ? http.scheme : undefined;
+      if (typeof scheme !== 'string' || scheme === '' || HTTP_SCHEMES.includes(scheme)) continue;
+      const loc = { value: scheme, span: spanAt(w, `${raw}.httpGet.scheme`) };
+      const upper = scheme.toUpperCase();
+      const path = `${containerApiPath(w, c)}.${isHook(handler) ? `lifecycle.${handler}` : handler}.httpGet.scheme`;
+      const base = apiRejects(`${isHook(handler) ? `${handler} hook` : handler} scheme ${shown(scheme)} of ${who(c)} is not HTTP or HTTPS`, describe(w), path, `Unsupported value: ${shown(scheme)}: supported values: ${supportedValues(HTTP_SCHEMES)}`);
+      out.push({ span: loc.span, message: firstFitting(`${base}; ${HTTP_SCHEMES.includes(upper) ? `write ${upper}` : 'use HTTP or HTTPS'}`, base), fixes: caseFix(loc, HTTP_SCHEMES, 'scheme') });
+    }
+  }
+  return out;
+}
+
+/** The only container restartPolicy validateInitContainerRestartPolicy accepts. */
+const INIT_RESTART_POLICIES = ['Always'];
+
+/**
+ * A container's own `restartPolicy` that validation refuses: on an init container anything but `Always` (the
+ * value that makes it a sidecar; case-sensitive, so `always` is refused: `Unsupported value: "always": supported
+ * values: "Always"`, with the quick fix that corrects the case), at the value; on a regular container any value
+ * (`Forbidden: may not be set for non-init containers`: the pod's `spec.restartPolicy` governs them), at the key.
+ * Null is "not set"; a value that is not a string is a decode error (decodeProblems). Source: kubernetes
+ * pkg/apis/core/validation/validation.go (validateInitContainers, validateInitContainerRestartPolicy,
+ * validateContainers), v1.31.
+ */
+export function containerRestartPolicyProblems(w: WorkloadObject): PodSpecProblem[] {
+  const out: PodSpecProblem[] = [];
+  for (const c of w.pod.containers) {
+    const at = `${containerPath(w, c)}.restartPolicy`;
+    const value = rawAt(w.raw, at);
+    if (typeof value !== 'string' || c.role === 'sidecar') continue;
+    const path = `${containerApiPath(w, c)}.restartPolicy`;
+    if (c.role === 'container') {
+      const base = apiRejects(`restartPolicy is set on ${who(c)}`, describe(w), path, 'Forbidden: may not be set for non-init containers');
+      out.push({ span: keySpanAt(w, at), message: firstFitting(`${base}; remove it (the pod's spec.restartPolicy applies to containers)`, base) });
+      continue;
+    }
+    const loc = { value, span: spanAt(w, at) };
+    const fix = value.toLowerCase() === 'always' ? 'write Always' : 'remove it, or write Always for a sidecar';
+    const base = apiRejects(`restartPolicy ${shown(value)} of ${who(c)} is not Always`, describe(w), path, `Unsupported value: ${shown(value)}: supported values: ${supportedValues(INIT_RESTART_POLICIES)}`);
+    out.push({ span: loc.span, message: firstFitting(`${base}; ${fix}`, base), fixes: caseFix(loc, INIT_RESTART_POLICIES, 'restartPolicy') });
   }
   return out;
 }

@@ -9,7 +9,8 @@ import { isIngress } from '../../model/views/ingress';
 import { isNetworkPolicy } from '../../model/views/network-policy';
 import { ingressBackendProblems } from './ingress-spec';
 import { networkPolicyPortProblems, networkPolicySelectorProblems } from './network-policy-spec';
-import { containerPortProblems, decodeProblems, handlerPortProblems, handlerTypeProblems, initContainerHandlerProblems, PodSpecProblem, probeSettingProblems, selectorProblems } from './pod-spec';
+import { containerPortProblems, containerRestartPolicyProblems, decodeProblems, handlerPortProblems, handlerTypeProblems, httpSchemeProblems, initContainerHandlerProblems, PodSpecProblem, probeSettingProblems, selectorProblems } from './pod-spec';
+import { schedulingProblems } from './pod-scheduling';
 import { checkServiceShapes } from './service-shape';
 import { checkServiceFields, checkServicePort, SERVICE, SpecProblem, WrittenText } from './service-spec';
 import { apiRejects, nodePortsOutsideRange } from './validation';
@@ -85,13 +86,14 @@ export const serviceSpecProblems: (svc: ServiceObject, partial: boolean, written
 
 /**
  * Everything the API server rejects (or warns about) in the networking fields of a pod template written in a file:
- * decoder errors, validateContainerPorts, probe and hook ports and handlers, probes and hooks on plain init containers, a
- * negative `spec.replicas`. `unquote` makes the
+ * decoder errors, validateContainerPorts, probe and hook ports, handlers and httpGet schemes, probes and hooks on plain
+ * init containers, containers' restartPolicy, affinity weights and topology spread constraints (pod-scheduling.ts), the
+ * selector and its refused requirements, a negative `spec.replicas`. `unquote` makes the
  * quick fix that removes quotes from a number (none when not given).
  */
 export const podTemplateProblems: (w: WorkloadObject, partial: boolean, written?: WrittenText, source?: FileText, unquote?: (span: Span, value: string, title: string) => Fix[]) => PodSpecProblem[] = rememberingClean(
   (w: WorkloadObject, partial: boolean, written?: WrittenText, source?: FileText, unquote: (span: Span, value: string, title: string) => Fix[] = () => []): PodSpecProblem[] => {
-    const problems: PodSpecProblem[] = [...decodeProblems(w, written, source), ...containerPortProblems(w, partial), ...handlerPortProblems(w, unquote, source), ...handlerTypeProblems(w, partial), ...probeSettingProblems(w), ...initContainerHandlerProblems(w, partial), ...selectorProblems(w, partial)];
+    const problems: PodSpecProblem[] = [...decodeProblems(w, written, source), ...containerPortProblems(w, partial), ...handlerPortProblems(w, unquote, source), ...handlerTypeProblems(w, partial), ...probeSettingProblems(w), ...initContainerHandlerProblems(w, partial), ...httpSchemeProblems(w), ...containerRestartPolicyProblems(w), ...schedulingProblems(w, partial), ...selectorProblems(w, partial)];
     const replicas = REPLICA_KINDS.has(w.kind) ? w.replicas : undefined;
     if (replicas && replicas.value < 0) {
       problems.push({ span: replicas.span, message: apiRejects(`replicas ${replicas.value} is negative`, describe(w), 'spec.replicas', `Invalid value: ${replicas.value}: must be greater than or equal to 0`) });

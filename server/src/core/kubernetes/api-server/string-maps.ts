@@ -47,6 +47,16 @@ export function elidedGoField(goField: string): string {
 }
 
 /**
+ * An API field path in a quoted validation error cut as {@link elidedGoField} cuts a decoder's, for a message that has
+ * no room for it: the first five steps and the last two, the middle as `…`
+ * (`spec.template.spec.affinity.podAffinity.….matchExpressions[0].operator`).
+ */
+export function elidedApiPath(path: string): string {
+  const parts = path.split('.');
+  return parts.length <= 8 ? path : [...parts.slice(0, 5), '…', ...parts.slice(-2)].join('.');
+}
+
+/**
  * A value of a map[string]string field beyond the object's own metadata (pod template labels and annotations,
  * nodeSelector, a selector's matchLabels) that YAML reads as a number, a boolean or a collection, said as
  * object-invalid says it of `metadata.labels` (kubernetes/api-server/object-envelope.ts metadataTypeProblems):
