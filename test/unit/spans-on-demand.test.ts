@@ -48,6 +48,14 @@ const file = load(`
 const ctx = { files: new Map([[file.file, file]]), patchFiles: new Set<string>(), nodePortRange: { min: 30000, max: 32767 } };
 
 describe('spans looked up only when read', () => {
+  it('judges a valid Deployment with probes accepted without reading its raw (a lazy raw is parsed on its first read)', () => {
+    const deployment = file.objects[0];
+    let reads = 0;
+    const copy = Object.defineProperty({ ...deployment }, 'raw', { get: () => (reads++, deployment.raw), enumerable: true }) as K8sObject;
+    assert.equal(rejectionReason(copy, ctx), undefined);
+    assert.equal(reads, 0);
+  });
+
   it('judges a valid Deployment and Ingress accepted without looking up a span', () => {
     for (const o of file.objects) {
       const c = counting(o);

@@ -28,6 +28,9 @@ const isInt32 = (v: unknown): v is number => typeof v === 'number' && Number.isI
  * validateTopologySpreadConstraints, ValidateMaxSkew, ValidateTopologyKey, ValidateWhenUnsatisfiable), v1.31.
  */
 export function schedulingProblems(w: WorkloadObject, partial = false): PodSpecProblem[] {
+  // The loader records the affinity and topologySpreadConstraints subtrees in `paths` when they are written: without
+  // them `raw` (the whole object, parsed) is not read.
+  if (!w.paths?.has(`${w.pod.path}.affinity`) && !w.paths?.has(`${w.pod.path}.topologySpreadConstraints`)) return [];
   const spec = rawAt(w.raw, w.pod.path);
   if (!isRecord(spec)) return [];
   const out: PodSpecProblem[] = [];
