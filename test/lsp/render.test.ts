@@ -3,7 +3,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileChangeType } from 'vscode-languageserver-protocol/node';
 import { UNSHARE, writeTree } from '../helpers/render';
-import { TestClient, uriOf } from './lsp-client';
+import { applyTextEdits, TestClient, uriOf } from './lsp-client';
 
 // The language server renders with the real kustomize (on PATH from the test set-up), inside unshare -n.
 const svc = (name: string, nodePort: number) =>
@@ -107,6 +107,30 @@ describe('language server: rendering', function () {
     // Closed without saving: helm reads the disk's 30080 again.
     client.close(file);
     await client.waitFor(other, (d) => !d.some((x) => x.code === 'nodeport-duplicate'));
+  });
+
+  it('offers the unquote fix on a number values.yaml quotes (toYaml writes it as it is), and none on one the template quotes', async () => {
+    rmSync(dir, { recursive: true, force: true });
+    const values = '# ports of the web container\nports:\n  - name: http\n    containerPort: "8080"   # the app\nside: "9090"\n';
+    dir = writeTree({
+      'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+      'charts/web/values.yaml': values,
+      'charts/web/templates/deployment.yaml':
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.27\n          ports:\n            {{- toYaml .Values.ports | nindent 12 }}\n        - name: side\n          image: nginx:1.27\n          ports:\n            - containerPort: {{ .Values.side | quote }}\n',
+    });
+    client = await TestClient.start([dir], { prefix });
+    const file = join(dir, 'charts/web/values.yaml');
+    const diags = (await client.waitFor(file, (d) => d.filter((x) => x.code === 'pod-spec-invalid').length === 2)).filter((x) => x.code === 'pod-spec-invalid');
+    assert.deepEqual(diags.map((x) => [x.range.start.line, x.range.start.character, x.range.end.character]), [[3, 19, 25], [4, 6, 12]]);
+    assert.match(diags[0].message, /; remove the quotes \(Helm release web\)$/);
+    assert.match(diags[1].message, /; remove `\| quote` in templates\/deployment\.yaml \(Helm release web\)$/);
+    client.open(file);
+    const quoted = await client.codeActions(file, diags[0].range, [diags[0]]);
+    assert.equal(quoted[0].title, 'Change containerPort "8080" to 8080');
+    assert.equal(applyTextEdits(values, quoted[0].edit!.changes![uriOf(file)]), values.replace('containerPort: "8080"   # the app', 'containerPort: 8080   # the app'));
+    const templated = await client.codeActions(file, diags[1].range, [diags[1]]);
+    // Unquoting values.yaml would leave the render quoted: only the ignore actions.
+    assert.deepEqual(templated.map((a) => a.title), ['Ignore pod-spec-invalid on this line']);
   });
 
   it('renders an overlay from an unsaved patch buffer and an unsaved kustomization.yaml, and from the disk again when they are closed', async () => {

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { JsonFinding, lintRendered, scratchTrees } from '../helpers/render';
 
 // Where findings on rendered objects land when kustomize replacements, JSON 6902 patch files or Helm range loops set
-// the field, and where a release whose values file is missing is reported. Real helm and kustomize, inside unshare -n.
+// the field, what they advise on a Helm value whose quoting the template decides, and where a release whose values file is missing is reported. Real helm and kustomize, inside unshare -n.
 type Finding = JsonFinding & { object?: { kind: string; namespace?: string; name: string } };
 const at = (r: { findings: JsonFinding[] }, rule: string): unknown[] =>
   (r.findings as Finding[]).filter((f) => f.ruleId === rule).map((f) => [f.file, f.line, f.column, f.object?.name, f.related.map((x) => `${x.file}:${x.line}`).join(' ')]);
@@ -127,6 +127,95 @@ describe('rendered locations: replacements, JSON 6902 patch files, Helm range lo
         ['c/templates/svc.yaml', 22, 17, 'fixed', 'c/values.yaml:5'],
         ['c/values.yaml', 5, 15, 'np-30200-1', 'c/templates/svc.yaml:22'],
       ]);
+    });
+  });
+
+  describe('Helm values whose quoting the template decides', () => {
+    const chart = (values: string, templates: Record<string, string>): string =>
+      tree({
+        'c/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+        'c/values.yaml': values,
+        ...Object.fromEntries(Object.entries(templates).map(([name, text]) => [`c/templates/${name}`, text])),
+      });
+    const deployment = (ports: string): string =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.27\n          ports:\n${ports}`;
+    type WithFixes = Finding & { fixes: string[] };
+    const rows = (r: { findings: JsonFinding[] }): unknown[] => (r.findings as WithFixes[]).map((f) => [f.ruleId, f.file, f.line, f.column, f.fixes]);
+    const decode = (field: string, goField: string, kind = 'Deployment'): string =>
+      `${field} is a string, not an integer: the API server cannot decode ${kind} default/web ("json: cannot unmarshal string into Go struct field ${goField} of type int32")`;
+
+    it('says to remove the template\'s `| quote` or the quotes around {{ }}, at the plain number in values.yaml, with no quick fix there', () => {
+      const r = lintRendered(
+        chart('# the app port\nport: 8080\nservice:\n  port: 80\n', {
+          'deployment.yaml': deployment('            - containerPort: {{ .Values.port | quote }}\n'),
+          'svc.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n  ports:\n    - port: {{ .Values.service.port | quote }}\n      targetPort: "{{ .Values.port }}"\n',
+        }),
+        ['.'],
+      );
+      assert.deepEqual(rows(r), [
+        ['pod-spec-invalid', 'c/values.yaml', 2, 7, []],
+        ['service-spec-invalid', 'c/values.yaml', 2, 7, []],
+        ['service-spec-invalid', 'c/values.yaml', 4, 9, []],
+      ]);
+      const [container, targetPort, port] = r.findings.map((f) => f.message);
+      assert.equal(container, `${decode('containerPort "8080"', 'ContainerPort.spec.template.spec.containers.ports.containerPort')}; remove \`| quote\` in templates/deployment.yaml (Helm release web)`);
+      assert.match(targetPort, /^targetPort "8080" is not a valid port name \(IANA_SVC_NAME\) \(a quoted number is a port name; unquote \{\{ \}\} in templates\/svc\.yaml\): /);
+      assert.equal(port, `port "80" is not an integer: the API server cannot decode Service default/web ("json: cannot unmarshal string into Go struct field ServicePort.spec.ports.port of type int32"); remove \`| quote\` in templates/svc.yaml (Helm release web)`);
+    });
+
+    it('names both ways of quoting when the template line is not known (the field written twice), and the `quote` function called', () => {
+      const r = lintRendered(
+        chart('a: 8080\nb: 9090\n', {
+          'deployment.yaml': deployment('            - containerPort: {{ .Values.a | quote }}\n        - name: side\n          image: nginx:1.27\n          ports:\n            - containerPort: {{ .Values.b }}\n'),
+          'pod.yaml': 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n    - name: c\n      image: nginx\n      ports:\n        - containerPort: {{ quote .Values.b }}\n',
+        }),
+        ['.'],
+      );
+      assert.deepEqual(rows(r), [
+        ['pod-spec-invalid', 'c/values.yaml', 1, 4, []],
+        ['pod-spec-invalid', 'c/values.yaml', 2, 4, []],
+      ]);
+      assert.match(r.findings[0].message, /; unquote it in templates\/deployment\.yaml \(Helm release web\)$/);
+      assert.match(r.findings[1].message, /^containerPort "9090" is a string, not an integer: the API server cannot decode Pod default\/p .*; remove `quote` in templates\/pod\.yaml \(Helm release web\)$/);
+    });
+
+    it('keeps "remove the quotes" and its quick fix at a number quoted in values.yaml that toYaml writes as it is', () => {
+      const r = lintRendered(
+        chart('ports:\n  - name: http\n    containerPort: "8080"\n', { 'deployment.yaml': deployment('            {{- toYaml .Values.ports | nindent 12 }}\n') }),
+        ['.'],
+      );
+      assert.deepEqual(rows(r), [['pod-spec-invalid', 'c/values.yaml', 3, 20, ['Change containerPort "8080" to 8080']]]);
+      assert.equal(r.findings[0].message, `${decode('containerPort "8080"', 'ContainerPort.spec.template.spec.containers.ports.containerPort')}; remove the quotes (Helm release web)`);
+    });
+
+    it('says to remove the template\'s `| quote` when values.yaml quotes the number too (unquoting values.yaml alone would change nothing)', () => {
+      const r = lintRendered(chart('port: "8080"\n', { 'deployment.yaml': deployment('            - containerPort: {{ .Values.port | quote }}\n') }), ['.']);
+      assert.deepEqual(rows(r), [['pod-spec-invalid', 'c/values.yaml', 1, 7, []]]);
+      assert.match(r.findings[0].message, /; remove `\| quote` in templates\/deployment\.yaml \(Helm release web\)$/);
+    });
+
+    it('says nothing when the template writes the number plain', () => {
+      const r = lintRendered(chart('port: 8080\n', { 'deployment.yaml': deployment('            - containerPort: {{ .Values.port }}\n') }), ['.']);
+      assert.deepEqual(rows(r), []);
+    });
+
+    it('says to quote a value in the template that prints it where a string belongs, and in values.yaml when toYaml writes it', () => {
+      const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n  labels:\n    num: {{ .Values.num }}\n    {{- toYaml .Values.labels | nindent 4 }}\ndata: {}\n';
+      const ingress = 'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  ingressClassName: {{ .Values.num }}\n  rules:\n    - host: {{ .Values.labels.tier }}\n';
+      const r = lintRendered(chart('num: 80\nlabels:\n  tier: 90\n', { 'cm.yaml': cm, 'ing.yaml': ingress }), ['.']);
+      assert.deepEqual(rows(r), [
+        ['ingress-spec-invalid', 'c/values.yaml', 1, 6, []],
+        ['object-invalid', 'c/values.yaml', 1, 6, []],
+        ['ingress-spec-invalid', 'c/values.yaml', 3, 9, []],
+        ['object-invalid', 'c/values.yaml', 3, 9, ['Quote "90"']],
+      ]);
+      const refused = 'the API server refuses the ConfigMap ("json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string")';
+      const [className, num, host, tier] = r.findings.map((f) => f.message);
+      assert.equal(num, `metadata.labels.num is a number, not a string (YAML 1.1 reads the unquoted value as the number 80): ${refused}; quote it in templates/cm.yaml (\`| quote\`) (Helm release web)`);
+      assert.equal(tier, `metadata.labels.tier is a number, not a string (YAML 1.1 reads the unquoted value as the number 90): ${refused}; quote it (Helm release web)`);
+      // The Ingress template prints both values: toYaml writes only the ConfigMap's labels.
+      assert.match(className, /^ingressClassName 80 is not a string: .*; quote it in templates\/ing\.yaml \(`\| quote`\) \(Helm release web\)$/);
+      assert.match(host, /^host 90 of rule #0 is not a string: .*; quote it in templates\/ing\.yaml \(`\| quote`\) \(Helm release web\)$/);
     });
   });
 

@@ -1,5 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { sourceOf, sourceSpanNow, RenderSourceMap } from '../../server/out/core/render/source-map';
+import { fileTextOf, sourceOf, sourceSpanNow, RenderSourceMap } from '../../server/out/core/render/source-map';
+import { remapRenderedFinding } from '../../server/out/core/render/apply';
+import type { LoadedFile } from '../../server/out/core/load/load-file';
+import type { Finding } from '../../server/out/core/rules/rule';
 import { embeddedText } from '../../server/out/core/render/embedded';
 import { parseDocument } from 'yaml';
 
@@ -36,5 +39,33 @@ describe('render source maps', () => {
     const e = embeddedText(node, text)!;
     const inner = e.text.indexOf('30090');
     assert.equal(text.slice(e.toFileOffset(inner), e.toFileOffset(inner) + 5), '30090');
+  });
+  it('keeps a value fix on a values line the template writes, and drops one that only quotes or unquotes it there', () => {
+    const values = 'port: "8080"\nhp: 30101\n';
+    const rendered = 'containerPort: "8080"\nhostPort: 30101\n';
+    const writtenBy = { template: 'templates/deployment.yaml', quoting: '| quote' };
+    const render = {
+      jobId: 'web', label: 'Helm release web', sourceTexts: new Map([['values.yaml', values]]),
+      map: {
+        nodes: [
+          { start: 15, end: 21, source: { file: 'values.yaml', start: 6, end: 12 }, via: 'values' as const, writtenBy },
+          { start: 32, end: 37, source: { file: 'values.yaml', start: 17, end: 22 }, via: 'values' as const, writtenBy: { template: 'templates/deployment.yaml' } },
+        ],
+        documents: [{ start: 0, end: rendered.length, fallback: { file: 'templates/deployment.yaml', start: 0, end: 10 } }],
+      },
+    };
+    const files = new Map<string, LoadedFile>([
+      ['render:web', { file: 'render:web', text: rendered, objects: [], problems: [], render } as unknown as LoadedFile],
+      ['values.yaml', { file: 'values.yaml', text: values, objects: [], problems: [] } as unknown as LoadedFile],
+    ]);
+    assert.deepEqual(fileTextOf(files).templateWriting?.({ file: 'render:web', start: 15, end: 21 }), writtenBy);
+    assert.equal(fileTextOf(files).templateWriting?.({ file: 'values.yaml', start: 6, end: 12 }), undefined);
+    const finding = (start: number, end: number, newText: string): Finding => ({
+      ruleId: 'r', severity: 'error', message: 'm', span: { file: 'render:web', start, end }, related: [],
+      fixes: [{ title: 'fix', edits: [{ span: { file: 'render:web', start, end }, newText }] }],
+    });
+    assert.deepEqual(remapRenderedFinding(finding(15, 21, '8080'), files, () => false)?.fixes, []);
+    assert.deepEqual(remapRenderedFinding(finding(32, 37, '30102'), files, () => false)?.fixes, [{ title: 'fix', edits: [{ span: { file: 'values.yaml', start: 17, end: 22 }, newText: '30102' }] }]);
+    assert.deepEqual(remapRenderedFinding(finding(32, 37, '"30101"'), files, () => false)?.fixes, []);
   });
 });

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { stringNumber, unstringHint, unstringSpan } from '../../server/out/core/source/string-number';
+import { stringNumber, stringNumberAt, unstringHint, unstringSpan } from '../../server/out/core/source/string-number';
+import { quoteAdvice, stringAdvice, writingAt } from '../../server/out/core/kubernetes/api-server/string-advice';
 
 /** The reading of the value `value` written last in `text` (its span as the loader gives it: without the tag). */
 const at = (text: string, value: string) => {
@@ -30,5 +31,24 @@ describe('stringNumber: how a number YAML reads as a string is written', () => {
     assert.deepEqual(at('port: 80\n', '80'), { written: { quoted: false, start: 6 }, hint: 'write it as a plain number', fixed: 'port: ' });
     assert.equal(stringNumber(undefined, { file: 'f', start: 0, end: 1 }), undefined);
     assert.equal(unstringHint(undefined), 'write it as a plain number');
+  });
+
+  it('tells to change the chart template that writes a rendered value, whatever the values file writes', () => {
+    const text = 'containerPort: "8080"\n';
+    const span = { file: 'render:web', start: 15, end: 21 };
+    const from = (template?: { template: string; quoting?: string }) => Object.assign(() => text, { templateWriting: () => template });
+    assert.equal(unstringHint(stringNumberAt(from({ template: 'templates/deployment.yaml', quoting: '| quote' }), span)), 'remove `| quote` in templates/deployment.yaml');
+    assert.equal(unstringHint(stringNumberAt(from({ template: 't.yaml', quoting: '"{{ }}"' }), span)), 'unquote {{ }} in t.yaml');
+    assert.equal(unstringHint(stringNumberAt(from({ template: 't.yaml', quoting: 'quote' }), span)), 'remove `quote` in t.yaml');
+    assert.equal(unstringHint(stringNumberAt(from({ template: 't.yaml' }), span)), 'unquote it in t.yaml');
+    assert.equal(unstringHint(stringNumberAt(from(), span)), 'remove the quotes');
+    // A number where a string belongs: quoting the values file would not reach the render.
+    const label = 'version: 80\n';
+    const at = { file: 'render:web', start: 9, end: 11 };
+    const labelled = Object.assign(() => label, { templateWriting: () => ({ template: 'templates/cm.yaml' }) });
+    const advice = '; quote it in templates/cm.yaml (`| quote`)';
+    assert.equal(quoteAdvice(labelled, at), advice);
+    assert.deepEqual(stringAdvice('number', 80, writingAt(labelled, at)), { read: ' (YAML 1.1 reads the unquoted value as the number 80)', fix: advice });
+    assert.equal(quoteAdvice(() => label, at), '; quote it');
   });
 });

@@ -33,6 +33,8 @@ export interface LoadProblem {
   readonly quotable?: boolean;
   /** With {@link quotable}, for a map value: its key's span and the key as read (see EnvelopeProblem.key). */
   readonly key?: { readonly span: Span; readonly read: string };
+  /** With {@link quotable}: the end of `message` that says how to write the value (see EnvelopeProblem.advice). */
+  readonly advice?: string;
 }
 
 /** One file after loading: its objects, problems and suppression comments. Plain data (no YAML nodes kept). */

@@ -54,7 +54,8 @@ export function applyRenders(files: readonly LoadedFile[], layout: RepoLayout, o
  * Moves a finding on a rendered object to the source line the user edits (see core/render/source-map.ts), keeps
  * the rendered location in `rendered`, and says through which render it came. Related locations move the same
  * way. A quick fix moves along only when every edit lands on source text equal to the rendered text it replaces
- * (a literal value, a patch or values-file line); otherwise it is dropped (editing generated output would be lost).
+ * (a literal value, a patch or values-file line); otherwise it is dropped (editing generated output would be lost), as is
+ * one that only quotes or unquotes a value whose writing the chart's template decides (see source-map.ts writtenBy).
  * @returns undefined when a `# kube-netlint-disable-next-line` comment above the source line suppresses it
  */
 export function remapRenderedFinding(f: Finding, files: ReadonlyMap<string, LoadedFile>, suppressed: (f: Finding) => boolean): Finding | undefined {
@@ -80,8 +81,11 @@ export function remapRenderedFinding(f: Finding, files: ReadonlyMap<string, Load
       const src = sourceOf(file.render.map, e.span.start, e.span.end);
       const srcFile = src && files.get(src.span.file);
       const at = src && sourceSpanNow(src.span, file.render.sourceTexts.get(src.span.file), srcFile?.text);
-      const same = at && srcFile && src.via !== 'document' && srcFile.text.slice(at.start, at.end) === file.text.slice(e.span.start, e.span.end);
-      return same ? { span: at, newText: e.newText } : undefined;
+      const old = file.text.slice(e.span.start, e.span.end);
+      const same = at && srcFile && src.via !== 'document' && srcFile.text.slice(at.start, at.end) === old;
+      // Quoting or unquoting a value the chart's template writes would change nothing in the render.
+      const rewrites = src?.writtenBy !== undefined && bareText(e.newText) === bareText(old);
+      return same && !rewrites ? { span: at, newText: e.newText } : undefined;
     });
     if (edits.every((e) => e)) fixes.push({ ...fix, edits: edits as Fix['edits'] });
   }
@@ -91,6 +95,11 @@ export function remapRenderedFinding(f: Finding, files: ReadonlyMap<string, Load
   const about = self && !f.message.includes(self) ? `${self}, ` : '';
   const out: Finding = { ...f, message: `${f.message} (${about}${rendered.render.label})`, span: main.span, related, fixes, rendered: { span: f.span, label: rendered.render.label } };
   return suppressed(out) ? undefined : out;
+}
+
+/** A scalar's text without its tag and quotes (`!!str "8080"` → `8080`), to tell an edit of its writing from one of its value. */
+function bareText(text: string): string {
+  return text.replace(/^!\S*\s+/, '').replace(/^"(.*)"$|^'(.*)'$/s, '$1$2');
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Span } from '../source/span';
 import type { HelmJob } from './jobs';
 import { RENDER_FILE_PREFIX } from './jobs';
 import type { SentinelPlan, ValueLeaf } from './helm-values';
+import type { TemplateWriting } from '../source/string-number';
 import { Attribution, MappedNode, RenderSourceMap, sortNodes, sourceTextsOf } from './source-map';
 import { regionsOfObjects, TemplateRegion, templateRegions } from './template-regions';
 import { at, identityOf, scalarText, spanOf, walkTree } from './tree-walk';
@@ -100,17 +101,21 @@ export function mapHelmOutput(input: HelmMapInput): { file: LoadedFile } {
       const span = spanOf(name, node);
       const value = scalarText(node);
       if (!span || value === undefined) return;
-      let mapped: { source: Span; via: Attribution } | undefined;
+      let mapped: { source: Span; via: Attribution; writtenBy?: TemplateWriting } | undefined;
       const probe = sentinelRoot !== undefined ? scalarText(at(sentinelRoot, path)) : undefined;
       const key = probe !== undefined && /^\d+$/.test(probe) ? input.plan?.keyOfSentinel.get(Number(probe)) : undefined;
       const leaf = key !== undefined ? input.leaves.get(key) : undefined;
-      if (leaf?.span && String(leaf.value) === value) mapped = { source: leaf.span, via: 'values' };
-      if (!mapped && typeof node.value === 'string') {
-        const owner = stringOwners.get(node.value);
-        if (owner?.span) mapped = { source: owner.span, via: 'values' };
+      const fieldKey = [...path].reverse().find((p) => typeof p === 'string') as string | undefined;
+      const owner = typeof node.value === 'string' ? stringOwners.get(node.value) : undefined;
+      const from = leaf?.span && String(leaf.value) === value ? leaf : owner?.span ? owner : undefined;
+      if (from?.span) {
+        // Only a number, a boolean or a string that reads as one gets advice on how it is written (quotes, a tag).
+        const advisable = typeof node.value !== 'string' || /^[-+]?\d/.test(node.value);
+        const written = advisable && template && fieldKey !== undefined && typeof path[path.length - 1] === 'string' ? templatedLine(template, templateLines, fieldKey, regionStart) : undefined;
+        const writtenBy = advisable && source ? templateWriting(from, node.value, written && lineAt(template!.text, written), source) : undefined;
+        mapped = { source: from.span, via: 'values', ...(writtenBy ? { writtenBy } : {}) };
       }
       if (!mapped && template) {
-        const fieldKey = [...path].reverse().find((p) => typeof p === 'string') as string | undefined;
         const lit = fieldKey !== undefined && typeof path[path.length - 1] === 'string' ? literalLine(template, templateLines, fieldKey, value, regionStart) : undefined;
         if (lit) mapped = { source: lit, via: 'literal' };
         // The one line of the object's template document that writes the field with a template action.
@@ -153,6 +158,35 @@ function templateFile(source: string | undefined, job: HelmJob, charts: readonly
     rest = rest.slice(2);
   }
   return byPath.get(posix.normalize(posix.join(dir, rest.join('/'))));
+}
+
+/**
+ * Whether the chart's template, not the values file, decides how a value of `leaf` is written in the render (see
+ * {@link TemplateWriting}): the rendered value has another type than the values file's (`port: 8080` rendered
+ * `"8080"`, `label: "80"` rendered `80`), or the template line that writes the field prints the value with an
+ * action (`containerPort: {{ .Values.port | quote }}`, `port: "{{ .port }}"`). An action that passes the value
+ * through `toYaml` / `toJson` / `tpl` writes it as YAML or JSON of its type, as the values file decides.
+ * @param line the template line writing the field with an action, when exactly one does
+ * @param source the document's `# Source:` path (`<chart>/templates/deployment.yaml`)
+ */
+function templateWriting(leaf: ValueLeaf, rendered: unknown, line: string | undefined, source: string): TemplateWriting | undefined {
+  const retyped = typeof leaf.value !== typeof rendered;
+  const name = [...leaf.path].reverse().find((p) => typeof p === 'string') as string | undefined;
+  const prints = line !== undefined && name !== undefined && line.includes(`.${name}`) && !/\b(toYaml|toJson|toPrettyJson|toRawJson|tpl)\b/.test(line);
+  if (!retyped && !prints) return undefined;
+  const template = source.split('/').slice(1).join('/');
+  const piped = prints ? /\|\s*(s?quote)\b/.exec(line!)?.[1] : undefined;
+  const called = prints ? /\{\{-?\s*(s?quote)\s/.exec(line!)?.[1] : undefined;
+  const quoted = prints ? /(["'])\{\{/.exec(line!)?.[1] : undefined;
+  const quoting = piped ? `| ${piped}` : called ?? (quoted ? `${quoted}{{ }}${quoted}` : undefined);
+  return { template, ...(quoting ? { quoting } : {}) };
+}
+
+/** The whole line of `text` that `span` starts on. */
+function lineAt(text: string, span: Span): string {
+  const start = text.lastIndexOf('\n', span.start - 1) + 1;
+  const end = text.indexOf('\n', span.start);
+  return text.slice(start, end < 0 ? text.length : end);
 }
 
 /**

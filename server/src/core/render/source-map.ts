@@ -1,4 +1,5 @@
 import type { Span } from '../source/span';
+import type { FileText, TemplateWriting } from '../source/string-number';
 
 /** How a rendered field was traced back to a line the user edits, best first (see {@link MappedNode}). */
 export type Attribution = 'values' | 'patch' | 'replacement' | 'literal' | 'template' | 'transformer' | 'document';
@@ -12,6 +13,8 @@ export interface MappedNode {
   readonly end: number;
   readonly source: Span;
   readonly via: Attribution;
+  /** A value from a values file (`via: 'values'`) whose quotes or type in the render the chart's template decides. */
+  readonly writtenBy?: TemplateWriting;
 }
 
 /**
@@ -33,7 +36,7 @@ export function sortNodes(nodes: MappedNode[]): MappedNode[] {
  * The source span of a rendered span: the innermost mapped node that contains it, else the fallback of its
  * document, else undefined.
  */
-export function sourceOf(map: RenderSourceMap, start: number, end: number): { span: Span; via: Attribution } | undefined {
+export function sourceOf(map: RenderSourceMap, start: number, end: number): { span: Span; via: Attribution; writtenBy?: TemplateWriting } | undefined {
   // Nodes nest and are sorted by start (wider first on ties), so walking back from the last node that starts at or
   // before `start`, the first one that contains the span is the innermost.
   let lo = 0;
@@ -48,10 +51,23 @@ export function sourceOf(map: RenderSourceMap, start: number, end: number): { sp
   }
   for (let i = last; i >= 0; i--) {
     const n = map.nodes[i];
-    if (end <= n.end) return { span: n.source, via: n.via };
+    if (end <= n.end) return { span: n.source, via: n.via, ...(n.writtenBy ? { writtenBy: n.writtenBy } : {}) };
   }
   const doc = map.documents.find((d) => d.start <= start && start <= d.end);
   return doc ? { span: doc.fallback, via: 'document' } : undefined;
+}
+
+/**
+ * The {@link FileText} of loaded files for the rules' hints on how a value is written: a file's text, and for a
+ * rendered manifest the chart template that writes a value taken from a values file ({@link MappedNode.writtenBy}).
+ */
+export function fileTextOf(files: ReadonlyMap<string, { readonly text: string; readonly render?: { readonly map: RenderSourceMap } }> | undefined): FileText {
+  const text = (span: Span): string | undefined => files?.get(span.file)?.text;
+  const templateWriting = (span: Span): TemplateWriting | undefined => {
+    const map = files?.get(span.file)?.render?.map;
+    return map ? sourceOf(map, span.start, span.end)?.writtenBy : undefined;
+  };
+  return Object.assign(text, { templateWriting });
 }
 
 /** The texts of the source files a map points into (kept with the map: spans refer to them). */

@@ -1,3 +1,4 @@
+import { fileTextOf } from '../render/source-map';
 import type { Span } from '../source/span';
 import { isIngress } from '../model/views/ingress';
 import { ingressProblems } from '../kubernetes/api-server/rejection';
@@ -68,7 +69,7 @@ export const ingressSpecInvalid: Rule = {
     const findings: Finding[] = [];
     const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
     const written = (span: Span): string | undefined => files?.get(span.file)?.text.slice(span.start, span.end);
-    const source = (span: Span): string | undefined => files?.get(span.file)?.text;
+    const source = fileTextOf(files);
     for (const obj of model.objects) {
       if (!isIngress(obj) || obj.apiVersion !== 'networking.k8s.io/v1' || obj.origin.type !== 'file') continue;
       for (const p of ingressProblems(obj, patches.has(obj.file), written, source)) {

@@ -1,3 +1,4 @@
+import { fileTextOf } from '../render/source-map';
 import type { Span } from '../source/span';
 import { isNetworkPolicy } from '../model/views/network-policy';
 import { networkPolicyProblems } from '../kubernetes/api-server/rejection';
@@ -72,7 +73,7 @@ export const networkpolicySpecInvalid: Rule = {
   check({ model, files }) {
     const findings: Finding[] = [];
     const written = (span: Span): string | undefined => files?.get(span.file)?.text.slice(span.start, span.end);
-    const source = (span: Span): string | undefined => files?.get(span.file)?.text;
+    const source = fileTextOf(files);
     for (const obj of model.objects) {
       if (!isNetworkPolicy(obj) || obj.apiVersion !== 'networking.k8s.io/v1' || obj.origin.type !== 'file') continue;
       for (const p of networkPolicyProblems(obj, written, source)) {

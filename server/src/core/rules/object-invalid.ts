@@ -1,5 +1,18 @@
 import type { Rule } from './rule';
 import { quoteScalarFix } from './fixes/quote-scalar';
+import type { LoadProblem } from '../load/load-file';
+import { fileTextOf } from '../render/source-map';
+import type { FileText } from '../source/string-number';
+import { templateQuoteAdviceAt } from '../kubernetes/api-server/string-advice';
+
+/**
+ * The message of a load problem, its advice on quoting told again for a value a chart's template writes (the
+ * loader read the rendered manifest, where quoting the values file would change nothing; see TemplateWriting).
+ */
+function advised(p: LoadProblem, source: FileText): string {
+  const template = p.advice !== undefined ? templateQuoteAdviceAt(source, p.span) : undefined;
+  return template !== undefined && p.message.endsWith(p.advice!) ? `${p.message.slice(0, p.message.length - p.advice!.length)}${template}` : p.message;
+}
 
 /** Objects kubectl or the API server refuse for their envelope (apiVersion, kind, metadata, spec shape); documents that are not objects. */
 export const objectInvalid: Rule = {
@@ -65,8 +78,9 @@ export const objectInvalid: Rule = {
   ],
   check({ model, layout, files }) {
     const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
+    const source = fileTextOf(files);
     return model.problems
       .filter((p) => p.code.startsWith('OBJECT_') && !patches.has(p.span.file))
-      .map((p) => ({ ruleId: 'object-invalid', severity: p.severity, message: p.message, span: p.span, related: [], fixes: p.quotable ? quoteScalarFix(files?.get(p.span.file)?.text, p.span, p.key?.span, p.key?.read) : [] }));
+      .map((p) => ({ ruleId: 'object-invalid', severity: p.severity, message: advised(p, source), span: p.span, related: [], fixes: p.quotable ? quoteScalarFix(files?.get(p.span.file)?.text, p.span, p.key?.span, p.key?.read) : [] }));
   },
 };

@@ -1,3 +1,4 @@
+import { fileTextOf } from '../render/source-map';
 import { describe } from '../model/objects';
 import { podTemplateProblems } from '../kubernetes/api-server/rejection';
 import type { Finding, Fix, Rule } from './rule';
@@ -149,7 +150,7 @@ export const podSpecInvalid: Rule = {
     const findings: Finding[] = [];
     const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
     const written = (span: Span): string | undefined => files?.get(span.file)?.text.slice(span.start, span.end);
-    const source = (span: Span): string | undefined => files?.get(span.file)?.text;
+    const source = fileTextOf(files);
     const unquote = (span: Span, value: string, title: string): Fix[] => {
       const edit = replaceScalarEdit(files, span, value, String(Number(value)));
       return edit ? [{ title, edits: [edit], preferred: true }] : [];

@@ -1,3 +1,4 @@
+import { fileTextOf } from '../render/source-map';
 import type { Span } from '../source/span';
 import { describe } from '../model/objects';
 import { SERVICE } from '../kubernetes/api-server/service-spec';
@@ -90,7 +91,7 @@ export const serviceSpecInvalid: Rule = {
     const findings: Finding[] = [];
     const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
     const written = (span: Span): string | undefined => files?.get(span.file)?.text.slice(span.start, span.end);
-    const source = (span: Span): string | undefined => files?.get(span.file)?.text;
+    const source = fileTextOf(files);
     for (const svc of model.services) {
       // Built-in and live (cluster) Services have passed the API server's validation already.
       if (svc.origin.type !== 'file') continue;

@@ -18,6 +18,25 @@ export interface StringNumber {
   readonly start: number;
   /** An anchor (`&name`) is written with the value: rewriting it would change its aliases too. */
   readonly anchored?: boolean;
+  /** A chart template, not the file the value is reported in, writes the quotes or tag (see {@link TemplateWriting}). */
+  readonly template?: TemplateWriting;
+}
+
+/**
+ * A chart template that decides how a rendered value is written (its quotes, tag or type) though the value comes
+ * from a values file. A Go template action prints a value's text, not its YAML spelling (text/template, as
+ * `helm template` runs it), so `containerPort: {{ .Values.port | quote }}` renders `port: 8080` of values.yaml as
+ * the string "8080", and quotes in values.yaml never reach `{{ .Values.label }}`: advice on how to write the
+ * value belongs to the template, and a quick fix on the values file would change nothing in the render. Only
+ * `toYaml` / `toJson` write the value as its type says (`"8080"` for a quoted values string). Sources: Masterminds
+ * sprig v3 strings.go (quote, squote: the value's text in quotes), helm pkg/engine/funcs.go (toYAML: sigs.k8s.io/yaml
+ * Marshal), v3.17; checked with `helm template` v3.17.
+ */
+export interface TemplateWriting {
+  /** The template's path in its chart, as helm names it in `# Source:` without the chart (`templates/deployment.yaml`). */
+  readonly template: string;
+  /** How the template quotes the value, when its line shows it: `| quote`, `quote` (called), `"{{ }}"` (quotes around the action). */
+  readonly quoting?: string;
 }
 
 /**
@@ -64,6 +83,7 @@ export function stringNumber(text: string | undefined, span: Span): StringNumber
  */
 export function unstringHint(written: StringNumber | undefined): string {
   if (!written) return 'write it as a plain number';
+  if (written.template) return templateUnstringHint(written.template, written.tag);
   if (written.tag) return `remove the \`${written.tag}\` tag${written.quoted ? ' and the quotes' : ''}`;
   return written.quoted ? 'remove the quotes' : 'write it as a plain number';
 }
@@ -76,12 +96,31 @@ export function unstringSpan(written: StringNumber | undefined, span: Span): Spa
   return written && written.start < span.start ? { file: span.file, start: written.start, end: span.end } : span;
 }
 
-/** The whole text of the file a span is in (rules pass their loaded files'); undefined when unknown. */
-export type FileText = (span: Span) => string | undefined;
+/**
+ * The hint for a number a chart template renders as a string: ``remove `| quote` in templates/deployment.yaml``,
+ * `unquote {{ }} in …`, else (the template line is not known) `unquote it in …`.
+ */
+export function templateUnstringHint(t: TemplateWriting, tag?: string): string {
+  if (tag) return `remove the \`${tag}\` tag in ${t.template}`;
+  if (!t.quoting) return `unquote it in ${t.template}`;
+  return /^["']/.test(t.quoting) ? `unquote {{ }} in ${t.template}` : `remove \`${t.quoting}\` in ${t.template}`;
+}
 
-/** {@link stringNumber} of the scalar at `span`, reading the file through `source`. */
+/**
+ * The whole text of the file a span is in (rules pass their loaded files'); undefined when unknown. With
+ * `templateWriting`, the chart template that writes a rendered value whose value comes from a values file
+ * ({@link TemplateWriting}; rules get both from core/render/source-map.ts fileTextOf).
+ */
+export interface FileText {
+  (span: Span): string | undefined;
+  readonly templateWriting?: (span: Span) => TemplateWriting | undefined;
+}
+
+/** {@link stringNumber} of the scalar at `span`, reading the file through `source` (and who writes it, see {@link FileText}). */
 export function stringNumberAt(source: FileText | undefined, span: Span): StringNumber | undefined {
-  return stringNumber(source?.(span), span);
+  const written = stringNumber(source?.(span), span);
+  const template = source?.templateWriting?.(span);
+  return written && template ? { ...written, template } : written;
 }
 
 /** How the string is named in a lead: `a quoted number`, ``a `!!str` number``, `a number written as a string`. */

@@ -7,7 +7,7 @@ import { jsonKindWords, jsonType, lowerCaseFix, SpecProblem, WrittenText } from 
 import { apiRejects, firstCause, portNameErrors, portNumErrors, shown, shownJson } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
 import { FileText, stringNumberAt, unstringHint, unstringSpan } from '../../source/string-number';
-import { quoteAdvice } from './string-advice';
+import { quoteAdvice, templateQuoteAdviceAt } from './string-advice';
 import { firstFitting } from '../../output/fit-message';
 
 type Raw = Record<string, unknown>;
@@ -51,7 +51,7 @@ export function ingressBackendProblems(ingress: K8sObject, written?: WrittenText
   if (isSet(spec.defaultBackend)) {
     sites.push({ value: spec.defaultBackend, path: 'spec.defaultBackend', api: 'spec.defaultBackend', go: 'spec.defaultBackend', holder: 'IngressSpec.spec.defaultBackend', label: 'default backend' });
   }
-  const shapes = [...ruleShapeProblems(ingress, spec), ...classAndTlsShapeProblems(ingress, spec)];
+  const shapes = [...ruleShapeProblems(ingress, spec, source), ...classAndTlsShapeProblems(ingress, spec, source)];
   // A value the decoder refuses stops the API server before validation: only those are reported then.
   const pathProblems: SpecProblem[] = shapes.length || partial ? shapes : emptyRuleProblems(ingress, spec);
   (Array.isArray(spec.rules) ? spec.rules : []).forEach((rule, r) => {
@@ -115,7 +115,7 @@ function emptyRuleProblems(ingress: K8sObject, spec: Raw): SpecProblem[] {
  * Sources: staging/src/k8s.io/api/networking/v1/types.go (IngressSpec.Rules []IngressRule, IngressRule.Host,
  * IngressRuleValue.HTTP *HTTPIngressRuleValue inlined, HTTPIngressRuleValue.Paths []HTTPIngressPath), v1.33.
  */
-function ruleShapeProblems(ingress: K8sObject, spec: Raw): SpecProblem[] {
+function ruleShapeProblems(ingress: K8sObject, spec: Raw, source?: FileText): SpecProblem[] {
   const who = describe(ingress);
   const decode = (at: string, what: string, goField: string, goType: string, value: unknown, fix = ''): SpecProblem => ({
     span: spanAt(ingress, at),
@@ -133,7 +133,7 @@ function ruleShapeProblems(ingress: K8sObject, spec: Raw): SpecProblem[] {
       return;
     }
     if (isSet(rule.host) && typeof rule.host !== 'string') {
-      out.push(decode(`${at}.host`, `host ${shownJson(rule.host)} of rule #${r} is not a string`, 'IngressRule.spec.rules.host', 'string', rule.host, '; quote it'));
+      out.push(decode(`${at}.host`, `host ${shownJson(rule.host)} of rule #${r} is not a string`, 'IngressRule.spec.rules.host', 'string', rule.host, templateQuoteAdviceAt(source, spanAt(ingress, `${at}.host`)) ?? '; quote it'));
     }
     const http = rule.http;
     const label = typeof rule.host === 'string' && rule.host !== '' ? `host ${rule.host}` : `rule #${r}`;
@@ -164,17 +164,17 @@ function ruleShapeProblems(ingress: K8sObject, spec: Raw): SpecProblem[] {
  * staging/src/k8s.io/api/networking/v1/types.go (IngressSpec.IngressClassName *string, IngressSpec.TLS []IngressTLS,
  * IngressTLS.Hosts []string, IngressTLS.SecretName string), v1.33.
  */
-function classAndTlsShapeProblems(ingress: K8sObject, spec: Raw): SpecProblem[] {
+function classAndTlsShapeProblems(ingress: K8sObject, spec: Raw, source?: FileText): SpecProblem[] {
   const who = describe(ingress);
   const decode = (at: string, what: string, goField: string, goType: string, value: unknown, fix = ''): SpecProblem => ({
     span: spanAt(ingress, at),
     message: `${what}: the API server cannot decode ${who} ("json: cannot unmarshal ${jsonType(value)} into Go struct field ${goField} of type ${goType}")${fix}`,
   });
-  const quote = (v: unknown): string => (typeof v === 'number' || typeof v === 'boolean' ? '; quote it' : '');
+  const quote = (v: unknown, at: string): string => (typeof v === 'number' || typeof v === 'boolean' ? templateQuoteAdviceAt(source, spanAt(ingress, at)) ?? '; quote it' : '');
   const out: SpecProblem[] = [];
   const className = spec.ingressClassName;
   if (isSet(className) && typeof className !== 'string') {
-    out.push(decode('spec.ingressClassName', `ingressClassName ${shownJson(className)} is not a string`, 'IngressSpec.spec.ingressClassName', 'string', className, quote(className)));
+    out.push(decode('spec.ingressClassName', `ingressClassName ${shownJson(className)} is not a string`, 'IngressSpec.spec.ingressClassName', 'string', className, quote(className, 'spec.ingressClassName')));
   }
   const tls = spec.tls;
   if (!isSet(tls)) return out;
@@ -187,7 +187,7 @@ function classAndTlsShapeProblems(ingress: K8sObject, spec: Raw): SpecProblem[] 
       return;
     }
     if (isSet(entry.secretName) && typeof entry.secretName !== 'string') {
-      out.push(decode(`${at}.secretName`, `secretName ${shownJson(entry.secretName)} of tls entry #${i} is not a string`, 'IngressTLS.spec.tls.secretName', 'string', entry.secretName, quote(entry.secretName)));
+      out.push(decode(`${at}.secretName`, `secretName ${shownJson(entry.secretName)} of tls entry #${i} is not a string`, 'IngressTLS.spec.tls.secretName', 'string', entry.secretName, quote(entry.secretName, `${at}.secretName`)));
     }
     const hosts = entry.hosts;
     if (!isSet(hosts)) return;
@@ -196,7 +196,7 @@ function classAndTlsShapeProblems(ingress: K8sObject, spec: Raw): SpecProblem[] 
       return;
     }
     hosts.forEach((h, k) => {
-      if (isSet(h) && typeof h !== 'string') out.push(decode(`${at}.hosts.${k}`, `host ${shownJson(h)} of tls entry #${i} is not a string`, 'IngressTLS.spec.tls.hosts', 'string', h, quote(h)));
+      if (isSet(h) && typeof h !== 'string') out.push(decode(`${at}.hosts.${k}`, `host ${shownJson(h)} of tls entry #${i} is not a string`, 'IngressTLS.spec.tls.hosts', 'string', h, quote(h, `${at}.hosts.${k}`)));
     });
   });
   return out;

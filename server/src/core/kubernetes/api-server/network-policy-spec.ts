@@ -9,7 +9,7 @@ import { firstFitting } from '../../output/fit-message';
 import { type FoundKind, mapValueProblem, rawMapValueProblems } from './string-maps';
 import { MAX_MAP_VALUES } from './object-envelope';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
-import { quoteAdvice } from './string-advice';
+import { quoteAdvice, templateQuoteAdviceAt } from './string-advice';
 import { requirementRefusal } from './label-selector';
 
 /** NetworkPolicyPort `protocol` values, in the order the API server lists them (not sorted, unlike a Service's). */
@@ -182,7 +182,8 @@ function requirementProblems(policy: K8sObject, exprs: unknown, at: string, api:
     }
     for (const [field, goType] of [['key', 'string'], ['operator', 'v1.LabelSelectorOperator']] as const) {
       const v = entry[field];
-      if (isSet(v) && typeof v !== 'string') out.push(decodeError(spanAt(policy, `${path}.${field}`), `${field} ${shownJson(v)} is ${jsonKindWords(v)}, not a string`, who, `json: cannot unmarshal ${jsonType(v)} into Go struct field LabelSelectorRequirement.${goPath}.${field} of type ${goType}`, '; quote it'));
+      const span = spanAt(policy, `${path}.${field}`);
+      if (isSet(v) && typeof v !== 'string') out.push(decodeError(span, `${field} ${shownJson(v)} is ${jsonKindWords(v)}, not a string`, who, `json: cannot unmarshal ${jsonType(v)} into Go struct field LabelSelectorRequirement.${goPath}.${field} of type ${goType}`, templateQuoteAdviceAt(source, span) ?? '; quote it'));
     }
     const values = entry.values;
     if (isSet(values) && !Array.isArray(values)) {

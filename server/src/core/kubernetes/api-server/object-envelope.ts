@@ -61,6 +61,8 @@ export interface EnvelopeProblem {
   readonly quotable?: boolean;
   /** With {@link quotable}, for a map value: where its key is written, and the key as read (the fix quotes a misread key too). */
   readonly key?: { readonly span: Span; readonly read: string };
+  /** With {@link quotable}: the end of `message` that says how to write the value (`; quote it`), which depends on who writes it. */
+  readonly advice?: string;
 }
 
 /**
@@ -266,7 +268,7 @@ export function metadataTypeProblems(view: EnvelopeView, kind: string, version: 
     const refused = version ? `the API server refuses the ${kind} ("${decode}")` : `the API server refuses it ("${decode}")`;
     const plain = !map && (found === 'bool' || found === 'number');
     const { read, fix } = plain ? stringAdvice(found, scalar, writing) : { read: '', fix: map ? '; give a mapping of key: "value" strings' : '; give a string' };
-    out.push({ span, code: 'OBJECT_METADATA_TYPE', severity: 'error', ...(plain ? { quotable: true } : {}), ...(plain && key ? { key } : {}), message: `${shown} is ${shapeWord(found)}, not ${map ? 'a mapping of strings' : 'a string'}${read}: ${refused}${fix}` });
+    out.push({ span, code: 'OBJECT_METADATA_TYPE', severity: 'error', ...(plain ? { quotable: true, advice: fix } : {}), ...(plain && key ? { key } : {}), message: `${shown} is ${shapeWord(found)}, not ${map ? 'a mapping of strings' : 'a string'}${read}: ${refused}${fix}` });
   };
   for (const path of METADATA_STRING_FIELDS) {
     const found = view.kindOf(path);

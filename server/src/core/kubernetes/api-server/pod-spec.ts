@@ -9,6 +9,7 @@ import { caseFix, lowerCaseFix, SpecProblem, WrittenText } from './service-spec'
 import { int32Failure, writtenNumber } from './json-numbers';
 import { firstFitting } from '../../output/fit-message';
 import { elidedApiPath, elidedGoField, mapValueProblem } from './string-maps';
+import { templateQuoteAdviceAt } from './string-advice';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 import { isPlaceholder } from './object-names';
 import { labelSelectorMatches, nodeRequirementRefusal, requirementRefusal } from './label-selector';
@@ -97,7 +98,7 @@ export function decodeProblems(w: WorkloadObject, written?: WrittenText, source?
     const fixes: Fix[] = fixText !== undefined && f.editable
       ? [{ title: `Change ${label(f.path)} ${shownJson(f.value)} to ${fixText}`, edits: [{ span: unstringSpan(asString, f.span), newText: fixText }], preferred: true }]
       : [];
-    const message = (field: string): string => `${label(f.path)}${shown} is ${FOUND[f.found]}, not ${EXPECTED[f.goType] ?? f.goType}: the API server cannot decode ${describe(w)} ("json: cannot unmarshal ${goValue(f)} into Go struct field ${field} of type ${f.goType}")${fixText !== undefined ? `; ${unstringHint(asString ?? { quoted: true, start: f.span.start })}` : quotable(f) ? '; quote it' : ''}`;
+    const message = (field: string): string => `${label(f.path)}${shown} is ${FOUND[f.found]}, not ${EXPECTED[f.goType] ?? f.goType}: the API server cannot decode ${describe(w)} ("json: cannot unmarshal ${goValue(f)} into Go struct field ${field} of type ${f.goType}")${fixText !== undefined ? `; ${unstringHint(asString ?? { quoted: true, start: f.span.start })}` : quotable(f) ? templateQuoteAdviceAt(source, f.span) ?? '; quote it' : ''}`;
     // A deep field (a CronJob's affinity term) leaves no room for the decoder's whole path: its middle goes.
     return { span: f.span, message: firstFitting(message(goField), message(elidedGoField(goField))), fixes };
   });

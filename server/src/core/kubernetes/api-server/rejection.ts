@@ -5,6 +5,7 @@ import type { RepoLayout } from '../../repo/layout';
 import type { Fix } from '../../rules/rule';
 import type { Span } from '../../source/span';
 import type { FileText } from '../../source/string-number';
+import { fileTextOf } from '../../render/source-map';
 import { isIngress } from '../../model/views/ingress';
 import { isNetworkPolicy } from '../../model/views/network-policy';
 import { ingressBackendProblems } from './ingress-spec';
@@ -138,7 +139,7 @@ export interface RejectionContext {
 export function rejectionReason(obj: K8sObject, ctx: RejectionContext): string | undefined {
   if (obj.origin.type !== 'file') return undefined;
   const written = (span: Span): string | undefined => ctx.files?.get(span.file)?.text.slice(span.start, span.end);
-  const source = (span: Span): string | undefined => ctx.files?.get(span.file)?.text;
+  const source = fileTextOf(ctx.files);
   const partial = ctx.patchFiles.has(obj.file);
   const first = (problems: readonly SpecProblem[]): string | undefined => problems.find((p) => !p.warning)?.message.split(SERVICE).join(describe(obj));
   if (obj.category === 'workload') return first(podTemplateProblems(obj, partial, written, source));

@@ -1,5 +1,5 @@
 import type { Span } from '../../source/span';
-import { FileText, stringNumber } from '../../source/string-number';
+import { FileText, stringNumber, TemplateWriting } from '../../source/string-number';
 
 /**
  * How a map entry or field whose value must be a string, but that YAML reads as a boolean or a number, is written,
@@ -18,6 +18,8 @@ export interface ScalarWriting {
   readonly quoted?: boolean;
   /** A plain key YAML 1.1 reads as a boolean or a number: as written (`on`) and as kubectl sends it (`true`). */
   readonly key?: { readonly written: string; readonly read: string };
+  /** A chart template, not the file the value is reported in, writes the value (see {@link TemplateWriting}). */
+  readonly template?: TemplateWriting;
 }
 
 /** Text of a plain scalar that double quotes make the same string (no escapes, no YAML indicators). */
@@ -38,10 +40,12 @@ export function writingAt(source: FileText | undefined, span: Span, keySpan?: Sp
   const spelled = stringNumber(text, span);
   if (text === undefined || !spelled) return undefined;
   const misread = misreadKey(text, keySpan, key);
+  const template = source?.templateWriting?.(span);
   return {
     ...(spelled.tag ? { tag: spelled.tag } : {}),
     ...(spelled.quoted ? { quoted: true } : {}),
     ...(misread !== undefined ? { key: { written: misread, read: key! } } : {}),
+    ...(template ? { template } : {}),
   };
 }
 
@@ -70,7 +74,10 @@ export function stringAdvice(found: 'bool' | 'number', value: unknown, writing: 
   const keyRead = key ? `YAML 1.1 reads the unquoted key ${key.written} as ${key.read}` : '';
   let read: string;
   let fix: string;
-  if (tag) {
+  if (writing?.template) {
+    read = tag ? ` (the \`${tag}\` tag makes it ${as})` : ` (YAML 1.1 reads the unquoted value as ${as})`;
+    fix = templateQuoteAdvice(writing.template, tag);
+  } else if (tag) {
     read = key ? ` (${keyRead}; the \`${tag}\` tag makes the value ${as})` : ` (the \`${tag}\` tag makes it ${as})`;
     const untag = `remove the \`${tag}\` tag${writing?.quoted ? '' : ` and quote ${key ? 'the value' : 'it'}`}`;
     fix = key ? `; quote the key, ${untag}` : `; ${untag}`;
@@ -87,5 +94,21 @@ export function stringAdvice(found: 'bool' | 'number', value: unknown, writing: 
  */
 export function quoteAdvice(source: FileText | undefined, span: Span | undefined): string {
   const writing = span ? writingAt(source, span) : undefined;
+  if (writing?.template) return templateQuoteAdvice(writing.template, writing.tag);
   return writing?.tag ? `; remove the \`${writing.tag}\` tag${writing.quoted ? '' : ' and quote it'}` : '; quote it';
+}
+
+/**
+ * The advice for a value a chart template renders as a number or boolean where a string belongs: quoting it in the
+ * values file would not reach the render (the action prints the value's text), so the template must quote it:
+ * ``; quote it in templates/deployment.yaml (`| quote`)``.
+ */
+export function templateQuoteAdvice(t: TemplateWriting, tag?: string): string {
+  return tag ? `; remove the \`${tag}\` tag in ${t.template} and quote it there` : `; quote it in ${t.template} (\`| quote\`)`;
+}
+
+/** {@link quoteAdvice} for a value a chart template writes ({@link templateQuoteAdvice}), else undefined. */
+export function templateQuoteAdviceAt(source: FileText | undefined, span: Span | undefined): string | undefined {
+  const t = span ? source?.templateWriting?.(span) : undefined;
+  return t ? templateQuoteAdvice(t) : undefined;
 }
