@@ -109,6 +109,17 @@ describe('language server over stdio (protocol)', function () {
     assert.equal(applyTextEdits(text, actions[0].edit!.changes![uriOf(A)]), text.replace('on: 80   # port', '"on": "80"   # port'));
   });
 
+  it('quotes a misread key of a template label with the same key of the Deployment\'s selector, in one code action', async () => {
+    await client.waitFor(A, hasCollision);
+    const text = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector:\n    matchLabels: {on: "1"}\n  template:\n    metadata:\n      labels: {on: 1}   # kept\n    spec: {containers: [{name: web, image: nginx}]}\n';
+    client.open(A, text);
+    const [diag] = await client.waitFor(A, (d) => rules(d).includes('pod-spec-invalid'));
+    assert.deepEqual(diag.range, { start: { line: 8, character: 19 }, end: { line: 8, character: 20 } });
+    const actions = await client.codeActions(A, diag.range, [diag]);
+    assert.equal(actions[0].title, 'Quote "on" and "1", and "on" in spec.selector.matchLabels');
+    assert.equal(applyTextEdits(text, actions[0].edit!.changes![uriOf(A)]), text.replace('{on: "1"}', '{"on": "1"}').replace('{on: 1}   # kept', '{"on": "1"}   # kept'));
+  });
+
   it('finds the quick fixes by rule id and position when a client drops Diagnostic.data', async () => {
     const [diag] = await client.waitFor(A, hasCollision);
     const { data: _dropped, ...withoutData } = diag;

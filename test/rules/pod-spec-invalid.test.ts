@@ -61,6 +61,23 @@ spec:
     assert.deepEqual(patch.findings, []);
   });
 
+  it('says which side writes a key YAML 1.1 reads as true when a selector misses its template by it', () => {
+    const workload = (selector: string, labels: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d}
+spec:
+  selector: {matchLabels: ${selector}}
+  template:
+    metadata: {labels: ${labels}}
+    spec: {containers: [{name: c, image: x}]}
+`;
+    const message = (selector: string, labels: string) => check(workload(selector, labels)).map((f) => f.message);
+    assert.deepEqual(message('{"on": web}', '{on: web}'), ['selector on=web does not match the pod template\'s labels (kubectl reads the unquoted key on as true): the API server rejects Deployment default/d with "spec.template.metadata.labels: Invalid value: map[string]string{"true":"web"}: `selector` does not match template `labels`"; quote it on both sides']);
+    assert.deepEqual(message('{yes: web}', '{"yes": web}'), ['selector true=web (kubectl reads the unquoted key yes as true) does not match the pod template\'s labels: the API server rejects Deployment default/d with "spec.template.metadata.labels: Invalid value: map[string]string{"yes":"web"}: `selector` does not match template `labels`"']);
+    // Both read alike (on and yes are both true): they match.
+    assert.deepEqual(message('{on: web}', '{yes: web}'), []);
+  });
+
   it('reports a selector requirement validation refuses (an operator that is not one, In without values, Exists with values) instead of the match, and reads a null value as ""', () => {
     const { findings } = lint(`apiVersion: apps/v1
 kind: Deployment

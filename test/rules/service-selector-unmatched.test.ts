@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { lint } from '../helpers/lint';
+import { applyEdits, dedent, lint } from '../helpers/lint';
 import { fromApiObject } from '../../server/out/core/model/from-api-object';
 import { analyze } from '../../server/out/core/analyze';
 import { DEFAULT_CONFIG } from '../../server/out/core/config/config';
@@ -134,6 +134,53 @@ spec:
     assert.deepEqual(lint({ 'svc.yaml': service('{app: web}'), 'svc2.yaml': service('{app: api}', 'blog') }, { rules }).findings, []);
     const noSelector = 'apiVersion: v1\nkind: Service\nmetadata: {name: db, namespace: shop}\nspec: {ports: [{port: 5432}]}\n';
     assert.deepEqual(lint({ 'svc.yaml': noSelector, 'a.yaml': workload('api', '{app: api}') }, { rules }).findings, []);
+  });
+
+  describe('keys YAML 1.1 reads as booleans (kubectl reads an unquoted on as true)', () => {
+    const deployment = (labels: string, selector?: string) => `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:${selector ? `\n  selector: {matchLabels: ${selector}}` : ''}
+  template:
+    metadata:
+      labels: ${labels}
+    spec: {containers: [{name: c, image: c:1}]}`;
+    const one = (files: Record<string, string>) => {
+      const fs = lint(files, { rules }).findings;
+      assert.equal(fs.length, 1);
+      return fs[0];
+    };
+
+    it('says when the template writes the key unquoted (read as true) and the selector quotes it, where, and to quote it with the workload\'s selector', () => {
+      let f = one({ 'svc.yaml': service('{"on": web}'), 'a.yaml': deployment('{on: web}') });
+      assert.equal(f.message, 'selector on=web of Service shop/web matches no pod template: the template label key of Deployment shop/web written on (a.yaml:7) reads as true in YAML 1.1, as kubectl reads it, so the Service gets no endpoints; quote "on" in its template labels');
+      assert.deepEqual([f.line, f.column, f.severity, f.fixes], [7, 14, 'warning', []]);
+      assert.deepEqual(f.related.map((r) => [r.file, r.line, r.column, r.text, r.message]), [['a.yaml', 7, 16, 'on', 'Deployment shop/web: the key written on reads as true in YAML 1.1, as kubectl reads it']]);
+      // Its selector reads the key as true too: both are to change (a selector that misses its template is refused).
+      f = one({ 'svc.yaml': service('{"on": web}'), 'a.yaml': deployment('{on: web}', '{on: web}') });
+      assert.equal(f.message, 'selector on=web of Service shop/web matches no pod template: the template label key of Deployment shop/web written on (a.yaml:8) reads as true in YAML 1.1, as kubectl reads it, so the Service gets no endpoints; quote "on" in its template labels and spec.selector.matchLabels together');
+      assert.deepEqual(f.fixes, []);
+    });
+
+    it('says when the selector writes the key unquoted and the template quotes it, and the quick fix quotes the selector\'s key', () => {
+      const files = { 'svc.yaml': service('{on: web}'), 'a.yaml': deployment('{"on": web}') };
+      const f = one(files);
+      assert.equal(f.message, 'selector true=web of Service shop/web matches no pod template: its key written on (svc.yaml:7) reads as true in YAML 1.1, as kubectl reads it, while Deployment shop/web labels its Pods on=web, so the Service gets no endpoints; quote the key ("on")');
+      assert.deepEqual(f.fixes.map((x) => [x.title, applyEdits(dedent(files['svc.yaml']), x.edits)]), [['Quote "on"', dedent(service('{"on": web}'))]]);
+      assert.deepEqual(lint({ ...files, 'svc.yaml': applyEdits(dedent(files['svc.yaml']), f.fixes[0].edits) }, { rules }).findings, []);
+    });
+
+    it('says how the selector reads a misread key when nothing comes close, and stays silent when both sides write the key alike', () => {
+      const f = one({ 'svc.yaml': service('{on: web}'), 'a.yaml': workload('api', '{app: api}') });
+      assert.equal(f.message, 'selector true=web (the unquoted key on reads as true in YAML 1.1, as kubectl reads it) of Service shop/web matches no pod template of namespace shop (it holds Deployment shop/api): the Service gets no endpoints, so connections fail (503 behind an Ingress); fix the selector or the labels');
+      for (const [selector, labels] of [['{on: web}', '{on: web}'], ['{"on": web}', '{"on": web}'], ['{"true": web}', '{on: web}'], ['{yes: web}', '{on: web}']]) {
+        assert.deepEqual(lint({ 'svc.yaml': service(selector), 'a.yaml': deployment(labels) }, { rules }).findings, [], `${selector} ${labels}`);
+      }
+      // A quoted "true" is the key true, written as it is read: nothing to say about it.
+      const quoted = one({ 'svc.yaml': service('{"true": web}'), 'a.yaml': workload('api', '{app: api}') });
+      assert.match(quoted.message, /^selector true=web of Service shop\/web matches no pod template of namespace shop /);
+    });
   });
 
   it('names a pod template of another namespace that matches exactly when its own namespace holds others (the Service\'s namespace is probably wrong), in the message, related and hover', () => {

@@ -321,23 +321,173 @@ describe('string map values (labels, annotations, nodeSelector, selectors)', () 
             containers: [{name: web, image: nginx}]
     `);
 
-    it('quotes a misread key with the value, and only that key, keeping comments; a quoted key or a string value is left alone', () => {
+    it('quotes a misread key with the value, in the selector and the template labels together, keeping comments; a quoted key or a string value is left alone', () => {
       const fs = check(keyed);
       const swap = (from: string, to: string) => keyed.replace(from, to);
+      // The selector and the template labels both read `on` as `true`: quoting it in one alone would make the selector
+      // miss the template (refused), so each fix quotes it in both.
+      const both = swap('{app: web, on: 1}', '{app: web, "on": "1"}').replace('on: 1   # kept', '"on": "1"   # kept');
       assert.deepEqual(fixed(fs, keyed), [
-        ['pod-spec-invalid', 6, 33, '1', [['Quote "on" and "1"', swap('{app: web, on: 1}', '{app: web, "on": "1"}')]]],
-        ['pod-spec-invalid', 11, 13, '1', [['Quote "on" and "1"', swap('on: 1   # kept', '"on": "1"   # kept')]]],
+        ['pod-spec-invalid', 6, 33, '1', [['Quote "on" and "1" here and in the template labels', both]]],
+        ['pod-spec-invalid', 11, 13, '1', [['Quote "on" and "1" here and in spec.selector.matchLabels', both]]],
         ['pod-spec-invalid', 12, 16, '2', [['Quote "2"', swap('"yes": 2', '"yes": "2"')]]],
         ['pod-spec-invalid', 15, 12, 'no', [['Quote "Y" and "no"', swap('Y: no', '"Y": "no"')]]],
       ]);
-      assert.equal(fs[0].message, 'matchLabels.true is a number, not a string: the API server cannot decode Deployment default/web ("json: cannot unmarshal number into Go struct field LabelSelector.spec.selector.matchLabels of type string"); quote the key and the value');
+      assert.equal(fs[0].message, 'matchLabels.true is a number, not a string: the API server cannot decode Deployment default/web ("json: cannot unmarshal number into Go struct field LabelSelector.spec.selector.matchLabels of type string"); quote the key and the value, and the key in the template labels with it');
       assert.equal(fs[2].message, 'spec.template.metadata.labels.yes is a number, not a string (YAML 1.1 reads the unquoted value as the number 2): the API server cannot decode Deployment default/web ("json: cannot unmarshal number into Go struct field ObjectMeta.spec.template.metadata.labels of type string"); quote it');
       // Every fix applied: nothing is left, and the keys are the ones written.
-      const all = fs.flatMap((f) => f.fixes[0].edits).sort((a, b) => b.span.start - a.span.start);
+      // (The selector's and the template's fixes hold the same edits: each once.)
+      const all = [...new Map(fs.flatMap((f) => f.fixes[0].edits).map((e) => [e.span.start, e])).values()].sort((a, b) => b.span.start - a.span.start);
       const after = applyEdits(keyed, all);
       assert.deepEqual(check(after), []);
       const d = lint(after).analysis.model.workloads[0];
       assert.deepEqual(d.raw.spec, { selector: { matchLabels: { app: 'web', on: '1' } }, template: { metadata: { labels: { app: 'web', on: '1', yes: '2' } }, spec: { nodeSelector: { Y: 'no', 16: 'a' }, containers: [{ name: 'web', image: 'nginx' }] } } });
+    });
+
+    describe('a misread key that other selectors read as true too', () => {
+      // The template labels write `on: 1` (a number: refused); the selector writes the key the same way with a string.
+      const deployment = (selector: string, labels = '{on: 1}') => dedent(`
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: web, namespace: shop}
+        spec:
+          selector:
+            matchLabels: ${selector}   # kept
+          template:
+            metadata:
+              labels: ${labels}   # kept
+            spec:
+              containers: [{name: web, image: nginx}]
+      `);
+
+      it('quotes the key in the selector too when only the template\'s value is refused', () => {
+        const text = deployment('{on: "1"}');
+        const fs = check(text);
+        assert.deepEqual(fixed(fs, text), [
+          ['pod-spec-invalid', 9, 20, '1', [['Quote "on" and "1", and "on" in spec.selector.matchLabels', text.replace('{on: "1"}', '{"on": "1"}').replace('{on: 1}', '{"on": "1"}')]]],
+        ]);
+        assert.equal(fs[0].message, 'labels.true is a number, not a string: the API server cannot decode Deployment shop/web ("json: cannot unmarshal number into Go struct field ObjectMeta.spec.template.metadata.labels of type string"); quote the key and the value, and the key in spec.selector.matchLabels with it');
+        // Applied, the Deployment decodes and its selector still matches its template.
+        assert.deepEqual(check(applyEdits(text, fs[0].fixes[0].edits)), []);
+      });
+
+      it('offers no fix when the other map cannot be quoted the same way (its key written "true"), and says to change both', () => {
+        const text = deployment('{"true": "1"}');
+        const fs = check(text);
+        assert.deepEqual(fixed(fs, text), [['pod-spec-invalid', 9, 20, '1', []]]);
+        assert.equal(fs[0].message, 'labels.true is a number, not a string: the API server cannot decode Deployment shop/web ("json: cannot unmarshal number into Go struct field ObjectMeta.spec.template.metadata.labels of type string"); quote the key and the value, and the key in spec.selector.matchLabels with it (it reads true too)');
+      });
+
+      it('leaves the fix alone when the selector does not ask for the key, or the key is quoted', () => {
+        const text = deployment('{app: web}', '{app: web, on: 1}');
+        assert.deepEqual(fixed(check(text), text), [['pod-spec-invalid', 9, 30, '1', [['Quote "on" and "1"', text.replace('on: 1', '"on": "1"')]]]]);
+        const quoted = deployment('{"on": "1"}', '{"on": 1}');
+        assert.deepEqual(fixed(check(quoted), quoted), [['pod-spec-invalid', 9, 22, '1', [['Quote "1"', quoted.replace('"on": 1}', '"on": "1"}')]]]]);
+      });
+
+      const selectors = dedent(`
+        ---
+        apiVersion: v1
+        kind: Service
+        metadata: {name: web, namespace: shop}
+        spec:
+          selector: {on: "1"}
+          ports: [{port: 80}]
+        ---
+        apiVersion: networking.k8s.io/v1
+        kind: NetworkPolicy
+        metadata: {name: allow, namespace: shop}
+        spec:
+          podSelector: {matchLabels: {"true": "1"}}
+        ---
+        apiVersion: policy/v1
+        kind: PodDisruptionBudget
+        metadata: {name: pdb, namespace: shop}
+        spec:
+          minAvailable: 1
+          selector: {matchLabels: {on: "1"}}
+        ---
+        apiVersion: v1
+        kind: Service
+        metadata: {name: other, namespace: shop}
+        spec:
+          selector: {on: "2"}
+          ports: [{port: 80}]
+      `);
+
+      it('offers no fix where a Service, NetworkPolicy or PodDisruptionBudget selects the Pods by the key as read, and names them', () => {
+        const text = `${deployment('{on: 1}')}${selectors}`;
+        const fs = check(text).filter((f) => f.ruleId === 'pod-spec-invalid');
+        assert.deepEqual(fixed(fs, text), [['pod-spec-invalid', 6, 23, '1', []], ['pod-spec-invalid', 9, 20, '1', []]]);
+        assert.equal(fs[1].message, 'labels.true is a number, not a string: the API server cannot decode Deployment shop/web ("json: cannot unmarshal number into Go struct field ObjectMeta.spec.template.metadata.labels of type string"); quote the key and the value, and the key in Service shop/web and 2 more, which select by true too');
+        // A selector of another namespace, or one asking for another value, does not hold the fix back.
+        const elsewhere = `${deployment('{on: 1}')}${selectors.replace(/namespace: shop/g, 'namespace: other')}`;
+        assert.deepEqual(check(elsewhere).filter((f) => f.ruleId === 'pod-spec-invalid').map((f) => f.fixes.map((x) => x.title)), [['Quote "on" and "1" here and in the template labels'], ['Quote "on" and "1" here and in spec.selector.matchLabels']]);
+      });
+
+      it('withholds a Service\'s or a NetworkPolicy\'s fix that would stop it selecting Pods labelled with the key as read', () => {
+        const text = dedent(`
+          apiVersion: v1
+          kind: Pod
+          metadata:
+            name: web
+            namespace: shop
+            labels: {on: "1"}
+          spec: {containers: [{name: web, image: nginx}]}
+          ---
+          apiVersion: v1
+          kind: Service
+          metadata: {name: web, namespace: shop}
+          spec:
+            selector: {on: 1}
+            ports: [{port: 80}]
+          ---
+          apiVersion: networking.k8s.io/v1
+          kind: NetworkPolicy
+          metadata: {name: allow, namespace: shop}
+          spec:
+            podSelector: {matchLabels: {on: 1}}
+            ingress: [{from: [{namespaceSelector: {matchLabels: {on: 1}}}]}]
+        `);
+        const fs = check(text);
+        assert.deepEqual(fixed(fs, text), [
+          ['service-spec-invalid', 13, 18, '1', []],
+          ['networkpolicy-spec-invalid', 20, 35, '1', []],
+          // A namespaceSelector selects Namespaces: its fix stays.
+          ['networkpolicy-spec-invalid', 21, 60, '1', [['Quote "on" and "1"', text.replace('{namespaceSelector: {matchLabels: {on: 1}}}', '{namespaceSelector: {matchLabels: {"on": "1"}}}')]]],
+        ]);
+        assert.equal(fs[0].message, 'selector.true is a number, not a string: the API server cannot decode Service shop/web ("json: cannot unmarshal number into Go struct field ServiceSpec.spec.selector of type string"); quote the key and the value, and in the labels of Pod shop/web, which carry true too');
+        assert.match(fs[1].message, /; quote the key and the value, and in the labels of Pod shop\/web, which carry true too$/);
+        // Pods labelled `"on": "1"` (the key on) are what the quoted selector selects: the fix is offered.
+        const quotedPod = text.replace('labels: {on: "1"}', 'labels: {"on": "1"}');
+        assert.deepEqual(check(quotedPod).map((f) => f.fixes.length), [1, 1, 1]);
+      });
+
+      it('withholds object-invalid\'s fix of a Pod label that a Service selects by the key as read, and keeps it otherwise', () => {
+        const pod = (labels: string) => dedent(`
+          apiVersion: v1
+          kind: Pod
+          metadata:
+            name: web
+            namespace: shop
+            labels: ${labels}
+          spec: {containers: [{name: web, image: nginx}]}
+          ---
+          apiVersion: v1
+          kind: Service
+          metadata: {name: web, namespace: shop}
+          spec:
+            selector: {on: "1"}
+            ports: [{port: 80}]
+        `);
+        const text = pod('{on: 1}');
+        const fs = check(text);
+        assert.deepEqual(fixed(fs, text), [['object-invalid', 6, 16, '1', []]]);
+        assert.equal(fs[0].message, 'metadata.labels.true is a number, not a string (YAML 1.1 reads the unquoted key on as true and the unquoted value as the number 1): the API server refuses the Pod ("json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string"); quote the key and the value, and the key in Service shop/web, which selects by true too'.replace(' (YAML 1.1 reads the unquoted key on as true and the unquoted value as the number 1)', ''));
+        // Another value is not selected: the fix quotes the key and the value.
+        const other = pod('{on: 2}');
+        assert.deepEqual(fixed(check(other), other), [['object-invalid', 6, 16, '2', [['Quote "on" and "2"', other.replace('{on: 2}', '{"on": "2"}')]]]]);
+      });
     });
 
     it('says how object-invalid\'s metadata labels read a misread key, and quotes it with the value', () => {

@@ -1,3 +1,4 @@
+import type { ProblemKey } from '../kubernetes/api-server/object-envelope';
 import { Document, YAMLParseError } from 'yaml';
 import { directiveProblem, streamDirectives } from './directives';
 import { composeFromEvents } from './event-compose';
@@ -32,7 +33,7 @@ export interface LoadProblem {
   /** True when quoting the value written at `span` fixes the problem (see EnvelopeProblem.quotable). */
   readonly quotable?: boolean;
   /** With {@link quotable}, for a map value: its key's span and the key as read (see EnvelopeProblem.key). */
-  readonly key?: { readonly span: Span; readonly read: string };
+  readonly key?: ProblemKey;
   /** With {@link quotable}: the end of `message` that says how to write the value (see EnvelopeProblem.advice). */
   readonly advice?: string;
 }

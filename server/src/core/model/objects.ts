@@ -43,8 +43,9 @@ export interface ObjectBase {
    * Spans of nodes of the object, keyed by dotted path (`spec.calicoNetwork.nodeAddressAutodetectionV4`,
    * list items as `containers.0`, map keys also as `path#key`). Every node for Services and for the kinds
    * rules read through `raw`; for pod workloads only the subtrees of {@link CONTAINER_HANDLER_KEYS}, a container's
-   * `restartPolicy`, the pod spec's `affinity` and `topologySpreadConstraints`, `spec.selector.matchExpressions` and a
-   * written {@link MAX_SURGE_PATHS} value (their typed view carries the other spans). Values reached through a merge key
+   * `restartPolicy`, the pod spec's `affinity` and `topologySpreadConstraints`, `spec.selector.matchExpressions`, a
+   * written {@link MAX_SURGE_PATHS} value, and the template labels and selector when a key may be a YAML 1.1 word read
+   * as another key (load/handler-paths.ts; their typed view carries the other spans). Values reached through a merge key
    * (`<<: *base`) have no entry: use the nearest written ancestor (model/views/raw-fields.ts `spanAt`).
    */
   readonly paths?: ReadonlyMap<string, Span>;

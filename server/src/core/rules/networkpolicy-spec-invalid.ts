@@ -1,4 +1,5 @@
 import { fileTextOf } from '../render/source-map';
+import { describe } from '../model/objects';
 import type { Span } from '../source/span';
 import { isNetworkPolicy } from '../model/views/network-policy';
 import { networkPolicyProblems } from '../kubernetes/api-server/rejection';
@@ -39,7 +40,7 @@ export const networkpolicySpecInvalid: Rule = {
     '  unmarshal number into Go struct field LabelSelector.spec.podSelector.matchLabels of type string`). One finding',
     '  per value (up to 20 per map), with a quick fix that quotes it as written (a tagged value, `!!int 3`, loses its',
     '  tag, which decides the type whatever the quotes; a key YAML 1.1 reads otherwise, `on` read as `true`, is quoted',
-    '  too); a null value decodes to "" and is accepted. A selector or a `matchLabels` written as a string or a list is',
+    '  too, except in a `podSelector` that selects Pods labelled with the key as read: then the message names them); a null value decodes to "" and is accepted. A selector or a `matchLabels` written as a string or a list is',
     '  refused too;',
     '- the same selectors\' `matchExpressions` of the wrong type: `values` is a list of strings, so `values: web` and',
     '  `values: [1, true]` are refused (`json: cannot unmarshal number into Go struct field',
@@ -76,7 +77,8 @@ export const networkpolicySpecInvalid: Rule = {
     const source = fileTextOf(files);
     for (const obj of model.objects) {
       if (!isNetworkPolicy(obj) || obj.apiVersion !== 'networking.k8s.io/v1' || obj.origin.type !== 'file') continue;
-      for (const p of networkPolicyProblems(obj, written, source)) {
+      const selected = (key: string, value: string) => model.workloadsIn(obj.namespace).filter((w) => w.pod.labels[key] === value && Object.hasOwn(w.pod.labels, key)).map(describe);
+      for (const p of networkPolicyProblems(obj, written, source, selected)) {
         findings.push({ ruleId: id, severity: 'error', message: p.message, span: p.span, object: refOf(obj), related: p.related ?? [], fixes: p.fixes ?? [] });
       }
     }

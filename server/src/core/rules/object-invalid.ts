@@ -1,4 +1,4 @@
-import type { Rule } from './rule';
+import type { Fix, Rule, RuleContext } from './rule';
 import { quoteScalarFix } from './fixes/quote-scalar';
 import type { LoadProblem } from '../load/load-file';
 import { fileTextOf } from '../render/source-map';
@@ -13,6 +13,9 @@ function advised(p: LoadProblem, source: FileText): string {
   const template = p.advice !== undefined ? templateQuoteAdviceAt(source, p.span) : undefined;
   return template !== undefined && p.message.endsWith(p.advice!) ? `${p.message.slice(0, p.message.length - p.advice!.length)}${template}` : p.message;
 }
+import { askingForLabel } from './report/selecting-by-key';
+import { firstAndMore } from '../kubernetes/api-server/misread-keys';
+import { firstFitting } from '../output/fit-message';
 
 /** Objects kubectl or the API server refuse for their envelope (apiVersion, kind, metadata, spec shape); documents that are not objects. */
 export const objectInvalid: Rule = {
@@ -42,7 +45,9 @@ export const objectInvalid: Rule = {
     '  (`json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.namespace of type string`). The quick fix',
     '  quotes the value as written; a tagged value (`!!int 3`, `!!bool "yes"`) loses its tag, which decides the type',
     '  whatever the quotes, and a label or annotation key YAML 1.1 reads otherwise (`on: 80` is the label `true`,',
-    '  `1.10` the label `1.1`) is quoted with the value. Such an object is not read at all, so no object of namespace',
+    '  `1.10` the label `1.1`) is quoted with the value, except a Pod\'s label key that a Service, NetworkPolicy or',
+    '  PodDisruptionBudget of its namespace asks for as read (quoted alone, the key would no longer match them): the',
+    '  message then names them, with no quick fix. Such an object is not read at all, so no object of namespace',
     '  `true` appears.',
     '- a `metadata.name` the kind does not allow: a Service name must be a DNS-1035 label (`[a-z]([-a-z0-9]*[a-z0-9])?`,',
     '  at most 63 characters: no dot, no leading digit), a Namespace name an RFC 1123 label (`[a-z0-9]([-a-z0-9]*[a-z0-9])?`,',
@@ -81,6 +86,26 @@ export const objectInvalid: Rule = {
     const source = fileTextOf(files);
     return model.problems
       .filter((p) => p.code.startsWith('OBJECT_') && !patches.has(p.span.file))
-      .map((p) => ({ ruleId: 'object-invalid', severity: p.severity, message: advised(p, source), span: p.span, related: [], fixes: p.quotable ? quoteScalarFix(files?.get(p.span.file)?.text, p.span, p.key?.span, p.key?.read) : [] }));
+      .map((p) => {
+        const fixes = p.quotable ? quoteScalarFix(files?.get(p.span.file)?.text, p.span, p.key?.span, p.key?.read) : [];
+        return { ruleId: 'object-invalid', severity: p.severity, ...keptSelections(model, { ...p, message: advised(p, source) }, fixes), span: p.span, related: [] };
+      });
   },
 };
+
+/**
+ * The message and quick fixes of a problem, safe for the selectors of a Pod: quoting a misread label key of a Pod
+ * (`on: 1` → `"on": "1"`, the label `on` instead of `true`) would leave out of their match the Services, NetworkPolicies
+ * and PodDisruptionBudgets that ask for the label as kubectl reads it (`true`; a Service would get no endpoints).
+ * Then no fix is offered, and the message names them, so that they change with it (a fix reaching into other objects,
+ * often other files, would edit what the author did not point at). When the message has no room for them, the
+ * reading of the key gives way (the rule's page explains it).
+ */
+function keptSelections(model: RuleContext['model'], p: LoadProblem, fixes: readonly Fix[]): { message: string; fixes: readonly Fix[] } {
+  const key = p.key;
+  if (!key?.pod || !fixes[0]?.edits.some((e) => e.span.start === key.span.start)) return { message: p.message, fixes };
+  const users = askingForLabel(model, key.pod.namespace ?? 'default', key.read, key.pod.value);
+  if (users.length === 0) return { message: p.message, fixes };
+  const also = `, and the key in ${firstAndMore(users)}, which select${users.length > 1 ? '' : 's'} by ${key.read} too`;
+  return { message: firstFitting(`${p.message}${also}`, `${p.message.replace(/ \(YAML 1\.1 reads [^)]*\)/, '')}${also}`), fixes: [] };
+}

@@ -1,6 +1,7 @@
 import { fileTextOf } from '../render/source-map';
 import { describe } from '../model/objects';
 import { podTemplateProblems } from '../kubernetes/api-server/rejection';
+import { selectingByKey } from './report/selecting-by-key';
 import type { Finding, Fix, Rule } from './rule';
 import type { Span } from '../source/span';
 import { replaceScalarEdit } from './fixes/replace-scalar';
@@ -41,7 +42,10 @@ export const podSpecInvalid: Rule = {
     '  object (`json: cannot unmarshal number into Go struct field ObjectMeta.spec.template.metadata.labels of type',
     '  string`). One finding per value (up to 20 per map), with a quick fix that quotes it as written (a tagged value,',
     '  `!!int 3`, loses its tag, which decides the type whatever the quotes; a key YAML 1.1 reads otherwise, `on` read',
-    '  as `true`, is quoted too); a null value',
+    '  as `true`, is quoted too). Quoting such a key changes the label (`"on"` is not `true`), so in the template labels',
+    '  or the selector the fix quotes it in both together when both write it, keeping the selector matching its template;',
+    '  when one of them cannot be quoted the same way, or a Service, NetworkPolicy or PodDisruptionBudget selects these',
+    '  Pods by the key as read, there is no quick fix and the message says what to change with it. A null value',
     '  decodes to "" and is accepted. A map, a template `metadata` or a `selector` written as a string or a list is',
     '  refused too. Custom workloads (Argo Rollouts, OpenKruise) are validated against their schema and not judged here;',
     '- selector requirements of the wrong type, in the same kinds: the `matchExpressions` of `spec.selector`, of pod',
@@ -155,10 +159,11 @@ export const podSpecInvalid: Rule = {
       const edit = replaceScalarEdit(files, span, value, String(Number(value)));
       return edit ? [{ title, edits: [edit], preferred: true }] : [];
     };
+    const selecting = selectingByKey(model);
     for (const w of model.workloads) {
       // Live cluster objects were already accepted by the API server (as service-spec-invalid does).
       if (w.origin.type !== 'file') continue;
-      const problems = podTemplateProblems(w, patches.has(w.file), written, source, unquote);
+      const problems = podTemplateProblems(w, patches.has(w.file), written, source, unquote, selecting);
       for (const p of problems) {
         findings.push({
           ruleId: id,

@@ -12,6 +12,9 @@ import { Autoscaler, autoscalersOf } from '../kubernetes/controller-manager/auto
 import { serviceSelectorMatches } from '../kubernetes/controller-manager/pod-labels';
 import { candidateText, matchesInOtherNamespaces, nearestPodTemplate, otherNamespaceText } from './report/selector-candidates';
 import type { PatchLookup } from './report/kustomize-patches';
+import type { LoadedFile } from '../load/load-file';
+import type { Span } from '../source/span';
+import { MisreadKey, misreadKeysOf, misreadNote, selectorLabelsPath, templateLabelsPath } from '../kubernetes/api-server/misread-keys';
 
 const id = 'service-selector-unmatched';
 
@@ -85,19 +88,26 @@ export const serviceSelectorUnmatched: Rule = {
     'elsewhere (EndpointSlices or Endpoints written by hand or by a controller) — nor for `type: ExternalName`,',
     'whose selector is ignored. Services and workloads in kustomize patch files are partial and not judged alone.',
     '',
+    'kubectl reads manifests as YAML 1.1, so an unquoted label or selector key `on`, `yes`, `y` (or `off`, `no`) is',
+    'the key `true` (`false`): `on: web` is the label `true=web`, `"on": web` the label `on=web`. When the selector',
+    'misses a pod template only by such a key written quoted on one side and unquoted on the other, the finding says',
+    'which side writes it unquoted and where; when it is the selector, the quick fix quotes its key (the Service',
+    'selects nothing as it is). A selector shown with such a key says how it is read.',
+    '',
     'Fix: make the selector and the pod template labels (`spec.template.metadata.labels`) agree, or move the Service',
     'to the pods\' namespace.',
   ].join('\n'),
   sources: [
     'kubernetes staging/src/k8s.io/api/core/v1/types.go (ServiceSpec.Selector: "If empty or not present, the service is assumed to have an external process managing its endpoints"; ignored for ExternalName, v1.33)',
     'kubernetes pkg/controller/endpointslice (endpoints from the Pods of the Service\'s namespace matching its selector, v1.33)',
+    'sigs.k8s.io/yaml v1.4 yaml.go (convertToJSONableObject: a bool or number map key becomes the JSON key "true", "16"); go-yaml v2 resolve.go (on, yes, y are true); checked with kubectl v1.31.9 (kubectl label --local -o json: `on: web` is the label "true": "web")',
     'https://kubernetes.io/docs/concepts/services-networking/service/#services-without-selectors (v1.33)',
     'https://kubernetes.io/docs/tasks/debug/debug-application/debug-service/#does-the-service-have-any-endpoints (v1.33)',
     'https://kubernetes.io/docs/reference/labels-annotations-taints/ (labels the controllers set on Pods: statefulset.kubernetes.io/pod-name, apps.kubernetes.io/pod-index, pod-template-hash, controller-revision-hash, batch.kubernetes.io/job-name, batch.kubernetes.io/controller-uid, batch.kubernetes.io/job-completion-index; v1.33)',
     'https://kubernetes.io/docs/concepts/workloads/controllers/statefulset/#pod-name-label (v1.33)',
     'https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-template-v1/ (PodTemplate: a template stored for others to copy; the built-in controllers create Pods from their own spec.template, never from a PodTemplate object, v1.33)',
   ],
-  check({ model, layout }) {
+  check({ model, layout, files }) {
     const findings: Finding[] = [];
     const patches = patchLookup(model, layout);
     let autoscalers: ReadonlyMap<string, Autoscaler> | undefined;
@@ -114,7 +124,7 @@ export const serviceSelectorUnmatched: Rule = {
       const selected = model.selectedWorkloads(svc);
       if (selected.some((w) => w.kind !== 'PodTemplate')) continue;
       if (selected.length > 0) {
-        findings.push(templatesOnly(svc, selector, selected));
+        findings.push(templatesOnly(svc, selector, selected, files));
         continue;
       }
       const workloads = model.workloadsIn(svc.namespace).filter((w) => !patches.isPatch(w));
@@ -122,7 +132,7 @@ export const serviceSelectorUnmatched: Rule = {
       if (workloads.some((w) => w.kind === 'StatefulSet' && w.replicas?.value !== 0 && scaledMatch(w, selector))) continue;
       // A workspace without any pod template (Services only) says nothing about where the pods are.
       if (workloads.length === 0 && !holdsPodTemplates(model)) continue;
-      findings.push(finding(model, svc, selector, workloads, patches));
+      findings.push(finding(model, svc, selector, workloads, patches, files));
     }
     return findings;
   },
@@ -133,14 +143,15 @@ export const serviceSelectorUnmatched: Rule = {
  * (no built-in controller makes Pods from one; workloads carry their own `spec.template`), so the Service has no
  * endpoints although its selector matches a pod template of the workspace.
  */
-function templatesOnly(svc: ServiceObject, selector: Readonly<Record<string, string>>, templates: readonly WorkloadObject[]): Finding {
+function templatesOnly(svc: ServiceObject, selector: Readonly<Record<string, string>>, templates: readonly WorkloadObject[], files: Files): Finding {
   const first = Object.keys(selector)[0];
+  const shown = `${selectorText(selector)}${misreadNote(misreadKeysOf(svc, 'spec.selector', Object.keys(selector), textOf(files)))}`;
   return {
     ruleId: id,
     severity: 'warning',
     message: firstFitting(
-      `selector ${selectorText(selector)} of ${describe(svc)} matches only ${joinNames(templates.map(describe), 3)}: a PodTemplate object runs no Pods by itself, so the Service gets no endpoints and connections fail; select the labels of the workload that runs the Pods`,
-      `selector ${selectorText(selector)} of ${describe(svc)} matches only PodTemplate objects, which run no Pods: the Service gets no endpoints; select the labels of the workload that runs the Pods`,
+      `selector ${shown} of ${describe(svc)} matches only ${joinNames(templates.map(describe), 3)}: a PodTemplate object runs no Pods by itself, so the Service gets no endpoints and connections fail; select the labels of the workload that runs the Pods`,
+      `selector ${shown} of ${describe(svc)} matches only PodTemplate objects, which run no Pods: the Service gets no endpoints; select the labels of the workload that runs the Pods`,
     ),
     span: entrySpanAt(svc, `spec.selector.${first}`),
     object: refOf(svc),
@@ -149,9 +160,95 @@ function templatesOnly(svc: ServiceObject, selector: Readonly<Record<string, str
   };
 }
 
-function finding(model: WorkspaceModel, svc: ServiceObject, selector: Readonly<Record<string, string>>, workloads: readonly WorkloadObject[], patches: PatchLookup): Finding {
+type Files = ReadonlyMap<string, LoadedFile> | undefined;
+
+/** The whole text of the file of a span, from the loaded files. */
+const textOf = (files: Files) => (span: Span): string | undefined => files?.get(span.file)?.text;
+
+/**
+ * A pod template whose labels carry the selector once a key one side writes as a plain YAML 1.1 word is read as
+ * written (`on` is read `true`, see {@link MisreadKey}): the selector's `"on": web` and a template's `on: web` (the
+ * label `true=web`), or the selector's `on: web` (`true=web`) and a template's `"on": web`.
+ */
+interface KeyMisread {
+  readonly workload: WorkloadObject;
+  /** The misread key, and whether the Service's selector or the pod template writes it. */
+  readonly key: MisreadKey;
+  readonly side: 'selector' | 'template';
+}
+
+/** The first of `workloads` that the selector misses only by misread keys ({@link KeyMisread}), with the first such key. */
+function keyMisread(svc: ServiceObject, selector: Readonly<Record<string, string>>, workloads: readonly WorkloadObject[], files: Files): KeyMisread | undefined {
+  const entries = Object.entries(selector);
+  const selectorKeys = new Map(misreadKeysOf(svc, 'spec.selector', Object.keys(selector), textOf(files)).map((k) => [k.read, k]));
+  for (const w of workloads) {
+    const labels = w.pod.labels;
+    const templateKeys = misreadKeysOf(w, templateLabelsPath(w), Object.keys(labels), textOf(files));
+    if (selectorKeys.size === 0 && templateKeys.length === 0) continue;
+    let first: KeyMisread | undefined;
+    const misses = entries.filter(([k, v]) => {
+      if (serviceSelectorMatches({ [k]: v }, w)) return false;
+      // The entry holds once the key is read as the side that misreads it wrote it.
+      const bySelector = selectorKeys.get(k);
+      const byTemplate = templateKeys.find((t) => t.written === k && labels[t.read] === v);
+      const misread: KeyMisread | undefined = bySelector && Object.hasOwn(labels, bySelector.written) && labels[bySelector.written] === v ? { workload: w, key: bySelector, side: 'selector' }
+        : byTemplate ? { workload: w, key: byTemplate, side: 'template' } : undefined;
+      first ??= misread;
+      return misread === undefined;
+    });
+    if (misses.length === 0 && first) return first;
+  }
+  return undefined;
+}
+
+/** `a.yaml:21`: the file's name and the line of `span`, for a message (the file alone when its text is unknown). */
+function placeOf(span: MisreadKey['span'], files: Files): string {
+  const name = span.file.slice(span.file.lastIndexOf('/') + 1);
+  const file = files?.get(span.file);
+  return file ? `${name}:${file.lines.position(span.start).line}` : name;
+}
+
+/**
+ * The finding for a Service that misses a pod template only by a misread key ({@link KeyMisread}): the selector and
+ * the labels look alike, but kubectl sends `true` for the unquoted `on`. When the selector writes the key, quoting it
+ * there is the fix (the quick fix: the Service selects nothing now, so nothing else can lose a match); when the
+ * template writes it, its key is to be quoted with the workload's own selector, which reads it the same way (a
+ * selector that no longer matches its template is refused), so no quick fix: that is pod-spec-invalid's to judge.
+ */
+function misreadFinding(svc: ServiceObject, selector: Readonly<Record<string, string>>, m: KeyMisread, files: Files): Finding {
+  const first = Object.keys(selector)[0];
+  const w = m.workload;
+  const k = m.key;
+  const reads = `reads as ${k.read} in YAML 1.1, as kubectl reads it`;
+  const noEndpoints = 'so the Service gets no endpoints';
+  const head = `selector ${selectorText(selector)} of ${describe(svc)} matches no pod template`;
+  let message: string;
+  if (m.side === 'selector') {
+    const said = `its key written ${k.written} (${placeOf(k.span, files)}) ${reads}, while ${describe(w)} labels its Pods ${k.written}=${w.pod.labels[k.written]}`;
+    message = firstFitting(`${head}: ${said}, ${noEndpoints}; quote the key ("${k.written}")`, `${head}: its key written ${k.written} ${reads}, ${noEndpoints}; quote it ("${k.written}")`);
+  } else {
+    const alsoSelector = w.selector && Object.hasOwn(w.selector.value.matchLabels, k.read) && misreadKeysOf(w, selectorLabelsPath(w), [k.read], textOf(files)).length > 0;
+    const where = alsoSelector ? `in its template labels and ${selectorLabelsPath(w)} together` : 'in its template labels';
+    const said = `the template label key of ${describe(w)} written ${k.written} (${placeOf(k.span, files)}) ${reads}`;
+    message = firstFitting(`${head}: ${said}, ${noEndpoints}; quote "${k.written}" ${where}`, `${head}: ${said}; quote "${k.written}" ${where}`, `${head}: ${said}; quote it`);
+  }
+  const fixes: Finding['fixes'] = m.side === 'selector' ? [{ title: `Quote "${k.written}"`, edits: [{ span: k.span, newText: `"${k.written}"` }], preferred: true }] : [];
+  return {
+    ruleId: id,
+    severity: 'warning',
+    message,
+    span: entrySpanAt(svc, `spec.selector.${first}`),
+    object: refOf(svc),
+    related: [{ span: k.span, message: m.side === 'selector' ? `the key written ${k.written} ${reads}` : `${describe(w)}: the key written ${k.written} ${reads}` }],
+    fixes,
+  };
+}
+
+function finding(model: WorkspaceModel, svc: ServiceObject, selector: Readonly<Record<string, string>>, workloads: readonly WorkloadObject[], patches: PatchLookup, files: Files): Finding {
   const first = Object.keys(selector)[0];
   const span = entrySpanAt(svc, `spec.selector.${first}`);
+  const misread = workloads.length && !customResourcesIn(model, svc.namespace).length ? keyMisread(svc, selector, workloads, files) : undefined;
+  if (misread) return misreadFinding(svc, selector, misread, files);
   // A pod template of another namespace that matches exactly says more than the closest one of this namespace.
   // Only when the namespace holds workloads: a kustomize base's placeholder namespace (set by its overlays) holds none.
   const elsewhere = workloads.length ? matchesInOtherNamespaces(model, svc, patches.isPatch) : [];
@@ -160,7 +257,7 @@ function finding(model: WorkspaceModel, svc: ServiceObject, selector: Readonly<R
     ? `; ${otherNamespaceText(elsewhere)} matches it (is the Service's namespace wrong?)`
     : nearest ? `; closest: ${candidateText(nearest)}` : '';
   const crs = customResourcesIn(model, svc.namespace);
-  const head = `selector ${selectorText(selector)} of ${describe(svc)}`;
+  const head = `selector ${selectorText(selector)}${misreadNote(misreadKeysOf(svc, 'spec.selector', Object.keys(selector), textOf(files)))} of ${describe(svc)}`;
   let severity: Finding['severity'] = 'info';
   let message: string;
   if (crs.length) {

@@ -37,7 +37,8 @@ export const serviceSpecInvalid: Rule = {
     '  `sessionAffinity` that is not a string or a `timeoutSeconds` that is not an integer. Each `selector` value YAML 1.1 reads as a',
     '  number or a boolean (`version: 1`, `canary: yes`) is reported at the value (up to 20 per selector) with a quick',
     '  fix that quotes it as written (a tagged value, `!!int 3`, loses its tag, which decides the type whatever the',
-    '  quotes; a key YAML 1.1 reads otherwise, `on` read as `true`, is quoted too); a null value decodes to "" and is',
+    '  quotes; a key YAML 1.1 reads otherwise, `on` read as `true`, is quoted too, except when workloads labelled with',
+    '  the key as read, which the selector selects, would be cut off: then the message names them); a null value decodes to "" and is',
     '  accepted; a string field given a tagged value (`name: !!int 8080`) is told to remove the tag;',
     '  numbers YAML reads as floats beyond int32 or as `.inf` / `.nan` are shown as written, with the decoder\'s (or',
     '  kubectl\'s YAML-to-JSON) error;',
@@ -96,7 +97,7 @@ export const serviceSpecInvalid: Rule = {
       // Built-in and live (cluster) Services have passed the API server's validation already.
       if (svc.origin.type !== 'file') continue;
       const partial = patches.has(svc.file);
-      const problems = serviceSpecProblems(svc, partial, written, source);
+      const problems = serviceSpecProblems(svc, partial, written, source, (key) => model.selectedWorkloads(svc).filter((w) => Object.hasOwn(w.pod.labels, key)).map(describe));
       for (const p of problems) {
         findings.push({
           ruleId: id,

@@ -6,7 +6,7 @@ import { caseFix, jsonKindWords, jsonType, lowerCaseFix, SpecProblem, WrittenTex
 import { apiRejects, firstCause, portNameErrors, portNumErrors, shown, shownJson, supportedValues } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
 import { firstFitting } from '../../output/fit-message';
-import { type FoundKind, mapValueProblem, rawMapValueProblems } from './string-maps';
+import { type FoundKind, mapValueProblem, rawMapValueProblems, type SelectedByKey } from './string-maps';
 import { MAX_MAP_VALUES } from './object-envelope';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 import { quoteAdvice, templateQuoteAdviceAt } from './string-advice';
@@ -218,9 +218,10 @@ function requirementProblems(policy: K8sObject, exprs: unknown, at: string, api:
  * the matchExpressions of {@link requirementProblems}.
  * Sources: staging/src/k8s.io/api/networking/v1/types.go (NetworkPolicySpec.PodSelector, NetworkPolicyPeer.PodSelector /
  * NamespaceSelector *metav1.LabelSelector), apimachinery pkg/apis/meta/v1/types.go (LabelSelector.MatchLabels
- * map[string]string), v1.33.
+ * map[string]string), v1.33. `selected`: the workloads of the policy's namespace a podSelector selects by a key (a
+ * misread key's fix is withheld where it would cut them off; a namespaceSelector selects Namespaces, not Pods).
  */
-export function networkPolicySelectorProblems(policy: K8sObject, written?: WrittenText, source?: FileText): SpecProblem[] {
+export function networkPolicySelectorProblems(policy: K8sObject, written?: WrittenText, source?: FileText, selected?: SelectedByKey): SpecProblem[] {
   const spec = rawAt(policy.raw, 'spec');
   if (!isObject(spec)) return [];
   const who = describe(policy);
@@ -236,7 +237,7 @@ export function networkPolicySelectorProblems(policy: K8sObject, written?: Writt
     if (isSet(labels) && !isObject(labels)) {
       out.push(decodeError(spanAt(policy, `${at}.matchLabels`), `${api}.matchLabels is ${jsonKindWords(labels)}, not a mapping of strings`, who, `json: cannot unmarshal ${jsonType(labels)} into Go struct field LabelSelector.${goPath}.matchLabels of type map[string]string`, '; give a mapping of key: "value" strings'));
     } else if (isObject(labels)) {
-      out.push(...rawMapValueProblems(policy, labels, `${at}.matchLabels`, `${api}.matchLabels`, `LabelSelector.${goPath}.matchLabels`, who, written, source));
+      out.push(...rawMapValueProblems(policy, labels, `${at}.matchLabels`, `${api}.matchLabels`, `LabelSelector.${goPath}.matchLabels`, who, written, source, at.endsWith('podSelector') ? selected : undefined));
     }
     out.push(...requirementProblems(policy, value.matchExpressions, `${at}.matchExpressions`, `${api}.matchExpressions`, `${goPath}.matchExpressions`, who, written, source));
   };

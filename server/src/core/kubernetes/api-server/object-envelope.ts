@@ -60,9 +60,17 @@ export interface EnvelopeProblem {
   /** True when quoting the value written at `span` fixes the problem (a string field given an unquoted bool or number). */
   readonly quotable?: boolean;
   /** With {@link quotable}, for a map value: where its key is written, and the key as read (the fix quotes a misread key too). */
-  readonly key?: { readonly span: Span; readonly read: string };
+  readonly key?: ProblemKey;
   /** With {@link quotable}: the end of `message` that says how to write the value (`; quote it`), which depends on who writes it. */
   readonly advice?: string;
+}
+
+/** Where the key of a map value is written and the key as read; for a label of a Pod, what selectors select it by. */
+export interface ProblemKey {
+  readonly span: Span;
+  readonly read: string;
+  /** For a Pod's label: its namespace as written (absent: the default one) and the value as read (`1`). */
+  readonly pod?: { readonly namespace?: string; readonly value: string };
 }
 
 /**
@@ -282,7 +290,10 @@ export function metadataTypeProblems(view: EnvelopeView, kind: string, version: 
       continue;
     }
     const wrong = view.nonStringEntries(path) ?? [];
-    for (const e of wrong.slice(0, MAX_MAP_VALUES)) report(e.span, path, 'string', e.kind!, e.scalar, `${path}.${e.key}`, e.writing, e.keySpan ? { span: e.keySpan, read: e.key } : undefined);
+    // A Pod's labels are what Services, NetworkPolicies and PodDisruptionBudgets select: object-invalid asks them.
+    const namespace = view.scalar('metadata.namespace');
+    const pod = (e: EnvelopeEntry) => (kind === 'Pod' && version && path === 'metadata.labels' ? { pod: { ...(typeof namespace === 'string' ? { namespace } : {}), value: String(e.scalar) } } : {});
+    for (const e of wrong.slice(0, MAX_MAP_VALUES)) report(e.span, path, 'string', e.kind!, e.scalar, `${path}.${e.key}`, e.writing, e.keySpan ? { span: e.keySpan, read: e.key, ...pod(e) } : undefined);
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import type { Span } from '../../source/span';
 import { Container, describe, InvalidField, ProbeSetting, WorkloadObject } from '../../model/objects';
-import type { Fix } from '../../rules/rule';
+import type { Fix, TextEdit } from '../../rules/rule';
+import { quoteScalarFix } from '../../rules/fixes/quote-scalar';
 import { containerPath, handlerLabel, handlerPorts, HOOKS, isHook, PROBES, type HandlerKind } from '../../model/views/container-handlers';
 import { HOOK_ACTIONS, handlerShapeOf, handlerShapes, PROBE_ACTIONS } from '../../model/views/handler-shapes';
 import { isRecord, keySpanAt, rawAt, spanAt } from '../../model/views/raw-fields';
@@ -8,8 +9,9 @@ import { apiRejects, firstCause, parseIpSloppy, PORT_PROTOCOLS, portNameErrors, 
 import { caseFix, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { int32Failure, writtenNumber } from './json-numbers';
 import { firstFitting } from '../../output/fit-message';
-import { elidedApiPath, elidedGoField, mapValueProblem } from './string-maps';
+import { elidedApiPath, elidedGoField, type MapValue, mapValueProblem } from './string-maps';
 import { templateQuoteAdviceAt } from './string-advice';
+import { firstAndMore, misreadKeyAt, misreadKeysOf, misreadNote, selectorLabelsPath, templateLabelsPath } from './misread-keys';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 import { isPlaceholder } from './object-names';
 import { labelSelectorMatches, nodeRequirementRefusal, requirementRefusal } from './label-selector';
@@ -67,17 +69,70 @@ function unquoted(f: InvalidField): string | undefined {
 const quotable = (f: InvalidField): boolean => (f.found === 'number' || f.found === 'bool') && EXPECTED[f.goType] === 'a string';
 
 /**
+ * The objects other than a workload that select its Pods with the label key `key` as read (`true` for a written `on`):
+ * `Service shop/web`, `NetworkPolicy shop/allow-web`, for a message. Made by the rule, which holds the model.
+ */
+export type SelectingByKey = (w: WorkloadObject, key: string) => readonly string[];
+
+/**
+ * A decode problem of a workload's template labels or selector whose quick fix quotes a key YAML 1.1 reads otherwise
+ * (`on: 1` → `"on": "1"`, the label `on` instead of `true`), made safe for the selections that read it as `true`:
+ * - the workload's selector and template labels must keep matching (the API server refuses a selector that does
+ *   not match its template's labels, ValidatePodTemplateSpecForReplicaSet in kubernetes
+ *   pkg/apis/apps/validation/validation.go v1.31): when the other map holds the same key, the fix quotes it there in
+ *   the same fix (and its value, when that value is not a string either), one fix of edits in the same object; when
+ *   the other map cannot be edited the same way (the key quoted already, written through an alias or a merge key),
+ *   no fix, and the message says to quote it in both;
+ * - a Service, NetworkPolicy or PodDisruptionBudget that selects these Pods with the key as read would stop matching
+ *   them (a Service would lose its endpoints): no fix, and the message names them, so that they change together.
+ *   Editing them in the same fix would reach into other objects (often other files) the author may not mean to touch.
+ * Other maps (annotations, nodeSelector) and a key read as written are left as {@link mapValueProblem} made them.
+ */
+function keyQuotedTogether(w: WorkloadObject, f: InvalidField, v: MapValue, problem: PodSpecProblem, written: WrittenText | undefined, source: FileText | undefined, selecting: SelectingByKey | undefined): PodSpecProblem {
+  const fix = problem.fixes?.[0];
+  const key = f.key!;
+  const labels = templateLabelsPath(w);
+  const selector = w.selector ? selectorLabelsPath(w) : undefined;
+  if (!fix || !fix.edits.some((e) => e.span.start === f.keySpan!.start) || (f.path !== labels && f.path !== selector)) return problem;
+  const others = selecting?.(w, key) ?? [];
+  if (others.length) {
+    return mapValueProblem({ ...v, noFix: true, also: `, and the key in ${firstAndMore(others)}, which select${others.length > 1 ? '' : 's'} by ${key} too` }, written, source);
+  }
+  const other = f.path === labels ? selector : labels;
+  const otherMap = other === undefined ? undefined : rawAt(w.raw, other);
+  if (other === undefined || !isRecord(otherMap) || !Object.hasOwn(otherMap, key)) return problem;
+  const paired = w.invalidFields?.find((x) => x.path === other && x.key === key);
+  const text = source?.(f.span);
+  let edits: readonly TextEdit[] | undefined;
+  if (paired) {
+    // Its own quick fix, when it quotes the key too (else the two would read different keys).
+    const own = text !== undefined && paired.editable && paired.keySpan ? quoteScalarFix(text, paired.span, paired.keySpan, key)[0] : undefined;
+    edits = own?.edits.some((e) => e.span.start === paired.keySpan!.start) ? own.edits : undefined;
+  } else {
+    const misread = misreadKeyAt(w, other, key, source);
+    edits = misread ? [{ span: misread.span, newText: `"${misread.written}"` }] : undefined;
+  }
+  const where = other === labels ? 'the template labels' : other;
+  if (!edits) return mapValueProblem({ ...v, noFix: true, also: `, and the key in ${where} with it (it reads ${key} too)` }, written, source);
+  const title = paired ? `${fix.title} here and in ${where}` : `${fix.title}, and ${edits[0].newText} in ${where}`;
+  const together = mapValueProblem({ ...v, also: `, and the key in ${where} with it` }, written, source);
+  return { ...together, fixes: [{ title, edits: [...fix.edits, ...edits].sort((a, b) => a.span.start - b.span.start), preferred: true }] };
+}
+
+/**
  * Values of the wrong JSON type (recorded by the loader): the API server's decoder refuses the whole object
  * before validation runs, e.g. `json: cannot unmarshal string into Go struct field
  * ContainerPort.spec.template.spec.containers.ports.hostPort of type int32` (the field path without indices). A
  * value of a string map (pod template labels, nodeSelector, matchLabels) is said as in {@link mapValueProblem}.
  */
-export function decodeProblems(w: WorkloadObject, written?: WrittenText, source?: FileText): PodSpecProblem[] {
+export function decodeProblems(w: WorkloadObject, written?: WrittenText, source?: FileText, selecting?: SelectingByKey): PodSpecProblem[] {
   return (w.invalidFields ?? []).map((f) => {
     const key = f.key ?? f.index;
     if (key !== undefined) {
       const { span, path, found, value, goStruct, editable, keySpan, tag } = f;
-      return mapValueProblem({ span, path, key, found, value, goField: `${goStruct}.${path.replace(/\[\d+\]/g, '')}`, who: describe(w), editable, ...(keySpan ? { keySpan } : {}), ...(tag ? { tag } : {}) }, written, source);
+      const v: MapValue = { span, path, key, found, value, goField: `${goStruct}.${path.replace(/\[\d+\]/g, '')}`, who: describe(w), editable, ...(keySpan ? { keySpan } : {}), ...(tag ? { tag } : {}) };
+      const problem = mapValueProblem(v, written, source);
+      return f.key !== undefined && keySpan ? keyQuotedTogether(w, f, v, problem, written, source, selecting) : problem;
     }
     if (f.found === 'number' && typeof f.value === 'number' && f.goType === 'int32') {
       const failure = int32Failure(f.value, `${f.goStruct}.${f.path.replace(/\[\d+\]/g, '')}`);
@@ -302,9 +357,10 @@ function goStringMap(labels: Readonly<Record<string, string>>): string {
  * error, left to the API server; a matchExpressions entry validation refuses (`operator: in`, In without values)
  * is reported instead of the match ({@link requirementRefusal}), also beside decode errors; placeholders of other
  * tools (`${VAR}`, `{{ … }}`) are not judged, nor a kustomize patch (`partial`: the object it merges into has the
- * other half), nor the match of an object the decoder refuses (its {@link decodeProblems} come first).
+ * other half), nor the match of an object the decoder refuses (its {@link decodeProblems} come first). A key either
+ * side writes as a plain YAML 1.1 word read as another key (`on` read `true`) is said (`source`: the file's text).
  */
-export function selectorProblems(w: WorkloadObject, partial = false): PodSpecProblem[] {
+export function selectorProblems(w: WorkloadObject, partial = false, source?: FileText): PodSpecProblem[] {
   const selector = w.selector;
   if (partial || !selector) return [];
   const { matchLabels, matchExpressions } = selector.value;
@@ -318,10 +374,16 @@ export function selectorProblems(w: WorkloadObject, partial = false): PodSpecPro
   if (w.invalidFields?.length || (Object.keys(matchLabels).length === 0 && matchExpressions.length === 0)) return [];
   const written = [...Object.values(matchLabels), ...matchExpressions.flatMap((e) => e.values), ...Object.values(w.pod.labels)];
   if (written.some(isPlaceholder) || labelSelectorMatches(selector.value, w.pod.labels)) return [];
-  const base = apiRejects(`selector ${selectorText(selector.value)} does not match the pod template's labels`, describe(w), `${w.pod.path.replace(/\.spec$/, '')}.metadata.labels`, `Invalid value: ${goStringMap(w.pod.labels)}: \`selector\` does not match template \`labels\``);
+  const selectorKeys = misreadKeysOf(w, selectorLabelsPath(w), Object.keys(matchLabels), source);
+  const labelsKeys = misreadKeysOf(w, templateLabelsPath(w), Object.keys(w.pod.labels), source);
+  const said = (short = false): string => apiRejects(`selector ${selectorText(selector.value)}${misreadNote(selectorKeys, short)} does not match the pod template's labels${misreadNote(labelsKeys, short)}`, describe(w), `${w.pod.path.replace(/\.spec$/, '')}.metadata.labels`, `Invalid value: ${goStringMap(w.pod.labels)}: \`selector\` does not match template \`labels\``);
+  const base = said();
   // Labels the template lacks are the usual cause; a NotIn or DoesNotExist requirement fails on a label it has.
   const onlyAsks = matchExpressions.every((e) => e.operator === 'In' || e.operator === 'Exists');
-  return [{ span: selector.span, message: firstFitting(`${base}; ${onlyAsks ? 'give the template every label the selector asks for' : 'make the template\'s labels satisfy the selector'}`, base) }];
+  // A misread key is the cause: written alike (quoted) on both sides, the key is the same.
+  const misread = selectorKeys.length > 0 || labelsKeys.length > 0;
+  const advice = misread ? 'quote it on both sides' : onlyAsks ? 'give the template every label the selector asks for' : 'make the template\'s labels satisfy the selector';
+  return [{ span: selector.span, message: firstFitting(`${base}; ${advice}`, ...(misread ? [`${said(true)}; ${advice}`, base, said(true)] : [base])) }];
 }
 
 /**

@@ -10,9 +10,10 @@ import { isIngress } from '../../model/views/ingress';
 import { isNetworkPolicy } from '../../model/views/network-policy';
 import { ingressBackendProblems } from './ingress-spec';
 import { networkPolicyPortProblems, networkPolicySelectorProblems } from './network-policy-spec';
-import { containerPortProblems, containerRestartPolicyProblems, decodeProblems, handlerPortProblems, handlerTypeProblems, httpSchemeProblems, initContainerHandlerProblems, PodSpecProblem, probeSettingProblems, selectorProblems } from './pod-spec';
+import { containerPortProblems, containerRestartPolicyProblems, decodeProblems, handlerPortProblems, handlerTypeProblems, httpSchemeProblems, initContainerHandlerProblems, PodSpecProblem, probeSettingProblems, type SelectingByKey, selectorProblems } from './pod-spec';
 import { schedulingProblems } from './pod-scheduling';
 import { checkServiceShapes } from './service-shape';
+import type { SelectedByKey } from './string-maps';
 import { checkServiceFields, checkServicePort, SERVICE, SpecProblem, WrittenText } from './service-spec';
 import { apiRejects, nodePortsOutsideRange } from './validation';
 
@@ -78,10 +79,10 @@ function rememberingClean<O extends object, P, R extends unknown[]>(problems: (o
  * Everything the API server's decoder or ValidateService rejects (or only warns about: `warning`) in a Service
  * written in a file, messages with the {@link SERVICE} placeholder. `partial`: a kustomize patch (required fields may be missing).
  */
-export const serviceSpecProblems: (svc: ServiceObject, partial: boolean, written?: WrittenText, source?: FileText) => SpecProblem[] = rememberingClean(
-  (svc: ServiceObject, partial: boolean, written?: WrittenText, source?: FileText): SpecProblem[] => {
+export const serviceSpecProblems: (svc: ServiceObject, partial: boolean, written?: WrittenText, source?: FileText, selected?: SelectedByKey) => SpecProblem[] = rememberingClean(
+  (svc: ServiceObject, partial: boolean, written?: WrittenText, source?: FileText, selected?: SelectedByKey): SpecProblem[] => {
     const names = new Map<string, Span>();
-    return [...checkServiceShapes(svc, written, source), ...checkServiceFields(svc, partial, written, source), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names, partial, written, source)), ...duplicatePorts(svc)];
+    return [...checkServiceShapes(svc, written, source, selected), ...checkServiceFields(svc, partial, written, source), ...svc.ports.flatMap((sp) => checkServicePort(svc, sp, names, partial, written, source)), ...duplicatePorts(svc)];
   },
 );
 
@@ -92,9 +93,9 @@ export const serviceSpecProblems: (svc: ServiceObject, partial: boolean, written
  * selector and its refused requirements, a negative `spec.replicas`. `unquote` makes the
  * quick fix that removes quotes from a number (none when not given).
  */
-export const podTemplateProblems: (w: WorkloadObject, partial: boolean, written?: WrittenText, source?: FileText, unquote?: (span: Span, value: string, title: string) => Fix[]) => PodSpecProblem[] = rememberingClean(
-  (w: WorkloadObject, partial: boolean, written?: WrittenText, source?: FileText, unquote: (span: Span, value: string, title: string) => Fix[] = () => []): PodSpecProblem[] => {
-    const problems: PodSpecProblem[] = [...decodeProblems(w, written, source), ...containerPortProblems(w, partial), ...handlerPortProblems(w, unquote, source), ...handlerTypeProblems(w, partial), ...probeSettingProblems(w), ...initContainerHandlerProblems(w, partial), ...httpSchemeProblems(w), ...containerRestartPolicyProblems(w), ...schedulingProblems(w, partial), ...selectorProblems(w, partial)];
+export const podTemplateProblems: (w: WorkloadObject, partial: boolean, written?: WrittenText, source?: FileText, unquote?: (span: Span, value: string, title: string) => Fix[], selecting?: SelectingByKey) => PodSpecProblem[] = rememberingClean(
+  (w: WorkloadObject, partial: boolean, written?: WrittenText, source?: FileText, unquote: (span: Span, value: string, title: string) => Fix[] = () => [], selecting?: SelectingByKey): PodSpecProblem[] => {
+    const problems: PodSpecProblem[] = [...decodeProblems(w, written, source, selecting), ...containerPortProblems(w, partial), ...handlerPortProblems(w, unquote, source), ...handlerTypeProblems(w, partial), ...probeSettingProblems(w), ...initContainerHandlerProblems(w, partial), ...httpSchemeProblems(w), ...containerRestartPolicyProblems(w), ...schedulingProblems(w, partial), ...selectorProblems(w, partial, source)];
     const replicas = REPLICA_KINDS.has(w.kind) ? w.replicas : undefined;
     if (replicas && replicas.value < 0) {
       problems.push({ span: replicas.span, message: apiRejects(`replicas ${replicas.value} is negative`, describe(w), 'spec.replicas', `Invalid value: ${replicas.value}: must be greater than or equal to 0`) });
@@ -115,9 +116,9 @@ export const ingressProblems: (ingress: K8sObject, partial: boolean, written?: W
  * networkPolicySelectorProblems and networkPolicyPortProblems (see network-policy-spec.ts) of a NetworkPolicy,
  * remembering the policies that have none.
  */
-export const networkPolicyProblems: (policy: K8sObject, written?: WrittenText, source?: FileText) => SpecProblem[] = (() => {
-  const problems = rememberingClean((policy: K8sObject, _partial: boolean, written?: WrittenText, source?: FileText): SpecProblem[] => [...networkPolicySelectorProblems(policy, written, source), ...networkPolicyPortProblems(policy, written, source)]);
-  return (policy: K8sObject, written?: WrittenText, source?: FileText): SpecProblem[] => problems(policy, false, written, source);
+export const networkPolicyProblems: (policy: K8sObject, written?: WrittenText, source?: FileText, selected?: SelectedByKey) => SpecProblem[] = (() => {
+  const problems = rememberingClean((policy: K8sObject, _partial: boolean, written?: WrittenText, source?: FileText, selected?: SelectedByKey): SpecProblem[] => [...networkPolicySelectorProblems(policy, written, source, selected), ...networkPolicyPortProblems(policy, written, source)]);
+  return (policy: K8sObject, written?: WrittenText, source?: FileText, selected?: SelectedByKey): SpecProblem[] => problems(policy, false, written, source, selected);
 })();
 
 /** What {@link rejectedByApiServer} needs besides the object. */

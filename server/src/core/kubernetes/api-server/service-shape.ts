@@ -1,7 +1,7 @@
 import { shownJson } from './validation';
 import type { ServiceObject } from '../../model/objects';
 import { jsonType, notAString, SERVICE, SpecProblem, WrittenText } from './service-spec';
-import { rawMapValueProblems } from './string-maps';
+import { rawMapValueProblems, type SelectedByKey } from './string-maps';
 import type { FileText } from '../../source/string-number';
 
 type Raw = Record<string, unknown>;
@@ -12,9 +12,10 @@ type Raw = Record<string, unknown>;
  * of the typed model (a map under `ports` yields no ports, a string `externalIPs` no addresses), so
  * without this check they would pass silently. A common case: a label value written as a number
  * (`selector: {version: 1}`), which must be quoted: each such value (at most 20) is reported at the value, as
- * {@link rawMapValueProblems} says it, with the quick fix that quotes it; a null value decodes to "".
+ * {@link rawMapValueProblems} says it, with the quick fix that quotes it; a null value decodes to "". `selected`:
+ * the workloads the selector selects by a key (a misread key's fix is withheld where it would cut them off).
  */
-export function checkServiceShapes(svc: ServiceObject, written?: WrittenText, source?: FileText): SpecProblem[] {
+export function checkServiceShapes(svc: ServiceObject, written?: WrittenText, source?: FileText, selected?: SelectedByKey): SpecProblem[] {
   const spec = svc.raw.spec;
   if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return [];
   const s = spec as Raw;
@@ -46,7 +47,7 @@ export function checkServiceShapes(svc: ServiceObject, written?: WrittenText, so
     if (typeof s.selector !== 'object' || Array.isArray(s.selector)) {
       out.push(...decode('selector', s.selector, 'selector is not a mapping of label keys to values', 'map[string]string'));
     } else {
-      out.push(...rawMapValueProblems(svc, s.selector as Raw, 'spec.selector', 'spec.selector', 'ServiceSpec.spec.selector', SERVICE, written, source));
+      out.push(...rawMapValueProblems(svc, s.selector as Raw, 'spec.selector', 'spec.selector', 'ServiceSpec.spec.selector', SERVICE, written, source, selected));
     }
   }
   for (const [key, goType] of [['type', 'v1.ServiceType'], ['externalTrafficPolicy', 'v1.ServiceExternalTrafficPolicy'], ['internalTrafficPolicy', 'v1.ServiceInternalTrafficPolicy'], ['sessionAffinity', 'v1.ServiceAffinity']]) {

@@ -7,7 +7,8 @@ import { MAX_MAP_VALUES } from './object-envelope';
 import { firstFitting } from '../../output/fit-message';
 import type { FileText } from '../../source/string-number';
 import { quoteScalarFix } from '../../rules/fixes/quote-scalar';
-import { QUOTABLE_PLAIN, ScalarWriting, stringAdvice, writingAt } from './string-advice';
+import { firstAndMore } from './misread-keys';
+import { misreadKey, QUOTABLE_PLAIN, ScalarWriting, stringAdvice, writingAt } from './string-advice';
 
 /** JSON type of a written value, as Go's decoder names it in `cannot unmarshal <type>`. */
 export type FoundKind = 'string' | 'number' | 'bool' | 'array' | 'object';
@@ -34,6 +35,10 @@ export interface MapValue {
   readonly keySpan?: Span;
   /** The value's tag as the loader read it on the node (`!!int`), when the text cannot show it (a tag on another line). */
   readonly tag?: string;
+  /** Said after the advice (`, and the key in Service shop/web, which selects by true too`), when the fix goes further. */
+  readonly also?: string;
+  /** No quick fix (quoting the key here alone would break a match elsewhere: the message's `also` says what). */
+  readonly noFix?: boolean;
 }
 
 /**
@@ -81,18 +86,24 @@ export function mapValueProblem(v: MapValue, written?: WrittenText, source?: Fil
   const at = typeof v.key === 'number' ? `[${v.key}]` : `.${v.key}`;
   const head = `${v.path}${at} is ${FOUND[v.found]}, not a string`;
   // A JSON manifest says what it means (`1` is a number there): only YAML needs the reading explained.
-  const { read, fix } = scalar ? stringAdvice(v.found as 'bool' | 'number', v.value, writing, json) : { read: '', fix: '; give a string' };
+  const advice = scalar ? stringAdvice(v.found as 'bool' | 'number', v.value, writing, json) : { read: '', fix: '; give a string' };
+  const read = advice.read;
+  const fix = `${advice.fix}${v.also ?? ''}`;
   const refusedAs = (goField: string): string => `: the API server cannot decode ${v.who} ("json: cannot unmarshal ${v.found} into Go struct field ${goField} of type string")`;
   const refused = refusedAs(v.goField);
   const cut = refusedAs(elidedGoField(v.goField));
-  const fixes: Fix[] = !scalar || !v.editable ? []
+  const fixes: Fix[] = !scalar || !v.editable || v.noFix ? []
     : text !== undefined ? quoteScalarFix(text, v.span, v.keySpan, key)
     : quoteWritten(written?.(v.span), v.span);
   // Deep paths leave no room for everything: the map's own name then stands for its path (the decoder's error
   // quotes the whole path), and then the YAML 1.1 reading and the fix go (the rule's page has them).
   const short = `${v.path.slice(v.path.lastIndexOf('.') + 1)}${at} is ${FOUND[v.found]}, not a string`;
-  // Then the decoder's path loses its middle (a CronJob's affinity term is deep).
-  return { span: v.span, message: firstFitting(`${head}${read}${refused}${fix}`, `${short}${read}${refused}${fix}`, `${short}${refused}${fix}`, `${short}${refused}`, `${short}${cut}${fix}`, `${short}${cut}`), fixes };
+  // Then the decoder's path loses its middle (a CronJob's affinity term is deep); the objects to change with this
+  // one (`also`, no quick fix then) are kept before the decoder's whole path.
+  const alternatives: [string, ...string[]] = v.also
+    ? [`${head}${read}${refused}${fix}`, `${short}${read}${refused}${fix}`, `${short}${refused}${fix}`, `${short}${cut}${fix}`, `${short}${refused}`, `${short}${cut}`]
+    : [`${head}${read}${refused}${fix}`, `${short}${read}${refused}${fix}`, `${short}${refused}${fix}`, `${short}${refused}`, `${short}${cut}${fix}`, `${short}${cut}`];
+  return { span: v.span, message: firstFitting(...alternatives), fixes };
 }
 
 /** `Quote "yes"` from the value's text alone (the file's whole text unknown: no tag or key to look at). */
@@ -101,12 +112,22 @@ function quoteWritten(text: string | undefined, span: Span): Fix[] {
 }
 
 /**
+ * The objects whose Pods carry the label `key` = `value` (keys as read: `true` for a written `on`) that a selector
+ * selects, as `Deployment shop/web`: quoting a misread key of that selector alone (`on: 1` → `"on": "1"`, now the
+ * key `on`) would stop it selecting them. Made by the rule, which holds the model.
+ */
+export type SelectedByKey = (key: string, value: string) => readonly string[];
+
+/**
  * The values of a written map[string]string (`map`, found at the raw path `at` of `obj`) that are not strings, at
  * most {@link MAX_MAP_VALUES}, each as {@link mapValueProblem} says it (a null value decodes to "" and passes), for
  * checks that read the object's JSON rather than the loader's typed fields (a Service's selector, a NetworkPolicy's
  * matchLabels). `path` and `goField` as in {@link MapValue}; `who`: `Service shop/web` or a placeholder.
+ * `selected`, for a selector of Pods: the workloads it selects with a key; a fix quoting a misread key (`on`, read
+ * `true`) of an entry they carry is withheld (it would cut them off: a Service would lose its endpoints), and the
+ * message names them, whose labels are to change with it.
  */
-export function rawMapValueProblems(obj: K8sObject, map: Readonly<Record<string, unknown>>, at: string, path: string, goField: string, who: string, written?: WrittenText, source?: FileText): SpecProblem[] {
+export function rawMapValueProblems(obj: K8sObject, map: Readonly<Record<string, unknown>>, at: string, path: string, goField: string, who: string, written?: WrittenText, source?: FileText, selected?: SelectedByKey): SpecProblem[] {
   const out: SpecProblem[] = [];
   for (const key in map) {
     const value = map[key];
@@ -114,7 +135,10 @@ export function rawMapValueProblems(obj: K8sObject, map: Readonly<Record<string,
     if (out.length === MAX_MAP_VALUES) break;
     const found = jsonType(value) as FoundKind;
     const keySpan = obj.paths?.get(`${at}.${key}#key`);
-    out.push(mapValueProblem({ span: spanAt(obj, `${at}.${key}`), path, key, found, value, goField, who, editable: true, ...(keySpan ? { keySpan } : {}) }, written, source));
+    const text = keySpan && selected ? source?.(keySpan) : undefined;
+    const users = text !== undefined && misreadKey(text, keySpan, key) !== undefined ? selected!(key, String(value)) : [];
+    const withheld = users.length ? { noFix: true, also: `, and in the labels of ${firstAndMore(users)}, which carry ${key} too` } : {};
+    out.push(mapValueProblem({ span: spanAt(obj, `${at}.${key}`), path, key, found, value, goField, who, editable: true, ...(keySpan ? { keySpan } : {}), ...withheld }, written, source));
   }
   return out;
 }

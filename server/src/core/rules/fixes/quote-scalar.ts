@@ -8,7 +8,9 @@ import { misreadKey, QUOTABLE_PLAIN } from '../../kubernetes/api-server/string-a
  * `1.10`), as {@link ScalarWriting} explains: a plain value is double-quoted as written (`"yes"`); a tagged one
  * (`!!int 4`, `!!int "3"`) loses its tag, which decides the type whatever the quotes, and is quoted (`"4"`, `"3"`).
  * With `keySpan` and `key` (the JSON key the loader read), a plain key YAML 1.1 reads otherwise (`on`, read as
- * `true`) is quoted too (`"on"`), as the author wrote it; nothing else of the line changes (comments stay).
+ * `true`) is quoted too (`"on"`), as the author wrote it; nothing else of the line changes (comments stay). Quoting
+ * such a key changes the label: the callers pair or withhold the fix where selectors read the key as `true`
+ * (kubernetes/api-server/pod-spec.ts keyQuotedTogether, string-maps.ts rawMapValueProblems, rules/object-invalid.ts).
  * None for an alias, a block scalar, text with escapes or YAML indicators, a tagged value that also carries an
  * anchor (the anchor's other uses would change), or unknown text (objects of a live cluster). An anchored plain
  * value is left to the engine's local-edit step, which keeps the anchor's other uses as they are.
