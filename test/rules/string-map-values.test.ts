@@ -484,6 +484,9 @@ describe('string map values (labels, annotations, nodeSelector, selectors)', () 
         const fs = check(text);
         assert.deepEqual(fixed(fs, text), [['object-invalid', 6, 16, '1', []]]);
         assert.equal(fs[0].message, 'metadata.labels.true is a number, not a string (YAML 1.1 reads the unquoted key on as true and the unquoted value as the number 1): the API server refuses the Pod ("json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string"); quote the key and the value, and the key in Service shop/web, which selects by true too'.replace(' (YAML 1.1 reads the unquoted key on as true and the unquoted value as the number 1)', ''));
+        // Neither writes a namespace: both are in the default one.
+        const unnamespaced = text.replace('  namespace: shop\n', '').replace('{name: web, namespace: shop}', '{name: web}');
+        assert.deepEqual(check(unnamespaced).map((f) => [f.ruleId, f.fixes.length, f.message.endsWith(', and the key in Service default/web, which selects by true too')]), [['object-invalid', 0, true]]);
         // Another value is not selected: the fix quotes the key and the value.
         const other = pod('{on: 2}');
         assert.deepEqual(fixed(check(other), other), [['object-invalid', 6, 16, '2', [['Quote "on" and "2"', other.replace('{on: 2}', '{"on": "2"}')]]]]);

@@ -81,14 +81,14 @@ export const objectInvalid: Rule = {
     'sigs.k8s.io/yaml YAMLToJSON on go-yaml v2 resolve.go (y, yes, on, n, no, off… are booleans; 0123 is octal), as kubectl reads manifests',
     'sigs.k8s.io/yaml v1.4 yaml.go (convertToJSONableObject: a bool or number map key becomes the JSON key "true", "16", "1.1"); go-yaml v2 decode.go (a scalar with an explicit !!int / !!bool tag is resolved by its tag, quoted or not); checked with kubectl v1.31.9 (kubectl label --local -o json)',
   ],
-  check({ model, layout, files }) {
+  check({ model, config, layout, files }) {
     const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
     const source = fileTextOf(files);
     return model.problems
       .filter((p) => p.code.startsWith('OBJECT_') && !patches.has(p.span.file))
       .map((p) => {
         const fixes = p.quotable ? quoteScalarFix(files?.get(p.span.file)?.text, p.span, p.key?.span, p.key?.read) : [];
-        return { ruleId: 'object-invalid', severity: p.severity, ...keptSelections(model, { ...p, message: advised(p, source) }, fixes), span: p.span, related: [] };
+        return { ruleId: 'object-invalid', severity: p.severity, ...keptSelections(model, config.namespace, { ...p, message: advised(p, source) }, fixes), span: p.span, related: [] };
       });
   },
 };
@@ -99,12 +99,12 @@ export const objectInvalid: Rule = {
  * and PodDisruptionBudgets that ask for the label as kubectl reads it (`true`; a Service would get no endpoints).
  * Then no fix is offered, and the message names them, so that they change with it (a fix reaching into other objects,
  * often other files, would edit what the author did not point at). When the message has no room for them, the
- * reading of the key gives way (the rule's page explains it).
+ * reading of the key gives way (the rule's page explains it). `defaultNamespace`: a Pod's namespace when it writes none.
  */
-function keptSelections(model: RuleContext['model'], p: LoadProblem, fixes: readonly Fix[]): { message: string; fixes: readonly Fix[] } {
+function keptSelections(model: RuleContext['model'], defaultNamespace: string, p: LoadProblem, fixes: readonly Fix[]): { message: string; fixes: readonly Fix[] } {
   const key = p.key;
   if (!key?.pod || !fixes[0]?.edits.some((e) => e.span.start === key.span.start)) return { message: p.message, fixes };
-  const users = askingForLabel(model, key.pod.namespace ?? 'default', key.read, key.pod.value);
+  const users = askingForLabel(model, key.pod.namespace ?? defaultNamespace, key.read, key.pod.value);
   if (users.length === 0) return { message: p.message, fixes };
   const also = `, and the key in ${firstAndMore(users)}, which select${users.length > 1 ? '' : 's'} by ${key.read} too`;
   return { message: firstFitting(`${p.message}${also}`, `${p.message.replace(/ \(YAML 1\.1 reads [^)]*\)/, '')}${also}`), fixes: [] };

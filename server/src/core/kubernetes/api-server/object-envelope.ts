@@ -69,7 +69,7 @@ export interface EnvelopeProblem {
 export interface ProblemKey {
   readonly span: Span;
   readonly read: string;
-  /** For a Pod's label: its namespace as written (absent: the default one) and the value as read (`1`). */
+  /** For a Pod's label: its namespace as written (absent: the configured default one) and the value as read (`1`). */
   readonly pod?: { readonly namespace?: string; readonly value: string };
 }
 
