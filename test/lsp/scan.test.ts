@@ -12,7 +12,7 @@ import { TestClient } from './lsp-client';
 const svc = (name: string, nodePort: number): string =>
   `apiVersion: v1\nkind: Service\nmetadata: {name: ${name}}\nspec:\n  type: NodePort\n  ports:\n    - {port: 80, nodePort: ${nodePort}}\n`;
 /** A Deployment whose hostPort is a string: pod-spec-invalid, a finding of its own file alone. */
-const badDeployment = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: bad}\nspec:\n  template:\n    spec:\n      containers:\n        - name: c\n          image: nginx\n          ports:\n            - {containerPort: 80, hostPort: "8080"}\n';
+const badDeployment = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: bad}\nspec:\n  template:\n    spec:\n      containers:\n        - name: c\n          image: nginx\n          ports:\n            - {containerPort: 80, hostPort: "8080"}\n    metadata: {labels: {app: bad}}\n  selector: {matchLabels: {app: bad}}\n';
 
 describe('language server: workspace scan (open file first, progress, parse cache)', function () {
   this.timeout(120_000);

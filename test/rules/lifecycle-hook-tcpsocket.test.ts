@@ -5,7 +5,7 @@ import { analyze } from '../../server/out/core/analyze';
 import { DEFAULT_CONFIG } from '../../server/out/core/config/config';
 
 const rules = ['lifecycle-hook-tcpsocket'];
-// `lifecycle` lines start at line 14 (indented by 10 spaces).
+// `lifecycle` lines start at line 14 (indented by 10 spaces); an apps/v1 workload's selector follows them.
 const deployment = (lifecycle: string, kind = 'Deployment', apiVersion = 'apps/v1') => `
 apiVersion: ${apiVersion}
 kind: ${kind}
@@ -20,7 +20,7 @@ spec:
         - name: web
           image: web:1
           ports: [{name: http, containerPort: 8080}]
-${lifecycle}`;
+${lifecycle}${apiVersion === 'apps/v1' ? '\n  selector: {matchLabels: {app: web}}' : ''}`;
 
 const POST_START = 'postStart hook of container "web" in Deployment shop/web uses tcpSocket, which the kubelet never runs: the hook fails and the container is killed (FailedPostStartHook), so it restarts forever; use exec with a command, httpGet, or sleep (Kubernetes 1.30+)';
 const PRE_STOP = 'preStop hook of container "web" in Deployment shop/web uses tcpSocket, which the kubelet never runs: the hook fails (FailedPreStopHook) and the container is stopped at once, without the delay or drain; use exec with a command, httpGet, or sleep (Kubernetes 1.30+)';

@@ -9,7 +9,8 @@ metadata: {name: ${name}, namespace: ${ns}}
 spec:
   template:
     metadata: {labels: ${labels}}
-    spec: {containers: [{name: main, image: x:1, ports: ${ports}}]}`;
+    spec: {containers: [{name: main, image: x:1, ports: ${ports}}]}
+  selector: {matchLabels: ${labels}}`;
 const service = (name: string, ports: string, ns = 'shop') => `
 apiVersion: v1
 kind: Service

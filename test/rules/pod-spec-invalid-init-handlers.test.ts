@@ -147,7 +147,7 @@ describe('pod-spec-invalid: probes and lifecycle hooks on plain init containers'
       'prod/p.yaml': patch,
     };
     assert.deepEqual(lint(files, { rules: ['pod-spec-invalid'] }).findings, []);
-    // The same text outside a kustomization is a whole object: rejected.
-    assert.deepEqual(lint({ 'p.yaml': patch }, { rules: ['pod-spec-invalid'] }).findings.map((f) => [f.line, f.text]), [[9, 'readinessProbe']]);
+    // The same text outside a kustomization is a whole object: rejected (for its missing selector too).
+    assert.deepEqual(lint({ 'p.yaml': patch }, { rules: ['pod-spec-invalid'] }).findings.map((f) => [f.line, f.text]), [[3, 'web'], [9, 'readinessProbe']]);
   });
 });

@@ -133,6 +133,64 @@ spec:
     ]);
   });
 
+  it('reports an apps/v1 workload without a selector or with an empty one, but not in a kustomize resource, whose labels transformer may add it', () => {
+    const workload = (kind: string, name: string, selector: string, labels = `{app: ${name}}`): string =>
+      `apiVersion: apps/v1\nkind: ${kind}\nmetadata: {name: ${name}}\nspec:\n${selector}  template:\n    metadata: {labels: ${labels}}\n    spec: {containers: [{name: c, image: x, ports: [{containerPort: 80, hostPort: 8080}]}]}\n`;
+    const text = [
+      workload('Deployment', 'none', ''),
+      workload('StatefulSet', 'empty', '  selector: {}\n'),
+      workload('ReplicaSet', 'nolabels', '  selector: {matchLabels: {}}\n'),
+      workload('DaemonSet', 'nulled', '  selector: null\n', '{app: ds, tier: node}'),
+      workload('DaemonSet', 'dsempty', '  selector: {}\n'),
+      workload('Deployment', 'fine', '  selector: {matchLabels: {app: fine}}\n'),
+    ].join('---\n');
+    const { findings } = lint({ 'apps.yaml': text }, { rules: ['pod-spec-invalid', 'hostport-conflict'] });
+    assert.deepEqual(findings.map((f) => [f.ruleId, f.line, f.column, f.text]), [
+      ['pod-spec-invalid', 3, 18, 'none'],
+      ['pod-spec-invalid', 13, 13, '{}'],
+      ['pod-spec-invalid', 22, 13, '{matchLabels: {}}'],
+      ['pod-spec-invalid', 29, 18, 'nulled'],
+      ['pod-spec-invalid', 40, 13, '{}'],
+    ]);
+    assert.deepEqual(findings.map((f) => f.message), [
+      'Deployment has no spec.selector (apps/v1 does not take it from the template\'s labels): the API server rejects Deployment default/none with "spec.selector: Required value"; add selector.matchLabels with the template\'s label (app: none)',
+      'spec.selector is empty: the API server rejects StatefulSet default/empty with "spec.selector: Invalid value: …: empty selector is invalid for statefulset"; add selector.matchLabels with the template\'s label (app: empty)',
+      'spec.selector is empty: the API server rejects ReplicaSet default/nolabels with "spec.selector: Invalid value: …: empty selector is invalid for deployment"; add selector.matchLabels with the template\'s label (app: nolabels)',
+      'DaemonSet has no spec.selector (apps/v1 does not take it from the template\'s labels): the API server rejects DaemonSet default/nulled with "spec.template.metadata.labels: Invalid value: map[string]string{"app":"ds", "tier":"node"}: `selector` does not match template `labels`"',
+      'spec.selector is empty: the API server rejects DaemonSet default/dsempty with "spec.selector: Invalid value: …: empty selector is invalid for daemonset"; add selector.matchLabels with the template\'s label (app: dsempty)',
+    ]);
+    // The rejected workloads claim no hostPort: only "fine" is left, so nothing collides.
+    assert.equal(findings.filter((f) => f.ruleId === 'hostport-conflict').length, 0);
+    // Listed under a kustomization's resources, the same file is built by kustomize (commonLabels / labels add the
+    // selector), so nothing is missing yet: no refusal, and the workloads' hostPorts collide.
+    const built = lint({ 'kustomization.yaml': 'resources: [apps.yaml]\ncommonLabels: {team: a}\n', 'apps.yaml': text }, { rules: ['pod-spec-invalid', 'hostport-conflict'] });
+    assert.deepEqual(built.findings.filter((f) => f.ruleId === 'pod-spec-invalid'), []);
+    assert.ok(built.findings.some((f) => f.ruleId === 'hostport-conflict'), 'the built workloads are not rejected');
+    // Read as written, beside a decode error of the same object; a requirement without a key is no empty selector
+    // (validation refuses its key instead, which this rule leaves to the API server).
+    const decoded = lint('apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: "2"\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c, image: x}]}\n', { rules: ['pod-spec-invalid'] });
+    assert.deepEqual(decoded.findings.map((f) => [f.line, f.text]), [[3, 'web'], [5, '"2"']]);
+    const keyless = lint('apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchExpressions: [{operator: Exists}]}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c, image: x}]}\n', { rules: ['pod-spec-invalid'] });
+    assert.deepEqual(keyless.findings, []);
+    // An older apps API version is not judged here (nor a ReplicationController, whose selector is defaulted: above).
+    const other = lint('apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: old}\nspec:\n  template:\n    metadata: {labels: {app: old}}\n    spec: {containers: [{name: c, image: x}]}\n', { rules: ['pod-spec-invalid'] });
+    assert.deepEqual(other.findings, []);
+  });
+
+  it('keeps the message of a missing or empty selector within 300 characters when the template has many long labels', () => {
+    const labels = '{app.kubernetes.io/name: partners-elasticsearch-coordinating, app.kubernetes.io/instance: partners-elasticsearch-prod, app.kubernetes.io/component: coordinating-only, app.kubernetes.io/part-of: partners-search}';
+    const workload = (kind: string, selector: string): string =>
+      `apiVersion: apps/v1\nkind: ${kind}\nmetadata: {name: partners-elasticsearch-coordinating, namespace: experimentation}\nspec:\n${selector}  template:\n    metadata: {labels: ${labels}}\n    spec: {containers: [{name: c, image: x}]}\n`;
+    const { findings } = lint([workload('DaemonSet', ''), workload('Deployment', '  selector: {}\n'), workload('DaemonSet', '  selector: {matchLabels: {app: es}}\n')].join('---\n'), { rules });
+    assert.deepEqual(findings.map((f) => [f.line, f.message.length <= 300]), [[3, true], [13, true], [22, true]]);
+    assert.deepEqual(findings.map((f) => f.message), [
+      // The labels map gives way (`{…}`), then the fix; the labels the fix lists go first.
+      'DaemonSet has no spec.selector (apps/v1 does not take it from the template\'s labels): the API server rejects DaemonSet experimentation/partners-elasticsearch-coordinating with "spec.template.metadata.labels: Invalid value: map[string]string{…}: `selector` does not match template `labels`"',
+      'spec.selector is empty: the API server rejects Deployment experimentation/partners-elasticsearch-coordinating with "spec.selector: Invalid value: …: empty selector is invalid for deployment"; add selector.matchLabels with the template\'s labels',
+      'selector app=es does not match the pod template\'s labels: the API server rejects DaemonSet experimentation/partners-elasticsearch-coordinating with "spec.template.metadata.labels: Invalid value: map[string]string{…}: `selector` does not match template `labels`"',
+    ]);
+  });
+
   it('reports containers written as a mapping and a template that is not a mapping, with the decoder\'s message', () => {
     const fs = check(`
       apiVersion: apps/v1
@@ -277,6 +335,8 @@ spec:
                   - {containerPort: 83, protocol: HTTP}
                   - {containerPort: 84, hostPort: 0, protocol: ""}
                   - {containerPort: 65535, hostPort: 1, protocol: SCTP}
+          metadata: {labels: {app: agent}}
+        selector: {matchLabels: {app: agent}}
     `);
     assert.deepEqual(where(fs), [
       [10, 31, '70000', 'error'],
@@ -341,6 +401,8 @@ spec:
                 ports:
                   - {name: postgres-replication, containerPort: 5432}
                   - {name: metrics, containerPort: 9187}
+          metadata: {labels: {app: db}}
+        selector: {matchLabels: {app: db}}
     `);
     assert.deepEqual(where(fs), [[12, 22, 'metrics', 'error'], [16, 22, 'postgres-replication', 'error']]);
     assert.equal(fs[0].message, 'port name "metrics" is used twice in sidecar "proxy": the API server rejects StatefulSet data/db with "spec.template.spec.initContainers[0].ports[1].name: Duplicate value: "metrics""; rename one of them');
@@ -390,6 +452,8 @@ spec:
               containers:
                 - name: a
                   ports: [{containerPort: 9100, hostIP: 10.0.0.5}]
+            metadata: {labels: {app: hostnet-ds}}
+          selector: {matchLabels: {app: hostnet-ds}}
       `,
     }, { rules }).findings;
     assert.deepEqual(fs.map((f) => [f.file, f.line, f.column, f.text, f.severity]), [
@@ -426,6 +490,8 @@ spec:
                   - {containerPort: 81, hostPort: 8081, hostIP: 0.0.0.0}
                   - {containerPort: 82, hostPort: 8082, hostIP: "fd00::1"}
                   - {containerPort: 83, hostPort: 8083, hostIP: 192.168.1.10}
+          metadata: {labels: {app: rs}}
+        selector: {matchLabels: {app: rs}}
     `);
     assert.deepEqual(where(fs), [[5, 13, '-1', 'error'], [11, 59, 'node-1', 'error']]);
     assert.equal(fs[0].message, 'replicas -1 is negative: the API server rejects ReplicaSet x/rs with "spec.replicas: Invalid value: -1: must be greater than or equal to 0"');
@@ -442,9 +508,11 @@ spec:
     };
     const fs = lint(files, { rules }).findings;
     assert.deepEqual(fs.map((f) => [f.file, f.line, f.column, f.text, f.severity]), [['overlay/ds-patch.yaml', 11, 47, 'tcp', 'error']]);
-    // The same partial DaemonSet outside a kustomization is an object of its own: containerPort is missing there.
+    // The same partial DaemonSet outside a kustomization is an object of its own: containerPort and the selector
+    // (apps/v1 requires one) are missing there.
     const alone = lint({ 'ds.yaml': patch }, { rules }).findings;
-    assert.deepEqual(alone.map((f) => [f.line, f.text, f.severity]), [[10, 'metrics', 'error'], [10, '10.0.0.5', 'warning'], [11, 'tcp', 'error']]);
+    assert.deepEqual(alone.map((f) => [f.line, f.text, f.severity]), [[3, 'agent', 'error'], [10, 'metrics', 'error'], [10, '10.0.0.5', 'warning'], [11, 'tcp', 'error']]);
+    assert.equal(alone[0].message, 'DaemonSet has no spec.selector (apps/v1 does not take it from the template\'s labels): the API server rejects DaemonSet default/agent with "spec.template.metadata.labels: Invalid value: map[string]string(nil): `selector` does not match template `labels`"');
   });
 
   it('reports preferred affinity weights outside 1-100 (unset is 0), and a topology spread constraint\'s maxSkew below 1, empty topologyKey and unsupported whenUnsatisfiable, with the decoder\'s message for a quoted number', () => {
@@ -533,6 +601,8 @@ spec:
                   - {name: sctp, containerPort: 9899, protocol: SCTP, hostPort: 9899, hostIP: 10.1.2.3}
               - name: sidecar
                 ports: [{name: http, containerPort: 9090}]
+          metadata: {labels: {app: ok}}
+        selector: {matchLabels: {app: ok}}
       ---
       apiVersion: batch/v1
       kind: Job

@@ -5,7 +5,8 @@ import { analyze } from '../../server/out/core/analyze';
 import { DEFAULT_CONFIG } from '../../server/out/core/config/config';
 
 const rules = ['probe-port-unresolved'];
-// The container's ports are on line 13; `probe` lines start at line 15 (indented by 10 spaces).
+// The container's ports are on line 13; `probe` lines start at line 15 (indented by 10 spaces); an apps/v1
+// workload's selector comes last.
 const deployment = (probe: string, ports = '[{name: http, containerPort: 8080}]', extra = '', kind = 'Deployment', apiVersion = 'apps/v1') => `
 apiVersion: ${apiVersion}
 kind: ${kind}
@@ -21,7 +22,7 @@ spec:
           image: web:1
           ports: ${ports}
           # probes
-${probe}${extra}`;
+${probe}${extra}${apiVersion === 'apps/v1' ? '\n  selector: {matchLabels: {app: web}}' : ''}`;
 
 describe('probe-port-unresolved', () => {
   it('is an error at a readiness probe naming a port the container does not declare, saying what it declares and what the kubelet does', () => {

@@ -24,7 +24,7 @@ metadata: {name: ${name}, namespace: ${ns}}
 spec:
   template:
     metadata: {labels: ${labels}}
-    spec: {containers: [{name: c, image: c:1}]}`;
+    spec: {containers: [{name: c, image: c:1}]}${apiVersion === 'apps/v1' ? `\n  selector: {matchLabels: ${labels}}` : ''}`;
 
 describe('service-selector-unmatched', () => {
   it('warns when the selector matches only PodTemplate objects, which run no Pods, and stays silent when a workload also matches', () => {
@@ -52,7 +52,8 @@ metadata: {name: db, namespace: shop}
 spec:
   template:
     metadata: {labels: {app: db}}
-    spec: {containers: [{name: c, image: c:1}]}`;
+    spec: {containers: [{name: c, image: c:1}]}
+  selector: {matchLabels: {app: db}}`;
     const files = {
       'svc.yaml': service(keys), 'deploy.yaml': workload('web', keys),
       'db.yaml': sts, 'db-svc.yaml': service('{app: db, constructor: q}').replace('name: web', 'name: db'),
@@ -137,6 +138,8 @@ spec:
   });
 
   describe('keys YAML 1.1 reads as booleans (kubectl reads an unquoted on as true)', () => {
+    // Without a selector of its own to test, the Deployment selects its Pods by another label (tier), written last so
+    // that no line moves (an apps/v1 Deployment without a selector is refused, and its Pods would not count).
     const deployment = (labels: string, selector?: string) => `
 apiVersion: apps/v1
 kind: Deployment
@@ -144,8 +147,8 @@ metadata: {name: web, namespace: shop}
 spec:${selector ? `\n  selector: {matchLabels: ${selector}}` : ''}
   template:
     metadata:
-      labels: ${labels}
-    spec: {containers: [{name: c, image: c:1}]}`;
+      labels: ${selector ? labels : labels.replace(/}$/, ', tier: web}')}
+    spec: {containers: [{name: c, image: c:1}]}${selector ? '' : '\n  selector: {matchLabels: {tier: web}}'}`;
     const one = (files: Record<string, string>) => {
       const fs = lint(files, { rules }).findings;
       assert.equal(fs.length, 1);

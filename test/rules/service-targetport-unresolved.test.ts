@@ -283,7 +283,8 @@ ${ports}`;
             metadata: {labels: {app: api}}
             spec:
               containers:
-${containers}`;
+${containers}
+          selector: {matchLabels: {app: api}}`;
       const frr = speaker('frr', '                - {name: frr, image: frr:9}\n                - {name: frr-metrics, image: frr:9, ports: [{name: frrmetrics, containerPort: 9121}]}');
       const native = speaker('native', '                - {name: speaker, image: speaker:1, ports: [{name: monitoring, containerPort: 7472}]}');
       assert.deepEqual(lint({ 'svc.yaml': service('9121'), 'frr.yaml': frr, 'native.yaml': native }, { rules }).findings, []);

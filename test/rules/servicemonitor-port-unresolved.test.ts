@@ -16,7 +16,8 @@ metadata: {name: ${name}, namespace: ${ns}}
 spec:
   template:
     metadata: {labels: {app: ${name}}}
-    spec: {containers: [{name: main, image: x:1, ports: ${ports}}]}`;
+    spec: {containers: [{name: main, image: x:1, ports: ${ports}}]}
+  selector: {matchLabels: {app: ${name}}}`;
 // The first endpoint is on line 8.
 const serviceMonitor = (endpoints: string, namespaceSelector = '{matchNames: [shop]}') => `
 apiVersion: monitoring.coreos.com/v1

@@ -7,7 +7,9 @@ import { dedent } from '../helpers/lint';
 
 // Ingresses, routes, NetworkPolicies and monitors are judged against Services and pods of other files: an edit of
 // a Service or a workload must re-check them (and unmatched selectors of the namespace), so the incremental
-// analysis gives exactly the full analysis's findings after every edit.
+// analysis gives exactly the full analysis's findings after every edit. The workloads' own selectors select by
+// `tier`, which the edits leave alone: an edited `app` changes what the Services and policies select, not whether
+// the API server accepts the workload.
 const key = (f: Finding): string => JSON.stringify([f.ruleId, f.severity, f.message, f.span, f.object, f.related, f.fixes]);
 
 function random(seed: number): () => number {
@@ -39,13 +41,14 @@ const FILES: Record<string, string> = {
     metadata: {name: web, namespace: shop}
     spec:
       template:
-        metadata: {labels: {app: web}}
+        metadata: {labels: {app: web, tier: web}}
         spec:
           containers:
             - name: web
               image: web:1
               ports: [{name: http, containerPort: 8080}, {name: metrics, containerPort: 9090}]
               readinessProbe: {httpGet: {port: http}}
+      selector: {matchLabels: {tier: web}}
   `),
   'db.yaml': dedent(`
     apiVersion: apps/v1
@@ -53,8 +56,9 @@ const FILES: Record<string, string> = {
     metadata: {name: db, namespace: shop}
     spec:
       template:
-        metadata: {labels: {app: db}}
+        metadata: {labels: {app: db, tier: db}}
         spec: {containers: [{name: pg, image: pg:16, ports: [{name: pg, containerPort: 6432}]}]}
+      selector: {matchLabels: {tier: db}}
   `),
   'edge.yaml': dedent(`
     apiVersion: networking.k8s.io/v1
@@ -136,8 +140,8 @@ describe('IncrementalWorkspace and the port-reference rules', () => {
   it('re-checks a Service of another namespace whose selector a changed workload matches (the wrong-namespace hint)', () => {
     const ws = new IncrementalWorkspace(DEFAULT_CONFIG);
     const svc = 'apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: default}\nspec: {selector: {app: web}, ports: [{port: 80}]}\n';
-    const other = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: other, namespace: default}\nspec: {template: {metadata: {labels: {app: other}}, spec: {containers: [{name: c, image: c}]}}}\n';
-    const shop = (app: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec: {template: {metadata: {labels: {app: ${app}}}, spec: {containers: [{name: c, image: c}]}}}\n`;
+    const other = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: other, namespace: default}\nspec: {selector: {matchLabels: {app: other}}, template: {metadata: {labels: {app: other}}, spec: {containers: [{name: c, image: c}]}}}\n';
+    const shop = (app: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec: {selector: {matchLabels: {app: ${app}}}, template: {metadata: {labels: {app: ${app}}}, spec: {containers: [{name: c, image: c}]}}}\n`;
     ws.setText('svc.yaml', svc);
     ws.setText('other.yaml', other);
     ws.setText('shop.yaml', shop('wex'));

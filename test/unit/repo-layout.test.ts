@@ -1,4 +1,7 @@
 import { strict as assert } from 'node:assert';
+import { DEFAULT_CONFIG } from '../../server/out/core/config/config';
+import { loadFile } from '../../server/out/core/load/load-file';
+import { computeLayout, defaultRepoPath } from '../../server/out/core/repo/layout';
 import { lint } from '../helpers/lint';
 
 const svc = (name: string, nodePort: number, ns = 'default') =>
@@ -72,6 +75,29 @@ describe('repository layouts: entry points, charts and cluster groups', () => {
       const text = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  annotations:\n    summary: Instance {{ $labels.instance }} down\n    q: "{{ $value }}"\nspec:\n  type: NodePort\n  ports: [{port: 80, nodePort: 30080}]\n';
       const { findings } = lint({ 'a.yaml': text, 'b.yaml': svc('b', 30080) }, { rules });
       assert.deepEqual(findings.map((f) => [f.file, f.line]), [['a.yaml', 10], ['b.yaml', 6]]);
+    });
+  });
+
+  describe('kustomize resource and patch files', () => {
+    // A Deployment without a selector: refused as written, built by kustomize (whose labels may add the selector).
+    const bare = (name: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}}\nspec:\n  template:\n    metadata: {labels: {app: ${name}}}\n    spec: {containers: [{name: c, image: x}]}\n`;
+    const files: Record<string, string> = {
+      'legacy/kustomization.yaml': 'bases: [old.yaml]\n',
+      'overlay/kustomization.yaml': 'resources: [../base, web.yaml, both.yaml]\ncomponents: [../comp]\npatches: [{path: web-patch.yaml}, {path: both.yaml}]\npatchesStrategicMerge: [sm.yaml]\n',
+      'base/kustomization.yaml': 'resources: [api.yaml]\n',
+      'comp/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [sidecar.yaml]\npatches: [{path: comp-patch.yaml}]\n',
+      ...Object.fromEntries(['legacy/old.yaml', 'overlay/web.yaml', 'overlay/both.yaml', 'overlay/web-patch.yaml', 'overlay/sm.yaml', 'base/api.yaml', 'comp/sidecar.yaml', 'comp/comp-patch.yaml', 'overlay/unlisted.yaml'].map((f) => [f, bare(f.replace(/^.*\/|\.yaml$/g, ''))])),
+    };
+
+    it('lists the files of resources, bases and a Component\'s resources as resourceFiles, and patches (a file listed as both included) only as patchFiles', () => {
+      const layout = computeLayout(Object.entries(files).map(([p, t]) => loadFile(p, t)), DEFAULT_CONFIG, defaultRepoPath);
+      assert.deepEqual([...layout.resourceFiles].sort(), ['base/api.yaml', 'comp/sidecar.yaml', 'legacy/old.yaml', 'overlay/web.yaml']);
+      assert.deepEqual([...layout.patchFiles].sort(), ['comp/comp-patch.yaml', 'overlay/both.yaml', 'overlay/sm.yaml', 'overlay/web-patch.yaml']);
+    });
+
+    it('asks only a file no kustomization lists for the selector a workload lacks', () => {
+      const { findings } = lint(files, { rules: ['pod-spec-invalid'] });
+      assert.deepEqual(findings.map((f) => [f.file, f.line, f.text]), [['overlay/unlisted.yaml', 3, 'unlisted']]);
     });
   });
 

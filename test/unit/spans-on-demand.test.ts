@@ -45,7 +45,7 @@ const file = load(`
           paths:
             - {path: /, pathType: Prefix, backend: {service: {name: web, port: {name: http}}}}
 `);
-const ctx = { files: new Map([[file.file, file]]), patchFiles: new Set<string>(), nodePortRange: { min: 30000, max: 32767 } };
+const ctx = { files: new Map([[file.file, file]]), patchFiles: new Set<string>(), resourceFiles: new Set<string>(), nodePortRange: { min: 30000, max: 32767 } };
 
 describe('spans looked up only when read', () => {
   it('judges a valid Deployment with probes accepted without reading its raw (a lazy raw is parsed on its first read)', () => {

@@ -226,9 +226,9 @@ function podSelectors(typed: TypedFields, spec: unknown, specPath: string): void
 const SELECTOR_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'ReplicationController']);
 
 /**
- * `spec.selector` when it is a mapping (a ReplicationController's as matchLabels). A missing one is not judged:
- * kustomize's `labels`/`commonLabels` create it in the build, so a base written without one is valid there (and a
- * ReplicationController's empty selector is defaulted to its template's labels).
+ * `spec.selector` when it is a mapping (a ReplicationController's as matchLabels). A missing or empty one is judged
+ * from `raw` (pod-spec selectorProblems: not in a kustomize resource, whose `labels`/`commonLabels` may create it in
+ * the build; a ReplicationController's empty selector is defaulted to its template's labels).
  */
 function readSelector(reader: NodeReader, root: unknown, base: ObjectBase): WorkloadObject['selector'] {
   const written = asRecord(asRecord(base.raw).spec).selector;

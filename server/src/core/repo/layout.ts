@@ -76,6 +76,12 @@ export interface RepoLayout {
    */
   readonly patchFiles: ReadonlySet<string>;
   /**
+   * Files (names as loaded) that kustomizations list under `resources` (or `bases`, `components`), patches left
+   * out: kustomize builds their objects, and its transformers may add what they lack (`labels` / `commonLabels` add
+   * the workloads' `spec.selector`), so a field missing in the file is not missing in what is applied.
+   */
+  readonly resourceFiles: ReadonlySet<string>;
+  /**
    * Kustomize entry points, whatever `clusters:` says. `kind: Component` folders and kustomizations that only
    * hold CustomResourceDefinitions are not entry points (nothing deploys them on their own).
    */
@@ -144,24 +150,30 @@ export function computeLayout(files: readonly LoadedFile[], config: CoreConfig, 
     return { file: f.file, name: role?.name ?? '', dir, templates, library: !!role?.library, ...(parent ? { parent } : {}) };
   });
   const patchFiles = new Set<string>();
+  const listed = new Set<string>();
   for (const f of files) {
     if (f.role?.type !== 'kustomization') continue;
     const dir = dirOf(repoPath(f.file));
-    for (const p of f.role.patches) {
-      const file = paths.get(posix.normalize(posix.join(dir, p)));
-      if (file !== undefined) patchFiles.add(file);
-    }
+    const collect = (refs: readonly string[], into: Set<string>): void => {
+      for (const r of refs) {
+        const file = paths.get(posix.normalize(posix.join(dir, r)));
+        if (file !== undefined) into.add(file);
+      }
+    };
+    collect(f.role.patches, patchFiles);
+    collect(f.role.resources, listed);
   }
+  const resourceFiles = new Set([...listed].filter((f) => !patchFiles.has(f)));
   const kustomizeEntries = findKustomizeEntries(files, repoPath, paths);
   if (config.clusters && Object.keys(config.clusters).length) {
     const groups = Object.entries(config.clusters).map(([name, globs]) => {
       const match = picomatch(globs as string[], { dot: true });
       return { name, files: new Set([...paths].filter(([p]) => match(p)).map(([, f]) => f)) };
     });
-    return { groups, groupSource: 'config', charts, patchFiles, kustomizeEntries };
+    return { groups, groupSource: 'config', charts, patchFiles, resourceFiles, kustomizeEntries };
   }
   const groups = kustomizeEntries.map((e): ClusterGroup => ({ name: e.dir, files: e.members, home: e.dir, ...(e.views.size ? { views: e.views } : {}) }));
-  return groups.length ? { groups, groupSource: 'kustomize', charts, patchFiles, kustomizeEntries } : { groupSource: 'none', charts, patchFiles, kustomizeEntries };
+  return groups.length ? { groups, groupSource: 'kustomize', charts, patchFiles, resourceFiles, kustomizeEntries } : { groupSource: 'none', charts, patchFiles, resourceFiles, kustomizeEntries };
 }
 
 /**

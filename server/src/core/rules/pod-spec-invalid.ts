@@ -1,6 +1,6 @@
 import { fileTextOf } from '../render/source-map';
 import { describe } from '../model/objects';
-import { podTemplateProblems } from '../kubernetes/api-server/rejection';
+import { manifestRole, podTemplateProblems } from '../kubernetes/api-server/rejection';
 import { selectingByKey } from './report/selecting-by-key';
 import type { Finding, Fix, Rule } from './rule';
 import type { Span } from '../source/span';
@@ -13,8 +13,8 @@ const id = 'pod-spec-invalid';
  * What the API server refuses (or warns about) in the networking fields of a pod template: wrongly typed
  * values (decoder errors), validateContainerPorts, probe and hook handlers (validateHandler, httpGet schemes), probes
  * and hooks on plain init containers, containers' restartPolicy, affinity weights, topology spread constraints,
- * refused selector requirements, the "hostIP set without hostPort" warning, and hostIPs that are not IP addresses.
- * See the explanation for the sources.
+ * workload selectors (missing, empty, refused or not selecting the template), the "hostIP set without hostPort"
+ * warning, and hostIPs that are not IP addresses. See the explanation for the sources.
  */
 export const podSpecInvalid: Rule = {
   id,
@@ -106,7 +106,13 @@ export const podSpecInvalid: Rule = {
     '  its own pod template (the API server answers that the selector does not match the template labels), reported on',
     '  the selector. With',
     "  labels merged in (`<<: *common`) as kubectl reads them. Placeholders of other tools (`${VAR}`, `{{ … }}`) are not judged, nor a",
-    '  kustomize patch; a missing selector is left alone (kustomize\'s `labels` transformer creates it in the build).',
+    '  kustomize patch. apps/v1 takes no selector from the template\'s labels: a Deployment, ReplicaSet, StatefulSet or',
+    '  DaemonSet without `spec.selector` (or with `selector: null`) is refused (`spec.selector: Required value`; a',
+    '  DaemonSet\'s missing selector matches no template labels), reported at the object\'s name, and so is an empty',
+    '  one (`{}`, `matchLabels: {}`: `empty selector is invalid for deployment`), at the selector. Neither is reported',
+    '  in a file a kustomization lists under `resources` (or `bases`, `components`), whose `labels` / `commonLabels`',
+    '  transformer may add the selector in the build, nor in a patch; a ReplicationController\'s selector is defaulted',
+    '  from its template\'s labels.',
     '  A `matchExpressions` entry that validation refuses is reported instead, at its field: an operator that is not',
     '  one (`in`: `Invalid value: "in": not a valid selector operator`; operators are case-sensitive), `In` or `NotIn`',
     '  without values (`Required value`), `Exists` or `DoesNotExist` with values (`Forbidden`), and an entry written as',
@@ -138,6 +144,7 @@ export const podSpecInvalid: Rule = {
     'kubernetes staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go (IsValidPortNum, IsValidPortName, v1.33)',
     'kubernetes staging/src/k8s.io/apimachinery/pkg/api/validation/generic.go (ValidateNonnegativeField: "must be greater than or equal to 0", v1.33)',
     'kubernetes pkg/apis/apps/validation/validation.go (ValidateDeploymentSpec, ValidateStatefulSetSpec, ValidateReplicaSetSpec: replicas; ValidatePodTemplateSpecForReplicaSet, ValidatePodTemplateSpecForStatefulSet, ValidateDaemonSetSpec: "`selector` does not match template `labels`"; pkg/apis/core/validation/validation.go ValidatePodTemplateSpecForRC, v1.33)',
+    'kubernetes pkg/apis/apps/validation/validation.go (ValidateDeploymentSpec, ValidateReplicaSetSpec, ValidateStatefulSetSpec: spec.selector "Required value", "empty selector is invalid for deployment" / "statefulset"; ValidateDaemonSetSpec: "empty selector is invalid for daemonset", v1.31); pkg/apis/core/v1/defaults.go (SetDefaults_ReplicationController: selector from the template\'s labels)',
     'kubernetes staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go (ValidateLabelSelectorRequirement: "not a valid selector operator", "must be specified when `operator` is \'In\' or \'NotIn\'", "may not be specified when `operator` is \'Exists\' or \'DoesNotExist\'", v1.33)',
     'kubernetes pkg/apis/core/validation/validation.go (validateHTTPGetAction: supportedHTTPSchemes; validateInitContainerRestartPolicy, validateContainers: restartPolicy "may not be set for non-init containers"; ValidatePreferredSchedulingTerms, validateWeightedPodAffinityTerms: "must be in the range 1-100"; validateTopologySpreadConstraints, ValidateMaxSkew, ValidateTopologyKey, ValidateWhenUnsatisfiable; ValidateNodeSelectorRequirement, v1.31)',
     'kubernetes pkg/apis/core/v1/defaults.go (SetDefaults_HTTPGetAction: scheme "" → HTTP, v1.31)',
@@ -152,7 +159,7 @@ export const podSpecInvalid: Rule = {
   ],
   check({ model, layout, files }) {
     const findings: Finding[] = [];
-    const patches: ReadonlySet<string> = layout?.patchFiles ?? new Set();
+    const roles = { patchFiles: layout?.patchFiles ?? new Set<string>(), resourceFiles: layout?.resourceFiles ?? new Set<string>() };
     const written = (span: Span): string | undefined => files?.get(span.file)?.text.slice(span.start, span.end);
     const source = fileTextOf(files);
     const unquote = (span: Span, value: string, title: string): Fix[] => {
@@ -163,7 +170,7 @@ export const podSpecInvalid: Rule = {
     for (const w of model.workloads) {
       // Live cluster objects were already accepted by the API server (as service-spec-invalid does).
       if (w.origin.type !== 'file') continue;
-      const problems = podTemplateProblems(w, patches.has(w.file), written, source, unquote, selecting);
+      const problems = podTemplateProblems(w, manifestRole(w.file, roles), written, source, unquote, selecting);
       for (const p of problems) {
         findings.push({
           ruleId: id,

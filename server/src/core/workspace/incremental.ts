@@ -466,6 +466,7 @@ function sameLayout(a: RepoLayout, b: RepoLayout): boolean {
     a.groupSource === b.groupSource &&
     sameGroups(a.groups, b.groups) &&
     sameSet(a.patchFiles, b.patchFiles) &&
+    sameSet(a.resourceFiles, b.resourceFiles) &&
     JSON.stringify(a.charts) === JSON.stringify(b.charts) &&
     entries(a) === entries(b)
   );

@@ -349,20 +349,33 @@ function goStringMap(labels: Readonly<Record<string, string>>): string {
 }
 
 /**
+ * How a workload's file reaches the API server, which decides what may be missing from it: `applied` as written
+ * (`kubectl apply -f`, or a Helm / kustomize render's output), a kustomize `patch` (partial on purpose: merged into
+ * the object of its base) or a kustomize `resource` (built by kustomize, whose `labels` / `commonLabels` transformer
+ * may add the workload's `spec.selector`). See RepoLayout.patchFiles and resourceFiles.
+ */
+export type ManifestRole = 'applied' | 'patch' | 'resource';
+
+/**
  * A Deployment, ReplicaSet, StatefulSet, DaemonSet or ReplicationController whose `spec.selector` selects none of
  * its own Pods: the API server rejects it (`spec.template.metadata.labels: Invalid value: map[string]string{…}:
  * `selector` does not match template `labels``, ValidatePodTemplateSpecForReplicaSet /
  * ValidatePodTemplateSpecForStatefulSet and ValidateDaemonSetSpec in kubernetes pkg/apis/apps/validation/validation.go,
- * ValidatePodTemplateSpecForRC in pkg/apis/core/validation/validation.go, v1.33). An empty selector is another
- * error, left to the API server; a matchExpressions entry validation refuses (`operator: in`, In without values)
- * is reported instead of the match ({@link requirementRefusal}), also beside decode errors; placeholders of other
- * tools (`${VAR}`, `{{ … }}`) are not judged, nor a kustomize patch (`partial`: the object it merges into has the
- * other half), nor the match of an object the decoder refuses (its {@link decodeProblems} come first). A key either
- * side writes as a plain YAML 1.1 word read as another key (`on` read `true`) is said (`source`: the file's text).
+ * ValidatePodTemplateSpecForRC in pkg/apis/core/validation/validation.go, v1.33). An apps/v1 selector that is
+ * missing or empty is refused too, except in a kustomize resource ({@link missingSelectorProblems}); a
+ * matchExpressions entry validation refuses (`operator: in`, In without values) is reported instead of the match
+ * ({@link requirementRefusal}), also beside decode errors; placeholders of other tools (`${VAR}`, `{{ … }}`) are not
+ * judged, nor a kustomize patch (the object it merges into has the other half), nor the match of an object the
+ * decoder refuses (its {@link decodeProblems} come first). A key either side writes as a plain YAML 1.1 word read as
+ * another key (`on` read `true`) is said (`source`: the file's text).
  */
-export function selectorProblems(w: WorkloadObject, partial = false, source?: FileText): PodSpecProblem[] {
+export function selectorProblems(w: WorkloadObject, role: ManifestRole = 'applied', source?: FileText): PodSpecProblem[] {
+  if (role === 'patch') return [];
+  // In a kustomize resource, the labels transformer may write the selector into the build.
+  const missing = role === 'applied' ? missingSelectorProblems(w) : [];
+  if (missing.length) return missing;
   const selector = w.selector;
-  if (partial || !selector) return [];
+  if (!selector) return [];
   const { matchLabels, matchExpressions } = selector.value;
   // An invalid requirement fails LabelSelectorAsSelector: the API server then reports it, not the template's labels.
   // Reported beside decode errors, as the other validation errors are (so that one round of fixes clears them all).
@@ -376,14 +389,86 @@ export function selectorProblems(w: WorkloadObject, partial = false, source?: Fi
   if (written.some(isPlaceholder) || labelSelectorMatches(selector.value, w.pod.labels)) return [];
   const selectorKeys = misreadKeysOf(w, selectorLabelsPath(w), Object.keys(matchLabels), source);
   const labelsKeys = misreadKeysOf(w, templateLabelsPath(w), Object.keys(w.pod.labels), source);
-  const said = (short = false): string => apiRejects(`selector ${selectorText(selector.value)}${misreadNote(selectorKeys, short)} does not match the pod template's labels${misreadNote(labelsKeys, short)}`, describe(w), `${w.pod.path.replace(/\.spec$/, '')}.metadata.labels`, `Invalid value: ${goStringMap(w.pod.labels)}: \`selector\` does not match template \`labels\``);
-  const base = said();
+  const said = (short: boolean, withLabels = true): string => templateLabelsRejection(w, `selector ${selectorText(selector.value)}${misreadNote(selectorKeys, short)} does not match the pod template's labels${misreadNote(labelsKeys, short)}`)(withLabels);
   // Labels the template lacks are the usual cause; a NotIn or DoesNotExist requirement fails on a label it has.
   const onlyAsks = matchExpressions.every((e) => e.operator === 'In' || e.operator === 'Exists');
   // A misread key is the cause: written alike (quoted) on both sides, the key is the same.
   const misread = selectorKeys.length > 0 || labelsKeys.length > 0;
   const advice = misread ? 'quote it on both sides' : onlyAsks ? 'give the template every label the selector asks for' : 'make the template\'s labels satisfy the selector';
-  return [{ span: selector.span, message: firstFitting(`${base}; ${advice}`, ...(misread ? [`${said(true)}; ${advice}`, base, said(true)] : [base])) }];
+  // The fullest message that fits; long label maps give way to `map[string]string{…}` last.
+  const full = said(false);
+  const candidates = misread
+    ? [`${said(true)}; ${advice}`, full, said(true), `${said(true, false)}; ${advice}`, said(true, false)]
+    : [full, `${said(false, false)}; ${advice}`, said(false, false)];
+  return [{ span: selector.span, message: firstFitting(`${full}; ${advice}`, ...candidates) }];
+}
+
+/**
+ * The API server's refusal of `w` for a selector that selects none of its pod template (`fact` first), quoting its
+ * `Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`` (Go's `%#v`: a
+ * template without labels is `map[string]string(nil)`), the map cut to `map[string]string{…}` when `withLabels` is
+ * false (long label maps leave no room for the rest of the message).
+ */
+function templateLabelsRejection(w: WorkloadObject, fact: string): (withLabels: boolean) => string {
+  const at = `${w.pod.path.replace(/\.spec$/, '')}.metadata.labels`;
+  const written = rawAt(w.raw, at);
+  const labels = written === undefined || written === null ? 'map[string]string(nil)' : goStringMap(w.pod.labels);
+  return (withLabels) => apiRejects(fact, describe(w), at, `Invalid value: ${withLabels ? labels : 'map[string]string{…}'}: \`selector\` does not match template \`labels\``);
+}
+
+/** What a missing or empty apps/v1 selector is called in the API server's error (ReplicaSet shares Deployment's words). */
+const EMPTY_SELECTOR_NOUN: Readonly<Record<string, string>> = { Deployment: 'deployment', ReplicaSet: 'deployment', StatefulSet: 'statefulset', DaemonSet: 'daemonset' };
+
+/**
+ * True for a written `spec.selector` that selects by nothing: `{}`, `matchLabels: {}`, `matchExpressions: []` or
+ * nulls (Go's `len(MatchLabels)+len(MatchExpressions) == 0`). A field of the wrong type is a decode error instead,
+ * and a requirement without a key is still a requirement (validation refuses its key).
+ */
+function selectsByNothing(selector: unknown): boolean {
+  if (!isRecord(selector)) return false;
+  const { matchLabels, matchExpressions } = selector;
+  const unset = (v: unknown): boolean => v === undefined || v === null;
+  return (unset(matchLabels) || (isRecord(matchLabels) && Object.keys(matchLabels).length === 0)) && (unset(matchExpressions) || (Array.isArray(matchExpressions) && matchExpressions.length === 0));
+}
+
+/**
+ * An apps/v1 Deployment, ReplicaSet, StatefulSet or DaemonSet written without `spec.selector` (or with `null`), or
+ * with an empty one (`{}`, `matchLabels: {}`): apps/v1 takes no selector from the template's labels (the beta API
+ * versions did). Deployment, ReplicaSet and StatefulSet: `spec.selector: Required value`, and for an empty one
+ * `spec.selector: Invalid value: …: empty selector is invalid for deployment` (ReplicaSet too) / `statefulset`; a
+ * DaemonSet without one selects nothing (`selector` does not match template `labels`), with an empty one `empty
+ * selector is invalid for daemonset`. Sources: kubernetes pkg/apis/apps/validation/validation.go
+ * (ValidateDeploymentSpec, ValidateReplicaSetSpec, ValidateStatefulSetSpec, ValidateDaemonSetSpec), v1.31. Read
+ * from `raw`, so decode errors elsewhere do not hide it (as with requirement refusals). A ReplicationController's
+ * selector is defaulted from its template (pkg/apis/core/v1/defaults.go), so it is not judged; neither is a `spec`
+ * or `selector` that is not a mapping (a decode error), nor, by the caller, a kustomize resource (kustomize's labels
+ * transformer may write the selector there) or patch.
+ */
+function missingSelectorProblems(w: WorkloadObject): PodSpecProblem[] {
+  const noun = EMPTY_SELECTOR_NOUN[w.kind];
+  if (!noun || w.apiVersion !== 'apps/v1') return [];
+  // A selector the loader read with a label or a requirement selects by something: `raw` (the whole object, parsed
+  // when first read) is only looked at otherwise.
+  const read = w.selector?.value;
+  if (read && (Object.keys(read.matchLabels).length > 0 || read.matchExpressions.length > 0)) return [];
+  const spec = rawAt(w.raw, 'spec');
+  if (spec !== undefined && spec !== null && !isRecord(spec)) return [];
+  const written = isRecord(spec) ? spec.selector : undefined;
+  const missing = written === undefined || written === null;
+  if (!missing && !selectsByNothing(written)) return [];
+  const labels = Object.entries(w.pod.labels).filter(([, v]) => !isPlaceholder(v));
+  const withLabels = `add selector.matchLabels with the template's ${labels.length === 1 ? 'label' : 'labels'}`;
+  const fixes = labels.length ? [`${withLabels} (${labels.map(([k, v]) => `${k}: ${v}`).join(', ')})`, withLabels] : ['add selector.matchLabels and the same labels to the template'];
+  // The fullest message that fits: each form of the refusal (fullest first) with each fix, then each alone.
+  const fitted = (...bases: string[]): string => {
+    const [fullest, ...rest] = [...bases.flatMap((b) => fixes.map((f) => `${b}; ${f}`)), ...bases];
+    return firstFitting(fullest, ...rest);
+  };
+  if (!missing) return [{ span: w.selector?.span ?? w.span, message: fitted(apiRejects('spec.selector is empty', describe(w), 'spec.selector', `Invalid value: …: empty selector is invalid for ${noun}`)) }];
+  const fact = `${w.kind} has no spec.selector (apps/v1 does not take it from the template's labels)`;
+  const rejects = w.kind === 'DaemonSet' ? templateLabelsRejection(w, fact) : () => apiRejects(fact, describe(w), 'spec.selector', 'Required value');
+  // At the object's name: nothing of the selector is written (workloads' paths hold no `spec` key).
+  return [{ span: w.span, message: fitted(rejects(true), rejects(false)) }];
 }
 
 /**

@@ -10,7 +10,7 @@ import { isIngress } from '../../model/views/ingress';
 import { isNetworkPolicy } from '../../model/views/network-policy';
 import { ingressBackendProblems } from './ingress-spec';
 import { networkPolicyPortProblems, networkPolicySelectorProblems } from './network-policy-spec';
-import { containerPortProblems, containerRestartPolicyProblems, decodeProblems, handlerPortProblems, handlerTypeProblems, httpSchemeProblems, initContainerHandlerProblems, PodSpecProblem, probeSettingProblems, type SelectingByKey, selectorProblems } from './pod-spec';
+import { containerPortProblems, containerRestartPolicyProblems, decodeProblems, handlerPortProblems, handlerTypeProblems, httpSchemeProblems, initContainerHandlerProblems, type ManifestRole, PodSpecProblem, probeSettingProblems, type SelectingByKey, selectorProblems } from './pod-spec';
 import { schedulingProblems } from './pod-scheduling';
 import { checkServiceShapes } from './service-shape';
 import type { SelectedByKey } from './string-maps';
@@ -59,17 +59,19 @@ function duplicatePorts(svc: ServiceObject): SpecProblem[] {
 }
 
 /**
- * `problems` remembering, per object and `partial`, the objects that have none (most have none): the verdict
- * ({@link rejectionReason}) and the rule reporting the problems both ask for every object's, and the second asks
- * of a clean object costs nothing. Whether there are problems depends only on the (immutable) object and `partial`:
- * the file text and the fix makers passed besides shape only the messages and fixes of the problems found.
+ * `problems` remembering, per object and `role` (`partial`, or a workload's ManifestRole), the objects that have none
+ * (most have none): the verdict ({@link rejectionReason}) and the rule reporting the problems both ask for every
+ * object's, and the second asks of a clean object costs nothing. Whether there are problems depends only on the
+ * (immutable) object and `role`: the file text and the fix makers passed besides shape only the messages and fixes of
+ * the problems found.
  */
-function rememberingClean<O extends object, P, R extends unknown[]>(problems: (obj: O, partial: boolean, ...rest: R) => P[]): (obj: O, partial: boolean, ...rest: R) => P[] {
-  const clean = [new WeakSet<O>(), new WeakSet<O>()];
-  return (obj, partial, ...rest) => {
-    const known = clean[partial ? 1 : 0];
+function rememberingClean<O extends object, K, P, R extends unknown[]>(problems: (obj: O, role: K, ...rest: R) => P[]): (obj: O, role: K, ...rest: R) => P[] {
+  const clean = new Map<K, WeakSet<O>>();
+  return (obj, role, ...rest) => {
+    let known = clean.get(role);
+    if (!known) clean.set(role, (known = new WeakSet<O>()));
     if (known.has(obj)) return [];
-    const found = problems(obj, partial, ...rest);
+    const found = problems(obj, role, ...rest);
     if (found.length === 0) known.add(obj);
     return found;
   };
@@ -90,12 +92,14 @@ export const serviceSpecProblems: (svc: ServiceObject, partial: boolean, written
  * Everything the API server rejects (or warns about) in the networking fields of a pod template written in a file:
  * decoder errors, validateContainerPorts, probe and hook ports, handlers and httpGet schemes, probes and hooks on plain
  * init containers, containers' restartPolicy, affinity weights and topology spread constraints (pod-scheduling.ts), the
- * selector and its refused requirements, a negative `spec.replicas`. `unquote` makes the
- * quick fix that removes quotes from a number (none when not given).
+ * selector (missing, empty, refused or not matching the template), a negative `spec.replicas`. `role`: how the file
+ * reaches the API server (a kustomize patch or resource may lack what kustomize adds). `unquote` makes the quick fix
+ * that removes quotes from a number (none when not given).
  */
-export const podTemplateProblems: (w: WorkloadObject, partial: boolean, written?: WrittenText, source?: FileText, unquote?: (span: Span, value: string, title: string) => Fix[], selecting?: SelectingByKey) => PodSpecProblem[] = rememberingClean(
-  (w: WorkloadObject, partial: boolean, written?: WrittenText, source?: FileText, unquote: (span: Span, value: string, title: string) => Fix[] = () => [], selecting?: SelectingByKey): PodSpecProblem[] => {
-    const problems: PodSpecProblem[] = [...decodeProblems(w, written, source, selecting), ...containerPortProblems(w, partial), ...handlerPortProblems(w, unquote, source), ...handlerTypeProblems(w, partial), ...probeSettingProblems(w), ...initContainerHandlerProblems(w, partial), ...httpSchemeProblems(w), ...containerRestartPolicyProblems(w), ...schedulingProblems(w, partial), ...selectorProblems(w, partial, source)];
+export const podTemplateProblems: (w: WorkloadObject, role: ManifestRole, written?: WrittenText, source?: FileText, unquote?: (span: Span, value: string, title: string) => Fix[], selecting?: SelectingByKey) => PodSpecProblem[] = rememberingClean(
+  (w: WorkloadObject, role: ManifestRole, written?: WrittenText, source?: FileText, unquote: (span: Span, value: string, title: string) => Fix[] = () => [], selecting?: SelectingByKey): PodSpecProblem[] => {
+    const partial = role === 'patch';
+    const problems: PodSpecProblem[] = [...decodeProblems(w, written, source, selecting), ...containerPortProblems(w, partial), ...handlerPortProblems(w, unquote, source), ...handlerTypeProblems(w, partial), ...probeSettingProblems(w), ...initContainerHandlerProblems(w, partial), ...httpSchemeProblems(w), ...containerRestartPolicyProblems(w), ...schedulingProblems(w, partial), ...selectorProblems(w, role, source)];
     const replicas = REPLICA_KINDS.has(w.kind) ? w.replicas : undefined;
     if (replicas && replicas.value < 0) {
       problems.push({ span: replicas.span, message: apiRejects(`replicas ${replicas.value} is negative`, describe(w), 'spec.replicas', `Invalid value: ${replicas.value}: must be greater than or equal to 0`) });
@@ -127,6 +131,8 @@ export interface RejectionContext {
   readonly files?: ReadonlyMap<string, LoadedFile>;
   /** Kustomize patch files: their objects are partial on purpose (see RepoLayout.patchFiles). */
   readonly patchFiles: ReadonlySet<string>;
+  /** Kustomize resources: kustomize builds their objects and may add fields (see RepoLayout.resourceFiles). */
+  readonly resourceFiles: ReadonlySet<string>;
   /** The cluster's NodePort range, inclusive (model.settings.nodePortRange). */
   readonly nodePortRange: { readonly min: number; readonly max: number };
 }
@@ -141,9 +147,10 @@ export function rejectionReason(obj: K8sObject, ctx: RejectionContext): string |
   if (obj.origin.type !== 'file') return undefined;
   const written = (span: Span): string | undefined => ctx.files?.get(span.file)?.text.slice(span.start, span.end);
   const source = fileTextOf(ctx.files);
-  const partial = ctx.patchFiles.has(obj.file);
+  const role = manifestRole(obj.file, ctx);
+  const partial = role === 'patch';
   const first = (problems: readonly SpecProblem[]): string | undefined => problems.find((p) => !p.warning)?.message.split(SERVICE).join(describe(obj));
-  if (obj.category === 'workload') return first(podTemplateProblems(obj, partial, written, source));
+  if (obj.category === 'workload') return first(podTemplateProblems(obj, role, written, source));
   if (obj.category === 'service') {
     const { min, max } = ctx.nodePortRange;
     const [out] = nodePortsOutsideRange(obj, min, max);
@@ -154,6 +161,11 @@ export function rejectionReason(obj: K8sObject, ctx: RejectionContext): string |
   if (isNetworkPolicy(obj)) return first(networkPolicyProblems(obj, written, source));
   if (isIngress(obj)) return first(ingressProblems(obj, partial, written, source));
   return undefined;
+}
+
+/** How the file of an object reaches the API server (see {@link ManifestRole}): a kustomize patch, a kustomize resource, or as written. */
+export function manifestRole(file: string, files: Pick<RejectionContext, 'patchFiles' | 'resourceFiles'>): ManifestRole {
+  return files.patchFiles.has(file) ? 'patch' : files.resourceFiles.has(file) ? 'resource' : 'applied';
 }
 
 /** True when the API server refuses to create `obj` because of its own fields (see {@link rejectionReason}). */
@@ -170,16 +182,16 @@ export interface RejectedObjects {
 }
 
 /** Per object (objects are immutable), the verdict (the reason, or undefined when accepted) and what it was judged with. */
-const verdicts = new WeakMap<K8sObject, { partial: boolean; min: number; max: number; files: boolean; reason: string | undefined }>();
+const verdicts = new WeakMap<K8sObject, { role: ManifestRole; min: number; max: number; files: boolean; reason: string | undefined }>();
 
 /** {@link rejectionReason} of `o`, judged once per object and context. */
 function verdictOf(o: K8sObject, ctx: RejectionContext): string | undefined {
-  const partial = ctx.patchFiles.size > 0 && ctx.patchFiles.has(o.file);
+  const role = manifestRole(o.file, ctx);
   const { min, max } = ctx.nodePortRange;
   const files = ctx.files !== undefined;
   let v = verdicts.get(o);
-  if (!v || v.partial !== partial || v.min !== min || v.max !== max || v.files !== files) {
-    v = { partial, min, max, files, reason: rejectionReason(o, ctx) };
+  if (!v || v.role !== role || v.min !== min || v.max !== max || v.files !== files) {
+    v = { role, min, max, files, reason: rejectionReason(o, ctx) };
     verdicts.set(o, v);
   }
   return v.reason;
@@ -189,15 +201,15 @@ function verdictOf(o: K8sObject, ctx: RejectionContext): string | undefined {
  * Per loaded file (immutable: an edit makes a new one), the extents of its rejected objects and what they were
  * judged with: a rule run after an edit reads one entry per file, not every object of the workspace.
  */
-const fileVerdicts = new WeakMap<LoadedFile, { partial: boolean; min: number; max: number; extents: readonly Span[] }>();
+const fileVerdicts = new WeakMap<LoadedFile, { role: ManifestRole; min: number; max: number; extents: readonly Span[] }>();
 
-const NO_PATCH_FILES: ReadonlySet<string> = new Set();
+const NO_FILES: ReadonlySet<string> = new Set();
 
 /**
  * Per file map (one analysis builds one and runs several rule runs over it), the rejected extents of its files'
  * objects by file, and what they were judged with.
  */
-const mapVerdicts = new WeakMap<ReadonlyMap<string, LoadedFile>, { patchFiles: ReadonlySet<string>; min: number; max: number; size: number; byFile: ReadonlyMap<string, readonly Span[]> }>();
+const mapVerdicts = new WeakMap<ReadonlyMap<string, LoadedFile>, { patchFiles: ReadonlySet<string>; resourceFiles: ReadonlySet<string>; min: number; max: number; size: number; byFile: ReadonlyMap<string, readonly Span[]> }>();
 
 /**
  * The rejected objects among every object of `files` and `model` (the files give the whole workspace also when
@@ -208,7 +220,7 @@ const mapVerdicts = new WeakMap<ReadonlyMap<string, LoadedFile>, { patchFiles: R
  * kustomize views and live objects, are in no file; a rejected file object is then listed twice, which changes nothing).
  */
 export function rejectedObjects(model: WorkspaceModel, files: ReadonlyMap<string, LoadedFile> | undefined, layout: RepoLayout | undefined): RejectedObjects {
-  const ctx: RejectionContext = { files, patchFiles: layout?.patchFiles ?? NO_PATCH_FILES, nodePortRange: model.settings.nodePortRange.value };
+  const ctx = contextOf(model, files, layout);
   const rejected = (o: K8sObject): boolean => verdictOf(o, ctx) !== undefined;
   const byFile = files ? filesRejected(files, ctx, rejected) : new Map<string, readonly Span[]>();
   const extra: Span[] = [];
@@ -224,15 +236,15 @@ export function rejectedObjects(model: WorkspaceModel, files: ReadonlyMap<string
 function filesRejected(files: ReadonlyMap<string, LoadedFile>, ctx: RejectionContext, rejected: (o: K8sObject) => boolean): ReadonlyMap<string, readonly Span[]> {
   const { min, max } = ctx.nodePortRange;
   const hit = mapVerdicts.get(files);
-  if (hit && hit.patchFiles === ctx.patchFiles && hit.min === min && hit.max === max && hit.size === files.size) return hit.byFile;
+  if (hit && hit.patchFiles === ctx.patchFiles && hit.resourceFiles === ctx.resourceFiles && hit.min === min && hit.max === max && hit.size === files.size) return hit.byFile;
   const byFile = new Map<string, Span[]>();
   for (const f of files.values()) {
-    const partial = ctx.patchFiles.size > 0 && ctx.patchFiles.has(f.file);
+    const role = manifestRole(f.file, ctx);
     let v = fileVerdicts.get(f);
-    if (!v || v.partial !== partial || v.min !== min || v.max !== max) {
+    if (!v || v.role !== role || v.min !== min || v.max !== max) {
       const extents: Span[] = [];
       for (const o of f.objects) if (rejected(o)) extents.push(o.extent);
-      v = { partial, min, max, extents };
+      v = { role, min, max, extents };
       fileVerdicts.set(f, v);
     }
     for (const e of v.extents) {
@@ -241,12 +253,12 @@ function filesRejected(files: ReadonlyMap<string, LoadedFile>, ctx: RejectionCon
       else byFile.set(e.file, [e]);
     }
   }
-  mapVerdicts.set(files, { patchFiles: ctx.patchFiles, min, max, size: files.size, byFile });
+  mapVerdicts.set(files, { patchFiles: ctx.patchFiles, resourceFiles: ctx.resourceFiles, min, max, size: files.size, byFile });
   return byFile;
 }
 
 function contextOf(model: WorkspaceModel, files: ReadonlyMap<string, LoadedFile> | undefined, layout: RepoLayout | undefined): RejectionContext {
-  return { files, patchFiles: layout?.patchFiles ?? NO_PATCH_FILES, nodePortRange: model.settings.nodePortRange.value };
+  return { files, patchFiles: layout?.patchFiles ?? NO_FILES, resourceFiles: layout?.resourceFiles ?? NO_FILES, nodePortRange: model.settings.nodePortRange.value };
 }
 
 /** The files and layout each model's rules ran with ({@link rememberRejectionContext}). */
