@@ -36,6 +36,8 @@ export function clientOptions(outputChannel: vscode.OutputChannel, cacheFolder?:
     synchronize: {
       fileEvents: [
         vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}'),
+        // kustomize also reads a kustomization from a file named Kustomization, without extension.
+        vscode.workspace.createFileSystemWatcher('**/Kustomization'),
         vscode.workspace.createFileSystemWatcher('**/.kube-netlint.yaml'),
         // Kubernetes *.json manifests (the server skips other JSON), and chart files helm reads besides YAML (helpers,
         // NOTES.txt, values.schema.json): a change re-renders the chart.

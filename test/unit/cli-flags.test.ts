@@ -382,6 +382,17 @@ describe('CLI flags', () => {
       ]);
     });
 
+    it('judges standard input named as a resource of a kustomization as the named file is, also with --no-render', async () => {
+      // Without a selector an apps/v1 Deployment is refused, unless kustomize builds it (its labels transformer may add one).
+      const deployment = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: nginx}]}\n';
+      write('base/kustomization.yaml', 'resources: [deploy.yaml]\ncommonLabels: {app: web}\n');
+      write('base/deploy.yaml', deployment);
+      const rows = async (argv: string[]): Promise<unknown[]> => (JSON.parse((await cli(['-f', 'json', '--no-render', ...argv], { stdin: deployment })).out) as { findings: { ruleId: string; file: string; line: number }[] }).findings.map((f) => [f.ruleId, f.file, f.line]);
+      assert.deepEqual(await rows(['base/deploy.yaml']), []);
+      assert.deepEqual(await rows(['--stdin-filename', 'base/deploy.yaml', '-']), []);
+      assert.deepEqual(await rows(['--stdin-filename', 'elsewhere/deploy.yaml', '-']), [['pod-spec-invalid', 'elsewhere/deploy.yaml', 3]]);
+    });
+
     it('needs - among the paths', async () => {
       write('a.yaml', svc('a', 30080));
       const r = await cli(['--stdin-filename', 'x.yaml', 'a.yaml']);

@@ -51,6 +51,18 @@ describe('CLI', () => {
     assert.equal(r.out, '1 file checked: 0 errors, 0 warnings, 0 notes\n');
   });
 
+  it('reads a kustomization from a file named Kustomization (no extension), as kustomize does', async () => {
+    // Without its selector the Deployment is refused, unless a kustomization builds it (commonLabels add one).
+    const deployment = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: nginx}]}\n';
+    write('a/deploy.yaml', deployment);
+    write('a/Kustomization', 'resources: [deploy.yaml]\ncommonLabels: {app: web}\n');
+    write('plain/deploy.yaml', deployment);
+    write('plain/kustomization', 'resources: [deploy.yaml]\n'); // not a name kustomize reads
+    const r = await cli(dir, ['--no-render', '--format', 'json', '.']);
+    const findings = JSON.parse(r.out).findings as { file: string; ruleId: string; line: number }[];
+    assert.deepEqual(findings.map((f) => [f.file, f.ruleId, f.line]), [['plain/deploy.yaml', 'pod-spec-invalid', 3]]);
+  });
+
   it('exits 1 on an error and prints compiler-style lines with related locations indented', async () => {
     write('a.yaml', svc('a', 30080, 'team-a'));
     write('b.yaml', svc('b', 30080, 'team-b'));

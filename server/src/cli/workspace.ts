@@ -304,11 +304,13 @@ async function readWorkspace(found: FoundWorkspace, options: WorkspaceOptions, i
   const lean = { compactTexts: true, leanFromBytes: LEAN_WORKSPACE_BYTES };
   for (const f of await loadFiles(onDisk, { ...loadOptions, cache, digests, ...lean })) files.push(f); // no spread: a workspace may hold 100,000s of files
   // Standard input named as a file of a kustomize overlay or a chart: the files its build or release reads join the run
-  // (rendered with the buffer in place of the file, see cli/stdin-context.ts), and only the buffer's own findings are reported.
+  // (rendered with the buffer in place of the file, see cli/stdin-context.ts), and only the buffer's own findings are
+  // reported. The overlay's files join with --no-render too, as for named files: they say whether the buffer is a patch
+  // or a resource of a kustomization (whose build may add what it lacks); a chart's only matter to its render.
   const onDiskPaths = new Set(onDisk.map(([path]) => path));
   const releases = (fileConfig.render?.helm ?? []).map((r) => ({ chart: resolve(baseDir, r.chart), values: (r.values ?? []).map((v) => resolve(baseDir, v)) }));
-  const context = stdinPath && stdinText !== undefined && !options.noRender
-    ? [...new Set([...kustomizeContextOfStdin(stdinPath, stdinText), ...helmContextOfStdin(stdinPath, releases)])].filter((p) => !onDiskPaths.has(p))
+  const context = stdinPath && stdinText !== undefined
+    ? [...new Set([...kustomizeContextOfStdin(stdinPath, stdinText), ...(options.noRender ? [] : helmContextOfStdin(stdinPath, releases))])].filter((p) => !onDiskPaths.has(p))
     : [];
   // Files named one by one (a pre-commit hook passes the changed files): a patch or resource of a kustomize overlay is
   // judged as part of that overlay, whose other files join the run as context (with --no-render too: they say which

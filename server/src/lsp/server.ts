@@ -238,7 +238,7 @@ export function startServer(connection: Connection): void {
     if (hasDynamicConfiguration) connection.client.register(DidChangeConfigurationNotification.type, { section: 'kubeNetlint' }).catch((err) => log(`kube-netlint: cannot register for configuration changes: ${err}`));
     if (registerWatcher) {
       // JSON too: discovery lists *.json files that hold Kubernetes objects (the server tells them apart).
-      const watchers = ['**/*.{yaml,yml,json}', '**/.kube-netlint.yaml'].map((globPattern) => ({ globPattern }));
+      const watchers = ['**/*.{yaml,yml,json}', '**/Kustomization', '**/.kube-netlint.yaml'].map((globPattern) => ({ globPattern }));
       connection.client.register(DidChangeWatchedFilesNotification.type, { watchers }).catch((err) => log(`kube-netlint: cannot watch files: ${err}`));
     }
     if (hasFolderEvents) {

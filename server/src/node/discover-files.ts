@@ -10,7 +10,12 @@ import { fileTypeOf } from './read-file';
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git']);
 
 /** File names discovered in folders: YAML always, JSON only when it holds Kubernetes objects (see {@link holdsObjects}). */
-export const MANIFEST_FILE = /\.(ya?ml|json)$/i;
+/**
+ * A manifest's name: `*.yaml`, `*.yml` or `*.json` (any case), or `Kustomization`, the third name kustomize reads a
+ * kustomization from (kustomize api/konfig/builtinpluginconsts: RecognizedKustomizationFileNames, v5), with no
+ * extension. Tested on names and on paths.
+ */
+export const MANIFEST_FILE = /(?:\.(?:[yY][aA]?[mM][lL]|[jJ][sS][oO][nN])|(?:^|[\\/])Kustomization)$/;
 const JSON_FILE = /\.json$/i;
 /** How much of a JSON file is read to see whether it holds Kubernetes objects. */
 const JSON_SNIFF_BYTES = 64 * 1024;
