@@ -155,15 +155,24 @@ spec:${selector ? `\n  selector: {matchLabels: ${selector}}` : ''}
       return fs[0];
     };
 
-    it('says when the template writes the key unquoted (read as true) and the selector quotes it, where, and to quote it with the workload\'s selector', () => {
+    it('says when the template writes the key unquoted (read as true) and the selector quotes it, where, and to quote it in the template or, with the workload\'s selector reading it too, to change the Service', () => {
       let f = one({ 'svc.yaml': service('{"on": web}'), 'a.yaml': deployment('{on: web}') });
       assert.equal(f.message, 'selector on=web of Service shop/web matches no pod template: the template label key of Deployment shop/web written on (a.yaml:7) reads as true in YAML 1.1, as kubectl reads it, so the Service gets no endpoints; quote "on" in its template labels');
       assert.deepEqual([f.line, f.column, f.severity, f.fixes], [7, 14, 'warning', []]);
       assert.deepEqual(f.related.map((r) => [r.file, r.line, r.column, r.text, r.message]), [['a.yaml', 7, 16, 'on', 'Deployment shop/web: the key written on reads as true in YAML 1.1, as kubectl reads it']]);
-      // Its selector reads the key as true too: both are to change (a selector that misses its template is refused).
-      f = one({ 'svc.yaml': service('{"on": web}'), 'a.yaml': deployment('{on: web}', '{on: web}') });
-      assert.equal(f.message, 'selector on=web of Service shop/web matches no pod template: the template label key of Deployment shop/web written on (a.yaml:8) reads as true in YAML 1.1, as kubectl reads it, so the Service gets no endpoints; quote "on" in its template labels and spec.selector.matchLabels together');
-      assert.deepEqual(f.fixes, []);
+      // Its selector reads the key as true too, and an existing Deployment's selector cannot change: the Service is
+      // the one to change, to the key its Pods carry.
+      const files = { 'svc.yaml': service('{"on": web}'), 'a.yaml': deployment('{on: web}', '{on: web}') };
+      f = one(files);
+      assert.equal(f.message, 'selector on=web of Service shop/web matches no pod template: the template label key of Deployment shop/web written on (a.yaml:8) reads as true in YAML 1.1, as kubectl reads it; write the key as "true" in the Service\'s selector (spec.selector of an existing Deployment is immutable)');
+      assert.deepEqual([f.line, f.column], [7, 14]);
+      const fixedSvc = applyEdits(dedent(files['svc.yaml']), f.fixes[0].edits);
+      assert.deepEqual([f.fixes.map((x) => x.title), fixedSvc], [['Change the key "on" to "true"'], dedent(service('{"true": web}'))]);
+      assert.deepEqual(lint({ ...files, 'svc.yaml': fixedSvc }, { rules }).findings, []);
+      // A ReplicationController's selector may change: no word of immutability.
+      const rc = deployment('{on: web}', '{on: web}').replace('apps/v1', 'v1').replace('kind: Deployment', 'kind: ReplicationController').replace('selector: {matchLabels: {on: web}}', 'selector: {on: web}');
+      f = one({ 'svc.yaml': service('{"on": web}'), 'a.yaml': rc });
+      assert.match(f.message, /; write the key as "true" in the Service's selector$/);
     });
 
     it('says when the selector writes the key unquoted and the template quotes it, and the quick fix quotes the selector\'s key', () => {

@@ -378,6 +378,27 @@ describe('string map values (labels, annotations, nodeSelector, selectors)', () 
         assert.equal(fs[0].message, 'labels.true is a number, not a string: the API server cannot decode Deployment shop/web ("json: cannot unmarshal number into Go struct field ObjectMeta.spec.template.metadata.labels of type string"); quote the key and the value, and the key in spec.selector.matchLabels with it (it reads true too)');
       });
 
+      it('offers no fix when the selector and the template labels spell the key otherwise (ON and on, both read true), and says to write the same key', () => {
+        // Quoted, `"ON"` and `"on"` are two label keys: the selector would miss its template (refused).
+        const text = deployment('{app: web, ON: yes}', '{app: web, on: yes}');
+        const fs = check(text);
+        assert.deepEqual(fixed(fs, text), [['pod-spec-invalid', 6, 33, 'yes', []], ['pod-spec-invalid', 9, 30, 'yes', []]]);
+        assert.equal(fs[0].message, 'matchLabels.true is a boolean, not a string: the API server cannot decode Deployment shop/web ("json: cannot unmarshal bool into Go struct field LabelSelector.spec.selector.matchLabels of type string"); quote the key and the value, and in the template labels the same key (on there)');
+        assert.equal(fs[1].message, 'labels.true is a boolean, not a string: the API server cannot decode Deployment shop/web ("json: cannot unmarshal bool into Go struct field ObjectMeta.spec.template.metadata.labels of type string"); quote the key and the value, and in spec.selector.matchLabels the same key (ON there)');
+        // The selector's value a string already (its key alone quoted with the template's): the same.
+        for (const [selector, labels] of [['{On: "1"}', '{on: 1}'], ['{y: "1"}', '{Y: 1}'], ['{yes: "1"}', '{on: 1}']]) {
+          const other = deployment(selector, labels);
+          assert.deepEqual(check(other).map((f) => [f.ruleId, f.fixes.length, / the same key \([A-Za-z]+ there\)$/.test(f.message)]), [['pod-spec-invalid', 0, true]], selector);
+        }
+        // Spelled alike, the fix quotes both, and the Deployment decodes with a selector that matches.
+        const alike = deployment('{app: web, On: yes}', '{app: web, On: yes}');
+        const pair = check(alike);
+        assert.deepEqual(pair.map((f) => f.fixes.map((x) => x.title)), [['Quote "On" and "yes" here and in the template labels'], ['Quote "On" and "yes" here and in spec.selector.matchLabels']]);
+        const after = applyEdits(alike, pair[0].fixes[0].edits);
+        assert.equal(after, deployment('{app: web, "On": "yes"}', '{app: web, "On": "yes"}'));
+        assert.deepEqual(lint(after).findings, []);
+      });
+
       it('leaves the fix alone when the selector does not ask for the key, or the key is quoted', () => {
         const text = deployment('{app: web}', '{app: web, on: 1}');
         assert.deepEqual(fixed(check(text), text), [['pod-spec-invalid', 9, 30, '1', [['Quote "on" and "1"', text.replace('on: 1', '"on": "1"')]]]]);
@@ -425,7 +446,7 @@ describe('string map values (labels, annotations, nodeSelector, selectors)', () 
         assert.deepEqual(check(elsewhere).filter((f) => f.ruleId === 'pod-spec-invalid').map((f) => f.fixes.map((x) => x.title)), [['Quote "on" and "1" here and in the template labels'], ['Quote "on" and "1" here and in spec.selector.matchLabels']]);
       });
 
-      it('withholds a Service\'s or a NetworkPolicy\'s fix that would stop it selecting Pods labelled with the key as read', () => {
+      it('quotes only the value of a Service\'s or a NetworkPolicy\'s entry when the Pods carry the key as read, the key too when they carry it as written or none are known', () => {
         const text = dedent(`
           apiVersion: v1
           kind: Pod
@@ -450,17 +471,65 @@ describe('string map values (labels, annotations, nodeSelector, selectors)', () 
             ingress: [{from: [{namespaceSelector: {matchLabels: {on: 1}}}]}]
         `);
         const fs = check(text);
+        // Quoting the key would make them ask for the label on, which the Pod (labelled true=1) lacks.
         assert.deepEqual(fixed(fs, text), [
-          ['service-spec-invalid', 13, 18, '1', []],
-          ['networkpolicy-spec-invalid', 20, 35, '1', []],
-          // A namespaceSelector selects Namespaces: its fix stays.
+          ['service-spec-invalid', 13, 18, '1', [['Quote "1"', text.replace('selector: {on: 1}', 'selector: {on: "1"}')]]],
+          ['networkpolicy-spec-invalid', 20, 35, '1', [['Quote "1"', text.replace('podSelector: {matchLabels: {on: 1}}', 'podSelector: {matchLabels: {on: "1"}}')]]],
+          // A namespaceSelector selects Namespaces: its fix quotes both.
           ['networkpolicy-spec-invalid', 21, 60, '1', [['Quote "on" and "1"', text.replace('{namespaceSelector: {matchLabels: {on: 1}}}', '{namespaceSelector: {matchLabels: {"on": "1"}}}')]]],
         ]);
-        assert.equal(fs[0].message, 'selector.true is a number, not a string: the API server cannot decode Service shop/web ("json: cannot unmarshal number into Go struct field ServiceSpec.spec.selector of type string"); quote the key and the value, and in the labels of Pod shop/web, which carry true too');
-        assert.match(fs[1].message, /; quote the key and the value, and in the labels of Pod shop\/web, which carry true too$/);
-        // Pods labelled `"on": "1"` (the key on) are what the quoted selector selects: the fix is offered.
+        assert.equal(fs[0].message, 'selector.true is a number, not a string: the API server cannot decode Service shop/web ("json: cannot unmarshal number into Go struct field ServiceSpec.spec.selector of type string"); quote it, not the key: Pods of Pod shop/web carry true'.replace('selector.true', 'spec.selector.true').replace('string: the', 'string (YAML 1.1 reads the unquoted value as the number 1): the'));
+        assert.match(fs[1].message, /; quote it, not the key: Pods of Pod shop\/web carry true$/);
+        // Pods labelled `"on": "1"` (the key on) are what the quoted key selects: the fix quotes both.
         const quotedPod = text.replace('labels: {on: "1"}', 'labels: {"on": "1"}');
-        assert.deepEqual(check(quotedPod).map((f) => f.fixes.length), [1, 1, 1]);
+        assert.deepEqual(check(quotedPod).map((f) => f.fixes.map((x) => x.title)), [['Quote "on" and "1"'], ['Quote "on" and "1"'], ['Quote "on" and "1"']]);
+        // No Pods known (another value, or none): the fix quotes both, as the author wrote the key.
+        for (const other of [text.replace('labels: {on: "1"}', 'labels: {on: "2"}'), text.slice(text.indexOf('---') + 4)]) {
+          assert.deepEqual(check(other).map((f) => f.fixes.map((x) => x.title)), [['Quote "on" and "1"'], ['Quote "on" and "1"'], ['Quote "on" and "1"']]);
+        }
+      });
+
+      it('keeps the key of a Service\'s selector as a Deployment\'s Pods carry it, and the fixes applied leave Service and NetworkPolicy selecting them', () => {
+        const text = dedent(`
+          apiVersion: apps/v1
+          kind: Deployment
+          metadata: {name: web, namespace: shop}
+          spec:
+            selector:
+              matchLabels: {app: web, on: "yes"}
+            template:
+              metadata:
+                labels: {app: web, on: "yes"}
+              spec: {containers: [{name: web, image: nginx, ports: [{containerPort: 80}]}]}
+          ---
+          apiVersion: v1
+          kind: Service
+          metadata: {name: web, namespace: shop}
+          spec:
+            selector: {app: web, on: yes}   # kept
+            ports: [{port: 80}]
+          ---
+          apiVersion: networking.k8s.io/v1
+          kind: NetworkPolicy
+          metadata: {name: allow, namespace: shop}
+          spec:
+            podSelector:
+              matchLabels: {on: yes}
+            ingress: [{}]
+        `);
+        const fs = check(text);
+        const after = text.replace('{app: web, on: yes}', '{app: web, on: "yes"}').replace('matchLabels: {on: yes}', 'matchLabels: {on: "yes"}');
+        assert.deepEqual(fs.map((f) => [f.ruleId, f.line, f.column, f.fixes.map((x) => x.title)]), [['service-spec-invalid', 16, 28, ['Quote "yes"']], ['networkpolicy-spec-invalid', 24, 23, ['Quote "yes"']]]);
+        assert.equal(fs[0].message, 'spec.selector.true is a boolean, not a string (YAML 1.1 reads the unquoted value as true): the API server cannot decode Service shop/web ("json: cannot unmarshal bool into Go struct field ServiceSpec.spec.selector of type string"); quote it, not the key: Pods of Deployment shop/web carry true');
+        assert.equal(applyEdits(text, [...fs[0].fixes[0].edits, ...fs[1].fixes[0].edits]), after);
+        const relint = lint(after);
+        assert.deepEqual(relint.findings, []);
+        // The Service still selects the Pods (the key as read, true).
+        const svc = relint.analysis.model.services[0];
+        assert.deepEqual([svc.selector, relint.analysis.model.selectedWorkloads(svc).length], [{ app: 'web', true: 'yes' }, 1]);
+        // A Service whose other entries select no Pods: none known, the fix quotes the key too.
+        const elsewhere = text.replace('{app: web, on: yes}', '{app: api, on: yes}');
+        assert.deepEqual(check(elsewhere).map((f) => f.fixes.map((x) => x.title)), [['Quote "on" and "yes"'], ['Quote "yes"']]);
       });
 
       it('withholds object-invalid\'s fix of a Pod label that a Service selects by the key as read, and keeps it otherwise', () => {

@@ -92,7 +92,9 @@ export const serviceSelectorUnmatched: Rule = {
     'the key `true` (`false`): `on: web` is the label `true=web`, `"on": web` the label `on=web`. When the selector',
     'misses a pod template only by such a key written quoted on one side and unquoted on the other, the finding says',
     'which side writes it unquoted and where; when it is the selector, the quick fix quotes its key (the Service',
-    'selects nothing as it is). A selector shown with such a key says how it is read.',
+    'selects nothing as it is). When it is the pod template and the workload\'s own selector reads the key the same',
+    'way, the Service is the one to change (an existing apps/v1 workload\'s `spec.selector` is immutable): the quick fix',
+    'writes its key as the Pods carry it (`"true"`). A selector shown with such a key says how it is read.',
     '',
     'Fix: make the selector and the pod template labels (`spec.template.metadata.labels`) agree, or move the Service',
     'to the pods\' namespace.',
@@ -212,8 +214,12 @@ function placeOf(span: MisreadKey['span'], files: Files): string {
  * The finding for a Service that misses a pod template only by a misread key ({@link KeyMisread}): the selector and
  * the labels look alike, but kubectl sends `true` for the unquoted `on`. When the selector writes the key, quoting it
  * there is the fix (the quick fix: the Service selects nothing now, so nothing else can lose a match); when the
- * template writes it, its key is to be quoted with the workload's own selector, which reads it the same way (a
- * selector that no longer matches its template is refused), so no quick fix: that is pod-spec-invalid's to judge.
+ * template writes it and the workload's own selector does not ask for the key, the template's key is to be quoted (no
+ * quick fix: the workload's Pods change, which is pod-spec-invalid's to judge). When the workload's selector reads the
+ * key the same way, the Service is what differs: its key is to be written as read (`"true"`, the quick fix), since
+ * the selector of an existing apps/v1 workload cannot change (`field is immutable`: ValidateUpdate of
+ * pkg/registry/apps/deployment/strategy.go and of replicaset/, daemonset/, ValidateStatefulSetUpdate in
+ * pkg/apis/apps/validation/validation.go, kubernetes v1.31).
  */
 function misreadFinding(svc: ServiceObject, selector: Readonly<Record<string, string>>, m: KeyMisread, files: Files): Finding {
   const first = Object.keys(selector)[0];
@@ -223,16 +229,26 @@ function misreadFinding(svc: ServiceObject, selector: Readonly<Record<string, st
   const noEndpoints = 'so the Service gets no endpoints';
   const head = `selector ${selectorText(selector)} of ${describe(svc)} matches no pod template`;
   let message: string;
+  let fixes: Finding['fixes'] = [];
   if (m.side === 'selector') {
     const said = `its key written ${k.written} (${placeOf(k.span, files)}) ${reads}, while ${describe(w)} labels its Pods ${k.written}=${w.pod.labels[k.written]}`;
     message = firstFitting(`${head}: ${said}, ${noEndpoints}; quote the key ("${k.written}")`, `${head}: its key written ${k.written} ${reads}, ${noEndpoints}; quote it ("${k.written}")`);
+    fixes = [{ title: `Quote "${k.written}"`, edits: [{ span: k.span, newText: `"${k.written}"` }], preferred: true }];
   } else {
     const alsoSelector = w.selector && Object.hasOwn(w.selector.value.matchLabels, k.read) && misreadKeysOf(w, selectorLabelsPath(w), [k.read], textOf(files)).length > 0;
-    const where = alsoSelector ? `in its template labels and ${selectorLabelsPath(w)} together` : 'in its template labels';
     const said = `the template label key of ${describe(w)} written ${k.written} (${placeOf(k.span, files)}) ${reads}`;
-    message = firstFitting(`${head}: ${said}, ${noEndpoints}; quote "${k.written}" ${where}`, `${head}: ${said}; quote "${k.written}" ${where}`, `${head}: ${said}; quote it`);
+    const own = alsoSelector ? svc.paths?.get(`spec.selector.${k.written}#key`) : undefined;
+    if (own) {
+      // The workload's selector and template agree: the Service is what differs, and the one to change (an existing
+      // workload's selector may be immutable).
+      const immutable = w.group === 'apps' ? ` (spec.selector of an existing ${w.kind} is immutable)` : '';
+      const fix = `write the key as "${k.read}" in the Service's selector`;
+      message = firstFitting(`${head}: ${said}, ${noEndpoints}; ${fix}${immutable}`, `${head}: ${said}; ${fix}${immutable}`, `${head}: ${said}; ${fix}`);
+      fixes = [{ title: `Change the key "${k.written}" to "${k.read}"`, edits: [{ span: own, newText: `"${k.read}"` }], preferred: true }];
+    } else {
+      message = firstFitting(`${head}: ${said}, ${noEndpoints}; quote "${k.written}" in its template labels`, `${head}: ${said}; quote "${k.written}" in its template labels`, `${head}: ${said}; quote it`);
+    }
   }
-  const fixes: Finding['fixes'] = m.side === 'selector' ? [{ title: `Quote "${k.written}"`, edits: [{ span: k.span, newText: `"${k.written}"` }], preferred: true }] : [];
   return {
     ruleId: id,
     severity: 'warning',

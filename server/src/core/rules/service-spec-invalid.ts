@@ -1,6 +1,9 @@
 import { fileTextOf } from '../render/source-map';
 import type { Span } from '../source/span';
-import { describe } from '../model/objects';
+import { describe, type ServiceObject } from '../model/objects';
+import type { WorkspaceModel } from '../model/workspace-model';
+import { isRecord } from '../model/views/raw-fields';
+import { serviceSelectorMatches } from '../kubernetes/controller-manager/pod-labels';
 import { SERVICE } from '../kubernetes/api-server/service-spec';
 import { serviceSpecProblems } from '../kubernetes/api-server/rejection';
 import { DNS1123_LABEL_ERROR, DNS1123_LABEL_REGEX } from '../kubernetes/api-server/validation';
@@ -37,8 +40,9 @@ export const serviceSpecInvalid: Rule = {
     '  `sessionAffinity` that is not a string or a `timeoutSeconds` that is not an integer. Each `selector` value YAML 1.1 reads as a',
     '  number or a boolean (`version: 1`, `canary: yes`) is reported at the value (up to 20 per selector) with a quick',
     '  fix that quotes it as written (a tagged value, `!!int 3`, loses its tag, which decides the type whatever the',
-    '  quotes; a key YAML 1.1 reads otherwise, `on` read as `true`, is quoted too, except when workloads labelled with',
-    '  the key as read, which the selector selects, would be cut off: then the message names them); a null value decodes to "" and is',
+    '  quotes; a key YAML 1.1 reads otherwise, `on` read as `true`, is quoted too, except when the workloads the',
+    '  selector would select carry the key as read and none as written: then only the value is quoted, `on: "yes"`, and',
+    '  the message names them); a null value decodes to "" and is',
     '  accepted; a string field given a tagged value (`name: !!int 8080`) is told to remove the tag;',
     '  numbers YAML reads as floats beyond int32 or as `.inf` / `.nan` are shown as written, with the decoder\'s (or',
     '  kubectl\'s YAML-to-JSON) error;',
@@ -97,7 +101,7 @@ export const serviceSpecInvalid: Rule = {
       // Built-in and live (cluster) Services have passed the API server's validation already.
       if (svc.origin.type !== 'file') continue;
       const partial = patches.has(svc.file);
-      const problems = serviceSpecProblems(svc, partial, written, source, (key) => model.selectedWorkloads(svc).filter((w) => Object.hasOwn(w.pod.labels, key)).map(describe));
+      const problems = serviceSpecProblems(svc, partial, written, source, (key, value) => selectedWith(model, svc, key, value));
       for (const p of problems) {
         findings.push({
           ruleId: id,
@@ -113,3 +117,15 @@ export const serviceSpecInvalid: Rule = {
     return findings;
   },
 };
+
+/**
+ * The workloads of the Service's namespace that its selector would select with the entry `key` = `value` in place of
+ * the one the decoder refuses (its other string entries as written), as `Deployment shop/web`.
+ */
+function selectedWith(model: WorkspaceModel, svc: ServiceObject, key: string, value: string): string[] {
+  const raw = isRecord(svc.raw.spec) && isRecord(svc.raw.spec.selector) ? svc.raw.spec.selector : {};
+  const selector: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) if (typeof v === 'string') selector[k] = v;
+  selector[key] = value;
+  return model.workloadsIn(svc.namespace).filter((w) => serviceSelectorMatches(selector, w)).map(describe);
+}

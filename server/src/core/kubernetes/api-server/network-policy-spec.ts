@@ -218,8 +218,8 @@ function requirementProblems(policy: K8sObject, exprs: unknown, at: string, api:
  * the matchExpressions of {@link requirementProblems}.
  * Sources: staging/src/k8s.io/api/networking/v1/types.go (NetworkPolicySpec.PodSelector, NetworkPolicyPeer.PodSelector /
  * NamespaceSelector *metav1.LabelSelector), apimachinery pkg/apis/meta/v1/types.go (LabelSelector.MatchLabels
- * map[string]string), v1.33. `selected`: the workloads of the policy's namespace a podSelector selects by a key (a
- * misread key's fix is withheld where it would cut them off; a namespaceSelector selects Namespaces, not Pods).
+ * map[string]string), v1.33. `selected`: the workloads of the policy's namespace whose Pods carry a label (a misread
+ * key's fix keeps the key as the Pods carry it; a namespaceSelector selects Namespaces, not Pods).
  */
 export function networkPolicySelectorProblems(policy: K8sObject, written?: WrittenText, source?: FileText, selected?: SelectedByKey): SpecProblem[] {
   const spec = rawAt(policy.raw, 'spec');

@@ -82,7 +82,8 @@ export type SelectingByKey = (w: WorkloadObject, key: string) => readonly string
  *   pkg/apis/apps/validation/validation.go v1.31): when the other map holds the same key, the fix quotes it there in
  *   the same fix (and its value, when that value is not a string either), one fix of edits in the same object; when
  *   the other map cannot be edited the same way (the key quoted already, written through an alias or a merge key),
- *   no fix, and the message says to quote it in both;
+ *   or spells the key otherwise (`ON` there, `on` here: quoted, two label keys, as label keys are case-sensitive),
+ *   no fix, and the message says to quote it in both, spelled alike;
  * - a Service, NetworkPolicy or PodDisruptionBudget that selects these Pods with the key as read would stop matching
  *   them (a Service would lose its endpoints): no fix, and the message names them, so that they change together.
  *   Editing them in the same fix would reach into other objects (often other files) the author may not mean to touch.
@@ -114,6 +115,14 @@ function keyQuotedTogether(w: WorkloadObject, f: InvalidField, v: MapValue, prob
   }
   const where = other === labels ? 'the template labels' : other;
   if (!edits) return mapValueProblem({ ...v, noFix: true, also: `, and the key in ${where} with it (it reads ${key} too)` }, written, source);
+  // Each side quotes the key as it writes it: `ON` here and `on` there would become two keys (labels are case-sensitive),
+  // so the fix is withheld and the message asks for one spelling.
+  const ownKey = fix.edits.find((e) => e.span.start === f.keySpan!.start)!.newText;
+  const otherKeyStart = paired ? paired.keySpan!.start : edits[0].span.start;
+  const otherKey = edits.find((e) => e.span.start === otherKeyStart)!.newText;
+  if (otherKey !== ownKey) {
+    return mapValueProblem({ ...v, noFix: true, also: `, and in ${where} the same key (${otherKey.slice(1, -1)} there)` }, written, source);
+  }
   const title = paired ? `${fix.title} here and in ${where}` : `${fix.title}, and ${edits[0].newText} in ${where}`;
   const together = mapValueProblem({ ...v, also: `, and the key in ${where} with it` }, written, source);
   return { ...together, fixes: [{ title, edits: [...fix.edits, ...edits].sort((a, b) => a.span.start - b.span.start), preferred: true }] };

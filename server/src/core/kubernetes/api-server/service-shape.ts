@@ -13,7 +13,7 @@ type Raw = Record<string, unknown>;
  * without this check they would pass silently. A common case: a label value written as a number
  * (`selector: {version: 1}`), which must be quoted: each such value (at most 20) is reported at the value, as
  * {@link rawMapValueProblems} says it, with the quick fix that quotes it; a null value decodes to "". `selected`:
- * the workloads the selector selects by a key (a misread key's fix is withheld where it would cut them off).
+ * the workloads the selector would select with an entry (a misread key's fix keeps the key as the Pods carry it).
  */
 export function checkServiceShapes(svc: ServiceObject, written?: WrittenText, source?: FileText, selected?: SelectedByKey): SpecProblem[] {
   const spec = svc.raw.spec;

@@ -112,9 +112,9 @@ function quoteWritten(text: string | undefined, span: Span): Fix[] {
 }
 
 /**
- * The objects whose Pods carry the label `key` = `value` (keys as read: `true` for a written `on`) that a selector
- * selects, as `Deployment shop/web`: quoting a misread key of that selector alone (`on: 1` → `"on": "1"`, now the
- * key `on`) would stop it selecting them. Made by the rule, which holds the model.
+ * The workloads whose Pods carry the label `key` = `value` (the key as the API server would store it: `true` for a
+ * written `on`, `on` for a quoted one) and that a selector would select with that entry, as `Deployment shop/web`.
+ * Made by the rule, which holds the model.
  */
 export type SelectedByKey = (key: string, value: string) => readonly string[];
 
@@ -123,9 +123,11 @@ export type SelectedByKey = (key: string, value: string) => readonly string[];
  * most {@link MAX_MAP_VALUES}, each as {@link mapValueProblem} says it (a null value decodes to "" and passes), for
  * checks that read the object's JSON rather than the loader's typed fields (a Service's selector, a NetworkPolicy's
  * matchLabels). `path` and `goField` as in {@link MapValue}; `who`: `Service shop/web` or a placeholder.
- * `selected`, for a selector of Pods: the workloads it selects with a key; a fix quoting a misread key (`on`, read
- * `true`) of an entry they carry is withheld (it would cut them off: a Service would lose its endpoints), and the
- * message names them, whose labels are to change with it.
+ * `selected`, for a selector of Pods, decides whether the fix of an entry with a misread key (`on: yes`, read
+ * `true: true`) quotes the key: it quotes the value alone when Pods carry the key as read (`true=yes`, as their own
+ * unquoted `on` reads; quoting the key would make the selector ask for `on`, which they lack: a Service would lose its
+ * endpoints, a NetworkPolicy would select nothing), and the key with it when they carry it as written or when no Pods
+ * are known.
  */
 export function rawMapValueProblems(obj: K8sObject, map: Readonly<Record<string, unknown>>, at: string, path: string, goField: string, who: string, written?: WrittenText, source?: FileText, selected?: SelectedByKey): SpecProblem[] {
   const out: SpecProblem[] = [];
@@ -134,11 +136,30 @@ export function rawMapValueProblems(obj: K8sObject, map: Readonly<Record<string,
     if (value === null || typeof value === 'string') continue;
     if (out.length === MAX_MAP_VALUES) break;
     const found = jsonType(value) as FoundKind;
+    const span = spanAt(obj, `${at}.${key}`);
     const keySpan = obj.paths?.get(`${at}.${key}#key`);
-    const text = keySpan && selected ? source?.(keySpan) : undefined;
-    const users = text !== undefined && misreadKey(text, keySpan, key) !== undefined ? selected!(key, String(value)) : [];
-    const withheld = users.length ? { noFix: true, also: `, and in the labels of ${firstAndMore(users)}, which carry ${key} too` } : {};
-    out.push(mapValueProblem({ span: spanAt(obj, `${at}.${key}`), path, key, found, value, goField, who, editable: true, ...(keySpan ? { keySpan } : {}), ...withheld }, written, source));
+    const v: MapValue = { span, path, key, found, value, goField, who, editable: true, ...(keySpan ? { keySpan } : {}) };
+    out.push(keyAsPodsCarryIt(v, selected, written, source) ?? mapValueProblem(v, written, source));
   }
   return out;
+}
+
+/**
+ * The problem of a selector entry whose key is misread (`on: yes`) when the Pods it is meant for carry the key as
+ * read (`true`) and none carry it as written (`on`): the fix quotes the value alone (`on: "yes"`), and the message
+ * says the key stays as read. Undefined otherwise (the fix then quotes both, as {@link mapValueProblem} makes it).
+ */
+function keyAsPodsCarryIt(v: MapValue, selected: SelectedByKey | undefined, written?: WrittenText, source?: FileText): SpecProblem | undefined {
+  const key = v.key as string;
+  const text = v.keySpan && selected ? source?.(v.keySpan) : undefined;
+  const writtenKey = text !== undefined ? misreadKey(text, v.keySpan, key) : undefined;
+  if (writtenKey === undefined) return undefined;
+  const { keySpan: _, ...valueOnly } = v;
+  // The string the quoted value becomes (`yes` for `yes`, `4` for `!!int 4`), which the Pods' label is to equal.
+  const edit = mapValueProblem(valueOnly, written, source).fixes?.[0]?.edits[0];
+  if (!edit) return undefined;
+  const quoted = edit.newText.slice(1, -1);
+  const users = selected!(key, quoted);
+  if (users.length === 0 || selected!(writtenKey, quoted).length > 0) return undefined;
+  return mapValueProblem({ ...valueOnly, also: `, not the key: Pods of ${firstAndMore(users)} carry ${key}` }, written, source);
 }

@@ -9,7 +9,7 @@ import { misreadKey, QUOTABLE_PLAIN } from '../../kubernetes/api-server/string-a
  * (`!!int 4`, `!!int "3"`) loses its tag, which decides the type whatever the quotes, and is quoted (`"4"`, `"3"`).
  * With `keySpan` and `key` (the JSON key the loader read), a plain key YAML 1.1 reads otherwise (`on`, read as
  * `true`) is quoted too (`"on"`), as the author wrote it; nothing else of the line changes (comments stay). Quoting
- * such a key changes the label: the callers pair or withhold the fix where selectors read the key as `true`
+ * such a key changes the label: the callers pair, withhold or narrow the fix to the value where selectors read the key as `true`
  * (kubernetes/api-server/pod-spec.ts keyQuotedTogether, string-maps.ts rawMapValueProblems, rules/object-invalid.ts).
  * None for an alias, a block scalar, text with escapes or YAML indicators, a tagged value that also carries an
  * anchor (the anchor's other uses would change), or unknown text (objects of a live cluster). An anchored plain
