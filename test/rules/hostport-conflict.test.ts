@@ -66,6 +66,23 @@ describe('hostport-conflict', () => {
     assert.deepEqual(zero.map((f) => [f.file, f.severity]), [['a.yaml', 'warning'], ['b.yaml', 'warning']]);
     assert.match(zero[0].message, /: CronJob x\/nightly runs no pods now \(jobTemplate\.spec\.parallelism: 0\), but once it runs they certainly share nodes/);
     assert.deepEqual(lint({ 'a.yaml': paused(1), 'b.yaml': ds }, { rules }).findings.map((f) => f.severity), ['error', 'error']);
+    // A Job with completions 0 (its own, or a CronJob's job template's) completes without creating a Pod; 1 runs one.
+    const job = (completions: number) => `
+    apiVersion: batch/v1
+    kind: Job
+    metadata: {name: once, namespace: x}
+    spec:
+      completions: ${completions}
+      template:
+        spec:
+          restartPolicy: Never
+          containers: [{name: c, image: x, ports: [{containerPort: 9100, hostPort: 9100}]}]`;
+    const done = lint({ 'a.yaml': job(0), 'b.yaml': ds }, { rules }).findings;
+    assert.deepEqual(done.map((f) => [f.file, f.line, f.text, f.severity]), [['a.yaml', 9, '9100', 'warning'], ['b.yaml', 16, '9100', 'warning']]);
+    assert.equal(done[0].message, 'hostPort 9100/TCP is also claimed by DaemonSet x/agent: Job x/once runs no pods now (completions: 0), but once it runs they certainly share nodes and on each one pod stays Pending ("didn\'t have free ports"); give one side another port');
+    assert.deepEqual(lint({ 'a.yaml': job(1), 'b.yaml': ds }, { rules }).findings.map((f) => f.severity), ['error', 'error']);
+    const completed = cronJob(false).replace('        spec:\n          template:', '        spec:\n          completions: 0\n          template:');
+    assert.match(lint({ 'a.yaml': completed, 'b.yaml': ds }, { rules }).findings[0].message, /: CronJob x\/nightly runs no pods now \(jobTemplate\.spec\.completions: 0\), but once it runs/);
   });
 
   it('treats hostNetwork containerPorts as host ports', () => {

@@ -625,4 +625,93 @@ spec:
     `;
     assert.deepEqual(check(valid), []);
   });
+  it('reports a quoted parallelism or completions of a Job or a CronJob\'s job template, with the fix that removes the quotes', () => {
+    const job = dedent(`
+      apiVersion: batch/v1
+      kind: Job
+      metadata: {name: once}
+      spec:
+        parallelism: "0"    # line 5
+        completions: '2'    # line 6
+        template:
+          spec:
+            restartPolicy: Never
+            containers: [{name: c, image: x}]
+    `);
+    const fs = check(job);
+    assert.deepEqual(where(fs), [[5, 16, '"0"', 'error'], [6, 16, "'2'", 'error']]);
+    assert.equal(fs[0].message, 'parallelism "0" is a string, not an integer: the API server cannot decode Job default/once ("json: cannot unmarshal string into Go struct field JobSpec.spec.parallelism of type int32"); remove the quotes');
+    assert.equal(fs[1].message, 'completions "2" is a string, not an integer: the API server cannot decode Job default/once ("json: cannot unmarshal string into Go struct field JobSpec.spec.completions of type int32"); remove the quotes');
+    assert.equal(applyEdits(job, fs.flatMap((f) => f.fixes[0].edits)), job.replace('"0"', '0').replace("'2'", '2'));
+    const cron = dedent(`
+      apiVersion: batch/v1
+      kind: CronJob
+      metadata: {name: nightly}
+      spec:
+        schedule: "@daily"
+        jobTemplate:
+          spec:
+            completions: "1"
+            template:
+              spec:
+                restartPolicy: Never
+                containers: [{name: c, image: x}]
+    `);
+    const cfs = check(cron);
+    assert.deepEqual(where(cfs), [[8, 20, '"1"', 'error']]);
+    assert.equal(cfs[0].message, 'completions "1" is a string, not an integer: the API server cannot decode CronJob default/nightly ("json: cannot unmarshal string into Go struct field JobSpec.spec.jobTemplate.spec.completions of type int32"); remove the quotes');
+    // Numbers are fine, and the Job is rejected: its hostPort collides with nothing.
+    assert.deepEqual(check(job.replace('"0"', '0').replace("'2'", '2')), []);
+    const both = lint({ 'j.yaml': job.replace('containers: [{name: c, image: x}]', 'containers: [{name: c, image: x, ports: [{containerPort: 80, hostPort: 9100}]}]'), 'p.yaml': 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: x, ports: [{containerPort: 80, hostPort: 9100}]}]}\n' }, { rules: ['pod-spec-invalid', 'hostport-conflict'] });
+    assert.deepEqual(both.findings.map((f) => f.ruleId), ['pod-spec-invalid', 'pod-spec-invalid']);
+  });
+
+  it('leaves the pod templates of custom workloads (Argo Rollouts, OpenKruise) unjudged, and counts them in the other checks', () => {
+    const template = (labels: string) => `
+  template:
+    metadata: {labels: ${labels}}
+    spec:
+      hostNetwork: "true"
+      affinity:
+        nodeAffinity:
+          preferredDuringSchedulingIgnoredDuringExecution: [{weight: 0, preference: {matchExpressions: [{key: a, operator: In, values: [b]}]}}]
+      topologySpreadConstraints: [{maxSkew: 0, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}]
+      initContainers: [{name: i, image: x, restartPolicy: always}]
+      containers:
+        - name: c
+          image: x
+          ports: [{containerPort: 70000}, {containerPort: 8080, hostPort: "9100"}, {containerPort: 8443, protocol: tcp}, {containerPort: 9300, hostPort: 9300}]
+          readinessProbe: {httpGet: {port: 8080, scheme: http}}
+`;
+    const workload = (apiVersion: string, kind: string, name: string, labels = `{app: ${name}}`): string =>
+      `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata: {name: ${name}}\nspec:\n  replicas: "2"\n  selector: {matchLabels: {app: ${name}}}${template(labels)}`;
+    const service = (name: string): string => `apiVersion: v1\nkind: Service\nmetadata: {name: ${name}}\nspec:\n  selector: {app: ${name}}\n  ports: [{port: 80, targetPort: 8080}]\n`;
+    const custom = {
+      'ro.yaml': workload('argoproj.io/v1alpha1', 'Rollout', 'ro'),
+      'cs.yaml': workload('apps.kruise.io/v1alpha1', 'CloneSet', 'cs', '{app: cs, version: 1}'),
+      'ast.yaml': workload('apps.kruise.io/v1beta1', 'StatefulSet', 'ast'),
+      'ads.yaml': workload('apps.kruise.io/v1alpha1', 'DaemonSet', 'ads', '{app: other}'),
+      'svc.yaml': ['ro', 'cs', 'ast'].map(service).join('---\n'),
+    };
+    const pod = 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: x, ports: [{containerPort: 80, hostPort: 9300}]}]}\n';
+    const { findings } = lint({ ...custom, 'p.yaml': pod }, { rules: ['pod-spec-invalid', 'service-selector-unmatched', 'service-targetport-unresolved', 'hostport-conflict'] });
+    // The Services select the custom workloads' Pods on a declared port, and their hostPort 9300 meets the Pod's:
+    // none of them is taken as rejected.
+    assert.deepEqual(findings.filter((f) => f.ruleId !== 'hostport-conflict'), []);
+    assert.deepEqual([...new Set(findings.map((f) => `${f.file}:${f.line}:${f.text}`))].sort(), ['ads.yaml:19:9300', 'ast.yaml:19:9300', 'cs.yaml:19:9300', 'p.yaml:4:9300', 'ro.yaml:19:9300']);
+    // The same Deployment is refused, on every one of those values, and takes part in no other check.
+    const deployment = lint({ 'd.yaml': workload('apps/v1', 'Deployment', 'd'), 'svc.yaml': service('d'), 'p.yaml': pod }, { rules: ['pod-spec-invalid', 'service-targetport-unresolved', 'hostport-conflict'] }).findings;
+    assert.deepEqual(deployment.map((f) => [f.ruleId, f.line, f.text]), [
+      ['pod-spec-invalid', 5, '"2"'],
+      ['pod-spec-invalid', 10, '"true"'],
+      ['pod-spec-invalid', 13, '0'],
+      ['pod-spec-invalid', 14, '0'],
+      ['pod-spec-invalid', 15, 'always'],
+      ['pod-spec-invalid', 19, '70000'],
+      ['pod-spec-invalid', 19, '"9100"'],
+      ['pod-spec-invalid', 19, 'tcp'],
+      ['pod-spec-invalid', 20, 'http'],
+    ]);
+    assert.equal(deployment[8].message, 'readinessProbe scheme "http" of container "c" is not HTTP or HTTPS: the API server rejects Deployment default/d with "spec.template.spec.containers[0].readinessProbe.httpGet.scheme: Unsupported value: "http": supported values: "HTTP", "HTTPS""; write HTTP');
+  });
 });

@@ -1,5 +1,5 @@
 import type { Located, Span } from '../source/span';
-import type { Container, ContainerPort, EnvVar, InitForbiddenField, NodeRequirement, ObjectBase, PodTemplate, ProbeSetting, WorkloadObject } from '../model/objects';
+import { type Container, type ContainerPort, type EnvVar, type InitForbiddenField, isBuiltinWorkload, type NodeRequirement, type ObjectBase, type PodTemplate, type ProbeSetting, type WorkloadObject } from '../model/objects';
 import { isMergeKey, NodeReader } from './node-reader';
 import { isMap, isScalar } from 'yaml';
 import { hasOwnKey, isShared, pairRemovalSpan } from './pair-removal';
@@ -48,8 +48,6 @@ const WORKLOAD_STRING_MAPS: Readonly<Record<string, readonly StringMapField[]>> 
   ],
   PodTemplate: templateMaps('template'),
 };
-/** API groups of the kinds of {@link WORKLOAD_STRING_MAPS} (OpenKruise's apps.kruise.io StatefulSet is another kind). */
-const BUILTIN_WORKLOAD_GROUPS: ReadonlySet<string> = new Set(['', 'apps', 'batch']);
 /** The Go types of the structs a string map sits in that must be mappings too (`spec.selector: "app=web"`). */
 const MAP_PARENTS: Readonly<Record<string, string>> = { metadata: 'v1.ObjectMeta', selector: 'v1.LabelSelector' };
 
@@ -116,21 +114,40 @@ export function extractWorkload(reader: NodeReader, root: unknown, base: ObjectB
     handlerPorts: handlerPortValues(base.raw, { path: podPath.join('.'), containers }),
     handlerShapes: handlerShapesOf(base.raw, { path: podPath.join('.'), containers }),
   };
-  if (BUILTIN_WORKLOAD_GROUPS.has(base.group)) {
+  const builtin = isBuiltinWorkload(base);
+  if (builtin) {
     stringMaps(reader, typed, root, base.kind);
     podSelectors(typed, spec, specPath);
   }
   const replicas = base.kind === 'Pod' ? undefined
     : REPLICA_KINDS.has(base.kind) ? typed.integer(reader.at(root, ['spec']), 'replicas', 'spec.replicas', `${base.kind}Spec`)
     : reader.integer(root, ['spec', 'replicas']);
+  if (builtin) jobCounts(typed, root, base.kind);
   const workload: WorkloadObject = { ...base, category: 'workload', replicas, pod };
-  // Set on the fresh object rather than spread from a conditional one (a generic copy of every field).
-  if (typed.invalid.length) (workload as { invalidFields?: WorkloadObject['invalidFields'] }).invalidFields = typed.invalid;
+  // Set on the fresh object rather than spread from a conditional one (a generic copy of every field). A custom
+  // resource's values are not the API server's decoder's to refuse (its CRD's schema decides: isBuiltinWorkload).
+  if (builtin && typed.invalid.length) (workload as { invalidFields?: WorkloadObject['invalidFields'] }).invalidFields = typed.invalid;
   if (SELECTOR_KINDS.has(base.kind)) {
     const selector = readSelector(reader, root, base);
     if (selector) (workload as { selector?: WorkloadObject['selector'] }).selector = selector;
   }
   return workload;
+}
+
+/** Where a Job's spec is, by kind: a Job's own, a CronJob's job template's. */
+const JOB_SPEC_PATHS: Readonly<Record<string, readonly string[]>> = { Job: ['spec'], CronJob: ['spec', 'jobTemplate', 'spec'] };
+
+/**
+ * Records a wrongly typed `parallelism` or `completions` of a Job or a CronJob's job template (`parallelism: "0"`),
+ * which the decoder refuses as it refuses a quoted `replicas` ("json: cannot unmarshal string into Go struct field
+ * JobSpec.spec.parallelism of type int32"). Source: kubernetes staging/src/k8s.io/api/batch/v1/types.go
+ * (JobSpec.Parallelism, JobSpec.Completions *int32; CronJobSpec.JobTemplate JobTemplateSpec), v1.31.
+ */
+function jobCounts(typed: TypedFields, root: unknown, kind: string): void {
+  const at = JOB_SPEC_PATHS[kind];
+  if (!at) return;
+  const spec = typed.reader.at(root, at);
+  for (const key of ['parallelism', 'completions']) typed.integer(spec, key, [...at, key].join('.'), 'JobSpec');
 }
 
 /**

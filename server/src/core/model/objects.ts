@@ -249,8 +249,9 @@ export interface WorkloadObject extends ObjectBase {
   readonly replicas?: Located<number>;
   readonly pod: PodTemplate;
   /**
-   * Wrongly typed values of replicas, hostNetwork, container ports and the string maps of a built-in workload (pod
-   * template labels and annotations, nodeSelector, selector); absent when there are none (and for cluster objects).
+   * Wrongly typed values of replicas, a Job's parallelism and completions, hostNetwork, container ports and the string
+   * maps of a built-in workload (pod template labels and annotations, nodeSelector, selector); absent when there are
+   * none, for cluster objects and for custom resources (whose CRD's schema decides, not the API server's decoder).
    */
   readonly invalidFields?: readonly InvalidField[];
   /**
@@ -294,6 +295,25 @@ export const POD_SPEC_PATHS: Readonly<Record<string, readonly string[]>> = {
   Rollout: ['spec', 'template', 'spec'],
   CloneSet: ['spec', 'template', 'spec'],
 };
+
+/**
+ * The API group of each built-in workload kind of {@link POD_SPEC_PATHS} ('' for core). Only these are decoded and
+ * validated by the API server as Pods and pod templates (kubernetes pkg/apis/core/validation/validation.go
+ * ValidatePodTemplateSpec, pkg/apis/apps/validation, pkg/apis/batch/validation, v1.31). A custom resource (Argo
+ * Rollouts' Rollout, OpenKruise's CloneSet and its apps.kruise.io StatefulSet / DaemonSet) is stored after its CRD's
+ * OpenAPI schema and ObjectMeta checks only (staging/src/k8s.io/apiextensions-apiserver/pkg/registry/customresource/
+ * strategy.go Validate, v1.31): the Pods or ReplicaSets its controller creates are validated later, when it creates them.
+ */
+const BUILTIN_WORKLOAD_GROUPS: Readonly<Record<string, string>> = {
+  Pod: '', ReplicationController: '', PodTemplate: '',
+  Deployment: 'apps', ReplicaSet: 'apps', StatefulSet: 'apps', DaemonSet: 'apps',
+  Job: 'batch', CronJob: 'batch',
+};
+
+/** True for a built-in workload kind of its built-in API group (see {@link BUILTIN_WORKLOAD_GROUPS}), not a custom resource. */
+export function isBuiltinWorkload(o: Pick<ObjectBase, 'kind' | 'group'>): boolean {
+  return Object.hasOwn(BUILTIN_WORKLOAD_GROUPS, o.kind) && BUILTIN_WORKLOAD_GROUPS[o.kind] === o.group;
+}
 
 /**
  * Container fields whose subtrees the loader records in a pod workload's `paths`: the probes and lifecycle

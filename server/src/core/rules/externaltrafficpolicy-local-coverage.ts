@@ -51,7 +51,7 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
     'The message names the DaemonSet\'s selection ("DaemonSet ing/ing, which runs only on nodes matching',
     'node-role=ingress"). Silent when one selected workload is a DaemonSet on every node, or when the Service selects',
     'nothing in the workspace. Taints and tolerations are not considered. Workloads that run no pods now',
-    '(`replicas: 0`, a Job or CronJob with `suspend: true` or `parallelism: 0`) are not counted as backends: they',
+    '(`replicas: 0`, a Job or CronJob with `suspend: true`, `parallelism: 0` or `completions: 0`) are not counted as backends: they',
     'give no endpoint on any node, so the policy changes nothing for them. An autoscaled workload counts with its',
     'HorizontalPodAutoscaler\'s `maxReplicas` ("at most 10 nodes").',
     '',
@@ -71,7 +71,7 @@ export const externaltrafficpolicyLocalCoverage: Rule = {
     'https://github.com/metallb/metallb/issues/322 (layer2 with Local announces only from nodes with a local endpoint)',
     'https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/#running-pods-on-select-nodes (v1.33)',
     'https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/horizontal-pod-autoscaler-v2/ (minReplicas, maxReplicas; v1.33)',
-    'https://kubernetes.io/docs/concepts/workloads/controllers/job/#controlling-parallelism (parallelism 0 runs no pods, v1.31)',
+    'https://kubernetes.io/docs/concepts/workloads/controllers/job/#controlling-parallelism (parallelism 0 runs no pods, v1.31); kubernetes pkg/controller/job/job_controller.go (manageJob: no more active Pods than completions minus succeeded, so completions 0 runs none, v1.31)',
   ],
   check({ model }) {
     const findings: Finding[] = [];

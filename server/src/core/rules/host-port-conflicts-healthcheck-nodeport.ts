@@ -48,8 +48,8 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
     'Service must be re-created to apply it), remove the hostPort of a hostPort pod, or reconfigure the hostNetwork',
     'process to a port outside the NodePort range.',
     '',
-    'A **warning** instead when the workload runs no pods now (`replicas: 0`, or a CronJob or Job with `suspend: true`',
-    'or `parallelism: 0`; an HPA does not scale it up from 0): nothing collides until it is scaled up or resumed.',
+    'A **warning** instead when the workload runs no pods now (`replicas: 0`, or a CronJob or Job with `suspend: true`,',
+    '`parallelism: 0` or `completions: 0`; an HPA does not scale it up from 0): nothing collides until it is scaled up or resumed.',
   ].join('\n'),
   sources: [
     'kubernetes pkg/proxy/healthcheck/service_health.go (per-Service health server, FailedToStartServiceHealthcheck, v1.33)',
@@ -57,7 +57,7 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
     'kubernetes pkg/apis/core/validation/validation.go (healthCheckNodePort: field is immutable, v1.33)',
     'https://kubernetes.io/docs/tasks/access-application-cluster/create-external-load-balancer/#preserving-the-client-source-ip',
     'containernetworking/plugins plugins/meta/portmap/portmap_iptables.go (CNI-HOSTPORT-DNAT, --dst-type LOCAL)',
-    'https://kubernetes.io/docs/concepts/workloads/controllers/job/#controlling-parallelism (parallelism 0 runs no pods, v1.31)',
+    'https://kubernetes.io/docs/concepts/workloads/controllers/job/#controlling-parallelism (parallelism 0 runs no pods, v1.31); kubernetes pkg/controller/job/job_controller.go (manageJob: no more active Pods than completions minus succeeded, so completions 0 runs none, v1.31)',
   ],
   freePortFixes: true,
   check({ model, config }) {

@@ -51,8 +51,8 @@ export const hostPortConflictsNodeport: Rule = {
     'the hostPort and reach the pod through that Service (named in the fix; a pod no Service selects gets no removal).',
     'A hostNetwork process must be reconfigured to listen elsewhere: only the nodePort move is offered on that side.',
     '',
-    'A **warning** instead when the workload runs no pods now (`replicas: 0`, or a CronJob or Job with `suspend: true`',
-    'or `parallelism: 0`; an HPA does not scale it up from 0): nothing collides until it is scaled up or resumed.',
+    'A **warning** instead when the workload runs no pods now (`replicas: 0`, or a CronJob or Job with `suspend: true`,',
+    '`parallelism: 0` or `completions: 0`; an HPA does not scale it up from 0): nothing collides until it is scaled up or resumed.',
   ].join('\n'),
   sources: [
     'https://github.com/kubernetes/kubernetes/pull/108496 (kube-proxy: remove port opener, v1.24)',
@@ -61,7 +61,7 @@ export const hostPortConflictsNodeport: Rule = {
     'CVE-2019-9946 (https://github.com/kubernetes/kubernetes/pull/75455)',
     'kubernetes pkg/proxy/iptables/proxier.go (KUBE-SERVICES jump prepended, KUBE-NODEPORTS last, v1.33)',
     'https://github.com/siderolabs/talos/issues/9223 (iptables backend mismatch)',
-    'https://kubernetes.io/docs/concepts/workloads/controllers/job/#controlling-parallelism (parallelism 0 runs no pods, v1.31)',
+    'https://kubernetes.io/docs/concepts/workloads/controllers/job/#controlling-parallelism (parallelism 0 runs no pods, v1.31); kubernetes pkg/controller/job/job_controller.go (manageJob: no more active Pods than completions minus succeeded, so completions 0 runs none, v1.31)',
   ],
   freePortFixes: true,
   check({ model, config }) {

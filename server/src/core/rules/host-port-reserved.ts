@@ -136,7 +136,7 @@ export const hostPortReserved: Rule = {
     '`cni` lists it; control-plane ports are an **error** for pods that run on control-plane nodes (a DaemonSet',
     'tolerating the control-plane taint, or pods selecting control-plane nodes) and for nodePorts (open on every node),',
     'a **warning** for other pods. A workload that runs no pods now (`replicas: 0`, or a CronJob or Job with',
-    '`suspend: true` or `parallelism: 0`; an HPA does not scale it up from 0) gets a **warning** at most: it collides',
+    '`suspend: true`, `parallelism: 0` or `completions: 0`; an HPA does not scale it up from 0) gets a **warning** at most: it collides',
     'once it runs.',
     '',
     'Only components that are deployed are named. A port several components share (179: Calico BGP and kube-router',
@@ -190,7 +190,7 @@ export const hostPortReserved: Rule = {
     'cilium Documentation/operations/system_requirements.rst',
     'flannel Documentation/backends.md',
     ...[...new Set(COMPONENT_PORTS.map((r) => r.source))].filter((s) => !/ports-and-protocols|ports\.go \(v1\.33\)$/.test(s)),
-    'https://kubernetes.io/docs/concepts/workloads/controllers/job/#controlling-parallelism (parallelism 0 runs no pods, v1.31)',
+    'https://kubernetes.io/docs/concepts/workloads/controllers/job/#controlling-parallelism (parallelism 0 runs no pods, v1.31); kubernetes pkg/controller/job/job_controller.go (manageJob: no more active Pods than completions minus succeeded, so completions 0 runs none, v1.31)',
   ],
   check({ model, config }) {
     // Scanned only once a host-level port lands on a component port (the language server runs this per edit).

@@ -36,7 +36,7 @@ export const hostportConflict: Rule = {
     '  Pending on every such node (a DaemonSet then misses nodes: node-level agents silently do not run);',
     '- **warning** when they only may (e.g. two Deployments: the scheduler keeps them apart while nodes last), or',
     '  when they would certainly meet but one side runs no pods now (`replicas: 0`, or a CronJob or Job with',
-    '  `suspend: true` or `parallelism: 0`): the collision comes once it is scaled up or resumed. An HPA does not',
+    '  `suspend: true`, `parallelism: 0` or `completions: 0`): the collision comes once it is scaled up or resumed. An HPA does not',
     '  scale a workload up from `replicas: 0` (it reports "scaling is disabled since the replica count of the target',
     '  is zero");',
     '- nothing when their selections exclude each other (e.g. `nodeSelector` `zone: a` vs `zone: b`).',
@@ -62,7 +62,7 @@ export const hostportConflict: Rule = {
     'https://kubernetes.io/docs/concepts/overview/working-with-objects/owners-dependents/ (ownerReferences, v1.33)',
     'kubernetes pkg/controller/podautoscaler/horizontal.go (ScalingDisabled when the target has 0 replicas, v1.33)',
     'https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/#schedule-suspension (suspend, v1.33)',
-    'https://kubernetes.io/docs/concepts/workloads/controllers/job/#controlling-parallelism (parallelism 0 runs no pods, v1.31)',
+    'https://kubernetes.io/docs/concepts/workloads/controllers/job/#controlling-parallelism (parallelism 0 runs no pods, v1.31); kubernetes pkg/controller/job/job_controller.go (manageJob: no more active Pods than completions minus succeeded, so completions 0 runs none, v1.31)',
   ],
   check({ model }) {
     const findings: Finding[] = [];

@@ -109,8 +109,8 @@ export const hostportShadowsServicePort: Rule = {
     '  hijack if the cluster moves to IPVS.',
     '- unknown: **warning** for another Service or a misrouted own Service, **info** for its own Service on the right',
     '  port; set `kubeProxyMode` to make it exact.',
-    '- a workload that runs no pods now (`replicas: 0`, or a CronJob or Job with `suspend: true` or',
-    '  `parallelism: 0`; an HPA does not scale it up from 0): **warning** at most, saying so — nothing is shadowed',
+    '- a workload that runs no pods now (`replicas: 0`, or a CronJob or Job with `suspend: true`,',
+    '  `parallelism: 0` or `completions: 0`; an HPA does not scale it up from 0): **warning** at most, saying so — nothing is shadowed',
     '  until it runs.',
     '',
     'Only hostPorts on all addresses (no `hostIP`) are reported: portmap adds `-d <hostIP>` for a specific hostIP.',
@@ -131,7 +131,7 @@ export const hostportShadowsServicePort: Rule = {
     'CVE-2019-9946 (https://github.com/containernetworking/plugins/pull/269)',
     'https://github.com/siderolabs/talos/issues/9223',
     'kubernetes pkg/api/v1/pod/util.go FindPort (named targetPort resolved by name and protocol, v1.33)',
-    'https://kubernetes.io/docs/concepts/workloads/controllers/job/#controlling-parallelism (parallelism 0 runs no pods, v1.31)',
+    'https://kubernetes.io/docs/concepts/workloads/controllers/job/#controlling-parallelism (parallelism 0 runs no pods, v1.31); kubernetes pkg/controller/job/job_controller.go (manageJob: no more active Pods than completions minus succeeded, so completions 0 runs none, v1.31)',
   ],
   check({ model }) {
     const findings: Finding[] = [];

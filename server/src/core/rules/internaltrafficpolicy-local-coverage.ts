@@ -32,7 +32,7 @@ export const internaltrafficpolicyLocalCoverage: Rule = {
     'every node), every node without one of their pods is a black hole for in-cluster clients. Silent when one',
     'selected workload is a DaemonSet on every node, when the Service selects nothing in the workspace, and for',
     'headless Services (no ClusterIP, kube-proxy is not involved). Workloads that run no pods now (`replicas: 0`, a',
-    'Job or CronJob with `suspend: true` or `parallelism: 0`) are not counted as backends; an autoscaled one is named',
+    'Job or CronJob with `suspend: true`, `parallelism: 0` or `completions: 0`) are not counted as backends; an autoscaled one is named',
     'with its HorizontalPodAutoscaler\'s `minReplicas`-`maxReplicas`.',
     '',
     'Fix: set `internalTrafficPolicy: Cluster` (quick fix), or run the backends as a DaemonSet on every node where',
@@ -43,7 +43,7 @@ export const internaltrafficpolicyLocalCoverage: Rule = {
     'https://kubernetes.io/docs/reference/networking/virtual-ips/#internal-traffic-policy (v1.33)',
     'https://github.com/kubernetes/enhancements/tree/master/keps/sig-network/2086-service-internal-traffic-policy (KEP-2086)',
     'https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/#running-pods-on-select-nodes (v1.33)',
-    'https://kubernetes.io/docs/concepts/workloads/controllers/job/#controlling-parallelism (parallelism 0 runs no pods, v1.31)',
+    'https://kubernetes.io/docs/concepts/workloads/controllers/job/#controlling-parallelism (parallelism 0 runs no pods, v1.31); kubernetes pkg/controller/job/job_controller.go (manageJob: no more active Pods than completions minus succeeded, so completions 0 runs none, v1.31)',
   ],
   check({ model }) {
     const findings: Finding[] = [];

@@ -1,5 +1,5 @@
 import type { LoadedFile } from '../../load/load-file';
-import { describe, K8sObject, ServiceObject, WorkloadObject } from '../../model/objects';
+import { describe, isBuiltinWorkload, K8sObject, ServiceObject, WorkloadObject } from '../../model/objects';
 import type { WorkspaceModel } from '../../model/workspace-model';
 import type { RepoLayout } from '../../repo/layout';
 import type { Fix } from '../../rules/rule';
@@ -94,10 +94,13 @@ export const serviceSpecProblems: (svc: ServiceObject, partial: boolean, written
  * init containers, containers' restartPolicy, affinity weights and topology spread constraints (pod-scheduling.ts), the
  * selector (missing, empty, refused or not matching the template), a negative `spec.replicas`. `role`: how the file
  * reaches the API server (a kustomize patch or resource may lack what kustomize adds). `unquote` makes the quick fix
- * that removes quotes from a number (none when not given).
+ * that removes quotes from a number (none when not given). None for a custom resource's pod template (an Argo
+ * Rollout, an OpenKruise CloneSet: {@link isBuiltinWorkload}): the API server validates it against its CRD's schema,
+ * not as a pod template, and the Pods its controller creates are refused, not the object itself.
  */
 export const podTemplateProblems: (w: WorkloadObject, role: ManifestRole, written?: WrittenText, source?: FileText, unquote?: (span: Span, value: string, title: string) => Fix[], selecting?: SelectingByKey) => PodSpecProblem[] = rememberingClean(
   (w: WorkloadObject, role: ManifestRole, written?: WrittenText, source?: FileText, unquote: (span: Span, value: string, title: string) => Fix[] = () => [], selecting?: SelectingByKey): PodSpecProblem[] => {
+    if (!isBuiltinWorkload(w)) return [];
     const partial = role === 'patch';
     const problems: PodSpecProblem[] = [...decodeProblems(w, written, source, selecting), ...containerPortProblems(w, partial), ...handlerPortProblems(w, unquote, source), ...handlerTypeProblems(w, partial), ...probeSettingProblems(w), ...initContainerHandlerProblems(w, partial), ...httpSchemeProblems(w), ...containerRestartPolicyProblems(w), ...schedulingProblems(w, partial), ...selectorProblems(w, role, source)];
     const replicas = REPLICA_KINDS.has(w.kind) ? w.replicas : undefined;

@@ -7,7 +7,7 @@ const REPLICA_KINDS: ReadonlySet<string> = new Set(['Deployment', 'StatefulSet',
 
 /** Why a workload's controller runs none of its Pods now: the field as written, and where. */
 export interface Idle {
-  /** `replicas: 0`, `suspend: true`, `parallelism: 0` or (a CronJob's) `jobTemplate.spec.parallelism: 0`. */
+  /** `replicas: 0`, `suspend: true`, `parallelism: 0`, `completions: 0`, or (a CronJob's) `jobTemplate.spec.parallelism: 0` / `jobTemplate.spec.completions: 0`. */
   readonly field: string;
   readonly span: Span;
 }
@@ -23,16 +23,23 @@ export interface Idle {
  *   controller keeps at most `parallelism` Pods active (pkg/controller/job/job_controller.go manageJob, v1.31:
  *   `wantActive` is capped by `*job.Spec.Parallelism`, and active Pods above it are deleted), so 0 runs none:
  *   "If it is specified as 0, then the Job is effectively paused until it is increased"; unset, it defaults to 1
- *   (https://kubernetes.io/docs/concepts/workloads/controllers/job/#controlling-parallelism, v1.31).
+ *   (https://kubernetes.io/docs/concepts/workloads/controllers/job/#controlling-parallelism, v1.31);
+ * - `completions: 0` on a Job, or in a CronJob's `jobTemplate.spec`: the Job controller wants at most `completions`
+ *   minus the succeeded Pods active (manageJob: `wantActive = *job.Spec.Completions - succeeded`, capped at 0), and
+ *   the Job is complete once succeeded reaches completions, so it completes without creating a Pod
+ *   (pkg/controller/job/job_controller.go, v1.31).
  * Pods an older Job of a suspended CronJob still runs are not known from the manifests and are not counted.
  */
 export function idleWorkload(w: WorkloadObject): Idle | undefined {
   if (REPLICA_KINDS.has(w.kind)) return w.replicas?.value === 0 ? { field: 'replicas: 0', span: w.replicas.span } : undefined;
   if (w.kind !== 'CronJob' && w.kind !== 'Job') return undefined;
   if (rawAt(w.raw, 'spec.suspend') === true) return { field: 'suspend: true', span: w.paths?.get('spec.suspend') ?? w.span };
-  const parallelism = w.kind === 'Job' ? 'spec.parallelism' : 'spec.jobTemplate.spec.parallelism';
-  if (rawAt(w.raw, parallelism) !== 0) return undefined;
-  return { field: `${parallelism.slice('spec.'.length)}: 0`, span: w.paths?.get(parallelism) ?? w.span };
+  const jobSpec = w.kind === 'Job' ? 'spec' : 'spec.jobTemplate.spec';
+  for (const key of ['parallelism', 'completions']) {
+    const path = `${jobSpec}.${key}`;
+    if (rawAt(w.raw, path) === 0) return { field: `${path.slice('spec.'.length)}: 0`, span: w.paths?.get(path) ?? w.span };
+  }
+  return undefined;
 }
 
 /** `Deployment a/b runs no pods now (replicas: 0)`: the words messages use for an idle side. */

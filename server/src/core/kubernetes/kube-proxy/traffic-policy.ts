@@ -12,7 +12,7 @@ const REPLICATED_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'Re
  * bare Pods, and DaemonSets restricted by nodeSelector or required node affinity (see
  * {@link daemonSetRestriction}) — so a `Local` traffic policy leaves nodes without a local endpoint.
  * Variants of one object (same identity) count once. Workloads that run no pods now (`replicas: 0`, a Job or
- * CronJob suspended or with `parallelism: 0`: {@link idleWorkload}) are left out: they give no endpoint on any node, whatever the policy. Empty
+ * CronJob suspended or with `parallelism: 0` or `completions: 0`: {@link idleWorkload}) are left out: they give no endpoint on any node, whatever the policy. Empty
  * when the Service selects nothing else, or when one of its backends is a DaemonSet on every node (then every
  * node has a local endpoint).
  */
