@@ -163,7 +163,7 @@ describe('language server: settings, config file, watched files, bad input', fun
     const c = await start([dir], { dynamicWatchers: true });
     await waitForStatus(c);
     const watch = c.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles');
-    assert.deepEqual(watch?.registerOptions, { watchers: [{ globPattern: '**/*.{yaml,yml,json}' }, { globPattern: '**/.kube-netlint.yaml' }] });
+    assert.deepEqual(watch?.registerOptions, { watchers: [{ globPattern: '**/*.{yaml,yml,json}' }, { globPattern: '**/Kustomization' }, { globPattern: '**/.kube-netlint.yaml' }] });
     await c.stop();
     const vscodeLike = await start([dir], { dynamicWatchers: true, initializationOptions: { watchesFiles: true } });
     await waitForStatus(vscodeLike);
