@@ -8,12 +8,15 @@ import { allRules } from '../../server/out/core/rules/index';
 import type { Fix } from '../../server/out/core/rules/rule';
 import { applyEdits } from '../helpers/lint';
 import { sharedDir } from '../helpers/shared';
+import { isAlias, isCollection, isMap, isScalar, parseAllDocuments, type Document, type Node } from 'yaml';
+import { PARSE_OPTIONS } from '../../server/out/core/load/parse-options';
 import { seenFixInputs } from '../helpers/seen-fixes';
 
-// A quick fix must never turn an object the API server accepts into one it refuses: applying a fix and linting
-// again may not add a finding of the rules that report what the API server (or kubectl's reader) refuses
-// (service-spec-invalid, pod-spec-invalid, object-invalid, yaml-syntax, …, and the nodePort allocator's
-// nodeport-duplicate / healthcheck-nodeport-duplicate) in the files the fix edits. Checked over
+// A quick fix must never turn an object the API server accepts into one it refuses, nor change what it does not name:
+// applying a fix and linting again may not add a finding of the rules that report what the API server (or kubectl's
+// reader) refuses (service-spec-invalid, pod-spec-invalid, object-invalid, yaml-syntax, …, and the nodePort
+// allocator's nodeport-duplicate / healthcheck-nodeport-duplicate) in the files the fix edits, and every key and
+// value the fix does not edit must read the same after it (otherChangedValues). Checked over
 // examples/, each test fixture folder and — in a root hook, once every test file has run — the input of every
 // test that linted through test/helpers/lint.ts and got a fix (each rule's positive and negative cases).
 
@@ -59,9 +62,77 @@ function added(before: readonly string[], after: readonly string[]): string[] {
   });
 }
 
+/** A key or value of a parsed document (JSON of a scalar, an alias's target, an empty collection), with its node's range. */
+interface Token {
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * The keys and leaf values of every document of `text` in document order, as `yaml` parses them with the loader's
+ * options (a document's start is a token too); undefined when a document has errors.
+ */
+function tokens(text: string): Token[] | undefined {
+  const docs = parseAllDocuments(text, PARSE_OPTIONS) as Document.Parsed[] | { errors: unknown[] };
+  if (!Array.isArray(docs) || docs.some((d) => d.errors.length)) return undefined;
+  const out: Token[] = [];
+  const walk = (doc: Document.Parsed, node: unknown, at: [number, number]): void => {
+    const range = (node as Node | null)?.range;
+    const [start, end] = range ? [range[0], range[1]] : at;
+    if (isAlias(node)) out.push({ text: JSON.stringify(node.resolve(doc)?.toJSON() ?? null), start, end });
+    else if (isScalar(node)) out.push({ text: JSON.stringify(node.value), start, end });
+    else if (isCollection(node) && node.items.length) {
+      for (const item of node.items) {
+        if (!isMap(node)) {
+          walk(doc, item, [start, end]);
+          continue;
+        }
+        const pair = item as { key: unknown; value: unknown };
+        const key = (pair.key as Node | null)?.range;
+        const keyAt: [number, number] = key ? [key[0], key[1]] : [start, end];
+        out.push({ text: `key ${JSON.stringify(isScalar(pair.key) ? pair.key.value : (pair.key as Node | null)?.toJSON())}`, start: keyAt[0], end: keyAt[1] });
+        walk(doc, pair.value, keyAt);
+      }
+    } else out.push({ text: isMap(node) ? '{}' : isCollection(node) ? '[]' : 'null', start, end });
+  };
+  for (const d of docs) {
+    out.push({ text: '---', start: d.range[0], end: d.range[0] });
+    walk(d, d.contents, [d.range[0], d.range[1]]);
+  }
+  return out;
+}
+
+/**
+ * What a fix changes in one file besides what it edits: the keys and values whose nodes meet no edit (before) nor
+ * any edit's new text (after) must be the same, in the same order, as `before → after` at the first difference. A
+ * fix must change only what it names: replacing a block scalar together with its line break, for one, joins the
+ * next line to the new value. Files that did not parse before are not judged.
+ */
+function otherChangedValues(text: string, edits: readonly Fix['edits'][number][]): string[] {
+  const before = tokens(text);
+  if (!before) return [];
+  const after = tokens(applyEdits(text, edits));
+  if (!after) return ['the edited text does not parse'];
+  const sorted = [...edits].sort((a, b) => a.span.start - b.span.start);
+  let shift = 0;
+  const written = sorted.map((e) => {
+    const start = e.span.start + shift;
+    shift += e.newText.length - (e.span.end - e.span.start);
+    return { start, end: start + e.newText.length };
+  });
+  const untouched = (list: Token[], spans: readonly { start: number; end: number }[]): Token[] => list.filter((t) => !spans.some((s) => t.start <= s.end && s.start <= t.end));
+  const [was, now] = [untouched(before, sorted.map((e) => e.span)), untouched(after, written)];
+  const i = was.findIndex((t, k) => t.text !== now[k]?.text);
+  if (i < 0 && was.length === now.length) return [];
+  const at = i < 0 ? was.length : i;
+  return [`${was[at]?.text ?? '(nothing)'} → ${now[at]?.text ?? '(nothing)'}`];
+}
+
 /**
  * Applies every quick fix the lint of `files` offers, one at a time, and lints again: each fix whose result gets a
- * rejecting finding its input did not have, as `file: fix title → rule: message`.
+ * rejecting finding its input did not have, as `file: fix title → rule: message`, and each value a fix changes that
+ * it does not edit ({@link otherChangedValues}), as `file: fix title changes path: before → after`.
  */
 function rejectedFixResults(files: ReadonlyMap<string, string>, config: CoreConfig): string[] {
   const loaded = [...files].map(([name, text]) => loadFile(name, text, { defaultNamespace: config.namespace }));
@@ -72,6 +143,7 @@ function rejectedFixResults(files: ReadonlyMap<string, string>, config: CoreConf
     const after = new Map(files);
     for (const name of edited) after.set(name, applyEdits(files.get(name) ?? '', fix.edits.filter((e) => e.span.file === name)));
     for (const r of added(rejections(files, config, edited, !ofRejected), rejections(after, config, edited, !ofRejected))) out.push(`${[...edited].join(', ')}: ${fix.title} → ${r}`);
+    for (const name of edited) for (const c of otherChangedValues(files.get(name) ?? '', fix.edits.filter((e) => e.span.file === name))) out.push(`${name}: ${fix.title} changes ${c}`);
   }
   return out;
 }

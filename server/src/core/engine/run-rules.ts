@@ -6,6 +6,7 @@ import type { RepoLayout } from '../repo/layout';
 import type { Finding, Rule } from '../rules/rule';
 import { fixKeepsJson, isJsonManifest, jsonQuotedFix } from '../rules/fixes/json-manifest';
 import { localFix } from '../rules/fixes/local-edits';
+import { blockScalarSafeFix } from '../rules/fixes/block-scalar-edit';
 import { IGNORE_ANNOTATION } from './suppress';
 import { listedRuleIds } from '../load/suppressions';
 import { rejectedObjects, RejectedObjects, rememberRejectionContext } from '../kubernetes/api-server/rejection';
@@ -82,11 +83,13 @@ export function runRules(rules: readonly Rule[], model: WorkspaceModel, config: 
 /**
  * The finding with its fixes made local to the object they name (a value shared through YAML anchors and aliases,
  * see {@link localFix}), without those that cannot be, nor those that would turn a JSON manifest into invalid JSON
- * (a YAML-only edit, a comment); a word written for a JSON string (`tcp` → `TCP`) is written quoted there.
+ * (a YAML-only edit, a comment); a word written for a JSON string (`tcp` → `TCP`) is written quoted there. A block
+ * scalar replaced by one-line text keeps its last line break and what follows ({@link blockScalarSafeFix}).
  */
 function withSafeFixes(f: Finding, files: ReadonlyMap<string, LoadedFile>, parsed: Parameters<typeof localFix>[2]): Finding {
   if (!f.fixes.length) return f;
   const fixes = f.fixes.flatMap((fix) => localFix(fix, files, parsed) ?? [])
+    .map((fix) => blockScalarSafeFix(fix, files))
     .map((fix) => (fix.edits.some((e) => isJsonManifest(e.span.file)) ? jsonQuotedFix(fix, files) : fix))
     .filter((fix) => !fix.edits.some((e) => isJsonManifest(e.span.file)) || fixKeepsJson(fix, files));
   return fixes.length === f.fixes.length && fixes.every((fix, i) => fix === f.fixes[i]) ? f : { ...f, fixes };
