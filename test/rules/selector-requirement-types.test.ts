@@ -138,6 +138,43 @@ describe('selector requirements of the wrong type (matchExpressions values, key,
     ]);
   });
 
+  it('reports an entry written as a bare dash (with or without a space after it) on its dash, also after other entries and in block-style affinity and NetworkPolicy selectors', () => {
+    const found = where(check(`
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: web, namespace: shop}
+      spec:
+        selector:
+          matchLabels: {app: web}
+          matchExpressions:
+            - {key: app, operator: In, values: [web]}
+            - 
+        template:
+          metadata: {labels: {app: web}}
+          spec:
+            affinity:
+              nodeAffinity:
+                requiredDuringSchedulingIgnoredDuringExecution:
+                  nodeSelectorTerms:
+                    - matchExpressions:
+                      -
+            containers: [{name: web, image: nginx}]
+      ---
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata: {name: np, namespace: shop}
+      spec:
+        podSelector:
+          matchExpressions:
+            -${' '}
+    `)).map((f) => f.slice(0, 4));
+    assert.deepEqual(found, [
+      ['pod-spec-invalid', 9, 7, '-'],
+      ['pod-spec-invalid', 18, 17, '-'],
+      ['networkpolicy-spec-invalid', 27, 7, '-'],
+    ]);
+  });
+
   it('reports the requirements validation refuses in affinity and topology spread selectors: an operator that is not one, In without values, Gt with two values', () => {
     const found = where(check(`
       apiVersion: apps/v1

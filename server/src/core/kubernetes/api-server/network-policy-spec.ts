@@ -1,7 +1,7 @@
 import type { Span } from '../../source/span';
 import type { K8sObject } from '../../model/objects';
 import { describe } from '../../model/objects';
-import { keySpanAt, rawAt, spanAt } from '../../model/views/raw-fields';
+import { entryOrDashSpanAt, rawAt, spanAt } from '../../model/views/raw-fields';
 import { caseFix, jsonKindWords, jsonType, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { apiRejects, firstCause, portNameErrors, portNumErrors, shown, shownJson, supportedValues } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
@@ -175,9 +175,7 @@ function requirementProblems(policy: K8sObject, exprs: unknown, at: string, api:
     if (entry === null) {
       // An empty requirement to the decoder, which validation refuses for its empty operator.
       const base = apiRejects(`${api}[${i}] is null, an empty requirement (no key, no operator)`, who, `${api}[${i}].operator`, requirementRefusal('', 0)!.detail);
-      // `- ` alone has an empty span (after the dash): the list's key stands for it then.
-      const entrySpan = spanAt(policy, path);
-      out.push({ span: entrySpan.end > entrySpan.start ? entrySpan : keySpanAt(policy, at), message: firstFitting(`${base}; remove the entry`, base) });
+      out.push({ span: entryOrDashSpanAt(policy, path, source), message: firstFitting(`${base}; remove the entry`, base) });
       return;
     }
     for (const [field, goType] of [['key', 'string'], ['operator', 'v1.LabelSelectorOperator']] as const) {

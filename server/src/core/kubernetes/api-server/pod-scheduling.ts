@@ -1,5 +1,6 @@
 import { describe, WorkloadObject } from '../../model/objects';
 import { asArray, asRecord, isRecord, keySpanAt, rawAt, spanAt } from '../../model/views/raw-fields';
+import type { FileText } from '../../source/string-number';
 import { firstFitting } from '../../output/fit-message';
 import { caseFix } from './service-spec';
 import { apiRejects, shown, supportedValues } from './validation';
@@ -26,8 +27,9 @@ const isInt32 = (v: unknown): v is number => typeof v === 'number' && Number.isI
  * pkg/apis/core/validation/validation.go (validateAffinity, ValidatePreferredSchedulingTerms,
  * validateWeightedPodAffinityTerms, validatePodAffinityTerm, ValidateNodeSelectorTerm,
  * validateTopologySpreadConstraints, ValidateMaxSkew, ValidateTopologyKey, ValidateWhenUnsatisfiable), v1.31.
+ * `source` (the files' text) places a null entry written as a bare `-` on its dash.
  */
-export function schedulingProblems(w: WorkloadObject, partial = false): PodSpecProblem[] {
+export function schedulingProblems(w: WorkloadObject, partial = false, source?: FileText): PodSpecProblem[] {
   // The loader records the affinity and topologySpreadConstraints subtrees in `paths` when they are written: without
   // them `raw` (the whole object, parsed) is not read.
   if (!w.paths?.has(`${w.pod.path}.affinity`) && !w.paths?.has(`${w.pod.path}.topologySpreadConstraints`)) return [];
@@ -42,13 +44,13 @@ export function schedulingProblems(w: WorkloadObject, partial = false): PodSpecP
   /** The value of `field` in `entry`, null and unset read as the zero value `zero` (undefined in a patch). */
   const written = (entry: Record<string, unknown>, field: string, zero: unknown): unknown => entry[field] ?? (partial ? undefined : zero);
   const selector = (value: unknown, at: string, api: string): void => {
-    if (isRecord(value)) out.push(...requirementProblems(w, `${at}.matchExpressions`, `${api}.matchExpressions`));
+    if (isRecord(value)) out.push(...requirementProblems(w, `${at}.matchExpressions`, `${api}.matchExpressions`, false, source));
   };
   const podTerm = (term: unknown, at: string, api: string): void => {
     for (const key of ['labelSelector', 'namespaceSelector']) selector(asRecord(term)[key], `${at}.${key}`, `${api}.${key}`);
   };
   const nodeTerm = (term: unknown, at: string, api: string): void => {
-    if (isRecord(term)) out.push(...requirementProblems(w, `${at}.matchExpressions`, `${api}.matchExpressions`, true));
+    if (isRecord(term)) out.push(...requirementProblems(w, `${at}.matchExpressions`, `${api}.matchExpressions`, true, source));
   };
 
   const affinity = asRecord(spec.affinity);

@@ -4,7 +4,7 @@ import type { Fix, TextEdit } from '../../rules/rule';
 import { quoteScalarFix } from '../../rules/fixes/quote-scalar';
 import { containerPath, handlerLabel, handlerPorts, HOOKS, isHook, PROBES, type HandlerKind } from '../../model/views/container-handlers';
 import { HOOK_ACTIONS, handlerShapeOf, handlerShapes, PROBE_ACTIONS } from '../../model/views/handler-shapes';
-import { isRecord, keySpanAt, rawAt, spanAt } from '../../model/views/raw-fields';
+import { entryOrDashSpanAt, isRecord, keySpanAt, rawAt, spanAt } from '../../model/views/raw-fields';
 import { apiRejects, firstCause, parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, shown, shownJson, supportedValues } from './validation';
 import { caseFix, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { int32Failure, writtenNumber } from './json-numbers';
@@ -390,7 +390,7 @@ export function selectorProblems(w: WorkloadObject, role: ManifestRole = 'applie
   // Reported beside decode errors, as the other validation errors are (so that one round of fixes clears them all).
   // Read from raw (an entry written as null is not in the selector's value), when the loader recorded the list in
   // `paths`: reading `raw` parses the whole object.
-  const refused = w.paths?.has('spec.selector.matchExpressions') ? requirementProblems(w, 'spec.selector.matchExpressions', 'spec.selector.matchExpressions') : [];
+  const refused = w.paths?.has('spec.selector.matchExpressions') ? requirementProblems(w, 'spec.selector.matchExpressions', 'spec.selector.matchExpressions', false, source) : [];
   if (refused.length) return refused;
   // The match needs the decoded labels: with a value the decoder refuses, the API server validates nothing else.
   if (w.invalidFields?.length || (Object.keys(matchLabels).length === 0 && matchExpressions.length === 0)) return [];
@@ -485,10 +485,11 @@ function missingSelectorProblems(w: WorkloadObject): PodSpecProblem[] {
  * validation refuses ({@link requirementRefusal}, or {@link nodeRequirementRefusal} for a node selector term: an
  * operator that is not one, In / NotIn without values, Exists / DoesNotExist with values, Gt / Lt without exactly one
  * value), at the field. An entry written as null (`- ` alone) decodes to an empty requirement, refused for its empty
- * operator, and is reported at the entry. Entries the decoder refuses (not a mapping, an operator that is not a
- * string, values that are not a list) are decodeProblems' and left out.
+ * operator, and is reported at the entry (a bare `-`: at its dash, read from `source`, see {@link entryOrDashSpanAt}).
+ * Entries the decoder refuses (not a mapping, an operator that is not a string, values that are not a list) are
+ * decodeProblems' and left out.
  */
-export function requirementProblems(w: WorkloadObject, at: string, api: string, node = false): PodSpecProblem[] {
+export function requirementProblems(w: WorkloadObject, at: string, api: string, node = false, source?: FileText): PodSpecProblem[] {
   const exprs = rawAt(w.raw, at);
   if (!Array.isArray(exprs)) return [];
   const out: PodSpecProblem[] = [];
@@ -510,9 +511,7 @@ export function requirementProblems(w: WorkloadObject, at: string, api: string, 
       return firstFitting(`${full}; ${fix}`, full, `${cut}; ${fix}`, cut);
     };
     if (e === null) {
-      // `- ` alone has an empty span (after the dash): the list's key stands for it then.
-      const entrySpan = spanAt(w, `${at}.${i}`);
-      out.push({ span: entrySpan.end > entrySpan.start ? entrySpan : keySpanAt(w, at), message: message(`matchExpressions entry #${i} is null, an empty requirement (no key, no operator)`, 'remove the entry') });
+      out.push({ span: entryOrDashSpanAt(w, `${at}.${i}`, source), message: message(`matchExpressions entry #${i} is null, an empty requirement (no key, no operator)`, 'remove the entry') });
       return;
     }
     const on = typeof key === 'string' && key ? ` on ${shown(key)}` : '';

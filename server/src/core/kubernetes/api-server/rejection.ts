@@ -102,7 +102,7 @@ export const podTemplateProblems: (w: WorkloadObject, role: ManifestRole, writte
   (w: WorkloadObject, role: ManifestRole, written?: WrittenText, source?: FileText, unquote: (span: Span, value: string, title: string) => Fix[] = () => [], selecting?: SelectingByKey): PodSpecProblem[] => {
     if (!isBuiltinWorkload(w)) return [];
     const partial = role === 'patch';
-    const problems: PodSpecProblem[] = [...decodeProblems(w, written, source, selecting), ...containerPortProblems(w, partial), ...handlerPortProblems(w, unquote, source), ...handlerTypeProblems(w, partial), ...probeSettingProblems(w), ...initContainerHandlerProblems(w, partial), ...httpSchemeProblems(w), ...containerRestartPolicyProblems(w), ...schedulingProblems(w, partial), ...selectorProblems(w, role, source)];
+    const problems: PodSpecProblem[] = [...decodeProblems(w, written, source, selecting), ...containerPortProblems(w, partial), ...handlerPortProblems(w, unquote, source), ...handlerTypeProblems(w, partial), ...probeSettingProblems(w), ...initContainerHandlerProblems(w, partial), ...httpSchemeProblems(w), ...containerRestartPolicyProblems(w), ...schedulingProblems(w, partial, source), ...selectorProblems(w, role, source)];
     const replicas = REPLICA_KINDS.has(w.kind) ? w.replicas : undefined;
     if (replicas && replicas.value < 0) {
       problems.push({ span: replicas.span, message: apiRejects(`replicas ${replicas.value} is negative`, describe(w), 'spec.replicas', `Invalid value: ${replicas.value}: must be greater than or equal to 0`) });

@@ -52,6 +52,23 @@ export function keySpanAt(obj: K8sObject, path: string): Span {
   return obj.paths?.get(`${path}#key`) ?? spanAt(obj, path);
 }
 
+/**
+ * The span of the sequence entry at `path` (`spec.selector.matchExpressions.0`) for a finding on the entry itself.
+ * An entry written as a bare `-` has an empty span after its dash (the parser's), which editors hardly show: its
+ * dash (one character) stands for it then, found in the file's text (`text`: the text of the file a span is in)
+ * between the sequence's start and the entry; without the text, the sequence's key does.
+ */
+export function entryOrDashSpanAt(obj: K8sObject, path: string, text?: (span: Span) => string | undefined): Span {
+  const span = spanAt(obj, path);
+  if (span.end > span.start) return span;
+  const listPath = path.slice(0, path.lastIndexOf('.'));
+  const list = obj.paths?.get(listPath);
+  const before = list && list.file === span.file && list.start <= span.start ? text?.(span)?.slice(list.start, span.start) : undefined;
+  const dash = before?.lastIndexOf('-') ?? -1;
+  if (dash >= 0 && !before!.slice(dash + 1).trim()) return { file: span.file, start: list!.start + dash, end: list!.start + dash + 1 };
+  return keySpanAt(obj, listPath);
+}
+
 /** The span from the key at `path` to the end of its value (`app: web`), for findings on a whole entry. */
 export function entrySpanAt(obj: K8sObject, path: string): Span {
   const key = obj.paths?.get(`${path}#key`);
