@@ -61,7 +61,7 @@ describe('host-port-reserved', () => {
     const parked = workload('Deployment', 'op', 'example/op:1.0', '            - containerPort: 8080\n              hostPort: 10250').replace('spec:\n  selector', 'spec:\n  replicas: 0\n  selector');
     const { findings } = lint(parked, { rules });
     assert.deepEqual(findings.map((f) => [f.severity, f.line, f.text]), [['warning', 17, '10250']]);
-    assert.match(findings[0].message, /^hostPort 10250\/TCP of Deployment ns\/op is the kubelet API port on every node: .*; use another hostPort\. A warning: Deployment ns\/op runs no pods now \(replicas: 0\), and collides once it runs\.$/);
+    assert.match(findings[0].message, /^hostPort 10250\/TCP of Deployment ns\/op is the kubelet API port on every node: .*; use another hostPort\. A warning: the Deployment runs no pods now \(replicas: 0\), and collides once it runs\.$/);
     assert.deepEqual(lint(parked.replace('replicas: 0', 'replicas: 1'), { rules }).findings.map((f) => f.severity), ['error']);
   });
 

@@ -181,4 +181,39 @@ describe('hostport-shadows-service-port', () => {
     assert.deepEqual(lint({ ...other, 'b.yaml': db('db-b', 'team-b', '            - {containerPort: 3306, hostPort: 3306, hostIP: 10.0.0.5}') }, { rules, config: ipvs }).findings, []);
     assert.deepEqual(lint({ ...other, 'b.yaml': db('db-b', 'team-b', '            - containerPort: 3306') }, { rules, config: ipvs }).findings, []);
   });
+  it('keeps the message of an idle CronJob with long names within 300 characters, naming its kind', () => {
+    const long = (word: string) => `${word}-`.padEnd(20, 'x');
+    const cronJob = (idle: string) => `
+apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: ${long('nightly-report')}
+  namespace: ${long('reporting')}
+spec:
+  schedule: "0 3 * * *"
+${idle}  jobTemplate:
+    spec:
+      parallelism: 0
+      template:
+        spec:
+          restartPolicy: Never
+          containers:
+            - name: mysql
+              image: mysql
+              ports:
+                - {containerPort: 3306, hostPort: 3306}
+`;
+    const files = { 'a.yaml': service(long('accounts-db'), long('accounts')) };
+    for (const config of [{}, ipvs]) {
+      const { findings } = lint({ ...files, 'b.yaml': cronJob('') }, { rules, config });
+      assert.equal(findings.length, 1);
+      assert.ok(findings[0].message.length <= 300, `${findings[0].message.length}: ${findings[0].message}`);
+      assert.match(findings[0].message, /: the CronJob runs no pods now \(jobTemplate\.spec\.parallelism: 0\); once it runs, /);
+    }
+    const { findings } = lint({ ...files, 'b.yaml': cronJob('') }, { rules });
+    assert.equal(findings[0].message, `hostPort 3306/TCP is ClusterIP port 3306 of Service ${long('accounts')}/${long('accounts-db')}: the CronJob runs no pods now (jobTemplate.spec.parallelism: 0); once it runs, under IPVS portmap sends its traffic to this pod, the wrong backend; remove the hostPort`);
+    const suspended = lint({ ...files, 'b.yaml': cronJob('  suspend: true\n').replace('      parallelism: 0\n', '') }, { rules }).findings;
+    assert.ok(suspended[0].message.length <= 300, suspended[0].message);
+    assert.match(suspended[0].message, /: the CronJob runs no pods now \(suspend: true\); once it runs, /);
+  });
 });

@@ -1,5 +1,6 @@
 import { holdsNodePort } from '../kubernetes/api-server/validation';
-import { idleWorkload, idleWords } from '../kubernetes/controller-manager/idle';
+import { idleWordsByKind, idleWorkload, idleWords } from '../kubernetes/controller-manager/idle';
+import { firstFitting } from '../output/fit-message';
 import type { HostPortClaim, NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
 import { cappedRelated, collisionSummary, joinNames, splitSides } from './report/collisions';
@@ -12,10 +13,13 @@ import { refOf } from './rule';
 
 const id = 'host-port-conflicts-healthcheck-nodeport';
 
-/** What happens on a node where the pod runs (the Service is named before it in the message). */
-function consequence(c: HostPortClaim, port: number): string {
+/**
+ * What happens on a node where the pod runs (the Service is named before it in the message). `byKind`: an idle
+ * workload is named by its kind only (for long names).
+ */
+function consequence(c: HostPortClaim, port: number, byKind = false): string {
   const idle = idleWorkload(c.workload);
-  if (idle) return `${idleWords(describe(c.workload), idle)}, but once it runs it and kube-proxy's health-check server on ${port}/TCP collide on its nodes; move one port`;
+  if (idle) return `${byKind ? idleWordsByKind(c.workload, idle) : idleWords(describe(c.workload), idle)}, but once it runs it and kube-proxy's health-check server on ${port}/TCP collide on its nodes; move one port`;
   return c.hostNetwork
     ? `kube-proxy serves the load balancer's health checks on ${port}/TCP on every node, so whichever binds second fails ("address already in use" or FailedToStartServiceHealthcheck); move one port`
     : `kube-proxy serves the load balancer's health checks on ${port}/TCP on every node, but on the pod's node the CNI portmap DNAT sends the probes to the pod; move one port`;
@@ -84,7 +88,7 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
         findings.push({
           ruleId: id,
           severity: idleWorkload(h.workload) ? 'warning' : 'error',
-          message: `${portPhrase(h)} is the healthCheckNodePort of ${services}: ${consequence(h, port)}`,
+          message: firstFitting(`${portPhrase(h)} is the healthCheckNodePort of ${services}: ${consequence(h, port)}`, `${portPhrase(h)} is the healthCheckNodePort of ${services}: ${consequence(h, port, true)}`),
           span: h.span,
           object: refOf(h.workload),
           related: cappedRelated(checks, (c) => ({ span: c.span, message: `healthCheckNodePort ${port} of ${describe(c.service)}` })),
@@ -98,7 +102,7 @@ export const hostPortConflictsHealthcheckNodeport: Rule = {
         findings.push({
           ruleId: id,
           severity: idleWorkload(hosts[0].workload) ? 'warning' : 'error',
-          message: `healthCheckNodePort ${port} is also the ${hosts[0].hostNetwork ? 'hostNetwork port' : 'hostPort'} of ${hostNames}: ${consequence(hosts[0], port)}`,
+          message: firstFitting(...[false, true].map((byKind) => `healthCheckNodePort ${port} is also the ${hosts[0].hostNetwork ? 'hostNetwork port' : 'hostPort'} of ${hostNames}: ${consequence(hosts[0], port, byKind)}`) as [string, string]),
           span: c.span,
           object: refOf(c.service),
           related: cappedRelated(hosts, (h) => ({ span: h.span, message: claimLabel(h) })),

@@ -1,5 +1,6 @@
 import { holdsNodePort } from '../kubernetes/api-server/validation';
-import { idleWorkload, idleWords } from '../kubernetes/controller-manager/idle';
+import { idleWordsByKind, idleWorkload, idleWords } from '../kubernetes/controller-manager/idle';
+import { firstFitting } from '../output/fit-message';
 import type { HostPortClaim, NodePortClaim } from '../model/claims';
 import { describe, K8sObject } from '../model/objects';
 import { cappedRelated, collisionSummary, fitNames, joinNames, splitSides } from './report/collisions';
@@ -14,11 +15,12 @@ const id = 'host-port-conflicts-nodeport';
 
 /**
  * What happens on the node, from the host-level side's point of view, and the fix. The mechanism (DNAT order,
- * portmap versions, CVE-2019-9946, kube-proxy's port opener before v1.24) is in the rule's page.
+ * portmap versions, CVE-2019-9946, kube-proxy's port opener before v1.24) is in the rule's page. `byKind`: an idle
+ * workload is named by its kind only (for long names).
  */
-function consequence(c: HostPortClaim, port: number): string {
+function consequence(c: HostPortClaim, port: number, byKind = false): string {
   const idle = idleWorkload(c.workload);
-  if (idle) return `${idleWords(describe(c.workload), idle)}, but once it runs ${c.hostNetwork ? 'kube-proxy takes that port from its process on every node' : 'CNI portmap and kube-proxy both match it on its nodes and one loses the traffic'}; move one port`;
+  if (idle) return `${byKind ? idleWordsByKind(c.workload, idle) : idleWords(describe(c.workload), idle)}, but once it runs ${c.hostNetwork ? 'kube-proxy takes that port from its process on every node' : 'CNI portmap and kube-proxy both match it on its nodes and one loses the traffic'}; move one port`;
   return c.hostNetwork
     ? `kube-proxy sends connections to ${port}/${c.protocol} on every node to the Service's endpoints, so the hostNetwork process gets none (before v1.24 it cannot even bind); move the nodePort`
     : `CNI portmap and kube-proxy both match it on the pod's node: the hostPort or the NodePort loses its traffic; move one port`;
@@ -86,7 +88,7 @@ export const hostPortConflictsNodeport: Rule = {
         findings.push({
           ruleId: id,
           severity: idleWorkload(h.workload) ? 'warning' : 'error',
-          message: fitNames((max) => `${portPhrase(h)} is also nodePort ${port} of ${joinNames(uniqueNames(services.map((s) => s.service)), max)}: ${consequence(h, port)}`),
+          message: firstFitting(...[false, true].map((byKind) => fitNames((max) => `${portPhrase(h)} is also nodePort ${port} of ${joinNames(uniqueNames(services.map((s) => s.service)), max)}: ${consequence(h, port, byKind)}`)) as [string, string]),
           span: h.span,
           object: refOf(h.workload),
           related: cappedRelated(services, (s) => ({ span: s.span, message: `nodePort ${port}/${s.protocol} of ${describe(s.service)}` })),
@@ -107,7 +109,7 @@ export const hostPortConflictsNodeport: Rule = {
         findings.push({
           ruleId: id,
           severity: running.length ? 'error' : 'warning',
-          message: fitNames((max) => `nodePort ${port}/${n.protocol} is also the ${others[0].hostNetwork ? 'hostNetwork port' : 'hostPort'} of ${joinNames(uniqueNames(others.map((o) => o.workload)), max)}: ${consequence(others[0], port)}`),
+          message: firstFitting(...[false, true].map((byKind) => fitNames((max) => `nodePort ${port}/${n.protocol} is also the ${others[0].hostNetwork ? 'hostNetwork port' : 'hostPort'} of ${joinNames(uniqueNames(others.map((o) => o.workload)), max)}: ${consequence(others[0], port, byKind)}`)) as [string, string]),
           span: n.span,
           object: refOf(n.service),
           related: cappedRelated(others, (o) => ({ span: o.span, message: claimLabel(o) })),

@@ -1,5 +1,5 @@
 import { holdsNodePort } from '../kubernetes/api-server/validation';
-import { idleWorkload, idleWords } from '../kubernetes/controller-manager/idle';
+import { idleWordsByKind, idleWorkload } from '../kubernetes/controller-manager/idle';
 import type { Severity } from '../config/config';
 import type { HostPortClaim, NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
@@ -225,7 +225,7 @@ export const hostPortReserved: Rule = {
         // A workload that runs no pods now holds nothing yet: the collision comes once it is scaled up or resumed.
         const idle = idleWorkload(claim.workload);
         const judgements = idle
-          ? judged.map((j): Judgement => j.severity === 'error' ? { ...j, severity: 'warning', why: `${idleWords(describe(claim.workload), idle)}, and collides once it runs` } : j)
+          ? judged.map((j): Judgement => j.severity === 'error' ? { ...j, severity: 'warning', why: `${idleWordsByKind(claim.workload, idle)}, and collides once it runs` } : j)
           : judged;
         const what = claim.containerPort.hostPort ? `hostPort ${port}/${claim.protocol}` : `hostNetwork containerPort ${port}/${claim.protocol}`;
         const consequence = claim.containerPort.hostPort && !claim.hostNetwork

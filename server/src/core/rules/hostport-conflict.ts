@@ -6,7 +6,8 @@ import { claimLabel, portPhrase } from './report/claim-labels';
 import { hostIPsOverlap, runningClaims } from '../kubernetes/scheduler/host-ports';
 import { canShareNode, Meeting, nodeLabelsOf } from '../kubernetes/scheduler/placement';
 import { duplicatesInPod } from './report/pod-host-port-duplicates';
-import { idleWorkload, idleWords } from '../kubernetes/controller-manager/idle';
+import { idleWordsByKind, idleWorkload, idleWords } from '../kubernetes/controller-manager/idle';
+import { firstFitting } from '../output/fit-message';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
 
@@ -112,20 +113,21 @@ function crossFinding(claim: HostPortClaim, others: { other: HostPortClaim; meet
   const shown = certain.length ? certain : latent.length ? latent : others;
   const names = joinNames([...new Set(shown.map((o) => describe(o.other.workload)))], 3);
   const idleOthers = [...new Set(latent.map((o) => o.other.workload))];
-  const idleSide = ownIdle
-    ? idleWords(describe(claim.workload), ownIdle)
+  // Long names leave room to name the idle side by its kind only (the finding is on it, or names it before).
+  const idleSide = (byKind: boolean): string => ownIdle
+    ? byKind ? idleWordsByKind(claim.workload, ownIdle) : idleWords(describe(claim.workload), ownIdle)
     : idleOthers.length === 1
-      ? idleWords(describe(idleOthers[0]), idleWorkload(idleOthers[0])!)
+      ? byKind ? idleWordsByKind(idleOthers[0], idleWorkload(idleOthers[0])!) : idleWords(describe(idleOthers[0]), idleWorkload(idleOthers[0])!)
       : `none of them runs pods now (${[...new Set(idleOthers.map((w) => idleWorkload(w)!.field))].join(', ')})`;
-  const where = certain.length
+  const where = (byKind: boolean): string => certain.length
     ? `they certainly share nodes, so on each shared node one pod stays Pending ("didn't have free ports"); give one side another port`
     : latent.length
-      ? `${idleSide}, but once ${!ownIdle && idleOthers.length > 1 ? 'one' : 'it'} runs they certainly share nodes and on each one pod stays Pending ("didn't have free ports"); give one side another port`
+      ? `${idleSide(byKind)}, but once ${!ownIdle && idleOthers.length > 1 ? 'one' : 'it'} runs they certainly share nodes and on each one pod stays Pending ("didn't have free ports"); give one side another port`
       : `they may land on the same node, and one pod then stays Pending ("didn't have free ports") unless another node has the port free; give one side another port`;
   return {
     ruleId: id,
     severity: certain.length ? 'error' : 'warning',
-    message: `${portPhrase(claim)} is also claimed by ${names}: ${where}`,
+    message: firstFitting(`${portPhrase(claim)} is also claimed by ${names}: ${where(false)}`, `${portPhrase(claim)} is also claimed by ${names}: ${where(true)}`),
     span: claim.span,
     object: refOf(claim.workload),
     related: cappedRelated(others, (o) => ({ span: o.other.span, message: `${claimLabel(o.other)} (${isCertain(o) ? 'certainly on the same node' : o.meeting === 'certain' ? 'on the same node once both run' : 'possibly on the same node'})` })),

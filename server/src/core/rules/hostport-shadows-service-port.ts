@@ -6,9 +6,10 @@ import { removeHostPortFix } from './fixes/host-port-fixes';
 import { runningClaims } from '../kubernetes/scheduler/host-ports';
 import { serviceProxyMode } from '../kubernetes/kube-proxy/service-proxy-mode';
 import type { Finding, Rule } from './rule';
-import { idleWorkload, idleWords } from '../kubernetes/controller-manager/idle';
+import { idleWordsByKind, idleWorkload, idleWords } from '../kubernetes/controller-manager/idle';
 import { refOf } from './rule';
 import { cappedRelated, collisionSummary, fitNames, joinNames, splitSides } from './report/collisions';
+import { firstFitting } from '../output/fit-message';
 
 const id = 'hostport-shadows-service-port';
 const RANK: Record<Severity, number> = { hint: 0, info: 1, warning: 2, error: 3 };
@@ -161,12 +162,18 @@ export const hostportShadowsServicePort: Rule = {
         // A workload that runs no pods now shadows nothing yet: at most a warning, said so.
         const idle = idleWorkload(h.workload);
         const severity = idle && worst === 'error' ? 'warning' : worst;
-        const when = idle ? `${idleWords(describe(h.workload), idle)}; once it runs, ` : '';
         const names = rated.map((r) => `${describe(r.sp.service)}${r.relation === 'other' ? '' : ' (its own)'}`);
+        const render = (when: string, what = effect(mode, h, rated)) => fitNames((max) => `${portPhrase(h)} is ClusterIP port ${port} of ${joinNames(names, max)}: ${when}${what}`);
+        // Long names leave room for the idle workload's kind only (the finding's object names it), then for the
+        // effect without its details (the mode's source, the containerPort, the consequence).
+        const byKind = idle && `${idleWordsByKind(h.workload, idle)}; once it runs, `;
+        const message = idle
+          ? firstFitting(render(`${idleWords(describe(h.workload), idle)}; once it runs, `), render(byKind!), render(byKind!, shortEffect(mode, consequence(rated))), render(byKind!, shortEffect(mode)))
+          : render('');
         findings.push({
           ruleId: id,
           severity,
-          message: fitNames((max) => `${portPhrase(h)} is ClusterIP port ${port} of ${joinNames(names, max)}: ${when}${effect(mode, h, rated)}`),
+          message,
           span: h.span,
           object: refOf(h.workload),
           related: cappedRelated(rated.filter((r) => r.sp.service.origin.type !== 'builtin'), (r) => ({ span: r.sp.span, message: `port ${port}/${r.sp.protocol} of ${describe(r.sp.service)}` })),
@@ -177,6 +184,12 @@ export const hostportShadowsServicePort: Rule = {
     return findings;
   },
 };
+
+/** {@link effect} in the fewest words: the mode without its source, the pod without its containerPort, `what` when given. */
+function shortEffect(mode: { value: string } | undefined, what?: string): string {
+  const sends = `portmap sends its traffic to this pod${what ? `, ${what}` : ''}`;
+  return mode && mode.value !== 'ipvs' ? `harmless under kube-proxy ${mode.value}; under IPVS ${sends}` : `under IPVS ${sends}; remove the hostPort`;
+}
 
 /** One port claim per Service; variants of one Service (same identity, e.g. base and overlay) count once. */
 function uniqueServices(ports: readonly ServicePortClaim[]): ServicePortClaim[] {

@@ -42,6 +42,14 @@ export function idleWorkload(w: WorkloadObject): Idle | undefined {
   return undefined;
 }
 
+/**
+ * `the CronJob runs no pods now (suspend: true)`: {@link idleWords} by kind, for a message that names the workload
+ * elsewhere (or whose finding is on it) when long names leave no room to name it twice.
+ */
+export function idleWordsByKind(w: WorkloadObject, idle: Idle): string {
+  return idleWords(`the ${w.kind}`, idle);
+}
+
 /** `Deployment a/b runs no pods now (replicas: 0)`: the words messages use for an idle side. */
 export function idleWords(name: string, idle: Idle): string {
   return `${name} runs no pods now (${idle.field})`;
