@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { loadFile, LoadedFile } from '../../server/out/core/load/load-file';
-import type { K8sObject } from '../../server/out/core/model/objects';
+import type { K8sObject, WorkloadObject } from '../../server/out/core/model/objects';
 import { handlerPorts } from '../../server/out/core/model/views/container-handlers';
 import { ingressBackends } from '../../server/out/core/model/views/ingress';
 import { rejectionReason } from '../../server/out/core/kubernetes/api-server/rejection';
@@ -54,6 +54,36 @@ describe('spans looked up only when read', () => {
     const copy = Object.defineProperty({ ...deployment }, 'raw', { get: () => (reads++, deployment.raw), enumerable: true }) as K8sObject;
     assert.equal(rejectionReason(copy, ctx), undefined);
     assert.equal(reads, 0);
+  });
+
+  it('runs the checks that read raw in the loader, and again only where they found something', () => {
+    const workload = (extra: string): LoadedFile => load(`
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: web}
+      spec:
+        selector: {matchLabels: {app: web}, matchExpressions: [{key: tier, operator: Exists}]}
+        template:
+          metadata: {labels: {app: web, tier: x}}
+          spec:
+            ${extra}
+            initContainers: [{name: proxy, image: p, restartPolicy: Always}]
+            containers:
+              - name: web
+                image: web:1
+                readinessProbe: {httpGet: {port: 8080, scheme: HTTPS}}
+    `);
+    const valid = workload('affinity: {podAntiAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 100, podAffinityTerm: {topologyKey: zone, labelSelector: {matchLabels: {app: web}}}}]}}');
+    const invalid = workload('topologySpreadConstraints: [{maxSkew: 0, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}]');
+    const [accepted, refused] = [valid.objects[0], invalid.objects[0]] as WorkloadObject[];
+    assert.deepEqual([accepted.pod.rawChecks, refused.pod.rawChecks], [[], ['scheduling']]);
+    let reads = 0;
+    const counted = (o: WorkloadObject): K8sObject => Object.defineProperty({ ...o }, 'raw', { get: () => (reads++, o.raw), enumerable: true }) as K8sObject;
+    const judge = (f: LoadedFile, o: K8sObject): string | undefined => rejectionReason(o, { ...ctx, files: new Map([[f.file, f]]) });
+    assert.equal(judge(valid, counted(accepted)), undefined);
+    assert.equal(reads, 0, 'nothing to judge: raw is not read');
+    assert.match(judge(invalid, counted(refused)) ?? '', /^maxSkew 0 of topology spread constraint #0 is not above 0: the API server rejects Deployment default\/web/);
+    assert.ok(reads > 0);
   });
 
   it('judges a valid Deployment and Ingress accepted without looking up a span', () => {

@@ -13,7 +13,7 @@ import { StringPool } from '../core/source/string-pool';
  * Bumped whenever what the loader produces changes shape or content for the same text (a new field of
  * the typed objects, a fixed span), or the form of a cache entry changes: old caches are then ignored, never misread.
  */
-export const LOADER_FORMAT = 27;
+export const LOADER_FORMAT = 28;
 
 /** The cache file name inside a cache folder (`--cache-location DIR/`, the editor's storage folder). */
 export const CACHE_FILE_NAME = '.kube-netlintcache';

@@ -8,6 +8,7 @@ import { handlerPortValues, HOOKS, PROBES } from '../model/views/container-handl
 import { HOOK_ACTIONS, handlerShapesOf, PROBE_ACTIONS } from '../model/views/handler-shapes';
 import { labelSelectorFrom } from '../model/views/label-selector';
 import { asRecord, isRecord } from '../model/views/raw-fields';
+import { rawChecksFinding } from '../kubernetes/api-server/raw-checks';
 
 const OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt']);
 /** Kinds whose spec has `replicas` (int32), so a wrongly typed value there is a decode error. */
@@ -131,6 +132,8 @@ export function extractWorkload(reader: NodeReader, root: unknown, base: ObjectB
     const selector = readSelector(reader, root, base);
     if (selector) (workload as { selector?: WorkloadObject['selector'] }).selector = selector;
   }
+  // The checks that read raw run here, where it is at hand, and only those that find something run again later.
+  if (builtin) (pod as { rawChecks?: PodTemplate['rawChecks'] }).rawChecks = rawChecksFinding(workload);
   return workload;
 }
 

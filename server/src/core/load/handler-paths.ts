@@ -1,6 +1,7 @@
 import { CONTAINER_HANDLER_KEYS, MAX_SURGE_PATHS } from '../model/objects';
 import type { Span } from '../source/span';
 import type { NodeReader } from './node-reader';
+import type { RawCheck } from '../model/objects';
 
 const CONTAINER_LISTS = ['initContainers', 'containers'] as const;
 const SELECTOR_EXPRESSIONS = ['spec', 'selector', 'matchExpressions'];
@@ -29,7 +30,7 @@ function labelMaps(podPath: readonly string[], kind: string): readonly (readonly
  * of a Deployment's or DaemonSet's `maxSurge` when it is written ({@link MAX_SURGE_PATHS}), of
  * `spec.selector.matchExpressions` when it is a list (where pod-spec-invalid reports a requirement validation refuses),
  * where pod-spec-invalid reports the values validation refuses there, of a container's own `restartPolicy` and the pod
- * spec's {@link SCHEDULING_KEYS} subtrees when written, and of the template labels and the selector's matchLabels when a
+ * spec's {@link SCHEDULING_KEYS} subtrees when the loader's run of those checks found something (`found`), and of the template labels and the selector's matchLabels when a
  * key of theirs may be a plain YAML 1.1 word read as another key (`on: web` is the label `true`), for messages and quick
  * fixes to tell how it is written ({@link READ_KEY}).
  * Only those subtrees are walked, so workloads without probes cost nothing; undefined when there is none.
@@ -37,7 +38,7 @@ function labelMaps(podPath: readonly string[], kind: string): readonly (readonly
  * @param raw the object as JSON (which containers have which handlers)
  * @param podPath the pod spec's path (`['spec', 'template', 'spec']`)
  */
-export function containerHandlerPaths(reader: NodeReader, root: unknown, raw: Record<string, unknown>, podPath: readonly string[], kind: string): ReadonlyMap<string, Span> | undefined {
+export function containerHandlerPaths(reader: NodeReader, root: unknown, raw: Record<string, unknown>, podPath: readonly string[], kind: string, found: readonly RawCheck[] = []): ReadonlyMap<string, Span> | undefined {
   const walks: [unknown, string][] = [];
   const surgePath = Object.hasOwn(MAX_SURGE_PATHS, kind) ? MAX_SURGE_PATHS[kind] : undefined;
   if (surgePath && valueAt(raw, surgePath) !== undefined) walks.push([reader.at(root, surgePath), surgePath.join('.')]);
@@ -48,14 +49,16 @@ export function containerHandlerPaths(reader: NodeReader, root: unknown, raw: Re
   }
   const spec = valueAt(raw, podPath);
   if (!isRecord(spec)) return reader.objectPaths(walks);
-  for (const key of SCHEDULING_KEYS) if (spec[key] !== undefined) walks.push([reader.at(root, [...podPath, key]), [...podPath, key].join('.')]);
+  // Where the loader's run of those checks found something: their findings need the spans (see PodTemplate.rawChecks).
+  if (found.includes('scheduling')) for (const key of SCHEDULING_KEYS) if (spec[key] !== undefined) walks.push([reader.at(root, [...podPath, key]), [...podPath, key].join('.')]);
+  const restartPolicy = found.includes('restartPolicy');
   for (const list of CONTAINER_LISTS) {
     const containers = spec[list];
     if (!Array.isArray(containers)) continue;
     containers.forEach((c, i) => {
       if (!isRecord(c)) return;
       for (const key of [...CONTAINER_HANDLER_KEYS, 'restartPolicy']) {
-        if (c[key] === undefined) continue;
+        if (c[key] === undefined || (key === 'restartPolicy' && !restartPolicy)) continue;
         walks.push([reader.at(root, [...podPath, list, i, key]), [...podPath, list, i, key].join('.')]);
       }
     });

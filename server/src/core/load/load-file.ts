@@ -280,8 +280,8 @@ function readObject(reader: NodeReader, root: unknown, uid: string, docIndex: nu
   if (kind.value === 'Service' && group === '') return withPaths(extractService(reader, root, base), reader.objectPaths([[root, '']])!);
   const podPath = POD_SPEC_PATHS[kind.value];
   if (podPath) {
-    const paths = containerHandlerPaths(reader, root, raw, podPath, kind.value);
     const workload = extractWorkload(reader, root, base, podPath);
+    const paths = containerHandlerPaths(reader, root, raw, podPath, kind.value, workload.pod.rawChecks);
     return paths ? withPaths(workload, paths) : workload;
   }
   if (kind.value === 'Node' && group === '') {

@@ -43,7 +43,8 @@ export interface ObjectBase {
    * Spans of nodes of the object, keyed by dotted path (`spec.calicoNetwork.nodeAddressAutodetectionV4`,
    * list items as `containers.0`, map keys also as `path#key`). Every node for Services and for the kinds
    * rules read through `raw`; for pod workloads only the subtrees of {@link CONTAINER_HANDLER_KEYS}, a container's
-   * `restartPolicy`, the pod spec's `affinity` and `topologySpreadConstraints`, `spec.selector.matchExpressions`, a
+   * `restartPolicy` and the pod spec's `affinity` and `topologySpreadConstraints` where their checks found something
+   * ({@link PodTemplate.rawChecks}), `spec.selector.matchExpressions`, a
    * written {@link MAX_SURGE_PATHS} value, and the template labels and selector when a key may be a YAML 1.1 word read
    * as another key (load/handler-paths.ts; their typed view carries the other spans). Values reached through a merge key
    * (`<<: *base`) have no entry: use the nearest written ancestor (model/views/raw-fields.ts `spanAt`).
@@ -184,6 +185,24 @@ export interface PodTemplate {
    * same reason.
    */
   readonly handlerShapes?: readonly HandlerShape[];
+  /**
+   * The checks of pod-spec-invalid that read `raw` (see {@link RawCheck}) and find something in this pod template,
+   * as the loader ran them (it holds `raw` parsed; on the main thread the first read parses the whole object): the
+   * others are not run again. Absent for objects that are not from the loader: every check reads `raw` then.
+   */
+  readonly rawChecks?: readonly RawCheck[];
+}
+
+/**
+ * A check of a workload that reads its `raw`: `httpScheme` (probe and hook httpGet schemes), `restartPolicy`
+ * (containers' own), `scheduling` (affinity weights, topology spread constraints and their selectors) and
+ * `selectorRequirements` (the matchExpressions of `spec.selector`, null entries included).
+ */
+export type RawCheck = 'httpScheme' | 'restartPolicy' | 'scheduling' | 'selectorRequirements';
+
+/** False when the loader ran `check` on `w` and it found nothing (see {@link PodTemplate.rawChecks}). */
+export function mayFind(w: { readonly pod: Pick<PodTemplate, 'rawChecks'> }, check: RawCheck): boolean {
+  return w.pod.rawChecks === undefined || w.pod.rawChecks.includes(check);
 }
 
 /**

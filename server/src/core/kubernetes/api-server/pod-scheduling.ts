@@ -1,4 +1,4 @@
-import { describe, WorkloadObject } from '../../model/objects';
+import { describe, mayFind, WorkloadObject } from '../../model/objects';
 import { asArray, asRecord, isRecord, keySpanAt, rawAt, spanAt } from '../../model/views/raw-fields';
 import type { FileText } from '../../source/string-number';
 import { firstFitting } from '../../output/fit-message';
@@ -30,9 +30,7 @@ const isInt32 = (v: unknown): v is number => typeof v === 'number' && Number.isI
  * `source` (the files' text) places a null entry written as a bare `-` on its dash.
  */
 export function schedulingProblems(w: WorkloadObject, partial = false, source?: FileText): PodSpecProblem[] {
-  // The loader records the affinity and topologySpreadConstraints subtrees in `paths` when they are written: without
-  // them `raw` (the whole object, parsed) is not read.
-  if (!w.paths?.has(`${w.pod.path}.affinity`) && !w.paths?.has(`${w.pod.path}.topologySpreadConstraints`)) return [];
+  if (!mayFind(w, 'scheduling')) return [];
   const spec = rawAt(w.raw, w.pod.path);
   if (!isRecord(spec)) return [];
   const out: PodSpecProblem[] = [];

@@ -1,5 +1,5 @@
 import type { Span } from '../../source/span';
-import { Container, describe, InvalidField, ProbeSetting, WorkloadObject } from '../../model/objects';
+import { Container, describe, InvalidField, mayFind, ProbeSetting, WorkloadObject } from '../../model/objects';
 import type { Fix, TextEdit } from '../../rules/rule';
 import { quoteScalarFix } from '../../rules/fixes/quote-scalar';
 import { containerPath, handlerLabel, handlerPorts, HOOKS, isHook, PROBES, type HandlerKind } from '../../model/views/container-handlers';
@@ -390,7 +390,7 @@ export function selectorProblems(w: WorkloadObject, role: ManifestRole = 'applie
   // Reported beside decode errors, as the other validation errors are (so that one round of fixes clears them all).
   // Read from raw (an entry written as null is not in the selector's value), when the loader recorded the list in
   // `paths`: reading `raw` parses the whole object.
-  const refused = w.paths?.has('spec.selector.matchExpressions') ? requirementProblems(w, 'spec.selector.matchExpressions', 'spec.selector.matchExpressions', false, source) : [];
+  const refused = mayFind(w, 'selectorRequirements') ? requirementProblems(w, 'spec.selector.matchExpressions', 'spec.selector.matchExpressions', false, source) : [];
   if (refused.length) return refused;
   // The match needs the decoded labels: with a value the decoder refuses, the API server validates nothing else.
   if (w.invalidFields?.length || (Object.keys(matchLabels).length === 0 && matchExpressions.length === 0)) return [];
@@ -593,8 +593,9 @@ const HTTP_SCHEMES = ['HTTP', 'HTTPS'];
  */
 export function httpSchemeProblems(w: WorkloadObject): PodSpecProblem[] {
   const out: PodSpecProblem[] = [];
-  // Only handlers with an httpGet port and a scheme written (the loader records both) are read from `raw`: reading it
-  // parses the whole object. An httpGet without a port is refused for that already (handlerTypeProblems).
+  if (!mayFind(w, 'httpScheme')) return out;
+  // Only handlers with an httpGet port (the loader records them) are read from `raw`. An httpGet without a port is
+  // refused for that already (handlerTypeProblems).
   const withHttpGet = new Map<Container, Set<HandlerKind>>();
   for (const h of handlerPorts(w)) if (h.action === 'httpGet') withHttpGet.set(h.container, (withHttpGet.get(h.container) ?? new Set()).add(h.handler));
   if (withHttpGet.size === 0) return out;
@@ -602,7 +603,7 @@ export function httpSchemeProblems(w: WorkloadObject): PodSpecProblem[] {
     if (c.role === 'init') continue;
     for (const handler of [...PROBES, ...HOOKS]) {
       const raw = handlerRawPath(w, c, handler);
-      if (!withHttpGet.get(c)?.has(handler) || !w.paths?.has(`${raw}.httpGet.scheme`)) continue;
+      if (!withHttpGet.get(c)?.has(handler)) continue;
       const h = rawAt(w.raw, raw);
       if (!isRecord(h)) continue;
       const first = (isHook(handler) ? HOOK_ACTIONS : PROBE_ACTIONS).find((a) => h[a] !== undefined && h[a] !== null);
@@ -633,10 +634,9 @@ const INIT_RESTART_POLICIES = ['Always'];
  */
 export function containerRestartPolicyProblems(w: WorkloadObject): PodSpecProblem[] {
   const out: PodSpecProblem[] = [];
+  if (!mayFind(w, 'restartPolicy')) return out;
   for (const c of w.pod.containers) {
     const at = `${containerPath(w, c)}.restartPolicy`;
-    // The loader records a written restartPolicy in `paths`: only then is `raw` (the whole object, parsed) read.
-    if (!w.paths?.has(at)) continue;
     const value = rawAt(w.raw, at);
     if (typeof value !== 'string' || c.role === 'sidecar') continue;
     const path = `${containerApiPath(w, c)}.restartPolicy`;

@@ -1,0 +1,45 @@
+import type { RawCheck, WorkloadObject } from '../../model/objects';
+import { HOOKS, PROBES } from '../../model/views/container-handlers';
+import { asArray, asRecord, rawAt } from '../../model/views/raw-fields';
+import { containerRestartPolicyProblems, httpSchemeProblems, requirementProblems } from './pod-spec';
+import { schedulingProblems } from './pod-scheduling';
+
+/**
+ * The checks of pod-spec-invalid that read a workload's `raw`, each as the loader runs it: as on a whole object
+ * written as it is (not a kustomize patch, which only narrows what they find), so that a check that finds nothing
+ * here finds nothing later either.
+ */
+const RAW_CHECKS: readonly (readonly [RawCheck, (w: WorkloadObject) => readonly unknown[]])[] = [
+  ['httpScheme', httpSchemeProblems],
+  ['restartPolicy', containerRestartPolicyProblems],
+  ['scheduling', (w) => schedulingProblems(w, false)],
+  ['selectorRequirements', (w) => requirementProblems(w, 'spec.selector.matchExpressions', 'spec.selector.matchExpressions')],
+];
+
+/**
+ * The {@link RawCheck}s that find something in `w`, for the loader to record (PodTemplate.rawChecks): it has `raw`
+ * parsed, while on the main thread the first read of `raw` parses the whole object, so the checks run there only
+ * for the few workloads that need them. A check runs only where its field is written at all (most workloads write
+ * none of them). `w` must not carry `rawChecks` yet.
+ */
+export function rawChecksFinding(w: WorkloadObject): RawCheck[] {
+  const written = writtenFields(w);
+  return RAW_CHECKS.filter(([name, check]) => written.has(name) && check(w).length > 0).map(([name]) => name);
+}
+
+/** The checks whose fields `w`'s raw writes: an httpGet `scheme`, a container's `restartPolicy`, affinity or spread constraints, selector requirements. */
+function writtenFields(w: WorkloadObject): Set<RawCheck> {
+  const out = new Set<RawCheck>();
+  const spec = asRecord(rawAt(w.raw, w.pod.path));
+  if (spec.affinity !== undefined || spec.topologySpreadConstraints !== undefined) out.add('scheduling');
+  if (Array.isArray(rawAt(w.raw, 'spec.selector.matchExpressions'))) out.add('selectorRequirements');
+  for (const list of ['initContainers', 'containers']) {
+    for (const c of asArray(spec[list])) {
+      const container = asRecord(c);
+      if (container.restartPolicy !== undefined) out.add('restartPolicy');
+      const handlers = [...PROBES.map((p) => container[p]), ...HOOKS.map((h) => asRecord(container.lifecycle)[h])];
+      if (handlers.some((h) => asRecord(asRecord(h).httpGet).scheme !== undefined)) out.add('httpScheme');
+    }
+  }
+  return out;
+}
