@@ -179,6 +179,26 @@ describe('rendered locations: replacements, JSON 6902 patch files, Helm range lo
       assert.match(r.findings[1].message, /^containerPort "9090" is a string, not an integer: the API server cannot decode Pod default\/p .*; remove `quote` in templates\/pod\.yaml \(Helm release web\)$/);
     });
 
+    it('says to remove the template\'s `| quote` of a small maxSkew or weight, which stays at the template line (no values key is traced to a count)', () => {
+      const template = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n'
+        + '      affinity:\n        podAntiAffinity:\n          preferredDuringSchedulingIgnoredDuringExecution:\n            - weight: {{ .Values.weight | quote }}\n              podAffinityTerm: {topologyKey: zone, labelSelector: {matchLabels: {app: web}}}\n'
+        + '      topologySpreadConstraints:\n        - maxSkew: "{{ .Values.skew }}"\n          topologyKey: zone\n          whenUnsatisfiable: DoNotSchedule\n          labelSelector: {matchLabels: {app: web}}\n'
+        + '      containers:\n        - name: web\n          image: nginx:1.27\n';
+      const r = lintRendered(chart('skew: 7\nweight: 5\n', { 'deployment.yaml': template }), ['.']);
+      assert.deepEqual(rows(r), [
+        ['pod-spec-invalid', 'c/templates/deployment.yaml', 13, 23, []],
+        ['pod-spec-invalid', 'c/templates/deployment.yaml', 16, 21, []],
+      ]);
+      const [weight, skew] = r.findings.map((f) => f.message);
+      assert.equal(weight, `${decode('weight "5"', 'WeightedPodAffinityTerm.….weight')}; remove \`| quote\` in templates/deployment.yaml (Helm release web)`);
+      assert.equal(skew, `${decode('maxSkew "7"', 'TopologySpreadConstraint.….topologySpreadConstraints.maxSkew')}; unquote {{ }} in templates/deployment.yaml (Helm release web)`);
+    });
+
+    it('tells a value rendered into a field with a fixed set of values to be one of them, not to be quoted', () => {
+      const r = lintRendered(chart('scheme: on\n', { 'deployment.yaml': deployment('            - containerPort: 80\n          readinessProbe:\n            httpGet: {port: 80, scheme: {{ .Values.scheme }}}\n') }), ['.']);
+      assert.deepEqual(r.findings.map((f) => f.message.slice(f.message.lastIndexOf(');') + 3)), ['use HTTP or HTTPS (Helm release web)']);
+    });
+
     it('keeps "remove the quotes" and its quick fix at a number quoted in values.yaml that toYaml writes as it is', () => {
       const r = lintRendered(
         chart('ports:\n  - name: http\n    containerPort: "8080"\n', { 'deployment.yaml': deployment('            {{- toYaml .Values.ports | nindent 12 }}\n') }),

@@ -49,7 +49,7 @@ ${entries.map((e) => `          - ${e}\n`).join('')}`;
     assert.equal(fs[0].message, `pathType "prefix" of path "/api" of host shop.example.com: the API server rejects ${WHO} with "spec.rules[0].http.paths[0].pathType: Unsupported value: "prefix": supported values: "Exact", "ImplementationSpecific", "Prefix""; write Prefix (case-sensitive)`);
     assert.equal(applyEdits(text, fs[0].fixes[0].edits), text.replace('pathType: prefix', 'pathType: Prefix'));
     assert.match(fs[1].message, /Unsupported value: "Regex": .*; use Prefix, Exact or ImplementationSpecific$/);
-    assert.equal(fs[2].message, `pathType 5 of path "/y" of host shop.example.com is not a string: the API server cannot decode ${WHO} ("json: cannot unmarshal number into Go struct field HTTPIngressPath.spec.rules.http.paths.pathType of type v1.PathType"); quote it`);
+    assert.equal(fs[2].message, `pathType 5 of path "/y" of host shop.example.com is not a string: the API server cannot decode ${WHO} ("json: cannot unmarshal number into Go struct field HTTPIngressPath.spec.rules.http.paths.pathType of type v1.PathType"); use Prefix, Exact or ImplementationSpecific`);
     assert.match(fs[3].message, /^path 7 of paths\[3\] of host shop\.example\.com is not a string: .*paths\.path of type string"\); quote it$/);
     for (const f of fs) assert.ok(f.message.length <= 300, `${f.message.length}: ${f.message}`);
     // An alias gets no fix of its own; the anchored value's fix changes that value only (the quick-fix layer writes

@@ -68,7 +68,7 @@ describe('networkpolicy-spec-invalid', () => {
     assert.deepEqual(fs.map((f) => [f.line, f.text]), [[8, '"60"'], [9, '6'], [10, 'true'], [11, '80.5'], [12, '8080'], [13, '443']]);
     assert.deepEqual(fs.map((f) => f.message), [
       `endPort "60" is not an integer: the API server cannot decode ${WHO} ("json: cannot unmarshal string into Go struct field NetworkPolicyPort.spec.ingress.ports.endPort of type int32"); remove the quotes`,
-      `protocol 6 is not a string: the API server cannot decode ${WHO} ("json: cannot unmarshal number into Go struct field NetworkPolicyPort.spec.ingress.ports.protocol of type v1.Protocol"); quote it`,
+      `protocol 6 is not a string: the API server cannot decode ${WHO} ("json: cannot unmarshal number into Go struct field NetworkPolicyPort.spec.ingress.ports.protocol of type v1.Protocol"); use TCP, UDP or SCTP`,
       `port true is neither a port number nor a port name: the API server cannot decode ${WHO} ("json: cannot unmarshal bool into Go value of type int32")`,
       `port 80.5 is not an integer: the API server cannot decode ${WHO} ("json: cannot unmarshal number 80.5 into Go value of type int32")`,
       `port entry #4 of ingress rule #0 is a number, not a mapping with protocol, port, endPort: the API server cannot decode ${WHO} ("json: cannot unmarshal number into Go struct field NetworkPolicyIngressRule.spec.ingress.ports of type v1.NetworkPolicyPort")`,

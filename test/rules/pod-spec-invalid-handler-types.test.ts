@@ -256,7 +256,7 @@ describe('pod-spec-invalid: probe and lifecycle handler types', () => {
       ['test.yaml', 24, 9, 'httpGet', 'livenessProbe of container "web" sets both exec and httpGet: the API server rejects Pod shop/p with "spec.containers[0].livenessProbe.httpGet: Forbidden: may not specify more than 1 handler type"; keep one handler'],
       ['test.yaml', 25, 50, '"ftp"', 'startupProbe scheme "ftp" of container "web" is not HTTP or HTTPS: the API server rejects Pod shop/p with "spec.containers[0].startupProbe.httpGet.scheme: Unsupported value: "ftp": supported values: "HTTP", "HTTPS""; use HTTP or HTTPS'],
       ['test.yaml', 27, 61, 'Https', 'preStop hook scheme "Https" of container "web" is not HTTP or HTTPS: the API server rejects Pod shop/p with "spec.containers[0].lifecycle.preStop.httpGet.scheme: Unsupported value: "Https": supported values: "HTTP", "HTTPS""; write HTTPS'],
-      ['test.yaml', 28, 49, '1', 'scheme 1 is a number, not a string: the API server cannot decode Pod shop/p ("json: cannot unmarshal number into Go struct field HTTPGetAction.spec.containers.lifecycle.postStart.httpGet.scheme of type v1.URIScheme"); quote it'],
+      ['test.yaml', 28, 49, '1', 'scheme 1 is a number, not a string: the API server cannot decode Pod shop/p ("json: cannot unmarshal number into Go struct field HTTPGetAction.spec.containers.lifecycle.postStart.httpGet.scheme of type v1.URIScheme"); use HTTP or HTTPS'],
     ]);
     // The case fixes write the API's word; fixed, only the values without one are left.
     const fixes = lint(text, { rules }).findings.flatMap((f) => f.fixes);
@@ -268,6 +268,62 @@ describe('pod-spec-invalid: probe and lifecycle handler types', () => {
     ]);
     const fixed = applyEdits(dedent(text), fixes.map((f) => f.edits[0]));
     assert.deepEqual(where(fixed).map((f) => f[1]), [11, 19, 24, 25, 28]);
+  });
+
+  it('tells a YAML 1.1 boolean or number in a field with a fixed set of values to write one of them (quoting it would still be refused), and offers no quick fix', () => {
+    const text = `
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: web, namespace: shop}
+      spec:
+        selector: {matchLabels: {app: web}}
+        template:
+          metadata: {labels: {app: web}}
+          spec:
+            topologySpreadConstraints:
+              - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: 2, labelSelector: {matchLabels: {app: web}}}
+            initContainers:
+              - name: proxy
+                image: envoy
+                restartPolicy: yes
+            containers:
+              - name: web
+                image: nginx
+                restartPolicy: true
+                ports:
+                  - {containerPort: 80, protocol: 1}
+                readinessProbe: {httpGet: {port: 80, scheme: on}}
+    `;
+    const cannot = (type: string, goField: string, goType: string) => `is ${type}, not a string: the API server cannot decode Deployment shop/web ("json: cannot unmarshal ${type === 'a boolean' ? 'bool' : 'number'} into Go struct field ${goField} of type ${goType}")`;
+    const fs = lint(text, { rules }).findings;
+    assert.deepEqual(fs.map((f) => [f.line, f.column, f.text, f.message]), [
+      [10, 62, '2', `whenUnsatisfiable 2 ${cannot('a number', 'TopologySpreadConstraint.….topologySpreadConstraints.whenUnsatisfiable', 'v1.UnsatisfiableConstraintAction')}; use DoNotSchedule or ScheduleAnyway`],
+      [14, 26, 'yes', `restartPolicy true ${cannot('a boolean', 'Container.spec.template.spec.initContainers.restartPolicy', 'v1.ContainerRestartPolicy')}; write Always`],
+      [18, 26, 'true', `restartPolicy true ${cannot('a boolean', 'Container.spec.template.spec.containers.restartPolicy', 'v1.ContainerRestartPolicy')}; remove it (the pod's spec.restartPolicy applies to containers)`],
+      [20, 45, '1', `protocol 1 ${cannot('a number', 'ContainerPort.spec.template.spec.containers.ports.protocol', 'v1.Protocol')}; use TCP, UDP or SCTP`],
+      [21, 56, 'on', `scheme true ${cannot('a boolean', 'HTTPGetAction.spec.template.spec.containers.readinessProbe.httpGet.scheme', 'v1.URIScheme')}; use HTTP or HTTPS`],
+    ]);
+    assert.ok(fs.every((f) => f.message.length <= 300 && f.fixes.length === 0));
+  });
+
+  it('stays silent on enum fields written with an accepted value, quoted or not', () => {
+    const text = `
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: p, namespace: shop}
+      spec:
+        topologySpreadConstraints:
+          - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway}
+        initContainers:
+          - {name: proxy, image: envoy, restartPolicy: Always}
+        containers:
+          - name: web
+            image: nginx
+            ports: [{containerPort: 80, protocol: "TCP"}]
+            readinessProbe: {httpGet: {port: 80, scheme: HTTPS}}
+            livenessProbe: {httpGet: {port: 80, scheme: "HTTP"}}
+    `;
+    assert.deepEqual(where(text), []);
   });
 
   it('stays silent on the schemes and restartPolicies the API server accepts: HTTP, HTTPS, "" and unset; Always on an init container; null', () => {

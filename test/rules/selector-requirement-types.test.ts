@@ -36,6 +36,36 @@ describe('selector requirements of the wrong type (matchExpressions values, key,
     ]);
   });
 
+  it('says a key YAML 1.1 reads as true is read so, and that template labels writing it the same way must be quoted alike', () => {
+    const workload = (name: string, labels: string) => `
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: ${name}, namespace: shop}
+      spec:
+        selector:
+          matchExpressions:
+            - {key: on, operator: Exists}
+        template:
+          metadata: {labels: ${labels}}
+          spec:
+            containers: [{name: web, image: nginx}]
+    `;
+    const refused = (name: string) => `key true is a boolean, not a string: the API server cannot decode Deployment shop/${name} ("json: cannot unmarshal bool into Go struct field LabelSelectorRequirement.spec.selector.matchExpressions.key of type string")`;
+    const both = check(workload('a', '{on: web}'));
+    assert.deepEqual(where(both), [['pod-spec-invalid', 7, 15, 'on', `${refused('a')}; quote it and the template labels' key on alike (YAML 1.1 reads both as true)`]]);
+    assert.deepEqual(both[0].fixes, []);
+    assert.deepEqual(where(check(workload('b', '{"on": web}'))), [['pod-spec-invalid', 7, 15, 'on', `${refused('b')}; quote it (YAML 1.1 reads the unquoted on as true)`]]);
+    const policy = dedent(`
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata: {name: np, namespace: shop}
+      spec:
+        podSelector:
+          matchExpressions: [{key: yes, operator: Exists}]
+    `);
+    assert.deepEqual(check(policy).map((f) => f.message.slice(f.message.lastIndexOf(');') + 3)), ['quote it (YAML 1.1 reads the unquoted yes as true)']);
+  });
+
   it('offers the quick fix that quotes a value as written; fixed and with the list written as one, nothing is left', () => {
     const fs = check(deployment);
     assert.deepEqual(fs.map((f) => f.fixes.map((x) => x.title)), [[], ['Quote "1"'], ['Quote "true"'], [], []]);
@@ -94,7 +124,7 @@ describe('selector requirements of the wrong type (matchExpressions values, key,
     `)), [
       ['networkpolicy-spec-invalid', 7, 42, 'web', 'values "web" is a string, not a list of strings: the API server cannot decode NetworkPolicy shop/np ("json: cannot unmarshal string into Go struct field LabelSelectorRequirement.spec.podSelector.matchExpressions.values of type []string")'],
       ['networkpolicy-spec-invalid', 10, 88, '1.10', 'values[0] is a number, not a string: the API server cannot decode NetworkPolicy shop/np ("json: cannot unmarshal number into Go struct field LabelSelectorRequirement.spec.ingress.from.namespaceSelector.matchExpressions.values of type string"); quote it'],
-      ['networkpolicy-spec-invalid', 11, 66, '1', 'operator 1 is a number, not a string: the API server cannot decode NetworkPolicy shop/np ("json: cannot unmarshal number into Go struct field LabelSelectorRequirement.spec.ingress.from.podSelector.matchExpressions.operator of type v1.LabelSelectorOperator"); quote it'],
+      ['networkpolicy-spec-invalid', 11, 66, '1', 'operator 1 is a number, not a string: the API server cannot decode NetworkPolicy shop/np ("json: cannot unmarshal number into Go struct field LabelSelectorRequirement.spec.ingress.from.podSelector.matchExpressions.operator of type v1.LabelSelectorOperator"); use In, NotIn, Exists or DoesNotExist'],
       ['networkpolicy-spec-invalid', 11, 70, 'x', 'matchExpressions[1] is a string, not a mapping (key, operator, values): the API server cannot decode NetworkPolicy shop/np ("json: cannot unmarshal string into Go struct field LabelSelector.spec.ingress.from.podSelector.matchExpressions of type v1.LabelSelectorRequirement")'],
     ]);
   });

@@ -276,10 +276,24 @@ describe('service-spec-invalid', () => {
     }
   });
 
+  it('tells a YAML 1.1 boolean or number in type, a traffic policy, ipFamilyPolicy or a port protocol to write one of the values they take, with no quick fix', () => {
+    const fs = lint(svc('  type: yes\n  externalTrafficPolicy: 1\n  internalTrafficPolicy: true\n  ipFamilyPolicy: no\n  selector: {app: web}\n  ports: [{port: 80, protocol: on}]'), { rules }).findings;
+    const cannot = (field: string, read: string, type: string, goField: string, goType: string) => `${field} ${read} is not a string: the API server cannot decode Service shop/web ("json: cannot unmarshal ${type} into Go struct field ${goField} of type ${goType}")`;
+    assert.deepEqual(fs.map((f) => [f.line, f.text, f.message, f.fixes.length]), [
+      [7, 'yes', `${cannot('type', 'true', 'bool', 'ServiceSpec.spec.type', 'v1.ServiceType')}; use ClusterIP, NodePort, LoadBalancer or ExternalName`, 0],
+      [8, '1', `${cannot('externalTrafficPolicy', '1', 'number', 'ServiceSpec.spec.externalTrafficPolicy', 'v1.ServiceExternalTrafficPolicy')}; use Cluster or Local`, 0],
+      [9, 'true', `${cannot('internalTrafficPolicy', 'true', 'bool', 'ServiceSpec.spec.internalTrafficPolicy', 'v1.ServiceInternalTrafficPolicy')}; use Cluster or Local`, 0],
+      [10, 'no', `${cannot('ipFamilyPolicy', 'false', 'bool', 'ServiceSpec.spec.ipFamilyPolicy', 'v1.IPFamilyPolicy')}; use SingleStack, PreferDualStack or RequireDualStack`, 0],
+      [12, 'on', `${cannot('protocol', 'true', 'bool', 'ServicePort.spec.ports.protocol', 'v1.Protocol')}; use TCP, UDP or SCTP`, 0],
+    ]);
+    // Accepted values, quoted or not, are no decode error.
+    assert.deepEqual(check('  type: "NodePort"\n  externalTrafficPolicy: Local\n  ipFamilyPolicy: "SingleStack"\n  selector: {app: web}\n  ports: [{port: 80, protocol: "TCP"}]'), []);
+  });
+
   it('reports source ranges and session affinity values of the wrong JSON type as the decoder refuses them', () => {
     assert.deepEqual(summary('  type: LoadBalancer\n  loadBalancerSourceRanges: 10.0.0.0/8\n  sessionAffinity: 1\n  ports: [{port: 80}]'), [
       [8, '10.0.0.0/8', 'loadBalancerSourceRanges is not a list (write `loadBalancerSourceRanges: [203.0.113.0/24]`): the API server cannot decode Service shop/web ("json: cannot unmarshal string into Go struct field ServiceSpec.spec.loadBalancerSourceRanges of type []string")'],
-      [9, '1', 'sessionAffinity 1 is not a string: the API server cannot decode Service shop/web ("json: cannot unmarshal number into Go struct field ServiceSpec.spec.sessionAffinity of type v1.ServiceAffinity"); quote it'],
+      [9, '1', 'sessionAffinity 1 is not a string: the API server cannot decode Service shop/web ("json: cannot unmarshal number into Go struct field ServiceSpec.spec.sessionAffinity of type v1.ServiceAffinity"); use None or ClientIP'],
     ]);
     assert.deepEqual(summary('  type: LoadBalancer\n  loadBalancerSourceRanges: [1234, 10.0.0.0/8]\n  ports: [{port: 80}]').map((f) => [f[0], f[2]]), [
       [8, 'loadBalancerSourceRanges entry 1234 is not a string: the API server cannot decode Service shop/web ("json: cannot unmarshal number into Go struct field ServiceSpec.spec.loadBalancerSourceRanges of type string")'],

@@ -633,11 +633,11 @@ describe('string map values (labels, annotations, nodeSelector, selectors)', () 
         'selector.false is a number, not a string: …; quote the key, remove the `!!int` tag and quote the value',
         'spec.selector.d is a number, not a string (the `!!int` tag makes it the number 6): …; remove the `!!int` tag and quote it',
         'port name 8080 is not a string: …; remove the `!!int` tag and quote it',
-        'protocol true is not a string: …; remove the `!!bool` tag',
+        'protocol true is not a string: …; use TCP, UDP or SCTP',
       ]);
     });
 
-    it('tells the string fields of an Ingress and a NetworkPolicy port to lose a tag, and an untagged value to be quoted', () => {
+    it('tells the string fields of an Ingress and a NetworkPolicy port to lose a tag, and an enum field the values it takes, tagged or not', () => {
       const text = dedent(`
         apiVersion: networking.k8s.io/v1
         kind: Ingress
@@ -665,11 +665,11 @@ describe('string map values (labels, annotations, nodeSelector, selectors)', () 
       `);
       const fs = lint(text, { rules: ['ingress-spec-invalid', 'networkpolicy-spec-invalid'] }).findings;
       assert.deepEqual(fs.map((f) => [f.line, f.column, f.text, f.message.slice(f.message.lastIndexOf(');') + 3), f.fixes.length]), [
-        [9, 25, '1', 'remove the `!!int` tag and quote it', 0],
+        [9, 25, '1', 'use Prefix, Exact or ImplementationSpecific', 0],
         [12, 26, 'yes', 'remove the `!!bool` tag and quote it', 0],
         [13, 33, '"on"', 'remove the `!!bool` tag', 0],
-        [22, 34, '6', 'remove the `!!int` tag and quote it', 0],
-        [23, 28, '6', 'quote it', 0],
+        [22, 34, '6', 'use TCP, UDP or SCTP', 0],
+        [23, 28, '6', 'use TCP, UDP or SCTP', 0],
       ]);
     });
 

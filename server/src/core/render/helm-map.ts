@@ -120,7 +120,10 @@ export function mapHelmOutput(input: HelmMapInput): { file: LoadedFile } {
         if (lit) mapped = { source: lit, via: 'literal' };
         // The one line of the object's template document that writes the field with a template action.
         const written = !lit && fieldKey !== undefined && typeof path[path.length - 1] === 'string' ? templatedLine(template, templateLines, fieldKey, regionStart) : undefined;
-        if (written) mapped = { source: written, via: 'template' };
+        // A number the template's own quoting makes a string (`{{ .Values.skew | quote }}` of a small count, which
+        // no sentinel traces to its values key): the advice is about that quoting, in this template.
+        const writtenBy = written && source && typeof node.value === 'string' && /^[-+]?\d/.test(node.value) ? quotingWriting(lineAt(template.text, written), source) : undefined;
+        if (written) mapped = { source: written, via: 'template', ...(writtenBy ? { writtenBy } : {}) };
       }
       if (mapped) nodes.push({ start: span.start, end: span.end, ...mapped });
     });
@@ -175,11 +178,27 @@ function templateWriting(leaf: ValueLeaf, rendered: unknown, line: string | unde
   const prints = line !== undefined && name !== undefined && line.includes(`.${name}`) && !/\b(toYaml|toJson|toPrettyJson|toRawJson|tpl)\b/.test(line);
   if (!retyped && !prints) return undefined;
   const template = source.split('/').slice(1).join('/');
-  const piped = prints ? /\|\s*(s?quote)\b/.exec(line!)?.[1] : undefined;
-  const called = prints ? /\{\{-?\s*(s?quote)\s/.exec(line!)?.[1] : undefined;
-  const quoted = prints ? /(["'])\{\{/.exec(line!)?.[1] : undefined;
-  const quoting = piped ? `| ${piped}` : called ?? (quoted ? `${quoted}{{ }}${quoted}` : undefined);
+  const quoting = prints ? quotingOf(line!) : undefined;
   return { template, ...(quoting ? { quoting } : {}) };
+}
+
+/** How a template line quotes the value its action prints: `| quote`, `quote` (called), `"{{ }}"`; undefined for none. */
+function quotingOf(line: string): string | undefined {
+  const piped = /\|\s*(s?quote)\b/.exec(line)?.[1];
+  const called = /\{\{-?\s*(s?quote)\s/.exec(line)?.[1];
+  const quoted = /(["'])\{\{/.exec(line)?.[1];
+  return piped ? `| ${piped}` : called ?? (quoted ? `${quoted}{{ }}${quoted}` : undefined);
+}
+
+/**
+ * The {@link TemplateWriting} of a template line that quotes the value it prints (`maxSkew: {{ .Values.skew | quote }}`),
+ * for a rendered value no values key is traced to; undefined when the line does not quote it, or passes it through
+ * `toYaml` / `toJson` / `tpl` (which write it as its type).
+ */
+function quotingWriting(line: string, source: string): TemplateWriting | undefined {
+  if (/\b(toYaml|toJson|toPrettyJson|toRawJson|tpl)\b/.test(line)) return undefined;
+  const quoting = quotingOf(line);
+  return quoting ? { template: source.split('/').slice(1).join('/'), quoting } : undefined;
 }
 
 /** The whole line of `text` that `span` starts on. */

@@ -6,6 +6,7 @@ import { rawAt, spanAt } from '../../model/views/raw-fields';
 import { jsonKindWords, jsonType, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { apiRejects, firstCause, portNameErrors, portNumErrors, shown, shownJson } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
+import { enumAdvice } from './enum-advice';
 import { FileText, stringNumberAt, unstringHint, unstringSpan } from '../../source/string-number';
 import { quoteAdvice, templateQuoteAdviceAt } from './string-advice';
 import { firstFitting } from '../../output/fit-message';
@@ -221,7 +222,7 @@ function httpPathProblems(ingress: K8sObject, entry: Raw, at: string, api: strin
   const span = (field: string): Span => spanAt(ingress, `${at}.${field}`);
   const decode = (field: string, value: unknown, goType: string): SpecProblem => ({
     span: span(field),
-    message: `${field} ${shownJson(value)} of ${label} is not a string: the API server cannot decode ${who} ("json: cannot unmarshal ${jsonType(value)} into Go struct field HTTPIngressPath.spec.rules.http.paths.${field} of type ${goType}")${quoteAdvice(source, span(field))}`,
+    message: `${field} ${shownJson(value)} of ${label} is not a string: the API server cannot decode ${who} ("json: cannot unmarshal ${jsonType(value)} into Go struct field HTTPIngressPath.spec.rules.http.paths.${field} of type ${goType}")${enumAdvice(goType, source, span(field)) ?? quoteAdvice(source, span(field))}`,
   });
   const decoding: SpecProblem[] = [];
   if (isSet(entry.pathType) && typeof entry.pathType !== 'string') decoding.push(decode('pathType', entry.pathType, 'v1.PathType'));

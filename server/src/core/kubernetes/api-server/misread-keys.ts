@@ -75,3 +75,21 @@ export function misreadNote(keys: readonly MisreadKey[], short = false): string 
 export function firstAndMore(names: readonly string[]): string {
   return names.length > 1 ? `${names[0]} and ${names.length - 1} more` : names[0];
 }
+
+/**
+ * The advice for a matchExpressions `key` written as a plain word YAML 1.1 reads as a boolean or number (`key: on`,
+ * read `true`, a decode error): quoting it makes the selector ask for the key `on`, which labels written `on`
+ * unquoted do not have (kubectl sends them as `true`). `labels` (a workload's template labels path): when they write
+ * the key the same way, they must be quoted alike, or the selector no longer matches its own template. Undefined
+ * for a key written as it reads (`key: 5`) or unknown text, where plain `; quote it` says all.
+ */
+export function misreadRequirementKeyAdvice(obj: K8sObject, value: unknown, span: Span | undefined, source: FileText | undefined, labels?: string): string | undefined {
+  const read = String(value);
+  const text = span ? source?.(span) : undefined;
+  const written = text !== undefined ? misreadKey(text, span, read) : undefined;
+  if (written === undefined) return undefined;
+  const template = labels !== undefined ? misreadKeyAt(obj, labels, read, source) : undefined;
+  return template
+    ? `; quote it and the template labels' key ${template.written} alike (YAML 1.1 reads both as ${read})`
+    : `; quote it (YAML 1.1 reads the unquoted ${written} as ${read})`;
+}

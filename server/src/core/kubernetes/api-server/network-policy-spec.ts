@@ -8,9 +8,11 @@ import { int32Failure, isInt32, writtenNumber } from './json-numbers';
 import { firstFitting } from '../../output/fit-message';
 import { type FoundKind, mapValueProblem, rawMapValueProblems, type SelectedByKey } from './string-maps';
 import { MAX_MAP_VALUES } from './object-envelope';
+import { enumAdvice } from './enum-advice';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 import { quoteAdvice, templateQuoteAdviceAt } from './string-advice';
 import { requirementRefusal } from './label-selector';
+import { misreadRequirementKeyAdvice } from './misread-keys';
 
 /** NetworkPolicyPort `protocol` values, in the order the API server lists them (not sorted, unlike a Service's). */
 export const POLICY_PROTOCOLS: readonly string[] = ['TCP', 'UDP', 'SCTP'];
@@ -74,7 +76,7 @@ function portEntryProblems(policy: K8sObject, entry: Raw, at: string, api: strin
   const { protocol, port, endPort } = entry;
   const decode: SpecProblem[] = [];
   if (isSet(protocol) && typeof protocol !== 'string') {
-    decode.push(decodeError(span('protocol'), `protocol ${shownJson(protocol)} is not a string`, who, `json: cannot unmarshal ${jsonType(protocol)} into Go struct field ${goStruct}.protocol of type v1.Protocol`, quoteAdvice(source, span('protocol'))));
+    decode.push(decodeError(span('protocol'), `protocol ${shownJson(protocol)} is not a string`, who, `json: cannot unmarshal ${jsonType(protocol)} into Go struct field ${goStruct}.protocol of type v1.Protocol`, enumAdvice('v1.Protocol', source, span('protocol')) ?? quoteAdvice(source, span('protocol'))));
   }
   if (isSet(port) && typeof port !== 'string' && !isInt32(port)) {
     // IntOrString decodes anything unquoted as an int32, with the plain decoder's error (no field path).
@@ -181,7 +183,7 @@ function requirementProblems(policy: K8sObject, exprs: unknown, at: string, api:
     for (const [field, goType] of [['key', 'string'], ['operator', 'v1.LabelSelectorOperator']] as const) {
       const v = entry[field];
       const span = spanAt(policy, `${path}.${field}`);
-      if (isSet(v) && typeof v !== 'string') out.push(decodeError(span, `${field} ${shownJson(v)} is ${jsonKindWords(v)}, not a string`, who, `json: cannot unmarshal ${jsonType(v)} into Go struct field LabelSelectorRequirement.${goPath}.${field} of type ${goType}`, templateQuoteAdviceAt(source, span) ?? '; quote it'));
+      if (isSet(v) && typeof v !== 'string') out.push(decodeError(span, `${field} ${shownJson(v)} is ${jsonKindWords(v)}, not a string`, who, `json: cannot unmarshal ${jsonType(v)} into Go struct field LabelSelectorRequirement.${goPath}.${field} of type ${goType}`, enumAdvice(goType, source, span) ?? templateQuoteAdviceAt(source, span) ?? (field === 'key' ? misreadRequirementKeyAdvice(policy, v, span, source) : undefined) ?? '; quote it'));
     }
     const values = entry.values;
     if (isSet(values) && !Array.isArray(values)) {

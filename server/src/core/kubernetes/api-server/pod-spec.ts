@@ -8,14 +8,21 @@ import { entryOrDashSpanAt, isRecord, keySpanAt, rawAt, spanAt } from '../../mod
 import { apiRejects, firstCause, parseIpSloppy, PORT_PROTOCOLS, portNameErrors, portNumErrors, shown, shownJson, supportedValues } from './validation';
 import { caseFix, lowerCaseFix, SpecProblem, WrittenText } from './service-spec';
 import { int32Failure, writtenNumber } from './json-numbers';
-import { firstFitting } from '../../output/fit-message';
+import { firstFitting, MESSAGE_MAX } from '../../output/fit-message';
 import { elidedApiPath, elidedGoField, type MapValue, mapValueProblem } from './string-maps';
 import { templateQuoteAdviceAt } from './string-advice';
-import { firstAndMore, misreadKeyAt, misreadKeysOf, misreadNote, selectorLabelsPath, templateLabelsPath } from './misread-keys';
+import { firstAndMore, misreadKeyAt, misreadKeysOf, misreadNote, misreadRequirementKeyAdvice, selectorLabelsPath, templateLabelsPath } from './misread-keys';
+import { enumAdvice } from './enum-advice';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 import { isPlaceholder } from './object-names';
 import { labelSelectorMatches, nodeRequirementRefusal, requirementRefusal } from './label-selector';
 import { selectorText } from '../../model/views/label-selector';
+
+/**
+ * Characters left for the release that follows the message of a value a chart template writes: ` (Helm release web)`,
+ * a short release name's (a longer one may still overflow, as any suffix may).
+ */
+const RELEASE_ROOM = ' (Helm release web)'.length;
 
 /** A {@link SpecProblem} that is only an API warning (the object is stored) rather than a rejection. */
 export interface PodSpecProblem extends SpecProblem {
@@ -63,6 +70,20 @@ function unquoted(f: InvalidField): string | undefined {
   if (f.goType === 'int32' && /^\d+$/.test(f.value)) return String(Number(f.value));
   if (f.goType === 'bool' && /^(true|false)$/i.test(f.value)) return f.value.toLowerCase();
   return undefined;
+}
+
+/**
+ * How to write a number or boolean given where a string belongs: quote it (in the chart template, when one writes it),
+ * unless the field takes a fixed set of values that the quoted text is not one of (`restartPolicy: yes`): then the
+ * values to write, and for a regular container's restartPolicy, which may not be set at all, to remove it; for a
+ * matchExpressions key YAML 1.1 reads as another word, what it reads as ({@link misreadRequirementKeyAdvice}).
+ */
+function notStringAdvice(w: WorkloadObject, f: InvalidField, source: FileText | undefined): string {
+  if (f.goType === 'v1.ContainerRestartPolicy' && /\.containers\[\d+\]\.restartPolicy$/.test(f.path)) return '; remove it (the pod\'s spec.restartPolicy applies to containers)';
+  const template = templateQuoteAdviceAt(source, f.span);
+  if (template) return enumAdvice(f.goType, undefined, undefined) ?? template;
+  const key = /\.matchExpressions\[\d+\]\.key$/.test(f.path) ? misreadRequirementKeyAdvice(w, f.value, f.span, source, f.path.startsWith('spec.selector.') ? templateLabelsPath(w) : undefined) : undefined;
+  return enumAdvice(f.goType, source, f.span) ?? key ?? '; quote it';
 }
 
 /** A number or boolean where a string belongs (`key: 5`, `protocol: 6`): quoting it is the fix, as for other kinds' strings. */
@@ -162,9 +183,14 @@ export function decodeProblems(w: WorkloadObject, written?: WrittenText, source?
     const fixes: Fix[] = fixText !== undefined && f.editable
       ? [{ title: `Change ${label(f.path)} ${shownJson(f.value)} to ${fixText}`, edits: [{ span: unstringSpan(asString, f.span), newText: fixText }], preferred: true }]
       : [];
-    const message = (field: string): string => `${label(f.path)}${shown} is ${FOUND[f.found]}, not ${EXPECTED[f.goType] ?? f.goType}: the API server cannot decode ${describe(w)} ("json: cannot unmarshal ${goValue(f)} into Go struct field ${field} of type ${f.goType}")${fixText !== undefined ? `; ${unstringHint(asString ?? { quoted: true, start: f.span.start })}` : quotable(f) ? templateQuoteAdviceAt(source, f.span) ?? '; quote it' : ''}`;
-    // A deep field (a CronJob's affinity term) leaves no room for the decoder's whole path: its middle goes.
-    return { span: f.span, message: firstFitting(message(goField), message(elidedGoField(goField))), fixes };
+    const message = (field: string): string => `${label(f.path)}${shown} is ${FOUND[f.found]}, not ${EXPECTED[f.goType] ?? f.goType}: the API server cannot decode ${describe(w)} ("json: cannot unmarshal ${goValue(f)} into Go struct field ${field} of type ${f.goType}")${fixText !== undefined ? `; ${unstringHint(asString ?? { quoted: true, start: f.span.start })}` : quotable(f) ? notStringAdvice(w, f, source) : ''}`;
+    // A deep field (a CronJob's affinity term) leaves no room for the decoder's whole path: its middle goes, and then
+    // all but the struct and the field (advice naming the accepted values or a template is longer than `quote it`).
+    // A value a chart template writes has the release after its message: room is left for it.
+    const parts = goField.split('.');
+    const candidates = [message(goField), message(elidedGoField(goField)), message(parts.length > 2 ? `${parts[0]}.….${parts[parts.length - 1]}` : goField)];
+    const room = source?.templateWriting?.(f.span) ? RELEASE_ROOM : 0;
+    return { span: f.span, message: candidates.find((m) => m.length <= MESSAGE_MAX - room) ?? candidates[candidates.length - 1], fixes };
   });
 }
 

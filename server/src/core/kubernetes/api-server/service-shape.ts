@@ -50,7 +50,7 @@ export function checkServiceShapes(svc: ServiceObject, written?: WrittenText, so
       out.push(...rawMapValueProblems(svc, s.selector as Raw, 'spec.selector', 'spec.selector', 'ServiceSpec.spec.selector', SERVICE, written, source, selected));
     }
   }
-  for (const [key, goType] of [['type', 'v1.ServiceType'], ['externalTrafficPolicy', 'v1.ServiceExternalTrafficPolicy'], ['internalTrafficPolicy', 'v1.ServiceInternalTrafficPolicy'], ['sessionAffinity', 'v1.ServiceAffinity']]) {
+  for (const [key, goType] of [['type', 'v1.ServiceType'], ['externalTrafficPolicy', 'v1.ServiceExternalTrafficPolicy'], ['internalTrafficPolicy', 'v1.ServiceInternalTrafficPolicy'], ['ipFamilyPolicy', 'v1.IPFamilyPolicy'], ['sessionAffinity', 'v1.ServiceAffinity']]) {
     out.push(...notAString(s[key], at(key), `ServiceSpec.spec.${key}`, goType, key, source));
   }
   return out;

@@ -6,6 +6,7 @@ import {
 } from './validation';
 import { int32Failure, isInt32, writtenNumber } from './json-numbers';
 import { firstFitting } from '../../output/fit-message';
+import { enumAdvice } from './enum-advice';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 import { quoteAdvice } from './string-advice';
 
@@ -74,11 +75,12 @@ export type WrittenText = (span: Span) => string | undefined;
 
 /**
  * A value the decoder refuses where the API needs a string (`name: 5`, `protocol: 6`); quote it (a tagged one,
- * `name: !!int 8080`: remove the tag, which decides the type whatever the quotes; see {@link quoteAdvice}).
+ * `name: !!int 8080`: remove the tag, which decides the type whatever the quotes; see {@link quoteAdvice}); for a field
+ * with a fixed set of values (`protocol: on`), the values to write ({@link enumAdvice}).
  */
 export function notAString(value: unknown, span: Span | undefined, goField: string, goType: string, field: string, source?: FileText): SpecProblem[] {
   if (value === undefined || value === null || typeof value === 'string' || !span) return [];
-  const advice = typeof value === 'number' || typeof value === 'boolean' ? quoteAdvice(source, span) : '; quote it';
+  const advice = enumAdvice(goType, source, span) ?? (typeof value === 'number' || typeof value === 'boolean' ? quoteAdvice(source, span) : '; quote it');
   return [{ span, message: `${field} ${shownJson(value)} is not a string: the API server cannot decode ${SERVICE} ("json: cannot unmarshal ${jsonType(value)} into Go struct field ${goField} of type ${goType}")${advice}` }];
 }
 
