@@ -1,6 +1,5 @@
 import type { RawCheck, WorkloadObject } from '../../model/objects';
-import { HOOKS, PROBES } from '../../model/views/container-handlers';
-import { asArray, asRecord, rawAt } from '../../model/views/raw-fields';
+import { isRecord, rawAt } from '../../model/views/raw-fields';
 import { containerRestartPolicyProblems, httpSchemeProblems, requirementProblems } from './pod-spec';
 import { schedulingProblems } from './pod-scheduling';
 
@@ -29,17 +28,29 @@ export function rawChecksFinding(w: WorkloadObject): RawCheck[] {
 
 /** The checks whose fields `w`'s raw writes: an httpGet `scheme`, a container's `restartPolicy`, affinity or spread constraints, selector requirements. */
 function writtenFields(w: WorkloadObject): Set<RawCheck> {
+  // Run for every workload the loader reads: plain loops over the JSON, nothing built that is not kept.
   const out = new Set<RawCheck>();
-  const spec = asRecord(rawAt(w.raw, w.pod.path));
+  const spec = rawAt(w.raw, w.pod.path);
+  if (!isRecord(spec)) return out;
   if (spec.affinity !== undefined || spec.topologySpreadConstraints !== undefined) out.add('scheduling');
-  if (Array.isArray(rawAt(w.raw, 'spec.selector.matchExpressions'))) out.add('selectorRequirements');
-  for (const list of ['initContainers', 'containers']) {
-    for (const c of asArray(spec[list])) {
-      const container = asRecord(c);
-      if (container.restartPolicy !== undefined) out.add('restartPolicy');
-      const handlers = [...PROBES.map((p) => container[p]), ...HOOKS.map((h) => asRecord(container.lifecycle)[h])];
-      if (handlers.some((h) => asRecord(asRecord(h).httpGet).scheme !== undefined)) out.add('httpScheme');
+  const selector = isRecord(w.raw.spec) ? w.raw.spec.selector : undefined;
+  if (isRecord(selector) && Array.isArray(selector.matchExpressions)) out.add('selectorRequirements');
+  for (const list of CONTAINER_LISTS) {
+    const containers = spec[list];
+    if (!Array.isArray(containers)) continue;
+    for (const c of containers) {
+      if (!isRecord(c)) continue;
+      if (c.restartPolicy !== undefined) out.add('restartPolicy');
+      const lifecycle = isRecord(c.lifecycle) ? c.lifecycle : undefined;
+      if (hasScheme(c.livenessProbe) || hasScheme(c.readinessProbe) || hasScheme(c.startupProbe) || (lifecycle && (hasScheme(lifecycle.postStart) || hasScheme(lifecycle.preStop)))) out.add('httpScheme');
     }
   }
   return out;
+}
+
+const CONTAINER_LISTS = ['initContainers', 'containers'] as const;
+
+/** True for a probe or hook whose httpGet writes a `scheme`. */
+function hasScheme(handler: unknown): boolean {
+  return isRecord(handler) && isRecord(handler.httpGet) && handler.httpGet.scheme !== undefined;
 }
