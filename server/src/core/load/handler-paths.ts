@@ -13,7 +13,7 @@ const SCHEDULING_KEYS = ['affinity', 'topologySpreadConstraints'] as const;
  * are `true`), null, or a number in Go's spelling (`0x10` is `16`). sigs.k8s.io/yaml yaml.go
  * convertToJSONableObject writes such keys with fmt (`"true"`, `"16"`); go-yaml v2 resolve.go decides the type.
  */
-const READ_KEY = /^(true|false|null|[-+.0-9])/;
+export const READ_KEY = /^(true|false|null|[-+.0-9])/;
 
 /**
  * The label maps of a pod workload whose keys messages may need to show as written: the pod template's labels

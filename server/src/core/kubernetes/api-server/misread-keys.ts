@@ -2,6 +2,7 @@ import type { K8sObject, WorkloadObject } from '../../model/objects';
 import type { Span } from '../../source/span';
 import type { FileText } from '../../source/string-number';
 import { misreadKey } from './string-advice';
+import { READ_KEY } from '../../load/handler-paths';
 
 /**
  * A label or selector key written as a plain YAML 1.1 word that kubectl reads as another key: `on` (read `true`),
@@ -25,6 +26,9 @@ export interface MisreadKey {
  * text of the file of a span.
  */
 export function misreadKeyAt(obj: K8sObject, map: string, key: string, source: FileText | undefined): MisreadKey | undefined {
+  // Only a key such a word is read as can be one (the loader records where those are written): the others need no
+  // look-up in `paths`, whose index is decoded on the first one (every workload a message names would pay for it).
+  if (!READ_KEY.test(key)) return undefined;
   const span = obj.paths?.get(`${map}.${key}#key`);
   const text = span ? source?.(span) : undefined;
   const written = text !== undefined ? misreadKey(text, span, key) : undefined;
