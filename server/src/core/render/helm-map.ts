@@ -175,11 +175,10 @@ function templateFile(source: string | undefined, job: HelmJob, charts: readonly
 function templateWriting(leaf: ValueLeaf, rendered: unknown, line: string | undefined, source: string): TemplateWriting | undefined {
   const retyped = typeof leaf.value !== typeof rendered;
   const name = [...leaf.path].reverse().find((p) => typeof p === 'string') as string | undefined;
-  const prints = line !== undefined && name !== undefined && line.includes(`.${name}`) && !/\b(toYaml|toJson|toPrettyJson|toRawJson|tpl)\b/.test(line);
+  const prints = line !== undefined && name !== undefined && line.includes(`.${name}`) && !WRITES_AS_DATA.test(line);
   if (!retyped && !prints) return undefined;
-  const template = source.split('/').slice(1).join('/');
   const quoting = prints ? quotingOf(line!) : undefined;
-  return { template, ...(quoting ? { quoting } : {}) };
+  return { template: templatePath(source), ...(quoting ? { quoting } : {}) };
 }
 
 /** How a template line quotes the value its action prints: `| quote`, `quote` (called), `"{{ }}"`; undefined for none. */
@@ -196,9 +195,17 @@ function quotingOf(line: string): string | undefined {
  * `toYaml` / `toJson` / `tpl` (which write it as its type).
  */
 function quotingWriting(line: string, source: string): TemplateWriting | undefined {
-  if (/\b(toYaml|toJson|toPrettyJson|toRawJson|tpl)\b/.test(line)) return undefined;
+  if (WRITES_AS_DATA.test(line)) return undefined;
   const quoting = quotingOf(line);
-  return quoting ? { template: source.split('/').slice(1).join('/'), quoting } : undefined;
+  return quoting ? { template: templatePath(source), quoting } : undefined;
+}
+
+/** Template functions that write a value as YAML or JSON of its type (the values file decides how it is written). */
+const WRITES_AS_DATA = /\b(toYaml|toJson|toPrettyJson|toRawJson|tpl)\b/;
+
+/** The template's path in its chart from a document's `# Source:` path (`web/templates/d.yaml` → `templates/d.yaml`). */
+function templatePath(source: string): string {
+  return source.split('/').slice(1).join('/');
 }
 
 /** The whole line of `text` that `span` starts on. */

@@ -1,5 +1,5 @@
 import { holdsNodePort } from '../kubernetes/api-server/validation';
-import { idleWordsByKind, idleWorkload, idleWords } from '../kubernetes/controller-manager/idle';
+import { idleWordsOf, idleWorkload } from '../kubernetes/controller-manager/idle';
 import { firstFitting } from '../output/fit-message';
 import type { HostPortClaim, NodePortClaim } from '../model/claims';
 import { describe } from '../model/objects';
@@ -19,7 +19,7 @@ const id = 'host-port-conflicts-healthcheck-nodeport';
  */
 function consequence(c: HostPortClaim, port: number, byKind = false): string {
   const idle = idleWorkload(c.workload);
-  if (idle) return `${byKind ? idleWordsByKind(c.workload, idle) : idleWords(describe(c.workload), idle)}, but once it runs it and kube-proxy's health-check server on ${port}/TCP collide on its nodes; move one port`;
+  if (idle) return `${idleWordsOf(c.workload, idle, byKind)}, but once it runs it and kube-proxy's health-check server on ${port}/TCP collide on its nodes; move one port`;
   return c.hostNetwork
     ? `kube-proxy serves the load balancer's health checks on ${port}/TCP on every node, so whichever binds second fails ("address already in use" or FailedToStartServiceHealthcheck); move one port`
     : `kube-proxy serves the load balancer's health checks on ${port}/TCP on every node, but on the pod's node the CNI portmap DNAT sends the probes to the pod; move one port`;

@@ -1,5 +1,5 @@
 import { holdsNodePort } from '../kubernetes/api-server/validation';
-import { idleWordsByKind, idleWorkload, idleWords } from '../kubernetes/controller-manager/idle';
+import { idleWordsOf, idleWorkload } from '../kubernetes/controller-manager/idle';
 import { firstFitting } from '../output/fit-message';
 import type { HostPortClaim, NodePortClaim } from '../model/claims';
 import { describe, K8sObject } from '../model/objects';
@@ -20,7 +20,7 @@ const id = 'host-port-conflicts-nodeport';
  */
 function consequence(c: HostPortClaim, port: number, byKind = false): string {
   const idle = idleWorkload(c.workload);
-  if (idle) return `${byKind ? idleWordsByKind(c.workload, idle) : idleWords(describe(c.workload), idle)}, but once it runs ${c.hostNetwork ? 'kube-proxy takes that port from its process on every node' : 'CNI portmap and kube-proxy both match it on its nodes and one loses the traffic'}; move one port`;
+  if (idle) return `${idleWordsOf(c.workload, idle, byKind)}, but once it runs ${c.hostNetwork ? 'kube-proxy takes that port from its process on every node' : 'CNI portmap and kube-proxy both match it on its nodes and one loses the traffic'}; move one port`;
   return c.hostNetwork
     ? `kube-proxy sends connections to ${port}/${c.protocol} on every node to the Service's endpoints, so the hostNetwork process gets none (before v1.24 it cannot even bind); move the nodePort`
     : `CNI portmap and kube-proxy both match it on the pod's node: the hostPort or the NodePort loses its traffic; move one port`;

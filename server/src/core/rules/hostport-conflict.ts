@@ -6,7 +6,7 @@ import { claimLabel, portPhrase } from './report/claim-labels';
 import { hostIPsOverlap, runningClaims } from '../kubernetes/scheduler/host-ports';
 import { canShareNode, Meeting, nodeLabelsOf } from '../kubernetes/scheduler/placement';
 import { duplicatesInPod } from './report/pod-host-port-duplicates';
-import { idleWordsByKind, idleWorkload, idleWords } from '../kubernetes/controller-manager/idle';
+import { idleWordsOf, idleWorkload } from '../kubernetes/controller-manager/idle';
 import { firstFitting } from '../output/fit-message';
 import type { Finding, Rule } from './rule';
 import { refOf } from './rule';
@@ -115,9 +115,9 @@ function crossFinding(claim: HostPortClaim, others: { other: HostPortClaim; meet
   const idleOthers = [...new Set(latent.map((o) => o.other.workload))];
   // Long names leave room to name the idle side by its kind only (the finding is on it, or names it before).
   const idleSide = (byKind: boolean): string => ownIdle
-    ? byKind ? idleWordsByKind(claim.workload, ownIdle) : idleWords(describe(claim.workload), ownIdle)
+    ? idleWordsOf(claim.workload, ownIdle, byKind)
     : idleOthers.length === 1
-      ? byKind ? idleWordsByKind(idleOthers[0], idleWorkload(idleOthers[0])!) : idleWords(describe(idleOthers[0]), idleWorkload(idleOthers[0])!)
+      ? idleWordsOf(idleOthers[0], idleWorkload(idleOthers[0])!, byKind)
       : `none of them runs pods now (${[...new Set(idleOthers.map((w) => idleWorkload(w)!.field))].join(', ')})`;
   const where = (byKind: boolean): string => certain.length
     ? `they certainly share nodes, so on each shared node one pod stays Pending ("didn't have free ports"); give one side another port`

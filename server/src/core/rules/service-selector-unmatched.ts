@@ -13,8 +13,8 @@ import { serviceSelectorMatches } from '../kubernetes/controller-manager/pod-lab
 import { candidateText, matchesInOtherNamespaces, nearestPodTemplate, otherNamespaceText } from './report/selector-candidates';
 import type { PatchLookup } from './report/kustomize-patches';
 import type { LoadedFile } from '../load/load-file';
-import type { Span } from '../source/span';
 import { MisreadKey, misreadKeysOf, misreadNote, selectorLabelsPath, templateLabelsPath } from '../kubernetes/api-server/misread-keys';
+import { fileTextOf } from '../render/source-map';
 
 const id = 'service-selector-unmatched';
 
@@ -147,7 +147,7 @@ export const serviceSelectorUnmatched: Rule = {
  */
 function templatesOnly(svc: ServiceObject, selector: Readonly<Record<string, string>>, templates: readonly WorkloadObject[], files: Files): Finding {
   const first = Object.keys(selector)[0];
-  const shown = `${selectorText(selector)}${misreadNote(misreadKeysOf(svc, 'spec.selector', Object.keys(selector), textOf(files)))}`;
+  const shown = `${selectorText(selector)}${misreadNote(misreadKeysOf(svc, 'spec.selector', Object.keys(selector), fileTextOf(files)))}`;
   return {
     ruleId: id,
     severity: 'warning',
@@ -164,8 +164,6 @@ function templatesOnly(svc: ServiceObject, selector: Readonly<Record<string, str
 
 type Files = ReadonlyMap<string, LoadedFile> | undefined;
 
-/** The whole text of the file of a span, from the loaded files. */
-const textOf = (files: Files) => (span: Span): string | undefined => files?.get(span.file)?.text;
 
 /**
  * A pod template whose labels carry the selector once a key one side writes as a plain YAML 1.1 word is read as
@@ -182,10 +180,10 @@ interface KeyMisread {
 /** The first of `workloads` that the selector misses only by misread keys ({@link KeyMisread}), with the first such key. */
 function keyMisread(svc: ServiceObject, selector: Readonly<Record<string, string>>, workloads: readonly WorkloadObject[], files: Files): KeyMisread | undefined {
   const entries = Object.entries(selector);
-  const selectorKeys = new Map(misreadKeysOf(svc, 'spec.selector', Object.keys(selector), textOf(files)).map((k) => [k.read, k]));
+  const selectorKeys = new Map(misreadKeysOf(svc, 'spec.selector', Object.keys(selector), fileTextOf(files)).map((k) => [k.read, k]));
   for (const w of workloads) {
     const labels = w.pod.labels;
-    const templateKeys = misreadKeysOf(w, templateLabelsPath(w), Object.keys(labels), textOf(files));
+    const templateKeys = misreadKeysOf(w, templateLabelsPath(w), Object.keys(labels), fileTextOf(files));
     if (selectorKeys.size === 0 && templateKeys.length === 0) continue;
     let first: KeyMisread | undefined;
     const misses = entries.filter(([k, v]) => {
@@ -235,7 +233,7 @@ function misreadFinding(svc: ServiceObject, selector: Readonly<Record<string, st
     message = firstFitting(`${head}: ${said}, ${noEndpoints}; quote the key ("${k.written}")`, `${head}: its key written ${k.written} ${reads}, ${noEndpoints}; quote it ("${k.written}")`);
     fixes = [{ title: `Quote "${k.written}"`, edits: [{ span: k.span, newText: `"${k.written}"` }], preferred: true }];
   } else {
-    const alsoSelector = w.selector && Object.hasOwn(w.selector.value.matchLabels, k.read) && misreadKeysOf(w, selectorLabelsPath(w), [k.read], textOf(files)).length > 0;
+    const alsoSelector = w.selector && Object.hasOwn(w.selector.value.matchLabels, k.read) && misreadKeysOf(w, selectorLabelsPath(w), [k.read], fileTextOf(files)).length > 0;
     const said = `the template label key of ${describe(w)} written ${k.written} (${placeOf(k.span, files)}) ${reads}`;
     const own = alsoSelector ? svc.paths?.get(`spec.selector.${k.written}#key`) : undefined;
     if (own) {
@@ -273,7 +271,7 @@ function finding(model: WorkspaceModel, svc: ServiceObject, selector: Readonly<R
     ? `; ${otherNamespaceText(elsewhere)} matches it (is the Service's namespace wrong?)`
     : nearest ? `; closest: ${candidateText(nearest)}` : '';
   const crs = customResourcesIn(model, svc.namespace);
-  const head = `selector ${selectorText(selector)}${misreadNote(misreadKeysOf(svc, 'spec.selector', Object.keys(selector), textOf(files)))} of ${describe(svc)}`;
+  const head = `selector ${selectorText(selector)}${misreadNote(misreadKeysOf(svc, 'spec.selector', Object.keys(selector), fileTextOf(files)))} of ${describe(svc)}`;
   let severity: Finding['severity'] = 'info';
   let message: string;
   if (crs.length) {

@@ -27,6 +27,14 @@ const ACCEPTED: Readonly<Record<string, readonly string[]>> = {
   'v1.NodeSelectorOperator': ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'],
 };
 
+/**
+ * The values validation accepts for a string field of Go type `goType` with a fixed set (see the table above), in
+ * the order the API lists them; empty for another type. The checks that judge those fields take their lists here.
+ */
+export function acceptedValues(goType: string): readonly string[] {
+  return ACCEPTED[goType] ?? [];
+}
+
 /** `Always`, `HTTP or HTTPS`, `TCP, UDP or SCTP`. */
 function orList(values: readonly string[]): string {
   return values.length < 2 ? values.join('') : `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;

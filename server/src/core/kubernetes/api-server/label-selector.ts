@@ -1,4 +1,5 @@
 import type { LabelSelector } from '../../model/views/label-selector';
+import { acceptedValues } from './enum-advice';
 
 /**
  * metav1.LabelSelector matching, as LabelSelectorAsSelector builds it: every `matchLabels` pair and every
@@ -48,7 +49,7 @@ export interface RequirementRefusal {
   readonly many?: boolean;
 }
 
-const LABEL_OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'];
+const LABEL_OPERATORS = acceptedValues('v1.LabelSelectorOperator');
 
 /**
  * The refusal of a metav1 LabelSelectorRequirement by the API server's validation, from its operator (`''` when
@@ -74,7 +75,7 @@ export function requirementRefusal(operator: string, valueCount: number): Requir
   }
 }
 
-const NODE_OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'];
+const NODE_OPERATORS = acceptedValues('v1.NodeSelectorOperator');
 
 /**
  * The refusal of a NodeSelectorRequirement (a node affinity term's `matchExpressions`) by the API server's validation,

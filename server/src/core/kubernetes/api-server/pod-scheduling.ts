@@ -5,11 +5,12 @@ import { firstFitting } from '../../output/fit-message';
 import { caseFix } from './service-spec';
 import { apiRejects, shown, supportedValues } from './validation';
 import { requirementProblems, type PodSpecProblem } from './pod-spec';
+import { acceptedValues } from './enum-advice';
 
 /** The preferred terms of each affinity kind and the key of the term each entry weighs. */
 const WEIGHED = [['nodeAffinity', 'preference'], ['podAffinity', 'podAffinityTerm'], ['podAntiAffinity', 'podAffinityTerm']] as const;
 /** supportedScheduleActions, sorted as the API lists them. */
-const SCHEDULE_ACTIONS = ['DoNotSchedule', 'ScheduleAnyway'];
+const SCHEDULE_ACTIONS = acceptedValues('v1.UnsatisfiableConstraintAction');
 
 /** An integer the decoder puts in an int32 (anything else is a decode error, decodeProblems' finding). */
 const isInt32 = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= 2 ** 31 - 1;

@@ -12,7 +12,7 @@ import { firstFitting, MESSAGE_MAX } from '../../output/fit-message';
 import { elidedApiPath, elidedGoField, type MapValue, mapValueProblem } from './string-maps';
 import { templateQuoteAdviceAt } from './string-advice';
 import { firstAndMore, misreadKeyAt, misreadKeysOf, misreadNote, misreadRequirementKeyAdvice, selectorLabelsPath, templateLabelsPath } from './misread-keys';
-import { enumAdvice } from './enum-advice';
+import { acceptedValues, enumAdvice } from './enum-advice';
 import { FileText, stringNumberAt, stringNumberWords, unstringHint, unstringSpan } from '../../source/string-number';
 import { isPlaceholder } from './object-names';
 import { labelSelectorMatches, nodeRequirementRefusal, requirementRefusal } from './label-selector';
@@ -414,8 +414,8 @@ export function selectorProblems(w: WorkloadObject, role: ManifestRole = 'applie
   const { matchLabels, matchExpressions } = selector.value;
   // An invalid requirement fails LabelSelectorAsSelector: the API server then reports it, not the template's labels.
   // Reported beside decode errors, as the other validation errors are (so that one round of fixes clears them all).
-  // Read from raw (an entry written as null is not in the selector's value), when the loader recorded the list in
-  // `paths`: reading `raw` parses the whole object.
+  // Read from raw (an entry written as null is not in the selector's value), when the loader's run of this check
+  // found something (PodTemplate.rawChecks): reading `raw` parses the whole object.
   const refused = mayFind(w, 'selectorRequirements') ? requirementProblems(w, 'spec.selector.matchExpressions', 'spec.selector.matchExpressions', false, source) : [];
   if (refused.length) return refused;
   // The match needs the decoded labels: with a value the decoder refuses, the API server validates nothing else.
@@ -606,7 +606,7 @@ export function handlerTypeProblems(w: WorkloadObject, partial = false): PodSpec
 }
 
 /** The schemes validateHTTPGetAction accepts (supportedHTTPSchemes, sorted as the API lists them). */
-const HTTP_SCHEMES = ['HTTP', 'HTTPS'];
+const HTTP_SCHEMES = acceptedValues('v1.URIScheme');
 
 /**
  * An `httpGet.scheme` of a probe or lifecycle hook other than `HTTP` or `HTTPS` (schemes are case-sensitive, so
@@ -628,8 +628,8 @@ export function httpSchemeProblems(w: WorkloadObject): PodSpecProblem[] {
   for (const c of w.pod.containers) {
     if (c.role === 'init') continue;
     for (const handler of [...PROBES, ...HOOKS]) {
-      const raw = handlerRawPath(w, c, handler);
       if (!withHttpGet.get(c)?.has(handler)) continue;
+      const raw = handlerRawPath(w, c, handler);
       const h = rawAt(w.raw, raw);
       if (!isRecord(h)) continue;
       const first = (isHook(handler) ? HOOK_ACTIONS : PROBE_ACTIONS).find((a) => h[a] !== undefined && h[a] !== null);
@@ -647,7 +647,7 @@ export function httpSchemeProblems(w: WorkloadObject): PodSpecProblem[] {
 }
 
 /** The only container restartPolicy validateInitContainerRestartPolicy accepts. */
-const INIT_RESTART_POLICIES = ['Always'];
+const INIT_RESTART_POLICIES = acceptedValues('v1.ContainerRestartPolicy');
 
 /**
  * A container's own `restartPolicy` that validation refuses: on an init container anything but `Always` (the

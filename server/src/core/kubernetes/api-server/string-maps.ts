@@ -100,10 +100,10 @@ export function mapValueProblem(v: MapValue, written?: WrittenText, source?: Fil
   const short = `${v.path.slice(v.path.lastIndexOf('.') + 1)}${at} is ${FOUND[v.found]}, not a string`;
   // Then the decoder's path loses its middle (a CronJob's affinity term is deep); the objects to change with this
   // one (`also`, no quick fix then) are kept before the decoder's whole path.
-  const alternatives: [string, ...string[]] = v.also
-    ? [`${head}${read}${refused}${fix}`, `${short}${read}${refused}${fix}`, `${short}${refused}${fix}`, `${short}${cut}${fix}`, `${short}${refused}`, `${short}${cut}`]
-    : [`${head}${read}${refused}${fix}`, `${short}${read}${refused}${fix}`, `${short}${refused}${fix}`, `${short}${refused}`, `${short}${cut}${fix}`, `${short}${cut}`];
-  return { span: v.span, message: firstFitting(...alternatives), fixes };
+  const withoutFix = `${short}${refused}`;
+  const cutWithFix = `${short}${cut}${fix}`;
+  const last = v.also ? [cutWithFix, withoutFix] : [withoutFix, cutWithFix];
+  return { span: v.span, message: firstFitting(`${head}${read}${refused}${fix}`, `${short}${read}${refused}${fix}`, `${short}${refused}${fix}`, ...last, `${short}${cut}`), fixes };
 }
 
 /** `Quote "yes"` from the value's text alone (the file's whole text unknown: no tag or key to look at). */

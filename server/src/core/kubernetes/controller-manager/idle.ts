@@ -1,5 +1,5 @@
 import type { Span } from '../../source/span';
-import type { WorkloadObject } from '../../model/objects';
+import { describe, type WorkloadObject } from '../../model/objects';
 import { rawAt } from '../../model/views/raw-fields';
 
 /** Kinds whose `spec.replicas` sets how many Pods their controller keeps. */
@@ -48,6 +48,11 @@ export function idleWorkload(w: WorkloadObject): Idle | undefined {
  */
 export function idleWordsByKind(w: WorkloadObject, idle: Idle): string {
   return idleWords(`the ${w.kind}`, idle);
+}
+
+/** {@link idleWords} of `w` named in full, or by its kind only (`byKind`: long names leave no room to name it twice). */
+export function idleWordsOf(w: WorkloadObject, idle: Idle, byKind: boolean): string {
+  return byKind ? idleWordsByKind(w, idle) : idleWords(describe(w), idle);
 }
 
 /** `Deployment a/b runs no pods now (replicas: 0)`: the words messages use for an idle side. */

@@ -1,4 +1,4 @@
-import { describe, type WorkloadObject } from '../../model/objects';
+import { describe, type K8sObject, type WorkloadObject } from '../../model/objects';
 import type { WorkspaceModel } from '../../model/workspace-model';
 import { type LabelSelector, labelSelectorFrom } from '../../model/views/label-selector';
 import { networkPolicyView } from '../../model/views/network-policy';
@@ -23,16 +23,7 @@ function selectsByKey(selector: LabelSelector | undefined, w: WorkloadObject, ke
 export function selectingByKey(model: WorkspaceModel): SelectingByKey {
   return (w, key) => {
     const out = model.selectingServices(w).filter((s) => s.selector && Object.hasOwn(s.selector, key)).map(describe);
-    for (const o of model.objects) {
-      if (o.namespace !== w.namespace) continue;
-      const policy = networkPolicyView(o);
-      if (policy) {
-        const peers = policy.rules.flatMap((r) => r.peers ?? []).filter((p) => !p.namespaceSelector).map((p) => p.podSelector);
-        if ([policy.podSelector, ...peers].some((s) => selectsByKey(s, w, key))) out.push(describe(o));
-      } else if (o.kind === 'PodDisruptionBudget' && o.group === 'policy' && selectsByKey(labelSelectorFrom(rawAt(o.raw, 'spec.selector')), w, key)) {
-        out.push(describe(o));
-      }
-    }
+    for (const [o, selectors] of podSelectorsIn(model, w.namespace)) if (selectors.some((s) => selectsByKey(s, w, key))) out.push(describe(o));
     return out;
   };
 }
@@ -46,14 +37,25 @@ export function selectingByKey(model: WorkspaceModel): SelectingByKey {
 export function askingForLabel(model: WorkspaceModel, namespace: string, key: string, value: string): string[] {
   const asks = (s: Readonly<Record<string, string>> | undefined): boolean => s !== undefined && Object.hasOwn(s, key) && s[key] === value;
   const out = model.servicesIn(namespace).filter((s) => asks(s.selector)).map(describe);
+  for (const [o, selectors] of podSelectorsIn(model, namespace)) if (selectors.some((s) => asks(s?.matchLabels))) out.push(describe(o));
+  return out;
+}
+
+/**
+ * The Pod selectors of the NetworkPolicies (`spec.podSelector`, and a peer's `podSelector` without a
+ * `namespaceSelector`, which selects in the policy's namespace) and PodDisruptionBudgets (`spec.selector`) of
+ * `namespace`, by object, in object order.
+ */
+function podSelectorsIn(model: WorkspaceModel, namespace: string): [K8sObject, (LabelSelector | undefined)[]][] {
+  const out: [K8sObject, (LabelSelector | undefined)[]][] = [];
   for (const o of model.objects) {
     if (o.namespace !== namespace) continue;
     const policy = networkPolicyView(o);
     if (policy) {
       const peers = policy.rules.flatMap((r) => r.peers ?? []).filter((p) => !p.namespaceSelector).map((p) => p.podSelector);
-      if ([policy.podSelector, ...peers].some((s) => asks(s?.matchLabels))) out.push(describe(o));
-    } else if (o.kind === 'PodDisruptionBudget' && o.group === 'policy' && asks(labelSelectorFrom(rawAt(o.raw, 'spec.selector'))?.matchLabels)) {
-      out.push(describe(o));
+      out.push([o, [policy.podSelector, ...peers]]);
+    } else if (o.kind === 'PodDisruptionBudget' && o.group === 'policy') {
+      out.push([o, [labelSelectorFrom(rawAt(o.raw, 'spec.selector'))]]);
     }
   }
   return out;
